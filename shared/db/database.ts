@@ -1,0 +1,235 @@
+import type { Insertable, Selectable } from "kysely";
+
+/** Row types of the D1 schema (migrations/d1). JSON columns are text here; services parse them. */
+export interface SitesTable {
+  id: string;
+  slug: string;
+  name: string;
+  default_lang: string;
+  languages: string;
+  settings: string;
+  settings_revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteHostsTable {
+  host: string;
+  site_id: string;
+}
+
+export interface PersonsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  password_salt: string | null;
+  password_iterations: number | null;
+  is_superadmin: number;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id_digest: string;
+  person_id: string;
+  csrf_digest: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RolesTable {
+  id: string;
+  site_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  permissions: string;
+  seeded: number;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  site_id: string;
+  person_id: string;
+  role_id: string;
+  active: number;
+  created_at: string;
+}
+
+export interface ModelsTable {
+  id: string;
+  site_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  kind: "collection" | "single";
+  is_public: number;
+  i18n: number;
+  definition: string;
+  folder: string | null;
+  manual_order: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntriesTable {
+  instance_id: string;
+  site_id: string;
+  model_id: string;
+  primary_instance_id: string;
+  translation_group_id: string;
+  lang: string;
+  slug: string | null;
+  label: string | null;
+  current_version_id: string | null;
+  published_version_id: string | null;
+  published_at: string | null;
+  first_published_at: string | null;
+  workflow_state: string;
+  workflow_revision: number;
+  owner_id: string | null;
+  assignee_ids: string;
+  trashed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionsTable {
+  id: string;
+  site_id: string;
+  instance_id: string;
+  number: number;
+  slug: string | null;
+  label: string | null;
+  fields: string;
+  model_revision: number;
+  created_by: string | null;
+  restored_from: string | null;
+  created_at: string;
+}
+
+export interface RelationLinksTable {
+  site_id: string;
+  version_id: string;
+  source_instance_id: string;
+  field_id: string;
+  position: number;
+  target_instance_id: string;
+  target_group_id: string;
+}
+
+export interface MediaTable {
+  id: string;
+  site_id: string;
+  object_key: string;
+  kind: "image" | "document" | "audio" | "video" | "file";
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  alt_texts: string;
+  default_focal: string | null;
+  loading: string;
+  fetch_priority: string;
+  folder_id: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PublishedItemsTable {
+  site_id: string;
+  instance_id: string;
+  model_id: string;
+  translation_group_id: string;
+  lang: string;
+  slug: string | null;
+  version_id: string;
+  published_at: string;
+  sort_at: string;
+  body: string;
+}
+
+export interface PublishedRelationsTable {
+  site_id: string;
+  instance_id: string;
+  model_id: string;
+  lang: string;
+  field: string;
+  target_group_id: string;
+  target_slug: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  site_id: string;
+  at: string;
+  actor_kind: string;
+  actor_id: string | null;
+  credential_id: string | null;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  details: string;
+}
+
+export interface OutboxEventsTable {
+  id: string;
+  site_id: string;
+  name: string;
+  payload: string;
+  created_at: string;
+  enqueued_at: string | null;
+}
+
+export interface IdempotencyResultsTable {
+  site_id: string;
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface BatchGuardsTable {
+  reason: string;
+}
+
+export interface Database {
+  batch_guards: BatchGuardsTable;
+  sites: SitesTable;
+  site_hosts: SiteHostsTable;
+  persons: PersonsTable;
+  sessions: SessionsTable;
+  roles: RolesTable;
+  memberships: MembershipsTable;
+  models: ModelsTable;
+  entries: EntriesTable;
+  versions: VersionsTable;
+  relation_links: RelationLinksTable;
+  media: MediaTable;
+  published_items: PublishedItemsTable;
+  published_relations: PublishedRelationsTable;
+  audit_log: AuditLogTable;
+  outbox_events: OutboxEventsTable;
+  idempotency_results: IdempotencyResultsTable;
+}
+
+export type SiteRow = Selectable<SitesTable>;
+export type PersonRow = Selectable<PersonsTable>;
+export type RoleRow = Selectable<RolesTable>;
+export type ModelRow = Selectable<ModelsTable>;
+export type EntryRow = Selectable<EntriesTable>;
+export type NewEntryRow = Insertable<EntriesTable>;
+export type VersionRow = Selectable<VersionsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type PublishedItemRow = Selectable<PublishedItemsTable>;

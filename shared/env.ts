@@ -1,0 +1,19 @@
+import type { SiteObject } from "../objects/site/site-object";
+
+/** Bindings and variables of the router worker (wrangler.jsonc). */
+export interface Env {
+  DB: D1Database;
+  MEDIA: R2Bucket;
+  SITE: DurableObjectNamespace<SiteObject>;
+  EVENTS: Queue<EventMessage>;
+  ADMIN_HOST: string;
+  PUBLIC_CACHE_MAX_AGE: string;
+  CF_PURGE_ZONE_ID?: string;
+  CF_PURGE_API_TOKEN?: string;
+}
+
+/** What the outbound event queue carries: a pointer to the outbox row, never a secret. */
+export interface EventMessage {
+  event_id: string;
+  site_id: string;
+}

@@ -1,0 +1,87 @@
+/**
+ * Every error code the service answers with, and its HTTP status. This table is the contract:
+ * the public, management and plugin surfaces render an AppError in their own envelope.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  missing_permission: 403,
+  field_denied: 403,
+  locale_denied: 403,
+  not_owner: 403,
+  not_found: 404,
+  version_conflict: 409,
+  workflow_conflict: 409,
+  slug_taken: 409,
+  single_entry_exists: 409,
+  entry_published: 409,
+  entry_not_in_trash: 409,
+  entry_in_trash: 409,
+  locale_exists: 409,
+  language_in_trash: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 409,
+  transition_unavailable: 422,
+  field_validation_failed: 422,
+  unknown_locale: 422,
+  relation_target_not_found: 422,
+  locked: 423,
+  lock_lost: 423,
+  rate_limited: 429,
+  internal: 500,
+  temporary_failure: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A refusal as data: crosses Durable Object RPC intact, unlike a thrown error's own fields. */
+export interface Failure {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: Failure };
+
+/** The one error type of the service: a stable code, a message for people, safe details. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toFailure(): Failure {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromFailure(failure: Failure): AppError {
+    return new AppError(failure.code, failure.message, failure.details);
+  }
+}
+
+/** Runs work and turns an AppError into a Failure; anything else is rethrown (a real fault). */
+export async function toOutcome<T>(work: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: error.toFailure() };
+    throw error;
+  }
+}
+
+/** Unwraps an Outcome, throwing its failure as an AppError. */
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  throw AppError.fromFailure(outcome.error);
+}

@@ -1,0 +1,10 @@
+import type { D1Migration } from "cloudflare:test";
+import type { Env as DriftwoodEnv } from "../shared/env";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends DriftwoodEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
