@@ -1,8 +1,11 @@
-import type { Env } from "../shared/env";
+import type { Env, EventMessage } from "../shared/env";
+import { route } from "./router";
 export { SiteObject } from "../objects/site/site-object";
 
 export default {
-  async fetch(): Promise<Response> {
-    return new Response("ok");
+  fetch: route,
+  async queue(batch: MessageBatch<EventMessage>): Promise<void> {
+    // Outbound delivery arrives with the plugin and webhook issue; until then events stay in the outbox.
+    batch.ackAll();
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env, EventMessage>;

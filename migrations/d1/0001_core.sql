@@ -183,10 +183,12 @@ CREATE TABLE published_items (
   translation_group_id TEXT NOT NULL,
   lang TEXT NOT NULL,
   slug TEXT,
+  label TEXT,
   version_id TEXT NOT NULL,
   published_at TEXT NOT NULL,
   sort_at TEXT NOT NULL,               -- first publication time of the translation group
   body TEXT NOT NULL,                  -- JSON public item, private fields already removed
+  mentions TEXT NOT NULL DEFAULT '[]', -- JSON array of translation groups the body mentions (cache tags)
   PRIMARY KEY (site_id, instance_id)
 );
 CREATE INDEX idx_published_list ON published_items(site_id, model_id, lang, sort_at, translation_group_id);

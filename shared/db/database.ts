@@ -151,10 +151,12 @@ export interface PublishedItemsTable {
   translation_group_id: string;
   lang: string;
   slug: string | null;
+  label: string | null;
   version_id: string;
   published_at: string;
   sort_at: string;
   body: string;
+  mentions: string;
 }
 
 export interface PublishedRelationsTable {

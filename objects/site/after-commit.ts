@@ -1,0 +1,32 @@
+import { isoAt, type Clock } from "../../shared/clock";
+import { chunk } from "../../shared/db/chunks";
+import type { Env } from "../../shared/env";
+
+/**
+ * Hands committed outbox events to the EVENTS queue and marks them enqueued. A failure here loses
+ * nothing: the rows stay unmarked and the object's alarm sends them again.
+ */
+export async function enqueueEvents(env: Env, clock: Clock, siteId: string, eventIds: readonly string[]): Promise<boolean> {
+  if (eventIds.length === 0) return true;
+  try {
+    await env.EVENTS.sendBatch(eventIds.map((id) => ({ body: { event_id: id, site_id: siteId } })));
+    const at = isoAt(clock.now());
+    for (const part of chunk(eventIds, 90)) {
+      await env.DB.prepare(`UPDATE outbox_events SET enqueued_at = ? WHERE site_id = ? AND id IN (${part.map(() => "?").join(",")})`)
+        .bind(at, siteId, ...part)
+        .run();
+    }
+    return true;
+  } catch (error) {
+    console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "event enqueue failed; alarm will retry", error: String(error) }));
+    return false;
+  }
+}
+
+/** Outbox rows of this site that were committed but never reached the queue. */
+export async function pendingEventIds(env: Env, siteId: string): Promise<string[]> {
+  const rows = await env.DB.prepare("SELECT id FROM outbox_events WHERE site_id = ? AND enqueued_at IS NULL ORDER BY created_at LIMIT 100")
+    .bind(siteId)
+    .all<{ id: string }>();
+  return rows.results.map((r) => r.id);
+}

@@ -1,0 +1,50 @@
+import type {
+  AddLanguageInput,
+  CreateEntryInput,
+  MoveInput,
+  PublishInput,
+  RestoreVersionInput,
+  SaveDraftInput,
+  TrashInput,
+  UnpublishInput,
+} from "../../shared/services/lifecycle";
+import type { Actor } from "../../shared/services/lifecycle";
+import type { CreateModelInput } from "../../shared/services/models/create-model";
+
+/** How a surface asks for idempotency: the key's owner, the key, and a digest of the request. */
+export interface IdempotencyRequest {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  retentionMs: number;
+}
+
+/** Common part of every write sent to a SiteObject. */
+export interface WriteRequest<I> {
+  siteId: string;
+  actor: Actor;
+  input: I;
+  idempotency?: IdempotencyRequest;
+  /** The editing lease the caller holds on the instance, if it opened the editor. */
+  leaseToken?: string;
+}
+
+/** What a write answers: the HTTP status the surface should use, the body, and what followed. */
+export interface WriteAnswer<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+  events: { id: string; name: string }[];
+  purge: { tags: string[]; evicted: boolean };
+}
+
+export type CreateEntryRequest = WriteRequest<CreateEntryInput>;
+export type SaveDraftRequest = WriteRequest<SaveDraftInput>;
+export type AddLanguageRequest = WriteRequest<AddLanguageInput>;
+export type PublishRequest = WriteRequest<PublishInput>;
+export type UnpublishRequest = WriteRequest<UnpublishInput>;
+export type MoveRequest = WriteRequest<MoveInput>;
+export type TrashRequest = WriteRequest<TrashInput>;
+export type PurgeRequest = WriteRequest<{ instance_id: string }>;
+export type RestoreVersionRequest = WriteRequest<RestoreVersionInput>;
+export type CreateModelRequest = WriteRequest<CreateModelInput>;

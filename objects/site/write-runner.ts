@@ -1,0 +1,113 @@
+import { AppError, type Outcome } from "../../shared/errors";
+import type { Clock } from "../../shared/clock";
+import { createDb, siteDatabase } from "../../shared/db/client";
+import { siteScope } from "../../shared/db/site-scope";
+import type { Env } from "../../shared/env";
+import { findSiteById } from "../../shared/repositories/site-repository";
+import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
+import { enqueueEvents } from "./after-commit";
+import type { WriteAnswer, WriteRequest } from "./commands";
+import type { IdempotencyLedger } from "./idempotency";
+import type { LeaseBook } from "./leases";
+import type { WriteQueue } from "./write-queue";
+
+export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
+
+/**
+ * The path of every write inside a SiteObject:
+ * claim the idempotency key → check the editing lease → run in the FIFO queue (read, build,
+ * commit one batch with the answer) → complete the key → enqueue events.
+ * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
+ */
+export class WriteRunner {
+  constructor(
+    private readonly env: Env,
+    private readonly clock: Clock,
+    private readonly queue: WriteQueue,
+    private readonly ledger: IdempotencyLedger,
+    private readonly leases: LeaseBook,
+  ) {}
+
+  async run<I extends object, T>(
+    request: WriteRequest<I>,
+    build: PlanBuilder<I, T>,
+    status = 200,
+  ): Promise<Outcome<WriteAnswer<T>>> {
+    const idem = request.idempotency;
+    if (idem) {
+      const claim = this.ledger.claim(idem);
+      if (claim.kind === "replay") return { ok: true, value: this.#replay<T>(claim.status, claim.body) };
+      if (claim.kind === "reused") return refusal("idempotency_key_reused", "This Idempotency-Key was used for a different request.");
+      if (claim.kind === "in_progress") {
+        if (claim.retryAfterSeconds !== null) {
+          return refusal("idempotency_in_progress", "The first request with this key is still running.", { retry_after: claim.retryAfterSeconds });
+        }
+        // Stale-pending: the object stopped mid-command. If the batch committed, its answer is in D1.
+        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint);
+        if (written) {
+          this.ledger.complete(idem.scope, idem.key, written);
+          return { ok: true, value: this.#replay<T>(written.status, written.body) };
+        }
+        // Nothing was written: the retry runs.
+        this.ledger.free(idem.scope, idem.key);
+        return this.run(request, build, status);
+      }
+    }
+    try {
+      const value = await this.queue.run(async () => {
+        const ctx = await this.#context(request);
+        this.#checkLease(request);
+        const plan = await build(ctx, request.input);
+        const record = idem ? { ...idem, status } : undefined;
+        return commitPlan(ctx, plan, record);
+      });
+      const answer: WriteAnswer<T> = {
+        status,
+        body: value.answer,
+        replayed: false,
+        events: value.events,
+        purge: { tags: value.purgeTags, evicted: false },
+      };
+      if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
+      await enqueueEvents(this.env, this.clock, request.siteId, value.events.map((e) => e.id));
+      return { ok: true, value: answer };
+    } catch (error) {
+      if (idem) this.ledger.free(idem.scope, idem.key);
+      if (error instanceof AppError) return { ok: false, error: error.toFailure() };
+      throw error;
+    }
+  }
+
+  async #context(request: WriteRequest<unknown>): Promise<LifecycleContext> {
+    const d1 = siteDatabase(this.env, request.siteId);
+    const db = createDb(d1);
+    const site = await findSiteById(db, request.siteId);
+    if (!site) throw new AppError("not_found", "No such site.");
+    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock };
+  }
+
+  /** Another person's live lease blocks the write; a lease taken from this person is lost. */
+  #checkLease(request: WriteRequest<object>): void {
+    const resource = "instance_id" in request.input ? request.input.instance_id : undefined;
+    if (typeof resource !== "string") return;
+    const status = this.leases.check({ resource, holder: request.actor.id, ...(request.leaseToken ? { token: request.leaseToken } : {}) });
+    if (status === "locked") throw new AppError("locked", "Someone else is editing this entry.");
+    if (status === "lock_lost" && request.leaseToken) throw new AppError("lock_lost", "Your editing lease was taken over; your text is kept as a recovery draft.");
+  }
+
+  async #committedAnswer(siteId: string, scope: string, key: string, fingerprint: string): Promise<{ status: number; body: string } | undefined> {
+    const row = await siteDatabase(this.env, siteId)
+      .prepare("SELECT status, body, fingerprint FROM idempotency_results WHERE site_id = ? AND scope = ? AND key = ? AND expires_at > ?")
+      .bind(siteId, scope, key, new Date(this.clock.now()).toISOString())
+      .first<{ status: number; body: string; fingerprint: string }>();
+    return row && row.fingerprint === fingerprint ? { status: row.status, body: row.body } : undefined;
+  }
+
+  #replay<T>(status: number, body: string): WriteAnswer<T> {
+    return { status, body: JSON.parse(body) as T, replayed: true, events: [], purge: { tags: [], evicted: false } };
+  }
+}
+
+function refusal(code: "idempotency_key_reused" | "idempotency_in_progress", message: string, details?: Record<string, unknown>): Outcome<never> {
+  return { ok: false, error: details ? { code, message, details } : { code, message } };
+}

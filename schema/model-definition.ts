@@ -1,0 +1,428 @@
+/**
+ * The content model field definitions: valibot schemas are the source of truth, and every type
+ * here is inferred from its schema under the same name (`FieldDefinition` is both).
+ */
+import * as v from "valibot";
+
+// ---------------------------------------------------------------------------------------------
+// Date helpers, shared with the value validation in shared/content/validate-fields.ts.
+// ---------------------------------------------------------------------------------------------
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** True when `value` is `YYYY-MM-DD` and names a real calendar date (no 2023-02-29). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  return isRealDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/**
+ * The instant an ISO-8601 date-time names, in milliseconds since the epoch, or `undefined` when
+ * `value` is not one. The form is `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or a
+ * `±HH:MM` offset; the date must be real and the time within 00:00:00–23:59:59.
+ */
+export function dateTimeMillis(value: string): number | undefined {
+  const match = DATE_TIME_PATTERN.exec(value);
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, fraction, sign, offsetHours, offsetMinutes] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
+  let offset = 0;
+  if (sign !== undefined) {
+    const oh = Number(offsetHours);
+    const om = Number(offsetMinutes);
+    if (oh > 23 || om > 59) return undefined;
+    offset = (sign === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  const millis = fraction === undefined ? 0 : Math.floor(Number(`0.${fraction}`) * 1000);
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 onto 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  const time = date.getTime() - offset * 60_000;
+  return Number.isFinite(time) ? time : undefined;
+}
+
+/** True when `pattern` compiles as a JavaScript regular expression (no flags). */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field types and groups.
+// ---------------------------------------------------------------------------------------------
+
+/** Every field type, in the order editors list them. */
+export const FIELD_TYPES = [
+  "text",
+  "long_text",
+  "rich_text",
+  "integer",
+  "decimal",
+  "boolean",
+  "date",
+  "datetime",
+  "select",
+  "slug",
+  "media",
+  "relation",
+  "location",
+] as const;
+
+export const FieldType = v.pipe(
+  v.picklist(FIELD_TYPES, "Field type must be one of: " + FIELD_TYPES.join(", ") + "."),
+  v.title("FieldType"),
+  v.description("The kind of value a field holds."),
+);
+export type FieldType = v.InferOutput<typeof FieldType>;
+
+/** Types whose value is a string with a length: they take min_length, max_length and pattern. */
+export const LENGTH_TYPES: readonly FieldType[] = ["text", "long_text", "rich_text", "slug"];
+/** Types whose value is a number: they take min, max and step. */
+export const NUMBER_TYPES: readonly FieldType[] = ["integer", "decimal"];
+/** Types whose value is a date: they take min_date and max_date. */
+export const DATE_TYPES: readonly FieldType[] = ["date", "datetime"];
+/** Types that may hold several values (`multiple: true`). */
+export const MULTIPLE_TYPES: readonly FieldType[] = ["select", "media", "relation"];
+
+export const FieldKey = v.pipe(
+  v.string("Field key must be a string."),
+  v.regex(
+    /^[a-z][a-zA-Z0-9_]{0,63}$/,
+    "Field key must start with a lowercase letter and hold at most 64 letters, digits or underscores.",
+  ),
+  v.title("FieldKey"),
+  v.description("The name a field's value has in the API, such as `title` or `heroImage`."),
+);
+export type FieldKey = v.InferOutput<typeof FieldKey>;
+
+// ---------------------------------------------------------------------------------------------
+// Field definition.
+// ---------------------------------------------------------------------------------------------
+
+const nonNegativeInteger = (name: string) =>
+  v.pipe(
+    v.number(`${name} must be a number.`),
+    v.integer(`${name} must be a whole number.`),
+    v.minValue(0, `${name} must not be negative.`),
+  );
+
+const finiteNumber = (name: string) => v.pipe(v.number(`${name} must be a number.`), v.finite(`${name} must be finite.`));
+
+const boundedString = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(`${name} must be a string.`),
+    v.minLength(min, `${name} must hold at least ${min} character${min === 1 ? "" : "s"}.`),
+    v.maxLength(max, `${name} must hold at most ${max} characters.`),
+  );
+
+export const FieldOption = v.pipe(
+  v.strictObject({
+    value: boundedString("Option value", 1, 120),
+    label: boundedString("Option label", 1, 120),
+  }),
+  v.title("FieldOption"),
+  v.description("One choice of a select field: the stored value and the label editors see."),
+);
+export type FieldOption = v.InferOutput<typeof FieldOption>;
+
+export const FieldValidation = v.pipe(
+  v.strictObject({
+    min_length: v.optional(nonNegativeInteger("min_length")),
+    max_length: v.optional(nonNegativeInteger("max_length")),
+    pattern: v.optional(
+      v.pipe(
+        v.string("pattern must be a string."),
+        v.maxLength(500, "pattern must hold at most 500 characters."),
+        v.check(compiles, "pattern must be a valid JavaScript regular expression."),
+      ),
+    ),
+    min: v.optional(finiteNumber("min")),
+    max: v.optional(finiteNumber("max")),
+    step: v.optional(v.pipe(finiteNumber("step"), v.gtValue(0, "step must be greater than 0."))),
+    min_items: v.optional(nonNegativeInteger("min_items")),
+    max_items: v.optional(nonNegativeInteger("max_items")),
+    min_date: v.optional(v.pipe(v.string("min_date must be a string."), v.maxLength(64, "min_date is too long."))),
+    max_date: v.optional(v.pipe(v.string("max_date must be a string."), v.maxLength(64, "max_date is too long."))),
+  }),
+  v.forward(
+    v.partialCheck(
+      [["min_length"], ["max_length"]],
+      (input) => input.min_length === undefined || input.max_length === undefined || input.min_length <= input.max_length,
+      "max_length must not be less than min_length.",
+    ),
+    ["max_length"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["min"], ["max"]],
+      (input) => input.min === undefined || input.max === undefined || input.min <= input.max,
+      "max must not be less than min.",
+    ),
+    ["max"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["min_items"], ["max_items"]],
+      (input) => input.min_items === undefined || input.max_items === undefined || input.min_items <= input.max_items,
+      "max_items must not be less than min_items.",
+    ),
+    ["max_items"],
+  ),
+  v.title("FieldValidation"),
+  v.description("Bounds a field's value must respect; each setting applies to some field types only."),
+);
+export type FieldValidation = v.InferOutput<typeof FieldValidation>;
+
+const VALIDATION_LENGTH_KEYS = ["min_length", "max_length", "pattern"] as const;
+const VALIDATION_NUMBER_KEYS = ["min", "max", "step"] as const;
+const VALIDATION_DATE_KEYS = ["min_date", "max_date"] as const;
+const VALIDATION_ITEM_KEYS = ["min_items", "max_items"] as const;
+
+/** True when none of `keys` is set in `validation`. */
+function noneSet(validation: FieldValidation | undefined, keys: readonly (keyof FieldValidation)[]): boolean {
+  return validation === undefined || keys.every((key) => validation[key] === undefined);
+}
+
+/** The instant or day a date bound names for a field of `type`, or undefined when malformed. */
+function dateBound(type: FieldType, value: string): number | string | undefined {
+  if (type === "date") return isCalendarDate(value) ? value : undefined;
+  return dateTimeMillis(value);
+}
+
+const FieldDefinitionEntries = v.strictObject({
+  id: v.pipe(
+    boundedString("Field id", 1, 64),
+    v.regex(/^[A-Za-z0-9_-]*$/, "Field id may hold only letters, digits, underscores and hyphens."),
+  ),
+  key: FieldKey,
+  label: boundedString("Field label", 1, 120),
+  type: FieldType,
+  required: v.optional(v.boolean("required must be true or false.")),
+  private: v.optional(v.boolean("private must be true or false.")),
+  title: v.optional(v.boolean("title must be true or false.")),
+  help: v.optional(v.pipe(v.string("help must be a string."), v.maxLength(500, "help must hold at most 500 characters."))),
+  multiple: v.optional(v.boolean("multiple must be true or false.")),
+  options: v.optional(
+    v.pipe(
+      v.array(FieldOption, "options must be an array."),
+      v.minLength(1, "options must hold at least one option."),
+      v.maxLength(200, "options must hold at most 200 options."),
+      v.check(
+        (options) => new Set(options.map((option) => option.value)).size === options.length,
+        "Option values must be unique.",
+      ),
+    ),
+  ),
+  targets: v.optional(
+    v.pipe(
+      v.array(boundedString("Target model id", 1, 64), "targets must be an array of model ids."),
+      v.minLength(1, "targets must name at least one model."),
+      v.maxLength(16, "targets must name at most 16 models."),
+      v.check((targets) => new Set(targets).size === targets.length, "targets must not name a model twice."),
+    ),
+  ),
+  validation: v.optional(FieldValidation),
+});
+
+export const FieldDefinition = v.pipe(
+  FieldDefinitionEntries,
+  // options: only and always for select.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["options"]],
+      (input) => input.type === "select" || input.options === undefined,
+      "options are only allowed on select fields.",
+    ),
+    ["options"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["options"]],
+      (input) => input.type !== "select" || input.options !== undefined,
+      "A select field needs options.",
+    ),
+    ["options"],
+  ),
+  // targets: only and always for relation.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["targets"]],
+      (input) => input.type === "relation" || input.targets === undefined,
+      "targets are only allowed on relation fields.",
+    ),
+    ["targets"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["targets"]],
+      (input) => input.type !== "relation" || input.targets !== undefined,
+      "A relation field needs targets: the models it may point to.",
+    ),
+    ["targets"],
+  ),
+  // multiple: only for select, media and relation.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["multiple"]],
+      (input) => input.multiple !== true || MULTIPLE_TYPES.includes(input.type),
+      "multiple is only allowed on select, media and relation fields.",
+    ),
+    ["multiple"],
+  ),
+  // title: the entry's label comes from a text field.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["title"]],
+      (input) => input.title !== true || input.type === "text",
+      "Only a text field can be the title.",
+    ),
+    ["title"],
+  ),
+  // validation settings per type.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => LENGTH_TYPES.includes(input.type) || noneSet(input.validation, VALIDATION_LENGTH_KEYS),
+      "min_length, max_length and pattern only apply to text, long_text, rich_text and slug fields.",
+    ),
+    ["validation"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => NUMBER_TYPES.includes(input.type) || noneSet(input.validation, VALIDATION_NUMBER_KEYS),
+      "min, max and step only apply to integer and decimal fields.",
+    ),
+    ["validation"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => DATE_TYPES.includes(input.type) || noneSet(input.validation, VALIDATION_DATE_KEYS),
+      "min_date and max_date only apply to date and datetime fields.",
+    ),
+    ["validation"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["multiple"], ["validation"]],
+      (input) => input.multiple === true || noneSet(input.validation, VALIDATION_ITEM_KEYS),
+      "min_items and max_items only apply to fields with multiple: true.",
+    ),
+    ["validation"],
+  ),
+  // date bounds: in the type's own format, and in order.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => {
+        const bound = input.validation?.min_date;
+        return bound === undefined || !DATE_TYPES.includes(input.type) || dateBound(input.type, bound) !== undefined;
+      },
+      (issue) =>
+        `min_date must be ${issue.input.type === "date" ? "a YYYY-MM-DD date" : "an ISO-8601 date-time with Z or an offset"}.`,
+    ),
+    ["validation", "min_date"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => {
+        const bound = input.validation?.max_date;
+        return bound === undefined || !DATE_TYPES.includes(input.type) || dateBound(input.type, bound) !== undefined;
+      },
+      (issue) =>
+        `max_date must be ${issue.input.type === "date" ? "a YYYY-MM-DD date" : "an ISO-8601 date-time with Z or an offset"}.`,
+    ),
+    ["validation", "max_date"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["validation"]],
+      (input) => {
+        const min = input.validation?.min_date;
+        const max = input.validation?.max_date;
+        if (min === undefined || max === undefined || !DATE_TYPES.includes(input.type)) return true;
+        const low = dateBound(input.type, min);
+        const high = dateBound(input.type, max);
+        return low === undefined || high === undefined || low <= high;
+      },
+      "max_date must not be earlier than min_date.",
+    ),
+    ["validation", "max_date"],
+  ),
+  v.title("FieldDefinition"),
+  v.description("One field of a content model."),
+);
+export type FieldDefinition = v.InferOutput<typeof FieldDefinition>;
+
+// ---------------------------------------------------------------------------------------------
+// A model's fields.
+// ---------------------------------------------------------------------------------------------
+
+/** Indexes of items whose `pick` value was already seen earlier in `items`. */
+function repeats<T>(items: readonly T[], pick: (item: T) => unknown): number[] {
+  const seen = new Set<unknown>();
+  const found: number[] = [];
+  items.forEach((item, index) => {
+    const value = pick(item);
+    if (seen.has(value)) found.push(index);
+    seen.add(value);
+  });
+  return found;
+}
+
+export const ModelFields = v.pipe(
+  v.array(FieldDefinition, "fields must be an array of field definitions."),
+  v.maxLength(200, "A model holds at most 200 fields."),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const fields = dataset.value;
+    const at = (index: number, key: "key" | "id" | "title"): [v.IssuePathItem, ...v.IssuePathItem[]] => {
+      const field = fields[index];
+      const item: v.IssuePathItem = { type: "array", origin: "value", input: fields, key: index, value: field };
+      return field === undefined
+        ? [item]
+        : [item, { type: "object", origin: "value", input: field, key, value: field[key] }];
+    };
+    for (const index of repeats(fields, (field) => field.key)) {
+      addIssue({ message: `Field key "${fields[index]?.key}" is used by more than one field.`, path: at(index, "key") });
+    }
+    for (const index of repeats(fields, (field) => field.id)) {
+      addIssue({ message: `Field id "${fields[index]?.id}" is used by more than one field.`, path: at(index, "id") });
+    }
+    const titles = fields.flatMap((field, index) => (field.title === true ? [index] : []));
+    for (const index of titles.slice(1)) {
+      addIssue({ message: "Only one field can be the title.", path: at(index, "title") });
+    }
+  }),
+  v.title("ModelFields"),
+  v.description("The fields of a content model, in display order; keys and ids are unique."),
+);
+export type ModelFields = v.InferOutput<typeof ModelFields>;
+
+/** A field's value as stored and served: what a valid value of any field type looks like. */
+export type FieldValue = string | number | boolean | null | string[] | { lat: number; lon: number };

@@ -1,0 +1,48 @@
+/**
+ * Site settings as stored in sites.settings (JSON). Unknown keys are kept so newer settings survive
+ * an older reader. Defaults live here, in one place.
+ */
+export interface SiteSettings {
+  /** Languages tried, in order, when an item has no published content in the requested language. */
+  locale_fallback: string[];
+  /** When false a missing translation is a 404 instead of a fallback. */
+  locale_fallback_enabled: boolean;
+  search: { enabled: boolean; models: string[]; mode: "words" | "stems" | "parts"; weights: Record<string, number>; hidden_languages: string[] };
+  embed_origins: string[];
+  retention: { trash_days: number };
+  review: { required: boolean };
+  validation_mode: "default" | "strict";
+}
+
+export const DEFAULT_SITE_SETTINGS: SiteSettings = {
+  locale_fallback: [],
+  locale_fallback_enabled: true,
+  search: { enabled: false, models: [], mode: "words", weights: {}, hidden_languages: [] },
+  embed_origins: [],
+  retention: { trash_days: 30 },
+  review: { required: false },
+  validation_mode: "default",
+};
+
+export function parseSiteSettings(text: string): SiteSettings {
+  let raw: Partial<SiteSettings> = {};
+  try {
+    raw = JSON.parse(text) as Partial<SiteSettings>;
+  } catch {
+    raw = {};
+  }
+  return {
+    ...DEFAULT_SITE_SETTINGS,
+    ...raw,
+    search: { ...DEFAULT_SITE_SETTINGS.search, ...(raw.search ?? {}) },
+    retention: { ...DEFAULT_SITE_SETTINGS.retention, ...(raw.retention ?? {}) },
+    review: { ...DEFAULT_SITE_SETTINGS.review, ...(raw.review ?? {}) },
+  };
+}
+
+/** Languages to try for `lang`, in order: itself, then the site's fallback order, then the default. */
+export function localeChain(site: { default_lang: string; settings: SiteSettings }, lang: string): string[] {
+  if (!site.settings.locale_fallback_enabled) return [lang];
+  const chain = [lang, ...site.settings.locale_fallback, site.default_lang];
+  return [...new Set(chain)];
+}

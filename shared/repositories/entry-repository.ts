@@ -1,0 +1,70 @@
+import type { Kysely } from "kysely";
+import type { Database, EntryRow, NewEntryRow, VersionRow } from "../db/database";
+import { assertScope, type SiteScope } from "../db/site-scope";
+
+/** Entries (language instances) and their immutable versions, always within one site. */
+export function entryRepository(db: Kysely<Database>, scope: SiteScope) {
+  const siteId = assertScope(scope);
+  return {
+    siteId,
+    find(instanceId: string): Promise<EntryRow | undefined> {
+      return db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("instance_id", "=", instanceId).executeTakeFirst();
+    },
+    findGroup(groupId: string): Promise<EntryRow[]> {
+      return db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("translation_group_id", "=", groupId).execute();
+    },
+    findMany(instanceIds: readonly string[]): Promise<EntryRow[]> {
+      if (instanceIds.length === 0) return Promise.resolve([]);
+      return db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("instance_id", "in", [...instanceIds]).execute();
+    },
+    findBySlug(modelId: string, lang: string, slug: string): Promise<EntryRow | undefined> {
+      return db
+        .selectFrom("entries")
+        .selectAll()
+        .where("site_id", "=", siteId)
+        .where("model_id", "=", modelId)
+        .where("lang", "=", lang)
+        .where("slug", "=", slug)
+        .where("trashed_at", "is", null)
+        .executeTakeFirst();
+    },
+    countByModel(modelId: string): Promise<number> {
+      return db
+        .selectFrom("entries")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("site_id", "=", siteId)
+        .where("model_id", "=", modelId)
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    },
+    findVersion(versionId: string): Promise<VersionRow | undefined> {
+      return db.selectFrom("versions").selectAll().where("site_id", "=", siteId).where("id", "=", versionId).executeTakeFirst();
+    },
+    listVersions(instanceId: string): Promise<VersionRow[]> {
+      return db
+        .selectFrom("versions")
+        .selectAll()
+        .where("site_id", "=", siteId)
+        .where("instance_id", "=", instanceId)
+        .orderBy("number", "desc")
+        .execute();
+    },
+    async nextVersionNumber(instanceId: string): Promise<number> {
+      const row = await db
+        .selectFrom("versions")
+        .select((eb) => eb.fn.max<number>("number").as("n"))
+        .where("site_id", "=", siteId)
+        .where("instance_id", "=", instanceId)
+        .executeTakeFirst();
+      return (row?.n ?? 0) + 1;
+    },
+    insert(row: Omit<NewEntryRow, "site_id">) {
+      return db.insertInto("entries").values({ ...row, site_id: siteId }).compile();
+    },
+    insertVersion(row: Omit<VersionRow, "site_id">) {
+      return db.insertInto("versions").values({ ...row, site_id: siteId }).compile();
+    },
+  };
+}
+
+export type EntryRepository = ReturnType<typeof entryRepository>;

@@ -1,0 +1,104 @@
+import type { CompiledQuery } from "kysely";
+import { isoAt } from "../../clock";
+import { commit } from "../../db/batch";
+import { newId } from "../../ids";
+import { sha256Hex } from "../../crypto/digest";
+import type { LifecycleContext, WritePlan } from "./context";
+
+/** The idempotency record that rides in the same batch as the write (rule 3). */
+export interface IdempotencyRecord {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  retentionMs: number;
+}
+
+export interface CommittedEvent {
+  id: string;
+  name: string;
+}
+
+export interface Committed<T> {
+  answer: T;
+  events: CommittedEvent[];
+  purgeTags: string[];
+}
+
+/** Digest every value of an audit record so the log proves what changed without holding content. */
+async function digestValues(details: Record<string, unknown>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(details)) out[key] = await sha256Hex(JSON.stringify(value) ?? "null");
+  return out;
+}
+
+/** Commits a plan with its audit record, outbox events and optional idempotency answer in one batch. */
+export async function commitPlan<T>(
+  ctx: LifecycleContext,
+  plan: WritePlan<T>,
+  idempotency?: IdempotencyRecord,
+): Promise<Committed<T>> {
+  const now = ctx.clock.now();
+  const at = isoAt(now);
+  const siteId = ctx.site.id;
+  const statements: CompiledQuery[] = [...plan.statements];
+  const events = plan.events.map((e) => ({ id: newId("evt"), ...e }));
+  for (const event of events) {
+    statements.push(
+      ctx.db
+        .insertInto("outbox_events")
+        .values({
+          id: event.id,
+          site_id: siteId,
+          name: event.name,
+          payload: JSON.stringify({ ...event.payload, site_id: siteId, occurred_at: at }),
+          created_at: at,
+          enqueued_at: null,
+        })
+        .compile(),
+    );
+  }
+  statements.push(
+    ctx.db
+      .insertInto("audit_log")
+      .values({
+        id: newId("aud"),
+        site_id: siteId,
+        at,
+        actor_kind: ctx.actor.kind,
+        actor_id: ctx.actor.id,
+        credential_id: ctx.actor.credentialId ?? ctx.actor.installationId ?? null,
+        action: plan.audit.action,
+        target_kind: plan.audit.targetKind,
+        target_id: plan.audit.targetId,
+        details: JSON.stringify(await digestValues(plan.audit.details ?? {})),
+      })
+      .compile(),
+  );
+  if (idempotency) {
+    statements.push(
+      ctx.db
+        .insertInto("idempotency_results")
+        .values({
+          site_id: siteId,
+          scope: idempotency.scope,
+          key: idempotency.key,
+          fingerprint: idempotency.fingerprint,
+          status: idempotency.status,
+          body: JSON.stringify(plan.answer),
+          created_at: at,
+          expires_at: isoAt(now + idempotency.retentionMs),
+        })
+        .onConflict((oc) => oc.columns(["site_id", "scope", "key"]).doUpdateSet({
+          fingerprint: idempotency.fingerprint,
+          status: idempotency.status,
+          body: JSON.stringify(plan.answer),
+          created_at: at,
+          expires_at: isoAt(now + idempotency.retentionMs),
+        }))
+        .compile(),
+    );
+  }
+  await commit(ctx.d1, statements);
+  return { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags };
+}

@@ -1,0 +1,52 @@
+import type { CompiledQuery, Kysely } from "kysely";
+import type { Clock } from "../../clock";
+import type { Database } from "../../db/database";
+import type { SiteScope } from "../../db/site-scope";
+import type { PermissionSet } from "../../../schema/permissions";
+import type { Site } from "../../repositories/site-repository";
+
+/** Who asks for a change. Every surface (admin, management, plugin, seed) resolves one of these. */
+export interface Actor {
+  kind: "person" | "management_credential" | "plugin" | "system";
+  /** The person acting (for a credential: its creator; for a plugin: the delegating person). */
+  id: string;
+  credentialId?: string;
+  installationId?: string;
+  /** The effective permissions: for credentials already intersected with scopes and models. */
+  permissions: PermissionSet;
+}
+
+/** Everything a lifecycle service needs about where it runs. */
+export interface LifecycleContext {
+  db: Kysely<Database>;
+  d1: D1Database;
+  scope: SiteScope;
+  site: Site;
+  actor: Actor;
+  clock: Clock;
+}
+
+export interface EventDraft {
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * A change ready to commit: statements for one D1 batch, the answer, the events it causes and the
+ * cache tags it makes stale. Services build plans; `commitPlan` adds audit, outbox and idempotency
+ * rows and commits them together, so a change and its record can never disagree.
+ */
+export interface WritePlan<T> {
+  statements: CompiledQuery[];
+  answer: T;
+  events: EventDraft[];
+  purgeTags: string[];
+  audit: { action: string; targetKind: string; targetId: string; details?: Record<string, unknown> };
+}
+
+/** Cache tags: the site, a model and an item (translation group) each have one. */
+export const cacheTag = {
+  site: (siteId: string) => `s:${siteId}`,
+  model: (modelId: string) => `m:${modelId}`,
+  item: (groupId: string) => `i:${groupId}`,
+};

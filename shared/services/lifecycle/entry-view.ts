@@ -1,0 +1,54 @@
+import type { EntryRow, VersionRow } from "../../db/database";
+import { workflowView, type WorkflowView } from "../../content/workflow";
+import { toKeyedValues } from "../../content/validate-fields";
+import { readableFieldIds } from "../../auth/permissions";
+import type { FieldValue } from "../../../schema/model-definition";
+import type { Model } from "../../repositories/model-repository";
+import type { Actor } from "./context";
+
+/** An entry as every write answers it and as reads show it (fields the actor may not read left out). */
+export interface EntryView {
+  instance_id: string;
+  primary_instance_id: string;
+  translation_group_id: string;
+  model_id: string;
+  model_slug: string;
+  lang: string;
+  slug: string | null;
+  label: string | null;
+  current_version_id: string | null;
+  published_version_id: string | null;
+  published_at: string | null;
+  owner_id: string | null;
+  trashed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  workflow: WorkflowView;
+  fields: Record<string, FieldValue>;
+}
+
+export function entryView(entry: EntryRow, model: Model, version: Pick<VersionRow, "fields"> | undefined, actor: Actor): EntryView {
+  const stored = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
+  const readable = new Set(readableFieldIds(actor.permissions, model.id, model.fields.map((f) => f.id)));
+  const visible: Record<string, FieldValue> = {};
+  for (const [id, value] of Object.entries(stored)) if (readable.has(id)) visible[id] = value;
+  return {
+    instance_id: entry.instance_id,
+    primary_instance_id: entry.primary_instance_id,
+    translation_group_id: entry.translation_group_id,
+    model_id: entry.model_id,
+    model_slug: model.slug,
+    lang: entry.lang,
+    slug: entry.slug,
+    label: entry.label,
+    current_version_id: entry.current_version_id,
+    published_version_id: entry.published_version_id,
+    published_at: entry.published_at,
+    owner_id: entry.owner_id,
+    trashed_at: entry.trashed_at,
+    created_at: entry.created_at,
+    updated_at: entry.updated_at,
+    workflow: workflowView(entry),
+    fields: toKeyedValues(model.fields, visible),
+  };
+}

@@ -1,0 +1,107 @@
+import { AppError } from "../../errors";
+import {
+  mediaIds,
+  relationTargets,
+  titleField,
+  toKeyedValues,
+  toStoredValues,
+  validateFieldValues,
+} from "../../content/validate-fields";
+import { entryRepository } from "../../repositories/entry-repository";
+import type { FieldValue } from "../../../schema/model-definition";
+import type { Model } from "../../repositories/model-repository";
+import type { LifecycleContext } from "./context";
+
+export interface PreparedLink {
+  field_id: string;
+  position: number;
+  target_instance_id: string;
+  target_group_id: string;
+}
+
+export interface PreparedFields {
+  /** Values keyed by field id, as a version stores them. */
+  stored: Record<string, FieldValue>;
+  /** Field ids the request writes (for field limits). */
+  written: string[];
+  label: string | null;
+  links: PreparedLink[];
+}
+
+/**
+ * Merges a request's values (by key) over a base version (by id), validates the result and checks that
+ * every relation target and media file exists in this site. Throws before anything is written.
+ */
+export async function prepareFields(
+  ctx: LifecycleContext,
+  model: Model,
+  base: Record<string, FieldValue>,
+  input: Readonly<Record<string, unknown>>,
+  slug: string | null,
+): Promise<PreparedFields> {
+  const byKey = toKeyedValues(model.fields, base) as Record<string, unknown>;
+  Object.assign(byKey, input);
+  const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
+  const issues = validateFieldValues(model.fields, byKey, mode);
+  if (issues.length > 0) {
+    throw new AppError("field_validation_failed", "Some field values are not valid.", { issues });
+  }
+  const stored = toStoredValues(model.fields, byKey);
+  const keys = new Set(Object.keys(input));
+  const written = model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
+
+  const links: PreparedLink[] = [];
+  const wantedTargets = new Map<string, string[]>();
+  for (const field of model.fields) {
+    if (field.type !== "relation") continue;
+    const ids = relationTargets(field, stored[field.id] ?? null);
+    if (ids.length > 0) wantedTargets.set(field.id, ids);
+  }
+  const allTargets = [...new Set([...wantedTargets.values()].flat())];
+  if (allTargets.length > 0) {
+    const found = await entryRepository(ctx.db, ctx.scope).findMany(allTargets);
+    const byId = new Map(found.map((e) => [e.instance_id, e]));
+    const refused: string[] = [];
+    for (const [fieldId, ids] of wantedTargets) {
+      const field = model.fields.find((f) => f.id === fieldId);
+      const writtenNow = field !== undefined && keys.has(field.key);
+      const kept: string[] = [];
+      for (const id of ids) {
+        const target = byId.get(id);
+        const linkable = target !== undefined && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
+        if (linkable) {
+          links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
+          kept.push(id);
+        } else if (writtenNow) {
+          refused.push(id);
+        }
+        // A target purged or trashed since the base version was saved drops out of fields not written now.
+      }
+      if (!writtenNow && kept.length !== ids.length && field) stored[fieldId] = field.multiple ? kept : (kept[0] ?? null);
+    }
+    if (refused.length > 0) {
+      throw new AppError("relation_target_not_found", "Some linked items do not exist or may not be linked here.", { ids: refused });
+    }
+  }
+
+  const wantedMedia = new Set<string>();
+  for (const field of model.fields) {
+    if (field.type === "media") for (const id of mediaIds(field, stored[field.id] ?? null)) wantedMedia.add(id);
+  }
+  if (wantedMedia.size > 0) {
+    const rows = await ctx.db
+      .selectFrom("media")
+      .select("id")
+      .where("site_id", "=", ctx.site.id)
+      .where("id", "in", [...wantedMedia])
+      .execute();
+    const present = new Set(rows.map((r) => r.id));
+    const missing = [...wantedMedia].filter((id) => !present.has(id));
+    if (missing.length > 0) throw new AppError("media_not_found", "Some media files do not exist in this site.", { ids: missing });
+  }
+
+  const title = titleField(model.fields);
+  const titleValue = title ? stored[title.id] : undefined;
+  const label = typeof titleValue === "string" && titleValue.length > 0 ? titleValue.slice(0, 200) : slug;
+  return { stored, written, label, links };
+}

@@ -1,0 +1,270 @@
+import type { CompiledQuery } from "kysely";
+import type { EntryRow, VersionRow } from "../../db/database";
+import { mediaIds, relationTargets } from "../../content/validate-fields";
+import type { FieldValue } from "../../../schema/model-definition";
+import { modelRepository, type Model } from "../../repositories/model-repository";
+import type { LifecycleContext } from "./context";
+
+/** A relation value as the public API serves it. */
+export interface RelationRef {
+  instance_id: string;
+  model: string;
+  slug: string | null;
+  display: string | null;
+}
+
+export interface MediaRef {
+  id: string;
+  url: string;
+  kind: string;
+  mime_type: string;
+  file_name: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+  focal: { x: number; y: number } | null;
+  loading: string;
+  fetch_priority: string;
+}
+
+/** The public item, exactly as /v1 serves it. */
+export interface PublicItem {
+  id: string;
+  slug: string | null;
+  model: string;
+  locale: string;
+  version: string;
+  published_at: string;
+  fields: Record<string, FieldValue>;
+  relations: Record<string, RelationRef[]>;
+  media: Record<string, MediaRef[]>;
+}
+
+/** A published instance of a translation group, as relation targets resolve to. */
+export interface PublishedTarget {
+  instance_id: string;
+  group_id: string;
+  model_id: string;
+  lang: string;
+  slug: string | null;
+  label: string | null;
+}
+
+/**
+ * Publication changes not yet committed: resolution sees them as if they were, so a batch that
+ * publishes or withdraws an item renders its dependents against the new state.
+ */
+export type PendingTargets = Map<string, PublishedTarget | null>; // key: `${group}|${lang}`
+
+export const pendingKey = (groupId: string, lang: string) => `${groupId}|${lang}`;
+
+/** Published instances of the given groups, with pending changes applied. */
+async function publishedTargets(ctx: LifecycleContext, groupIds: readonly string[], pending: PendingTargets): Promise<PublishedTarget[]> {
+  const rows =
+    groupIds.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("published_items")
+          .select(["instance_id", "translation_group_id as group_id", "model_id", "lang", "slug", "label"])
+          .where("site_id", "=", ctx.site.id)
+          .where("translation_group_id", "in", [...groupIds])
+          .execute();
+  const byKey = new Map<string, PublishedTarget>(rows.map((r) => [pendingKey(r.group_id, r.lang), r]));
+  for (const [key, value] of pending) {
+    if (!groupIds.includes(key.split("|")[0] ?? "")) continue;
+    if (value === null) byKey.delete(key);
+    else byKey.set(key, value);
+  }
+  return [...byKey.values()];
+}
+
+/** The instance of a group a reader in `lang` is sent to: same language, site default, then any. */
+function pickTarget(targets: readonly PublishedTarget[], groupId: string, lang: string, defaultLang: string): PublishedTarget | undefined {
+  const ofGroup = targets.filter((t) => t.group_id === groupId);
+  return ofGroup.find((t) => t.lang === lang) ?? ofGroup.find((t) => t.lang === defaultLang) ?? ofGroup[0];
+}
+
+export interface RenderedSnapshot {
+  item: PublicItem;
+  mentions: string[];
+  relationRows: { field: string; target_group_id: string; target_slug: string | null }[];
+}
+
+/** Renders the public item of a published version: private fields dropped, relations and media resolved. */
+export async function renderSnapshot(
+  ctx: LifecycleContext,
+  entry: EntryRow,
+  version: VersionRow,
+  model: Model,
+  publishedAt: string,
+  pending: PendingTargets,
+): Promise<RenderedSnapshot> {
+  const stored = JSON.parse(version.fields) as Record<string, FieldValue>;
+  const links = await ctx.db
+    .selectFrom("relation_links")
+    .select(["field_id", "position", "target_group_id"])
+    .where("site_id", "=", ctx.site.id)
+    .where("version_id", "=", version.id)
+    .orderBy("field_id")
+    .orderBy("position")
+    .execute();
+  const groupIds = [...new Set(links.map((l) => l.target_group_id))];
+  const targets = await publishedTargets(ctx, groupIds, pending);
+  const models = await modelRepository(ctx.db, ctx.scope).findMany([...new Set(targets.map((t) => t.model_id))]);
+  const modelSlug = new Map(models.map((m) => [m.id, m.slug]));
+
+  const mediaWanted = new Set<string>();
+  for (const field of model.fields) {
+    if (field.type === "media" && !field.private) for (const id of mediaIds(field, stored[field.id] ?? null)) mediaWanted.add(id);
+  }
+  const mediaRows =
+    mediaWanted.size === 0
+      ? []
+      : await ctx.db.selectFrom("media").selectAll().where("site_id", "=", ctx.site.id).where("id", "in", [...mediaWanted]).execute();
+  const mediaById = new Map(mediaRows.map((m) => [m.id, m]));
+
+  const item: PublicItem = {
+    id: entry.instance_id,
+    slug: version.slug,
+    model: model.slug,
+    locale: entry.lang,
+    version: version.id,
+    published_at: publishedAt,
+    fields: {},
+    relations: {},
+    media: {},
+  };
+  const mentions = new Set<string>([entry.translation_group_id]);
+  const relationRows: RenderedSnapshot["relationRows"] = [];
+  for (const field of model.fields) {
+    if (field.private) continue;
+    const value = stored[field.id] ?? null;
+    if (field.type === "relation") {
+      const refs: RelationRef[] = [];
+      for (const link of links.filter((l) => l.field_id === field.id)) {
+        const target = pickTarget(targets, link.target_group_id, entry.lang, ctx.site.default_lang);
+        if (!target) continue; // an unpublished target is not served
+        refs.push({ instance_id: target.instance_id, model: modelSlug.get(target.model_id) ?? "", slug: target.slug, display: target.label });
+        mentions.add(target.group_id);
+        relationRows.push({ field: field.key, target_group_id: target.group_id, target_slug: target.slug });
+      }
+      item.relations[field.key] = refs;
+    } else if (field.type === "media") {
+      const refs: MediaRef[] = [];
+      for (const id of mediaIds(field, value)) {
+        const m = mediaById.get(id);
+        if (!m) continue;
+        const alts = JSON.parse(m.alt_texts) as Record<string, string>;
+        refs.push({
+          id: m.id,
+          url: `/media/${m.id}/${encodeURIComponent(m.file_name)}`,
+          kind: m.kind,
+          mime_type: m.mime_type,
+          file_name: m.file_name,
+          width: m.width,
+          height: m.height,
+          alt: alts[entry.lang] ?? alts[ctx.site.default_lang] ?? "",
+          focal: m.default_focal ? (JSON.parse(m.default_focal) as { x: number; y: number }) : null,
+          loading: m.loading,
+          fetch_priority: m.fetch_priority,
+        });
+      }
+      item.media[field.key] = refs;
+    } else {
+      item.fields[field.key] = value;
+    }
+  }
+  return { item, mentions: [...mentions], relationRows };
+}
+
+/** Statements replacing an instance's published row and its filter index rows. */
+export function snapshotStatements(
+  ctx: LifecycleContext,
+  entry: EntryRow,
+  version: VersionRow,
+  rendered: RenderedSnapshot,
+  sortAt: string,
+): CompiledQuery[] {
+  const siteId = ctx.site.id;
+  const statements: CompiledQuery[] = [
+    ctx.db.deleteFrom("published_items").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
+    ctx.db
+      .insertInto("published_items")
+      .values({
+        site_id: siteId,
+        instance_id: entry.instance_id,
+        model_id: entry.model_id,
+        translation_group_id: entry.translation_group_id,
+        lang: entry.lang,
+        slug: version.slug,
+        label: version.label,
+        version_id: version.id,
+        published_at: rendered.item.published_at,
+        sort_at: sortAt,
+        body: JSON.stringify(rendered.item),
+        mentions: JSON.stringify(rendered.mentions),
+      })
+      .compile(),
+    ctx.db.deleteFrom("published_relations").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
+  ];
+  const seen = new Set<string>();
+  for (const row of rendered.relationRows) {
+    const key = `${row.field}|${row.target_group_id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    statements.push(
+      ctx.db
+        .insertInto("published_relations")
+        .values({ site_id: siteId, instance_id: entry.instance_id, model_id: entry.model_id, lang: entry.lang, ...row })
+        .compile(),
+    );
+  }
+  return statements;
+}
+
+/** Statements withdrawing an instance from the public API. */
+export function withdrawStatements(ctx: LifecycleContext, instanceId: string): CompiledQuery[] {
+  return [
+    ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+  ];
+}
+
+/**
+ * Re-renders every published item whose published version links to `groupId`, so relation values
+ * (slug, display, which language) follow the target's publication. Returns statements and the
+ * groups whose responses change.
+ */
+export async function rebuildDependents(
+  ctx: LifecycleContext,
+  groupId: string,
+  pending: PendingTargets,
+): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
+  const sources = await ctx.db
+    .selectFrom("relation_links")
+    .innerJoin("entries", (join) =>
+      join.onRef("entries.published_version_id", "=", "relation_links.version_id").onRef("entries.site_id", "=", "relation_links.site_id"),
+    )
+    .innerJoin("published_items", (join) =>
+      join.onRef("published_items.instance_id", "=", "entries.instance_id").onRef("published_items.site_id", "=", "entries.site_id"),
+    )
+    .selectAll("entries")
+    .select(["published_items.sort_at as sort_at"])
+    .distinct()
+    .where("relation_links.site_id", "=", ctx.site.id)
+    .where("relation_links.target_group_id", "=", groupId)
+    .execute();
+  const statements: CompiledQuery[] = [];
+  const groups: string[] = [];
+  const models = modelRepository(ctx.db, ctx.scope);
+  for (const source of sources) {
+    if (source.translation_group_id === groupId || !source.published_version_id || !source.published_at) continue;
+    const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
+    const model = await models.findById(source.model_id);
+    if (!version || !model) continue;
+    const rendered = await renderSnapshot(ctx, source, version, model, source.published_at, pending);
+    statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at));
+    groups.push(source.translation_group_id);
+  }
+  return { statements, groups };
+}

@@ -1,0 +1,190 @@
+import type { CompiledQuery } from "kysely";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { guard } from "../../db/batch";
+import type { EntryRow } from "../../db/database";
+import { findMove, type TransitionKind, type WorkflowMove } from "../../content/workflow";
+import { toKeyedValues, validateFieldValues } from "../../content/validate-fields";
+import type { FieldValue } from "../../../schema/model-definition";
+import { entryRepository } from "../../repositories/entry-repository";
+import { authorize } from "./authorize";
+import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
+import { entryView, type EntryView } from "./entry-view";
+import { loadEntry, requireNotTrashed } from "./load";
+import { pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
+
+export interface PublishInput {
+  instance_id: string;
+  expected_version_id?: string;
+  expected_workflow_revision?: number;
+}
+
+export interface UnpublishInput {
+  instance_id: string;
+  expected_published_version_id?: string;
+  expected_workflow_revision?: number;
+  /** Plugins may not withdraw an item that published content links to: a person must review it. */
+  refuse_if_dependents?: boolean;
+}
+
+export interface MoveInput {
+  instance_id: string;
+  to: string;
+  expected_workflow_revision?: number;
+}
+
+function requireRevision(entry: EntryRow, expected: number | undefined): void {
+  if (expected !== undefined && expected !== entry.workflow_revision) {
+    throw new AppError("workflow_conflict", "The entry moved through its workflow since you read it.", {
+      workflow_revision: entry.workflow_revision,
+    });
+  }
+}
+
+function requireMove(entry: EntryRow, to: string, kind: TransitionKind): WorkflowMove {
+  const move = findMove(entry, to);
+  if (!move || move.kind !== kind) {
+    throw new AppError("transition_unavailable", `The entry cannot go to "${to}" from "${entry.workflow_state}".`, {
+      state: entry.workflow_state,
+    });
+  }
+  return move;
+}
+
+/** The workflow-revision guard and state update every transition commits. */
+function transitionStatements(ctx: LifecycleContext, entry: EntryRow, set: Partial<EntryRow>): CompiledQuery[] {
+  return [
+    guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND workflow_revision = ?)", [
+      entry.instance_id,
+      entry.workflow_revision,
+    ]),
+    ctx.db
+      .updateTable("entries")
+      .set({ ...set, workflow_revision: entry.workflow_revision + 1 })
+      .where("site_id", "=", ctx.site.id)
+      .where("instance_id", "=", entry.instance_id)
+      .compile(),
+  ];
+}
+
+/** When a group was first published in any language: lists order by it, so translations keep their place. */
+async function groupSortAt(ctx: LifecycleContext, entry: EntryRow, now: string): Promise<string> {
+  const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
+  const times = group.map((e) => e.first_published_at).filter((t): t is string => t !== null).sort();
+  return times[0] ?? now;
+}
+
+/** Publishes the current draft of one language: it becomes the published version and is served. */
+export async function publishEntry(ctx: LifecycleContext, input: PublishInput): Promise<WritePlan<EntryView>> {
+  const { entry, model, version } = await loadEntry(ctx, input.instance_id);
+  authorize(ctx.actor, { operation: "publish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  requireNotTrashed(entry);
+  requireRevision(entry, input.expected_workflow_revision);
+  if (input.expected_version_id !== undefined && input.expected_version_id !== entry.current_version_id) {
+    throw new AppError("version_conflict", "The draft changed since you read it.", { current_version_id: entry.current_version_id });
+  }
+  requireMove(entry, "published", "publish");
+  if (!version) throw new AppError("transition_unavailable", "The entry has no draft to publish.");
+  const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
+  const issues = validateFieldValues(model.fields, values, "publish");
+  if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });
+
+  const at = isoAt(ctx.clock.now());
+  const published: EntryRow = {
+    ...entry,
+    published_version_id: version.id,
+    published_at: at,
+    first_published_at: entry.first_published_at ?? at,
+    workflow_state: "published",
+    workflow_revision: entry.workflow_revision + 1,
+    updated_at: at,
+  };
+  const pending: PendingTargets = new Map([
+    [pendingKey(entry.translation_group_id, entry.lang), {
+      instance_id: entry.instance_id, group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, slug: version.slug, label: version.label,
+    }],
+  ]);
+  const rendered = await renderSnapshot(ctx, published, version, model, at, pending);
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  const set = { published_version_id: version.id, published_at: at, first_published_at: published.first_published_at, workflow_state: "published", updated_at: at };
+  return {
+    statements: [
+      ...transitionStatements(ctx, entry, set),
+      guard(ctx.db, "version_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND current_version_id IS ?)", [entry.instance_id, version.id]),
+      ...snapshotStatements(ctx, published, version, rendered, await groupSortAt(ctx, entry, at)),
+      ...dependents.statements,
+    ],
+    answer: entryView(published, model, version, ctx.actor),
+    events: [{ name: "entry.published", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, version_id: version.id } }],
+    purgeTags: [cacheTag.model(model.id), ...new Set([...rendered.mentions, ...dependents.groups].map(cacheTag.item))],
+    audit: { action: "entry.publish", targetKind: "entry", targetId: entry.instance_id, details: { version_id: version.id } },
+  };
+}
+
+/** Published content of other items whose published version links to this group. */
+export async function publishedDependents(ctx: LifecycleContext, groupId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom("relation_links")
+    .innerJoin("entries", (join) =>
+      join.onRef("entries.published_version_id", "=", "relation_links.version_id").onRef("entries.site_id", "=", "relation_links.site_id"),
+    )
+    .select("entries.instance_id")
+    .distinct()
+    .where("relation_links.site_id", "=", ctx.site.id)
+    .where("relation_links.target_group_id", "=", groupId)
+    .where("entries.translation_group_id", "!=", groupId)
+    .execute();
+  return rows.map((r) => r.instance_id);
+}
+
+/** Withdraws one language from the public API; the draft and history stay. */
+export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInput): Promise<WritePlan<EntryView>> {
+  const { entry, model, version } = await loadEntry(ctx, input.instance_id);
+  authorize(ctx.actor, { operation: "unpublish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  requireNotTrashed(entry);
+  requireRevision(entry, input.expected_workflow_revision);
+  if (input.expected_published_version_id !== undefined && input.expected_published_version_id !== entry.published_version_id) {
+    throw new AppError("version_conflict", "The published version changed since you read it.", {
+      published_version_id: entry.published_version_id,
+    });
+  }
+  requireMove(entry, "unpublished", "unpublish");
+  if (input.refuse_if_dependents) {
+    const dependents = await publishedDependents(ctx, entry.translation_group_id);
+    if (dependents.length > 0) {
+      throw new AppError("dependent_content", "Published content links to this item; a person must review the unpublish.", {
+        dependents: dependents.slice(0, 50),
+      });
+    }
+  }
+  const at = isoAt(ctx.clock.now());
+  const withdrawn: EntryRow = { ...entry, published_version_id: null, published_at: null, workflow_state: "unpublished", workflow_revision: entry.workflow_revision + 1, updated_at: at };
+  const pending: PendingTargets = new Map([[pendingKey(entry.translation_group_id, entry.lang), null]]);
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  const set = { published_version_id: null, published_at: null, workflow_state: "unpublished", updated_at: at };
+  return {
+    statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements],
+    answer: entryView(withdrawn, model, version, ctx.actor),
+    events: [{ name: "entry.unpublished", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang } }],
+    purgeTags: [cacheTag.model(model.id), cacheTag.item(entry.translation_group_id), ...dependents.groups.map(cacheTag.item)],
+    audit: { action: "entry.unpublish", targetKind: "entry", targetId: entry.instance_id, details: { version_id: entry.published_version_id } },
+  };
+}
+
+/** A workflow step that neither publishes nor unpublishes (for example draft → in review). */
+export async function moveEntry(ctx: LifecycleContext, input: MoveInput): Promise<WritePlan<EntryView>> {
+  const { entry, model, version } = await loadEntry(ctx, input.instance_id);
+  requireNotTrashed(entry);
+  requireRevision(entry, input.expected_workflow_revision);
+  const move = requireMove(entry, input.to, "move");
+  authorize(ctx.actor, { operation: move.permission, modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  const at = isoAt(ctx.clock.now());
+  const moved: EntryRow = { ...entry, workflow_state: move.to, workflow_revision: entry.workflow_revision + 1, updated_at: at };
+  return {
+    statements: transitionStatements(ctx, entry, { workflow_state: move.to, updated_at: at }),
+    answer: entryView(moved, model, version, ctx.actor),
+    events: [{ name: "entry.moved", payload: { instance_id: entry.instance_id, model_id: model.id, lang: entry.lang, from: entry.workflow_state, to: move.to } }],
+    purgeTags: [],
+    audit: { action: "entry.move", targetKind: "entry", targetId: entry.instance_id, details: { from: entry.workflow_state, to: move.to } },
+  };
+}

@@ -1,0 +1,116 @@
+import type { CompiledQuery } from "kysely";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { guard } from "../../db/batch";
+import { chunk } from "../../db/chunks";
+import type { EntryRow } from "../../db/database";
+import { entryRepository } from "../../repositories/entry-repository";
+import { authorize } from "./authorize";
+import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
+import { loadEntry } from "./load";
+import { requireFreeSlug } from "./slugs";
+
+export interface TrashInput {
+  instance_id: string;
+  /** Move only this language; by default every language of the item moves. */
+  language_only?: boolean;
+}
+
+export interface TrashAnswer {
+  instance_ids: string[];
+  translation_group_id: string;
+  trashed_at: string | null;
+}
+
+export interface PurgeAnswer {
+  purged_instance_ids: string[];
+  translation_group_id: string;
+}
+
+/** The instances a Trash command acts on: one language, or every language of the item in that state. */
+async function affected(ctx: LifecycleContext, entry: EntryRow, languageOnly: boolean | undefined, inTrash: boolean): Promise<EntryRow[]> {
+  if (languageOnly) return [entry];
+  const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
+  return group.filter((e) => (e.trashed_at !== null) === inTrash);
+}
+
+function stamp(ctx: LifecycleContext, instances: EntryRow[], trashedAt: string | null, at: string): CompiledQuery[] {
+  return instances.flatMap((e) => [
+    guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND workflow_revision = ?)", [e.instance_id, e.workflow_revision]),
+    ctx.db
+      .updateTable("entries")
+      .set({ trashed_at: trashedAt, workflow_state: "draft", workflow_revision: e.workflow_revision + 1, updated_at: at })
+      .where("site_id", "=", ctx.site.id)
+      .where("instance_id", "=", e.instance_id)
+      .compile(),
+  ]);
+}
+
+/** Moves an item (or one language) to Trash. Refused while any affected language is published. */
+export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Promise<WritePlan<TrashAnswer>> {
+  const { entry, model } = await loadEntry(ctx, input.instance_id);
+  if (entry.trashed_at !== null) throw new AppError("entry_in_trash", "The entry is already in Trash.");
+  const instances = await affected(ctx, entry, input.language_only, false);
+  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  const published = instances.filter((e) => e.published_version_id !== null);
+  if (published.length > 0) {
+    throw new AppError("entry_published", "Unpublish the item before moving it to Trash.", {
+      published: published.map((e) => ({ instance_id: e.instance_id, lang: e.lang })),
+    });
+  }
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: stamp(ctx, instances, at, at),
+    answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: at },
+    events: [{ name: "entry.trashed", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
+    purgeTags: [cacheTag.model(model.id)],
+    audit: { action: "entry.trash", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
+  };
+}
+
+/** Brings an item (or one language) back from Trash as a draft; its address must still be free. */
+export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Promise<WritePlan<TrashAnswer>> {
+  const { entry, model } = await loadEntry(ctx, input.instance_id);
+  if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "The entry is not in Trash.");
+  const instances = await affected(ctx, entry, input.language_only, true);
+  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  for (const e of instances) await requireFreeSlug(ctx, model.id, e.lang, e.slug, e.instance_id);
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: stamp(ctx, instances, null, at),
+    answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: null },
+    events: [{ name: "entry.restored", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
+    purgeTags: [cacheTag.model(model.id)],
+    audit: { action: "entry.restore", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
+  };
+}
+
+/** Deletes Trash content for good: instances, versions and relation rows on either side. */
+export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: string }): Promise<WritePlan<PurgeAnswer>> {
+  const { entry, model } = await loadEntry(ctx, input.instance_id);
+  if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "Only Trash content can be deleted for good.");
+  const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
+  const instances = group.filter((e) => e.trashed_at !== null);
+  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  const ids = instances.map((e) => e.instance_id);
+  const groupGone = instances.length === group.length;
+  const siteId = ctx.site.id;
+  const statements: CompiledQuery[] = [];
+  for (const part of chunk(ids, 90)) {
+    statements.push(
+      guard(ctx.db, "workflow_conflict", `(SELECT count(*) FROM entries WHERE site_id = ? AND trashed_at IS NOT NULL AND instance_id IN (${part.map(() => "?").join(",")})) = ?`, [siteId, ...part, part.length]),
+      ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("source_instance_id", "in", part).compile(),
+      ctx.db.deleteFrom("versions").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
+      ctx.db.deleteFrom("entries").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
+    );
+  }
+  // Links other items hold to a group that no longer exists would point nowhere.
+  if (groupGone) statements.push(ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("target_group_id", "=", entry.translation_group_id).compile());
+  return {
+    statements,
+    answer: { purged_instance_ids: ids, translation_group_id: entry.translation_group_id },
+    events: [{ name: "entry.purged", payload: { instance_ids: ids, translation_group_id: entry.translation_group_id, model_id: model.id } }],
+    purgeTags: [cacheTag.model(model.id)],
+    audit: { action: "entry.purge", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: ids } },
+  };
+}

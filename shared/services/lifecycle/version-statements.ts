@@ -1,0 +1,40 @@
+import type { CompiledQuery } from "kysely";
+import { chunk, rowsPerInsert } from "../../db/chunks";
+import { newId } from "../../ids";
+import { entryRepository } from "../../repositories/entry-repository";
+import type { Model } from "../../repositories/model-repository";
+import type { LifecycleContext } from "./context";
+import type { PreparedFields } from "./prepare-fields";
+
+/** Statements writing one new immutable version and its ordered relation links. */
+export async function newVersionStatements(
+  ctx: LifecycleContext,
+  model: Model,
+  instanceId: string,
+  prepared: PreparedFields,
+  slug: string | null,
+  at: string,
+  restoredFrom: string | null = null,
+): Promise<{ versionId: string; statements: CompiledQuery[] }> {
+  const entries = entryRepository(ctx.db, ctx.scope);
+  const versionId = newId("ver");
+  const statements: CompiledQuery[] = [
+    entries.insertVersion({
+      id: versionId,
+      instance_id: instanceId,
+      number: await entries.nextVersionNumber(instanceId),
+      slug,
+      label: prepared.label,
+      fields: JSON.stringify(prepared.stored),
+      model_revision: model.revision,
+      created_by: ctx.actor.id,
+      restored_from: restoredFrom,
+      created_at: at,
+    }),
+  ];
+  const rows = prepared.links.map((link) => ({ site_id: ctx.site.id, version_id: versionId, source_instance_id: instanceId, ...link }));
+  for (const part of chunk(rows, rowsPerInsert(7))) {
+    statements.push(ctx.db.insertInto("relation_links").values(part).compile());
+  }
+  return { versionId, statements };
+}

@@ -1,0 +1,24 @@
+import { AppError } from "../../shared/errors";
+
+/** A JSON response with the given status and headers; bodies are always UTF-8 JSON. */
+export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  if (!h.has("cache-control")) h.set("cache-control", "no-store");
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/** The error envelope of the public and management surfaces: `{ error: { code, message, … } }`. */
+export function errorResponse(error: AppError, requestId?: string): Response {
+  const headers: Record<string, string> = {};
+  const retryAfter = error.details?.retry_after;
+  if (typeof retryAfter === "number") headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
+  return json({ error: { code: error.code, message: error.message, ...(error.details ?? {}), ...(requestId ? { request_id: requestId } : {}) } }, error.status, headers);
+}
+
+/** Turns anything thrown into an answer: AppErrors keep their code; anything else is logged and hidden. */
+export function renderThrown(thrown: unknown, requestId: string): Response {
+  if (thrown instanceof AppError) return errorResponse(thrown, requestId);
+  console.error(JSON.stringify({ level: "error", request_id: requestId, message: thrown instanceof Error ? thrown.message : String(thrown) }));
+  return errorResponse(new AppError("internal", "Something went wrong on our side."), requestId);
+}
