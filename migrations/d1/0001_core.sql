@@ -187,11 +187,13 @@ CREATE TABLE published_items (
   version_id TEXT NOT NULL,
   published_at TEXT NOT NULL,
   sort_at TEXT NOT NULL,               -- first publication time of the translation group
+  manual_position INTEGER NOT NULL DEFAULT 2147483647, -- place in the model's manual order; unplaced last
   body TEXT NOT NULL,                  -- JSON public item, private fields already removed
   mentions TEXT NOT NULL DEFAULT '[]', -- JSON array of translation groups the body mentions (cache tags)
   PRIMARY KEY (site_id, instance_id)
 );
 CREATE INDEX idx_published_list ON published_items(site_id, model_id, lang, sort_at, translation_group_id);
+CREATE INDEX idx_published_manual ON published_items(site_id, model_id, lang, manual_position, sort_at, translation_group_id);
 CREATE UNIQUE INDEX idx_published_slug ON published_items(site_id, model_id, lang, slug);
 CREATE INDEX idx_published_group ON published_items(site_id, translation_group_id, lang);
 
@@ -204,10 +206,12 @@ CREATE TABLE published_relations (
   field TEXT NOT NULL,                 -- field key as served
   target_group_id TEXT NOT NULL,
   target_slug TEXT,
+  translation_group_id TEXT NOT NULL,  -- of the source, with sort_at: lets a filtered list walk this index in order
+  sort_at TEXT NOT NULL,
   PRIMARY KEY (site_id, instance_id, field, target_group_id)
 );
-CREATE INDEX idx_published_relations_target ON published_relations(site_id, model_id, field, target_group_id);
-CREATE INDEX idx_published_relations_tag ON published_relations(site_id, model_id, field, target_slug);
+CREATE INDEX idx_published_relations_target ON published_relations(site_id, model_id, field, target_group_id, lang, sort_at, translation_group_id);
+CREATE INDEX idx_published_relations_tag ON published_relations(site_id, model_id, field, target_slug, lang, sort_at, translation_group_id);
 
 CREATE TABLE audit_log (
   id TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Generated, Insertable, Selectable } from "kysely";
 
 /** Row types of the D1 schema (migrations/d1). JSON columns are text here; services parse them. */
 export interface SitesTable {
@@ -155,6 +155,7 @@ export interface PublishedItemsTable {
   version_id: string;
   published_at: string;
   sort_at: string;
+  manual_position: Generated<number>;
   body: string;
   mentions: string;
 }
@@ -167,6 +168,8 @@ export interface PublishedRelationsTable {
   field: string;
   target_group_id: string;
   target_slug: string | null;
+  translation_group_id: string;
+  sort_at: string;
 }
 
 export interface AuditLogTable {

@@ -177,6 +177,15 @@ export async function renderSnapshot(
   return { item, mentions: [...mentions], relationRows };
 }
 
+/** Items outside the model's manual order sort after every placed item. */
+export const UNPLACED = 2147483647;
+
+/** Position of a translation group in its model's manual order (shared by all languages). */
+export function manualPosition(model: Model, groupId: string): number {
+  const index = model.manual_order.indexOf(groupId);
+  return index === -1 ? UNPLACED : index;
+}
+
 /** Statements replacing an instance's published row and its filter index rows. */
 export function snapshotStatements(
   ctx: LifecycleContext,
@@ -184,6 +193,7 @@ export function snapshotStatements(
   version: VersionRow,
   rendered: RenderedSnapshot,
   sortAt: string,
+  model: Model,
 ): CompiledQuery[] {
   const siteId = ctx.site.id;
   const statements: CompiledQuery[] = [
@@ -201,6 +211,7 @@ export function snapshotStatements(
         version_id: version.id,
         published_at: rendered.item.published_at,
         sort_at: sortAt,
+        manual_position: manualPosition(model, entry.translation_group_id),
         body: JSON.stringify(rendered.item),
         mentions: JSON.stringify(rendered.mentions),
       })
@@ -215,7 +226,7 @@ export function snapshotStatements(
     statements.push(
       ctx.db
         .insertInto("published_relations")
-        .values({ site_id: siteId, instance_id: entry.instance_id, model_id: entry.model_id, lang: entry.lang, ...row })
+        .values({ site_id: siteId, instance_id: entry.instance_id, model_id: entry.model_id, lang: entry.lang, translation_group_id: entry.translation_group_id, sort_at: sortAt, ...row })
         .compile(),
     );
   }
@@ -263,7 +274,7 @@ export async function rebuildDependents(
     const model = await models.findById(source.model_id);
     if (!version || !model) continue;
     const rendered = await renderSnapshot(ctx, source, version, model, source.published_at, pending);
-    statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at));
+    statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at, model));
     groups.push(source.translation_group_id);
   }
   return { statements, groups };

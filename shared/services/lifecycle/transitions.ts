@@ -111,7 +111,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     statements: [
       ...transitionStatements(ctx, entry, set),
       guard(ctx.db, "version_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND current_version_id IS ?)", [entry.instance_id, version.id]),
-      ...snapshotStatements(ctx, published, version, rendered, await groupSortAt(ctx, entry, at)),
+      ...snapshotStatements(ctx, published, version, rendered, await groupSortAt(ctx, entry, at), model),
       ...dependents.statements,
     ],
     answer: entryView(published, model, version, ctx.actor),
