@@ -4,6 +4,7 @@
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
+  public_filter_too_many: 400,
   unauthorized: 401,
   forbidden: 403,
   missing_permission: 403,
@@ -11,6 +12,7 @@ export const ERROR_STATUS = {
   locale_denied: 403,
   not_owner: 403,
   not_found: 404,
+  search_off: 404,
   version_conflict: 409,
   workflow_conflict: 409,
   dependent_content: 409,

@@ -7,11 +7,11 @@ import { handlePublic } from "./routes/public";
  * Dispatch by host and path (DESIGN.md §1). Credential-addressed surfaces (management, plugin,
  * OAuth) are matched by path on any host; everything else is the public API of the Host's site.
  */
-export async function route(request: Request, env: Env, _ctx: ExecutionContext): Promise<Response> {
+export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
     const site = await siteForRequest(request, env);
-    return await handlePublic(request, env, site);
+    return await handlePublic(request, env, ctx, site);
   } catch (thrown) {
     return renderThrown(thrown, requestId);
   }

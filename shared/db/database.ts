@@ -205,6 +205,24 @@ export interface IdempotencyResultsTable {
   expires_at: string;
 }
 
+export interface SigningKeysTable {
+  id: string;
+  purpose: string;
+  secret: string;
+  created_at: string;
+}
+
+export interface SiteApiTokensTable {
+  id: string;
+  site_id: string;
+  name: string;
+  digest: string;
+  model_ids: string;
+  created_by: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface BatchGuardsTable {
   reason: string;
 }
@@ -227,6 +245,8 @@ export interface Database {
   audit_log: AuditLogTable;
   outbox_events: OutboxEventsTable;
   idempotency_results: IdempotencyResultsTable;
+  signing_keys: SigningKeysTable;
+  site_api_tokens: SiteApiTokensTable;
 }
 
 export type SiteRow = Selectable<SitesTable>;

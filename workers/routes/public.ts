@@ -1,18 +1,46 @@
-import { AppError } from "../../shared/errors";
 import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
+import { carriesToken } from "../../shared/public/site-tokens";
 import { json } from "../http/respond";
+import { cacheMaxAge, withCache } from "../public/cache";
+import { readItem } from "../public/item";
+import { listItems } from "../public/list";
+import { publicNotFound, readableModel, servedChain } from "../public/models";
+import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 
-/** The one answer for everything the public API refuses to show, so refusals cannot be told apart. */
-export function publicNotFound(): AppError {
-  return new AppError("not_found", "Not found.");
-}
+export { publicNotFound };
 
-/** Public read API of the site that owns the Host. */
-export async function handlePublic(request: Request, _env: Env, site: Site | undefined): Promise<Response> {
+const MODEL_PATH = /^\/v1\/([a-z][a-z0-9-]{0,63})$/;
+const ITEM_PATH = /^\/v1\/([a-z][a-z0-9-]{0,63})\/([^/]{1,200})$/;
+
+/** Public read API of the site that owns the Host. Every refusal of a thing is the same 404. */
+export async function handlePublic(request: Request, env: Env, ctx: ExecutionContext, site: Site | undefined): Promise<Response> {
   if (!site) throw publicNotFound();
   if (request.method !== "GET" && request.method !== "HEAD") throw publicNotFound();
   const url = new URL(request.url);
-  if (url.pathname === "/health") return json({ ok: true, site: site.slug });
+  const path = url.pathname;
+  if (path === "/health") {
+    parseNoParams(url);
+    return json({ ok: true, site: site.slug });
+  }
+  const maxAge = cacheMaxAge(env);
+  const list = MODEL_PATH.exec(path);
+  if (list?.[1]) {
+    const params = parseListParams(url);
+    const bypass = carriesToken(request);
+    return withCache(request, maxAge, bypass, ctx, async () => {
+      const model = await readableModel(env.DB, site, list[1] ?? "", request);
+      return listItems(env.DB, site, model, servedChain(site, params.locale), params, !bypass);
+    });
+  }
+  const item = ITEM_PATH.exec(path);
+  if (item?.[1] && item[2]) {
+    const params = parseItemParams(url);
+    const bypass = carriesToken(request) || params.preview !== undefined;
+    return withCache(request, maxAge, bypass, ctx, async () => {
+      const model = await readableModel(env.DB, site, item[1] ?? "", request);
+      return readItem(env.DB, site, model, decodeURIComponent(item[2] ?? ""), servedChain(site, params.locale), !bypass);
+    });
+  }
   throw publicNotFound();
 }

@@ -1,0 +1,148 @@
+import type { SiteScope } from "../db/site-scope";
+import { assertScope } from "../db/site-scope";
+
+/** A filter the public list applies, already resolved to what the index holds. */
+export type PublishedFilter =
+  | { kind: "relation"; field: string; groupId: string }
+  | { kind: "tag"; field: string; slug: string };
+
+export type PublishedOrder = "asc" | "desc" | "manual";
+
+export interface PublishedPosition {
+  manual_position?: number;
+  sort_at: string;
+  group_id: string;
+}
+
+export interface PublishedListQuery {
+  modelId: string;
+  /** Languages to serve, in order of preference; each item is served in the first it has. */
+  chain: readonly string[];
+  order: PublishedOrder;
+  limit: number;
+  after?: PublishedPosition;
+  filters: readonly PublishedFilter[];
+}
+
+export interface PublishedListRow {
+  body: string;
+  mentions: string;
+  sort_at: string;
+  group_id: string;
+  manual_position: number;
+}
+
+interface Sql {
+  text: string;
+  params: unknown[];
+}
+
+/** `CASE <col> WHEN l0 THEN 0 WHEN l1 THEN 1 … END`: a language's rank in the chain. */
+function rank(column: string, chain: readonly string[], params: unknown[]): string {
+  return `CASE ${column} ${chain.map((lang, i) => { params.push(lang); return `WHEN ? THEN ${i}`; }).join(" ")} END`;
+}
+
+function inList(values: readonly string[], params: unknown[]): string {
+  params.push(...values);
+  return `(${values.map(() => "?").join(",")})`;
+}
+
+function filterMatch(alias: string, filter: PublishedFilter, params: unknown[]): string {
+  params.push(filter.field, filter.kind === "relation" ? filter.groupId : filter.slug);
+  return `${alias}.field = ? AND ${alias}.${filter.kind === "relation" ? "target_group_id" : "target_slug"} = ?`;
+}
+
+/** Keyset condition over (sort_at, group) in list order, or the manual order before it. */
+function keyset(alias: string, order: PublishedOrder, after: PublishedPosition, params: unknown[]): string {
+  if (order === "manual") {
+    params.push(after.manual_position ?? 0, after.manual_position ?? 0, after.sort_at, after.group_id);
+    return `(${alias}.manual_position > ? OR (${alias}.manual_position = ? AND (${alias}.sort_at, ${alias}.translation_group_id) < (?, ?)))`;
+  }
+  params.push(after.sort_at, after.group_id);
+  return `(${alias}.sort_at, ${alias}.translation_group_id) ${order === "asc" ? ">" : "<"} (?, ?)`;
+}
+
+function orderBy(alias: string, order: PublishedOrder): string {
+  if (order === "manual") return `${alias}.manual_position ASC, ${alias}.sort_at DESC, ${alias}.translation_group_id DESC`;
+  const dir = order === "asc" ? "ASC" : "DESC";
+  return `${alias}.sort_at ${dir}, ${alias}.translation_group_id ${dir}`;
+}
+
+/**
+ * One page of a model's published items, newest first by default. Read-time locale fallback: an item
+ * is served in the first language of `chain` it is published in (NOT EXISTS of a better one).
+ * With a filter, the walk is driven by the filter's index, which holds the sort key, so a page reads
+ * about a page of rows whatever the model's size.
+ */
+function listSql(siteId: string, q: PublishedListQuery): Sql {
+  const params: unknown[] = [];
+  const [driver, ...rest] = q.order === "manual" ? [undefined, ...q.filters] : q.filters;
+  const base = driver ? "r" : "p";
+  const from = driver
+    ? "published_relations r JOIN published_items p ON p.site_id = r.site_id AND p.instance_id = r.instance_id"
+    : "published_items p";
+  const where: string[] = [];
+  params.push(siteId, q.modelId);
+  where.push(`${base}.site_id = ? AND ${base}.model_id = ?`);
+  if (driver) where.push(filterMatch("r", driver, params));
+  where.push(q.chain.length === 1 ? `${base}.lang = ?` : `${base}.lang IN ${inList(q.chain, params)}`);
+  if (q.chain.length === 1) params.push(q.chain[0]);
+  if (q.chain.length > 1) {
+    const better = `${rank("b.lang", q.chain, params)} < ${rank("p.lang", q.chain, params)}`;
+    where.push(
+      `NOT EXISTS (SELECT 1 FROM published_items b WHERE b.site_id = p.site_id AND b.translation_group_id = p.translation_group_id AND b.lang IN ${inList(q.chain, params)} AND ${better})`,
+    );
+  }
+  for (const filter of rest) {
+    if (!filter) continue;
+    where.push(`EXISTS (SELECT 1 FROM published_relations f WHERE f.site_id = p.site_id AND f.instance_id = p.instance_id AND ${filterMatch("f", filter, params)})`);
+  }
+  if (q.after) where.push(keyset(base, q.order, q.after, params));
+  params.push(q.limit + 1);
+  return {
+    text: `SELECT p.body, p.mentions, p.sort_at, p.translation_group_id AS group_id, p.manual_position FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${orderBy(base, q.order)} LIMIT ?`,
+    params,
+  };
+}
+
+/** Reads of the published snapshots that the public API serves; always within one site. */
+export function publishedRepository(d1: D1Database, scope: SiteScope) {
+  const siteId = assertScope(scope);
+  return {
+    async list(q: PublishedListQuery): Promise<{ rows: PublishedListRow[]; hasMore: boolean; rowsRead: number }> {
+      const sql = listSql(siteId, q);
+      const result = await d1.prepare(sql.text).bind(...sql.params).all<PublishedListRow>();
+      const rows = result.results;
+      return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit, rowsRead: result.meta.rows_read ?? 0 };
+    },
+
+    /** The item with this slug, served in the first chain language its translation group is published in. */
+    async bySlug(modelId: string, slug: string, chain: readonly string[]): Promise<{ body: string; mentions: string } | undefined> {
+      const params: unknown[] = [siteId, modelId];
+      const langs = inList(chain, params);
+      params.push(slug);
+      const order = rank("lang", chain, params);
+      const hit = await d1
+        .prepare(`SELECT body, mentions, lang, translation_group_id FROM published_items WHERE site_id = ? AND model_id = ? AND lang IN ${langs} AND slug = ? ORDER BY ${order} LIMIT 1`)
+        .bind(...params)
+        .first<{ body: string; mentions: string; lang: string; translation_group_id: string }>();
+      if (!hit || hit.lang === chain[0]) return hit ?? undefined;
+      // The slug matched in a fallback language: serve the group's best language instead.
+      const p2: unknown[] = [siteId, hit.translation_group_id];
+      const langs2 = inList(chain, p2);
+      const order2 = rank("lang", chain, p2);
+      const best = await d1
+        .prepare(`SELECT body, mentions FROM published_items WHERE site_id = ? AND translation_group_id = ? AND lang IN ${langs2} ORDER BY ${order2} LIMIT 1`)
+        .bind(...p2)
+        .first<{ body: string; mentions: string }>();
+      return best ?? hit;
+    },
+
+    /** Translation group of an instance or group id, for relation filters; undefined when unknown. */
+    async groupOf(id: string): Promise<string | undefined> {
+      if (id.startsWith("grp_")) return id;
+      const row = await d1.prepare("SELECT translation_group_id FROM entries WHERE site_id = ? AND instance_id = ?").bind(siteId, id).first<{ translation_group_id: string }>();
+      return row?.translation_group_id;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { AppError } from "../../shared/errors";
+import { sha256Hex } from "../../shared/crypto/digest";
+import { decodeCursor, encodeCursor } from "../../shared/public/cursor";
+import { signingSecret } from "../../shared/public/signing-keys";
+import { siteScope } from "../../shared/db/site-scope";
+import { publishedRepository, type PublishedFilter } from "../../shared/repositories/published-repository";
+import type { Model } from "../../shared/repositories/model-repository";
+import type { Site } from "../../shared/repositories/site-repository";
+import { cacheTag } from "../../shared/services/lifecycle/context";
+import type { ListParams } from "./params";
+import type { PublicAnswer } from "./respond";
+
+/** Filters name public relation fields only; anything else is refused like an unknown parameter value. */
+function filterField(model: Model, field: string, parameter: string) {
+  const def = model.fields.find((f) => f.key === field);
+  if (!def || def.type !== "relation" || def.private) {
+    throw new AppError("invalid_request", `"${field}" is not a relation field of ${model.slug}.`, { parameter });
+  }
+  return def;
+}
+
+/** GET /v1/{model}: one cursor page of published items. */
+export async function listItems(d1: D1Database, site: Site, model: Model, chain: string[], params: ListParams, cacheable: boolean): Promise<PublicAnswer> {
+  const repo = publishedRepository(d1, siteScope(site.id));
+  const filters: PublishedFilter[] = [];
+  let impossible = false;
+  for (const f of params.filters) {
+    filterField(model, f.field, f.kind);
+    if (f.kind === "tag") filters.push({ kind: "tag", field: f.field, slug: f.value });
+    else {
+      const groupId = await repo.groupOf(f.value);
+      if (groupId === undefined) impossible = true;
+      else filters.push({ kind: "relation", field: f.field, groupId });
+    }
+  }
+  // The cursor continues only the list it came from: same model, languages, order and filters.
+  const shape = await sha256Hex(JSON.stringify([model.id, chain, params.order, params.filters]));
+  const secret = await signingSecret(d1, "cursor");
+  let after;
+  if (params.cursor !== undefined) {
+    const state = await decodeCursor(secret, params.cursor);
+    if (!state || state.q !== shape.slice(0, 16)) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
+    after = { sort_at: state.s, group_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
+  }
+  const page = impossible
+    ? { rows: [], hasMore: false }
+    : await repo.list({ modelId: model.id, chain, order: params.order, limit: params.limit, filters, ...(after ? { after } : {}) });
+  const last = page.rows.at(-1);
+  const nextCursor =
+    page.hasMore && last
+      ? await encodeCursor(secret, { q: shape.slice(0, 16), s: last.sort_at, g: last.group_id, ...(params.order === "manual" ? { p: last.manual_position } : {}) })
+      : null;
+  const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id)]);
+  for (const row of page.rows) for (const group of JSON.parse(row.mentions) as string[]) tags.add(cacheTag.item(group));
+  return {
+    body: `{"data":[${page.rows.map((r) => r.body).join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: page.hasMore, next_cursor: nextCursor })}}`,
+    tags: [...tags],
+    cacheable,
+  };
+}

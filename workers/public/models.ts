@@ -1,0 +1,32 @@
+import { AppError } from "../../shared/errors";
+import { localeChain } from "../../shared/content/site-settings";
+import { tokenModelIds } from "../../shared/public/site-tokens";
+import { modelRepository, type Model } from "../../shared/repositories/model-repository";
+import type { Site } from "../../shared/repositories/site-repository";
+import { createDb } from "../../shared/db/client";
+import { siteScope } from "../../shared/db/site-scope";
+
+/** The one answer for everything the public API refuses, so refusals cannot be told apart. */
+export function publicNotFound(): AppError {
+  return new AppError("not_found", "Not found.");
+}
+
+/**
+ * The model a public request may read: public, or private with a site API token naming it.
+ * A private model without a valid token is the same 404 as a model that does not exist.
+ */
+export async function readableModel(d1: D1Database, site: Site, slug: string, request: Request): Promise<Model> {
+  const model = await modelRepository(createDb(d1), siteScope(site.id)).findBySlug(slug);
+  if (!model) throw publicNotFound();
+  if (model.is_public) return model;
+  const allowed = await tokenModelIds(d1, site.id, request);
+  if (!allowed.includes(model.id)) throw publicNotFound();
+  return model;
+}
+
+/** Languages served for a request, in order; a language the site does not have serves nothing. */
+export function servedChain(site: Site, locale: string | undefined): string[] {
+  const lang = locale ?? site.default_lang;
+  if (!site.languages.includes(lang)) throw publicNotFound();
+  return localeChain(site, lang).filter((l) => site.languages.includes(l));
+}

@@ -1,0 +1,96 @@
+import { AppError } from "../../shared/errors";
+
+/** Page size when none is asked for, and the most one page holds (asking for more gets this). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+/** relation= and tag= pairs per request, counted with repeats. */
+export const MAX_FILTERS = 16;
+
+export type ListOrder = "asc" | "desc" | "manual";
+
+export interface ListFilter {
+  kind: "relation" | "tag";
+  field: string;
+  value: string;
+}
+
+export interface ListParams {
+  locale: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+  order: ListOrder;
+  filters: ListFilter[];
+}
+
+export interface ItemParams {
+  locale: string | undefined;
+  preview: string | undefined;
+}
+
+const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+const FIELD = /^[a-z][a-zA-Z0-9_]{0,63}$/;
+
+function bad(message: string, parameter: string): AppError {
+  return new AppError("invalid_request", message, { parameter });
+}
+
+/** Refuses parameters an endpoint does not take, and repeats of those that take one value. */
+function checkNames(url: URL, single: readonly string[], repeatable: readonly string[] = []): void {
+  const seen = new Set<string>();
+  for (const name of url.searchParams.keys()) {
+    if (repeatable.includes(name)) continue;
+    if (!single.includes(name)) throw bad(`Unknown parameter "${name}".`, name);
+    if (seen.has(name)) throw bad(`Parameter "${name}" may appear once.`, name);
+    seen.add(name);
+  }
+}
+
+function locale(url: URL): string | undefined {
+  const value = url.searchParams.get("locale");
+  if (value === null) return undefined;
+  if (!LOCALE.test(value)) throw bad("locale is a language code such as en or pt-BR.", "locale");
+  return value;
+}
+
+/** Parses `/v1/{model}` parameters; anything not accepted or malformed is a 400. */
+export function parseListParams(url: URL): ListParams {
+  checkNames(url, ["locale", "limit", "cursor", "order"], ["relation", "tag"]);
+  const limitText = url.searchParams.get("limit");
+  let limit = DEFAULT_PAGE_SIZE;
+  if (limitText !== null) {
+    if (!/^[1-9][0-9]{0,5}$/.test(limitText)) throw bad(`limit is a whole number from 1 (at most ${MAX_PAGE_SIZE} are served).`, "limit");
+    limit = Math.min(Number(limitText), MAX_PAGE_SIZE);
+  }
+  const orderText = url.searchParams.get("order") ?? "desc";
+  if (orderText !== "asc" && orderText !== "desc" && orderText !== "manual") throw bad("order is asc, desc or manual.", "order");
+  const cursor = url.searchParams.get("cursor") ?? undefined;
+  if (cursor !== undefined && cursor.length === 0) throw bad("cursor is the page.next_cursor of a previous page.", "cursor");
+
+  const filters: ListFilter[] = [];
+  for (const kind of ["relation", "tag"] as const) {
+    for (const raw of url.searchParams.getAll(kind)) {
+      const colon = raw.indexOf(":");
+      const field = colon > 0 ? raw.slice(0, colon) : "";
+      const value = colon > 0 ? raw.slice(colon + 1) : "";
+      if (!FIELD.test(field) || value.length === 0 || value.length > 200) throw bad(`${kind} is <field>:<value>.`, kind);
+      filters.push({ kind, field, value });
+    }
+  }
+  if (filters.length > MAX_FILTERS) {
+    throw new AppError("public_filter_too_many", `At most ${MAX_FILTERS} relation and tag filters per request.`, { max: MAX_FILTERS });
+  }
+  return { locale: locale(url), limit, cursor, order: orderText, filters };
+}
+
+/** Parses `/v1/{model}/{slug}` parameters. */
+export function parseItemParams(url: URL): ItemParams {
+  checkNames(url, ["locale", "preview"]);
+  const preview = url.searchParams.get("preview") ?? undefined;
+  if (preview !== undefined && (preview.length === 0 || preview.length > 4096)) throw bad("preview is a preview capability.", "preview");
+  return { locale: locale(url), preview };
+}
+
+/** Endpoints without parameters refuse any. */
+export function parseNoParams(url: URL): void {
+  checkNames(url, []);
+}
