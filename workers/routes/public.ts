@@ -6,6 +6,8 @@ import { cacheMaxAge, withCache } from "../public/cache";
 import { readItem } from "../public/item";
 import { listItems } from "../public/list";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
+import { embeds } from "../public/site-info";
+import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 
 export { publicNotFound };
@@ -24,6 +26,14 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
     return json({ ok: true, site: site.slug });
   }
   const maxAge = cacheMaxAge(env);
+  if (path === "/v1/_embeds") {
+    parseNoParams(url);
+    return withCache(request, maxAge, carriesToken(request), ctx, async () => embeds(site));
+  }
+  if (path === "/v1/_rich-blocks") {
+    parseNoParams(url);
+    return withCache(request, maxAge, carriesToken(request), ctx, () => richBlocks(env.DB, site));
+  }
   const list = MODEL_PATH.exec(path);
   if (list?.[1]) {
     const params = parseListParams(url);

@@ -1,0 +1,12 @@
+import { buildOpenApi } from "./openapi";
+import { publicSurface } from "./public-api";
+
+/**
+ * Every generated artefact of the contract, by path relative to the project root. `npm run contract`
+ * writes them; `npm run contract:check` (part of `npm test`) fails when a committed one is stale.
+ */
+export function contractArtifacts(): Record<string, string> {
+  return {
+    "openapi/public-v1.json": `${JSON.stringify(buildOpenApi(publicSurface), null, 2)}\n`,
+  };
+}

@@ -1,0 +1,40 @@
+import type * as v from "valibot";
+import type { ErrorCode } from "../shared/errors";
+
+/** Any valibot schema the contract can hold. */
+export type AnySchema = v.GenericSchema;
+
+/**
+ * One operation of an API surface, declared once. The router validates with these schemas; the
+ * OpenAPI files, types, CLI commands and MCP tools are generated from the same table.
+ */
+export interface RouteSpec {
+  operationId: string;
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** Path relative to the surface's base, with `{name}` parameters. */
+  path: string;
+  summary: string;
+  /** Management scope (or plugin capability) the operation needs. */
+  scope?: string;
+  /** Writes that need an Idempotency-Key header. */
+  idempotent?: boolean;
+  params?: AnySchema;
+  query?: AnySchema;
+  body?: AnySchema;
+  /** Success status and body. */
+  status?: number;
+  response: AnySchema;
+  /** Refusals the operation may answer with (status comes from ERROR_STATUS). */
+  errors: readonly ErrorCode[];
+}
+
+export interface Surface {
+  title: string;
+  version: string;
+  description: string;
+  /** Base path every route path is relative to (e.g. /api/manage/v1). */
+  basePath: string;
+  /** How callers authenticate, as an OpenAPI security scheme. */
+  security?: { name: string; scheme: Record<string, unknown> };
+  routes: readonly RouteSpec[];
+}

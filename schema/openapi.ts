@@ -1,0 +1,81 @@
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { AnySchema, RouteSpec, Surface } from "./contract";
+import { ErrorBody } from "./common";
+import { ERROR_STATUS } from "../shared/errors";
+
+type Json = Record<string, unknown>;
+
+function schemaOf(schema: AnySchema, mode: "input" | "output"): Json {
+  return toJsonSchema(schema, { target: "draft-2020-12", typeMode: mode, errorMode: "ignore" }) as Json;
+}
+
+/** Turns an object schema of path or query values into OpenAPI parameters. */
+function parameters(schema: AnySchema | undefined, where: "path" | "query"): Json[] {
+  if (!schema) return [];
+  const json = schemaOf(schema, "input");
+  const props = (json.properties ?? {}) as Record<string, Json>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => {
+    const { $schema: _drop, ...clean } = s;
+    const param: Json = { name, in: where, required: where === "path" || required.has(name), schema: clean };
+    if (clean.type === "array") {
+      param.style = "form";
+      param.explode = true;
+    }
+    return param;
+  });
+}
+
+function strip(json: Json): Json {
+  const { $schema: _drop, ...rest } = json;
+  return rest;
+}
+
+function operation(route: RouteSpec, surface: Surface): Json {
+  const responses: Json = {
+    [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: strip(schemaOf(route.response, "output")) } } },
+  };
+  const byStatus = new Map<number, string[]>();
+  for (const code of route.errors) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = { description: codes.join(", "), content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
+  }
+  const op: Json = {
+    operationId: route.operationId,
+    summary: route.summary,
+    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query")],
+    responses,
+  };
+  if (route.idempotent) {
+    (op.parameters as Json[]).push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: true,
+      schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[\\x21-\\x7E]+$" },
+    });
+  }
+  if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: strip(schemaOf(route.body, "input")) } } };
+  if (route.scope) op["x-scope"] = route.scope;
+  if (surface.security) op.security = [{ [surface.security.name]: [] }];
+  return op;
+}
+
+/** An OpenAPI 3.1 document for one surface, deterministic for a given table. */
+export function buildOpenApi(surface: Surface): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of surface.routes) {
+    const path = `${surface.basePath}${route.path}`;
+    paths[path] = { ...(paths[path] ?? {}), [route.method]: operation(route, surface) };
+  }
+  const components: Json = { schemas: { ErrorBody: strip(schemaOf(ErrorBody, "output")) } };
+  if (surface.security) components.securitySchemes = { [surface.security.name]: surface.security.scheme };
+  return {
+    openapi: "3.1.0",
+    info: { title: surface.title, version: surface.version, description: surface.description },
+    paths,
+    components,
+  };
+}

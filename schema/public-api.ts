@@ -1,0 +1,106 @@
+import * as v from "valibot";
+import type { Surface } from "./contract";
+import { Page } from "./common";
+
+const RelationRef = v.pipe(
+  v.strictObject({ instance_id: v.string(), model: v.string(), slug: v.nullable(v.string()), display: v.nullable(v.string()) }),
+  v.title("RelationRef"),
+);
+
+const MediaRef = v.pipe(
+  v.strictObject({
+    id: v.string(),
+    url: v.string(),
+    kind: v.string(),
+    mime_type: v.string(),
+    file_name: v.string(),
+    width: v.nullable(v.number()),
+    height: v.nullable(v.number()),
+    alt: v.string(),
+    focal: v.nullable(v.strictObject({ x: v.number(), y: v.number() })),
+    loading: v.string(),
+    fetch_priority: v.string(),
+  }),
+  v.title("MediaRef"),
+);
+
+/** A published item. New optional keys may appear inside an item within v1. */
+export const PublicItem = v.pipe(
+  v.object({
+    id: v.string(),
+    slug: v.nullable(v.string()),
+    model: v.string(),
+    locale: v.string(),
+    version: v.string(),
+    published_at: v.string(),
+    fields: v.record(v.string(), v.unknown()),
+    relations: v.record(v.string(), v.array(RelationRef)),
+    media: v.record(v.string(), v.array(MediaRef)),
+  }),
+  v.title("PublicItem"),
+);
+
+const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
+const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
+
+/** The public read API (spec 1). The router's own parsers live in workers/public/params.ts. */
+export const publicSurface: Surface = {
+  title: "Driftwood public read API",
+  version: "1",
+  description: "Published content of the site that owns the Host. Every refusal of a thing is the same 404.",
+  basePath: "",
+  security: { name: "siteToken", scheme: { type: "http", scheme: "bearer", description: "dw_site_… token for private models" } },
+  routes: [
+    {
+      operationId: "health",
+      method: "get",
+      path: "/health",
+      summary: "Whether the host serves a site",
+      response: v.strictObject({ ok: v.literal(true), site: v.string() }),
+      errors: ["not_found"],
+    },
+    {
+      operationId: "listItems",
+      method: "get",
+      path: "/v1/{model}",
+      summary: "List published items of one model",
+      params: ModelPath,
+      query: v.strictObject({
+        locale: v.optional(Locale),
+        limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.description("1 or more; default 20; more than 100 gives 100"))),
+        cursor: v.optional(v.string()),
+        order: v.optional(v.picklist(["asc", "desc", "manual"])),
+        relation: v.optional(v.array(v.pipe(v.string(), v.description("<field>:<instance id>")))),
+        tag: v.optional(v.array(v.pipe(v.string(), v.description("<field>:<target slug>")))),
+      }),
+      response: v.strictObject({ data: v.array(PublicItem), page: Page }),
+      errors: ["invalid_request", "public_filter_too_many", "not_found"],
+    },
+    {
+      operationId: "getItem",
+      method: "get",
+      path: "/v1/{model}/{slug}",
+      summary: "One published item by slug",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale), preview: v.optional(v.string()) }),
+      response: v.strictObject({ data: PublicItem }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listRichBlocks",
+      method: "get",
+      path: "/v1/_rich-blocks",
+      summary: "Rich-text block definitions of active plugins",
+      response: v.strictObject({ data: v.array(v.record(v.string(), v.unknown())) }),
+      errors: ["not_found"],
+    },
+    {
+      operationId: "listEmbeds",
+      method: "get",
+      path: "/v1/_embeds",
+      summary: "Allowed embed origins",
+      response: v.strictObject({ data: v.strictObject({ providers: v.array(v.string()), origins: v.array(v.string()) }) }),
+      errors: ["not_found"],
+    },
+  ],
+};

@@ -1,0 +1,207 @@
+import type { FieldDefinition } from "../../schema/model-definition";
+import type { Model } from "../repositories/model-repository";
+import type { Site } from "../repositories/site-repository";
+
+/** PascalCase type name of a model slug ("blog-post" → "BlogPost"). */
+function typeName(slug: string): string {
+  return slug
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+const str = (value: string) => JSON.stringify(value);
+
+/** The TypeScript type of a served field value. */
+function valueType(field: FieldDefinition): string {
+  switch (field.type) {
+    case "integer":
+    case "decimal":
+      return "number | null";
+    case "boolean":
+      return "boolean | null";
+    case "location":
+      return "{ lat: number; lon: number } | null";
+    case "select": {
+      const options = (field.options ?? []).map((o) => str(o.value)).join(" | ") || "string";
+      return field.multiple ? `Array<${options}> | null` : `${options} | null`;
+    }
+    default:
+      return "string | null";
+  }
+}
+
+function modelTypes(model: Model): string {
+  const name = typeName(model.slug);
+  const visible = model.fields.filter((f) => !f.private);
+  const line = (f: FieldDefinition, type: string) => `  /** ${f.label.replace(/\*\//g, "* /")} */\n  ${str(f.key)}: ${type};`;
+  const fields = visible.filter((f) => f.type !== "relation" && f.type !== "media").map((f) => line(f, valueType(f)));
+  const relations = visible.filter((f) => f.type === "relation").map((f) => line(f, "RelationRef[]"));
+  const media = visible.filter((f) => f.type === "media").map((f) => line(f, "MediaRef[]"));
+  const relationKeys = visible.filter((f) => f.type === "relation").map((f) => str(f.key)).join(" | ") || "never";
+  return [
+    `/** Fields of ${model.name} (${model.slug}). */`,
+    `export interface ${name}Fields {\n${fields.join("\n")}\n}`,
+    `export interface ${name}Relations {\n${relations.join("\n")}\n}`,
+    `export interface ${name}Media {\n${media.join("\n")}\n}`,
+    `export type ${name} = Item<${str(model.slug)}, ${name}Fields, ${name}Relations, ${name}Media>;`,
+    `export type ${name}RelationField = ${relationKeys};`,
+  ].join("\n");
+}
+
+/**
+ * A dependency-free TypeScript client for one site, typed by its public models. Regenerated on
+ * request, so it follows model changes. Private models and private fields are never named.
+ */
+export function generatePublicClient(site: Site, models: readonly Model[], generatedAt: string): string {
+  const publicModels = models.filter((m) => m.is_public).sort((a, b) => a.slug.localeCompare(b.slug));
+  const modelMap = publicModels.map((m) => `  ${str(m.slug)}: ${typeName(m.slug)};`).join("\n");
+  const relationMap = publicModels.map((m) => `  ${str(m.slug)}: ${typeName(m.slug)}RelationField;`).join("\n");
+  return `// Driftwood public API client for site ${str(site.slug)}. Generated ${generatedAt}; do not edit.
+// Regenerate after a model changes: GET {admin_url}/api/models/public-client.ts
+/* eslint-disable */
+
+export const SITE = ${str(site.slug)};
+export const LOCALES = ${JSON.stringify(site.languages)} as const;
+export type Locale = (typeof LOCALES)[number];
+
+export interface RelationRef {
+  instance_id: string;
+  model: string;
+  slug: string | null;
+  display: string | null;
+}
+
+export interface MediaRef {
+  id: string;
+  url: string;
+  kind: string;
+  mime_type: string;
+  file_name: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+  focal: { x: number; y: number } | null;
+  loading: string;
+  fetch_priority: string;
+}
+
+export interface Item<M extends string, F, R, Md> {
+  id: string;
+  slug: string | null;
+  model: M;
+  locale: string;
+  version: string;
+  published_at: string;
+  fields: F;
+  relations: R;
+  media: Md;
+}
+
+export interface Page {
+  limit: number;
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+${publicModels.map(modelTypes).join("\n\n")}
+
+export interface Models {
+${modelMap}
+}
+export type ModelSlug = keyof Models;
+
+interface RelationFields {
+${relationMap}
+}
+
+export interface ListOptions<M extends ModelSlug> {
+  locale?: Locale;
+  limit?: number;
+  cursor?: string;
+  order?: "asc" | "desc" | "manual";
+  /** [field, target instance id] pairs, ANDed. */
+  relation?: Array<[RelationFields[M], string]>;
+  /** [field, target slug] pairs, ANDed. */
+  tag?: Array<[RelationFields[M], string]>;
+}
+
+export interface ItemOptions {
+  locale?: Locale;
+  preview?: string;
+}
+
+/** A refusal of the API: \`status\` and the stable \`code\` of its error body. */
+export class DriftwoodError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+    this.name = "DriftwoodError";
+  }
+}
+
+export interface ClientOptions {
+  /** The site's public address, for example https://www.example.com */
+  baseUrl: string;
+  /** A site API token (dw_site_…) for private models; answers are then never cached. */
+  token?: string;
+  fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ status: number; ok: boolean; json(): Promise<unknown> }>;
+}
+
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\\/+$/, "");
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  async function get<T>(path: string, query: Array<[string, string]>): Promise<T> {
+    const qs = query.length ? "?" + query.map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&") : "";
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (options.token) headers.authorization = "Bearer " + options.token;
+    const response = await doFetch(base + path + qs, { headers });
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    if (!response.ok) throw new DriftwoodError(response.status, body.error?.code ?? "error", body.error?.message ?? "Request failed");
+    return body as T;
+  }
+  return {
+    health: () => get<{ ok: true; site: string }>("/health", []),
+    list<M extends ModelSlug>(model: M, opts: ListOptions<M> = {}): Promise<{ data: Array<Models[M]>; page: Page }> {
+      const query: Array<[string, string]> = [];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.limit !== undefined) query.push(["limit", String(opts.limit)]);
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      if (opts.order) query.push(["order", opts.order]);
+      for (const [field, id] of opts.relation ?? []) query.push(["relation", field + ":" + id]);
+      for (const [field, slug] of opts.tag ?? []) query.push(["tag", field + ":" + slug]);
+      return get("/v1/" + model, query);
+    },
+    /** Every item of a model, following cursors. */
+    async all<M extends ModelSlug>(model: M, opts: Omit<ListOptions<M>, "cursor"> = {}): Promise<Array<Models[M]>> {
+      const items: Array<Models[M]> = [];
+      let cursor: string | undefined;
+      do {
+        const page: { data: Array<Models[M]>; page: Page } = await this.list(model, cursor ? { ...opts, cursor } : opts);
+        items.push(...page.data);
+        cursor = page.page.next_cursor ?? undefined;
+      } while (cursor);
+      return items;
+    },
+    item<M extends ModelSlug>(model: M, slug: string, opts: ItemOptions = {}): Promise<{ data: Models[M] }> {
+      const query: Array<[string, string]> = [];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.preview) query.push(["preview", opts.preview]);
+      return get("/v1/" + model + "/" + encodeURIComponent(slug), query);
+    },
+    embeds: () => get<{ data: { providers: string[]; origins: string[] } }>("/v1/_embeds", []),
+    richBlocks: () => get<{ data: unknown[] }>("/v1/_rich-blocks", []),
+    search: (q: string, opts: { locale?: Locale; limit?: number; cursor?: string; models?: ModelSlug[] } = {}) => {
+      const query: Array<[string, string]> = [["q", q]];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.limit !== undefined) query.push(["limit", String(opts.limit)]);
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      if (opts.models?.length) query.push(["models", opts.models.join(",")]);
+      return get<{ data: unknown[]; page: Page }>("/v1/_search", query);
+    },
+    suggest: (q: string, opts: { locale?: Locale } = {}) =>
+      get<{ data: unknown[] }>("/v1/_search/suggest", opts.locale ? [["q", q], ["locale", opts.locale]] : [["q", q]]),
+  };
+}
+`;
+}
