@@ -32,7 +32,10 @@ describe("site by Host", () => {
   it("never lets a header or parameter choose another site", async () => {
     const a = await seedSite();
     const b = await seedSite();
-    const response = await SELF.fetch(`http://${a.host}/health?site=${b.site.slug}`, { headers: { "x-site-id": b.site.id, "x-forwarded-host": b.host } });
+    const response = await SELF.fetch(`http://${a.host}/health`, { headers: { "x-site-id": b.site.id, "x-forwarded-host": b.host } });
     expect(await response.json()).toEqual({ ok: true, site: a.site.slug });
+    // A parameter naming a site is not accepted at all.
+    const param = await SELF.fetch(`http://${a.host}/health?site=${b.site.slug}`);
+    expect(param.status).toBe(400);
   });
 });

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+/**
+ * npm run seed [-- --json]
+ *
+ * Seeds the LOCAL database that `wrangler dev` uses (.wrangler/state/v3), idempotently:
+ *   1. applies the local D1 migrations (wrangler d1 migrations apply DB --local);
+ *   2. bundles scripts/seed/seed-worker.ts with esbuild and runs it on Miniflare, with D1 and R2
+ *      bindings persisted exactly where `wrangler dev` keeps them (same ids, same folders);
+ *   3. prints a short summary, or with --json exactly one JSON object on stdout (all else on stderr).
+ *
+ * When site `demo` already exists nothing is written; the same ids are read back and printed.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const json = process.argv.includes("--json");
+const PORT = 8787;
+/** Where `wrangler dev` persists local state by default (its --persist-to is .wrangler/state). */
+const persistRoot = path.join(root, ".wrangler", "state", "v3");
+
+/** Everything but the --json answer goes to stderr. */
+const say = (line = "") => process.stderr.write(`${line}\n`);
+
+const require = createRequire(import.meta.url);
+const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
+
+function applyMigrations() {
+  say("Applying local D1 migrations…");
+  const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local"], {
+    cwd: root,
+    // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
+    stdio: ["ignore", 2, 2],
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
+  });
+  if (result.status !== 0) throw new Error(`wrangler d1 migrations apply failed (exit ${result.status ?? result.signal})`);
+}
+
+/** The bindings as wrangler itself reads them, so the seed sees the ids `wrangler dev` uses. */
+async function readBindings() {
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.jsonc") }, { hideWarnings: true });
+  const d1 = config.d1_databases.find((d) => d.binding === "DB");
+  if (!d1) throw new Error("wrangler.jsonc has no D1 binding DB");
+  const r2 = config.r2_buckets.find((b) => b.binding === "MEDIA");
+  return {
+    // wrangler dev (d1DatabaseEntry) and `wrangler d1 execute --local` key local D1 by preview_database_id ?? database_id.
+    d1Id: d1.preview_database_id ?? d1.database_id ?? d1.binding,
+    r2Bucket: r2 ? (r2.bucket_name ?? r2.binding) : undefined,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    adminHost: String(config.vars?.ADMIN_HOST ?? "admin.localhost"),
+  };
+}
+
+async function bundleSeedWorker() {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, "scripts", "seed", "seed-worker.ts")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    logLevel: "silent",
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error("esbuild produced no output");
+  return file.text;
+}
+
+async function runSeed(script, bindings) {
+  const { Miniflare } = await import("miniflare");
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    compatibilityDate: bindings.compatibilityDate,
+    compatibilityFlags: bindings.compatibilityFlags,
+    d1Databases: { DB: bindings.d1Id },
+    d1Persist: path.join(persistRoot, "d1"),
+    ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket }, r2Persist: path.join(persistRoot, "r2") } : {}),
+    // Keep stdout for the --json answer: whatever workerd prints goes to stderr.
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.pipe(process.stderr);
+      stderr.pipe(process.stderr);
+    },
+  });
+  try {
+    const response = await mf.dispatchFetch("http://seed.internal/", { method: "POST" });
+    const body = await response.json();
+    if (!response.ok) {
+      const error = new Error(body.error ?? `seed worker answered ${response.status}`);
+      error.details = body;
+      throw error;
+    }
+    return body;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+function summary(result, bindings) {
+  const demo = result.sites.find((s) => s.slug === "demo");
+  return {
+    base_url: `http://${demo?.host ?? "demo.localhost"}:${PORT}`,
+    admin_url: `http://${bindings.adminHost}:${PORT}`,
+    sites: result.sites.map(({ id, slug, host, default_lang, languages }) => ({ id, slug, host, default_lang, languages })),
+    admin: { email: result.admin.email, password: result.admin.password },
+  };
+}
+
+async function main() {
+  if (!existsSync(path.join(root, "wrangler.jsonc"))) throw new Error(`no wrangler.jsonc in ${root}`);
+  applyMigrations();
+  const bindings = await readBindings();
+  say("Seeding the demo…");
+  const result = await runSeed(await bundleSeedWorker(), bindings);
+  for (const line of result.log) say(`  ${line}`);
+  const out = summary(result, bindings);
+  if (json) {
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return;
+  }
+  const c = result.counts;
+  const print = (line = "") => process.stdout.write(`${line}\n`);
+  print(result.created ? "Demo seeded." : "Demo already seeded (nothing written).");
+  for (const site of out.sites) print(`  ${site.slug.padEnd(6)} http://${site.host}:${PORT}  ${site.id}  languages ${site.languages.join(", ")} (default ${site.default_lang})`);
+  print(`  admin  ${out.admin_url}  ${out.admin.email} / ${out.admin.password}`);
+  print(
+    `  demo:  ${Object.entries(c.published_articles).map(([l, n]) => `${n} published ${l}`).join(", ")} articles, ` +
+      `${c.drafts} drafts, ${c.unpublished} unpublished, ${c.trashed} in Trash; ` +
+      `${c.authors} authors, ${c.categories.en ?? 0} categories, ${c.notes} private notes, ${c.media} media files`,
+  );
+  print(`  other: ${c.other_published_articles} published articles`);
+}
+
+main().catch((error) => {
+  say(`seed failed: ${error.message}`);
+  if (error.details?.stack) say(error.details.stack);
+  if (error.details?.details) say(JSON.stringify(error.details.details, null, 2));
+  process.exit(1);
+});

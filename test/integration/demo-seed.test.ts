@@ -1,0 +1,153 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ADMIN, seedDemo, type DemoSeedResult } from "../../scripts/seed/demo";
+import { verifyPassword } from "../../shared/auth/passwords";
+
+/** The same seed `npm run seed` runs, against the test D1 and R2. */
+let first: DemoSeedResult;
+
+async function rows<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await env.DB.prepare(sql).bind(...params).all<T>()).results;
+}
+
+async function count(sql: string, ...params: unknown[]): Promise<number> {
+  return (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())?.n ?? 0;
+}
+
+const site = (slug: string) => {
+  const s = first.sites.find((x) => x.slug === slug);
+  if (!s) throw new Error(`no site ${slug}`);
+  return s;
+};
+
+const ofModel = "JOIN models m ON m.id = e.model_id WHERE e.site_id = ? AND m.slug = ?";
+const publishedOf = "FROM published_items p JOIN models m ON m.id = p.model_id WHERE p.site_id = ? AND m.slug = ?";
+
+describe("demo seed", () => {
+  beforeAll(async () => {
+    first = await seedDemo(env);
+  }, 120_000);
+
+  it("creates both sites with their hosts, languages and fallback", async () => {
+    expect(first.created).toBe(true);
+    expect(first.sites.map((s) => [s.slug, s.host, s.default_lang, s.languages])).toEqual([
+      ["demo", "demo.localhost", "en", ["en", "fr"]],
+      ["other", "other.localhost", "en", ["en"]],
+    ]);
+    const settings = await env.DB.prepare("SELECT settings FROM sites WHERE slug = 'demo'").first<{ settings: string }>();
+    const parsed = JSON.parse(settings?.settings ?? "{}") as { locale_fallback: string[]; locale_fallback_enabled: boolean };
+    expect(parsed.locale_fallback).toEqual(["en"]);
+    expect(parsed.locale_fallback_enabled).toBe(true);
+  });
+
+  it("makes the admin an admin of both sites with the documented password", async () => {
+    const person = await env.DB.prepare("SELECT id, password_hash, password_salt, password_iterations FROM persons WHERE email = ?")
+      .bind(DEMO_ADMIN.email)
+      .first<{ id: string; password_hash: string; password_salt: string; password_iterations: number }>();
+    expect(person).not.toBeNull();
+    if (!person) return;
+    expect(await verifyPassword(DEMO_ADMIN.password, { hash: person.password_hash, salt: person.password_salt, iterations: person.password_iterations })).toBe(true);
+    const roles = await rows<{ slug: string; role: string }>(
+      "SELECT s.slug, r.slug AS role FROM memberships ms JOIN sites s ON s.id = ms.site_id JOIN roles r ON r.id = ms.role_id WHERE ms.person_id = ? ORDER BY s.slug",
+      person.id,
+    );
+    expect(roles).toEqual([{ slug: "demo", role: "admin" }, { slug: "other", role: "admin" }]);
+  });
+
+  it("defines the demo models", async () => {
+    const models = await rows<{ slug: string; kind: string; is_public: number; i18n: number; definition: string }>(
+      "SELECT slug, kind, is_public, i18n, definition FROM models WHERE site_id = ? ORDER BY slug",
+      site("demo").id,
+    );
+    expect(models.map((m) => [m.slug, m.kind, m.is_public, m.i18n])).toEqual([
+      ["article", "collection", 1, 1],
+      ["author", "collection", 1, 0],
+      ["category", "collection", 1, 1],
+      ["homepage", "single", 1, 0],
+      ["note", "collection", 0, 0],
+    ]);
+    const article = models.find((m) => m.slug === "article");
+    const fields = (JSON.parse(article?.definition ?? "{}") as { fields: { key: string; type: string; multiple?: boolean }[] }).fields;
+    expect(fields.map((f) => `${f.key}:${f.type}${f.multiple ? "[]" : ""}`)).toEqual([
+      "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location",
+    ]);
+  });
+
+  it("publishes at least 40 articles in en and 10 in fr, with bodies of 300 to 2000 characters", async () => {
+    const demo = site("demo").id;
+    expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'en'`, demo, "article")).toBeGreaterThanOrEqual(40);
+    expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'fr'`, demo, "article")).toBeGreaterThanOrEqual(10);
+    const bodies = await rows<{ body: string }>(`SELECT p.body ${publishedOf}`, demo, "article");
+    const items = bodies.map((b) => JSON.parse(b.body) as { fields: { body: string }; relations: Record<string, unknown[]>; media: Record<string, unknown[]> });
+    for (const item of items) {
+      expect(item.fields.body.length).toBeGreaterThanOrEqual(300);
+      expect(item.fields.body.length).toBeLessThanOrEqual(2000);
+      expect(item.relations.author).toHaveLength(1);
+      expect(item.relations.categories?.length).toBeGreaterThanOrEqual(1);
+      expect(item.relations.categories?.length).toBeLessThanOrEqual(3);
+    }
+    expect(items.some((i) => (i.media.cover?.length ?? 0) > 0)).toBe(true);
+    expect(items.some((i) => "location" in i.fields)).toBe(true);
+  });
+
+  it("publishes authors, categories in both languages, the homepage and the private notes", async () => {
+    const demo = site("demo").id;
+    expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "author")).toBeGreaterThanOrEqual(3);
+    expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'en'`, demo, "category")).toBe(5);
+    expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'fr'`, demo, "category")).toBe(5);
+    expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "homepage")).toBe(1);
+    expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "note")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("leaves 5 drafts, 3 unpublished articles and 1 in Trash", async () => {
+    const demo = site("demo").id;
+    expect(await count(`SELECT count(*) AS n FROM entries e ${ofModel} AND e.trashed_at IS NULL AND e.first_published_at IS NULL`, demo, "article")).toBe(5);
+    expect(await count(`SELECT count(*) AS n FROM entries e ${ofModel} AND e.trashed_at IS NULL AND e.workflow_state = 'unpublished' AND e.first_published_at IS NOT NULL`, demo, "article")).toBe(3);
+    expect(await count(`SELECT count(*) AS n FROM entries e ${ofModel} AND e.trashed_at IS NOT NULL`, demo, "article")).toBe(1);
+    // None of them is served.
+    expect(await count(`SELECT count(*) AS n FROM published_items p JOIN entries e ON e.instance_id = p.instance_id WHERE p.site_id = ? AND (e.trashed_at IS NOT NULL OR e.published_version_id IS NULL)`, demo)).toBe(0);
+  });
+
+  it("stores two image media rows, their bytes in R2", async () => {
+    const media = await rows<{ object_key: string; kind: string; byte_length: number; mime_type: string }>(
+      "SELECT object_key, kind, byte_length, mime_type FROM media WHERE site_id = ?",
+      site("demo").id,
+    );
+    expect(media).toHaveLength(2);
+    for (const m of media) {
+      expect(m.kind).toBe("image");
+      const object = await env.MEDIA.get(m.object_key);
+      expect(object).not.toBeNull();
+      const bytes = new Uint8Array((await object?.arrayBuffer()) ?? new ArrayBuffer(0));
+      expect(bytes.byteLength).toBe(m.byte_length);
+      expect([...bytes.slice(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    }
+  });
+
+  it("gives the other site articles whose slugs match demo articles but whose titles differ", async () => {
+    const other = site("other").id;
+    expect(await count(`SELECT count(*) AS n ${publishedOf}`, other, "article")).toBeGreaterThanOrEqual(5);
+    const shared = await rows<{ slug: string; demo_title: string; other_title: string }>(
+      `SELECT o.slug, d.label AS demo_title, o.label AS other_title
+         FROM published_items o JOIN models om ON om.id = o.model_id AND om.slug = 'article'
+         JOIN published_items d ON d.slug = o.slug AND d.lang = o.lang AND d.site_id = ?
+         JOIN models dm ON dm.id = d.model_id AND dm.slug = 'article'
+        WHERE o.site_id = ? AND o.lang = 'en'`,
+      site("demo").id,
+      other,
+    );
+    expect(shared.length).toBeGreaterThanOrEqual(2);
+    for (const row of shared) expect(row.other_title).not.toBe(row.demo_title);
+  });
+
+  it("is idempotent: a second call writes nothing and answers the same ids", async () => {
+    const tables = ["sites", "persons", "models", "entries", "versions", "published_items", "media", "audit_log"];
+    const before = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`)));
+    const second = await seedDemo(env);
+    expect(second.created).toBe(false);
+    expect(second.sites).toEqual(first.sites);
+    expect(second.admin).toEqual(first.admin);
+    expect(second.counts).toEqual(first.counts);
+    expect(await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t}`)))).toEqual(before);
+  });
+});
