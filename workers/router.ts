@@ -1,5 +1,6 @@
 import type { Env } from "../shared/env";
 import { renderThrown } from "./http/respond";
+import { handleAdmin, isAdminHost } from "./admin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
 
@@ -10,6 +11,7 @@ import { handlePublic } from "./routes/public";
 export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
+    if (isAdminHost(request, env)) return await handleAdmin(request, env);
     const site = await siteForRequest(request, env);
     return await handlePublic(request, env, ctx, site);
   } catch (thrown) {

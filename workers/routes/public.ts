@@ -4,6 +4,7 @@ import { carriesToken } from "../../shared/public/site-tokens";
 import { json } from "../http/respond";
 import { cacheMaxAge, withCache } from "../public/cache";
 import { readItem } from "../public/item";
+import { readPreview } from "../public/preview";
 import { listItems } from "../public/list";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
@@ -49,7 +50,9 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, maxAge, bypass, ctx, async () => {
       const model = await readableModel(env.DB, site, item[1] ?? "", request);
-      return readItem(env.DB, site, model, decodeURIComponent(item[2] ?? ""), servedChain(site, params.locale), !bypass);
+      const slug = decodeURIComponent(item[2] ?? "");
+      if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now());
+      return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass);
     });
   }
   throw publicNotFound();
