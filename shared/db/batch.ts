@@ -28,7 +28,7 @@ export function batchFailure(error: unknown): unknown {
     return new AppError(code, "The item changed while the request was handled; nothing was written.");
   }
   const unique = UNIQUE_PATTERN.exec(message);
-  if (unique?.[1]?.includes("entries.slug")) {
+  if (unique?.[1]?.includes("entries.slug") || unique?.[1]?.includes("published_items.slug")) {
     return new AppError("slug_taken", "Another entry of this model and language already uses this slug.");
   }
   if (unique?.[1]?.includes("entries.translation_group_id")) {

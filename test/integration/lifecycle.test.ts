@@ -308,3 +308,20 @@ describe("lifecycle: events and audit", () => {
     expect(audit.results[0]?.details).not.toContain('"A"');
   });
 });
+
+describe("lifecycle: served addresses", () => {
+  it("refuses to publish at an address another published item still serves", async () => {
+    const s = await seedSite();
+    const { author } = await blogModels(s.ctx());
+    const a = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: author.id, slug: "x", fields: { name: "A" } }));
+    await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: a.instance_id }));
+    await apply(s.ctx(), lifecycle.saveDraft(s.ctx(), { instance_id: a.instance_id, expected_version_id: a.current_version_id ?? "", slug: "y", fields: {} }));
+    const b = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: author.id, slug: "x", fields: { name: "B" } }));
+    const error = await failure(lifecycle.publishEntry(s.ctx(), { instance_id: b.instance_id }));
+    expect(error.code).toBe("slug_taken");
+    expect(error.details?.instance_id).toBe(a.instance_id);
+    // Once A is published at its new address, x is free for B.
+    await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: a.instance_id }));
+    await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: b.instance_id }));
+  });
+});

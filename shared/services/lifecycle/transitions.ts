@@ -2,6 +2,7 @@ import type { CompiledQuery } from "kysely";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { guard } from "../../db/batch";
+import { chunk } from "../../db/chunks";
 import type { EntryRow } from "../../db/database";
 import { findMove, type TransitionKind, type WorkflowMove } from "../../content/workflow";
 import { toKeyedValues, validateFieldValues } from "../../content/validate-fields";
@@ -74,6 +75,49 @@ async function groupSortAt(ctx: LifecycleContext, entry: EntryRow, now: string):
   return times[0] ?? now;
 }
 
+/** Models of the given translation groups (the dependents re-rendered by a publication change). */
+async function modelsOfGroups(ctx: LifecycleContext, groupIds: readonly string[]): Promise<string[]> {
+  const models = new Set<string>();
+  for (const part of chunk([...new Set(groupIds)], 90)) {
+    const rows = await ctx.db.selectFrom("entries").select("model_id").distinct().where("site_id", "=", ctx.site.id).where("translation_group_id", "in", part).execute();
+    for (const row of rows) models.add(row.model_id);
+  }
+  return [...models];
+}
+
+/** The slug this language is served under now, if it is published. */
+async function servedSlug(ctx: LifecycleContext, instanceId: string): Promise<{ slug: string | null } | undefined> {
+  return ctx.db.selectFrom("published_items").select("slug").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).executeTakeFirst();
+}
+
+/**
+ * Cache tags a publication change of one language makes stale (docs/caching.md): lists of its model,
+ * every response that mentions the item, and every response of a re-rendered dependent. Lists of a
+ * dependent's model are purged too when the dependent's relation index rows may change (the item
+ * becomes served, is served under another slug, or a dependent switches to another language of it):
+ * a `relation=`/`tag=` list that did not contain the dependent may contain it now, and carries no tag
+ * of it.
+ */
+function publicationTags(modelId: string, groupId: string, dependentGroups: readonly string[], dependentModels: readonly string[]): string[] {
+  return [...new Set([cacheTag.model(modelId), cacheTag.item(groupId), ...dependentGroups.map(cacheTag.item), ...dependentModels.map(cacheTag.model)])];
+}
+
+/** A served address stays with the item that was published at it until that item moves or is withdrawn. */
+async function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRow, slug: string | null): Promise<void> {
+  if (slug === null) return;
+  const holder = await ctx.db
+    .selectFrom("published_items")
+    .select("instance_id")
+    .where("site_id", "=", ctx.site.id)
+    .where("model_id", "=", entry.model_id)
+    .where("lang", "=", entry.lang)
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  if (holder && holder.instance_id !== entry.instance_id) {
+    throw new AppError("slug_taken", "Another published item is served at this address.", { slug, instance_id: holder.instance_id });
+  }
+}
+
 /** Publishes the current draft of one language: it becomes the published version and is served. */
 export async function publishEntry(ctx: LifecycleContext, input: PublishInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
@@ -85,6 +129,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   }
   requireMove(entry, "published", "publish");
   if (!version) throw new AppError("transition_unavailable", "The entry has no draft to publish.");
+  await requirePublishedAddressFree(ctx, entry, version.slug);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
   const issues = validateFieldValues(model.fields, values, "publish");
   if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });
@@ -106,6 +151,9 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   ]);
   const rendered = await renderSnapshot(ctx, published, version, model, at, pending);
   const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  // Republished under the same slug: dependents keep their relation rows, only their bodies change.
+  const before = await servedSlug(ctx, entry.instance_id);
+  const dependentModels = before && before.slug === version.slug ? [] : await modelsOfGroups(ctx, dependents.groups);
   const set = { published_version_id: version.id, published_at: at, first_published_at: published.first_published_at, workflow_state: "published", updated_at: at };
   return {
     statements: [
@@ -116,7 +164,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     ],
     answer: entryView(published, model, version, ctx.actor),
     events: [{ name: "entry.published", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, version_id: version.id } }],
-    purgeTags: [cacheTag.model(model.id), ...new Set([...rendered.mentions, ...dependents.groups].map(cacheTag.item))],
+    purgeTags: publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels),
     audit: { action: "entry.publish", targetKind: "entry", targetId: entry.instance_id, details: { version_id: version.id } },
   };
 }
@@ -161,12 +209,22 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   const withdrawn: EntryRow = { ...entry, published_version_id: null, published_at: null, workflow_state: "unpublished", workflow_revision: entry.workflow_revision + 1, updated_at: at };
   const pending: PendingTargets = new Map([[pendingKey(entry.translation_group_id, entry.lang), null]]);
   const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  // With another language still served, dependents may now point at it (another slug); otherwise
+  // their rows to this item just go, and every list that held them carries their item tag.
+  const otherLanguageServed = await ctx.db
+    .selectFrom("published_items")
+    .select("instance_id")
+    .where("site_id", "=", ctx.site.id)
+    .where("translation_group_id", "=", entry.translation_group_id)
+    .where("instance_id", "!=", entry.instance_id)
+    .executeTakeFirst();
+  const dependentModels = otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];
   const set = { published_version_id: null, published_at: null, workflow_state: "unpublished", updated_at: at };
   return {
     statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements],
     answer: entryView(withdrawn, model, version, ctx.actor),
     events: [{ name: "entry.unpublished", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang } }],
-    purgeTags: [cacheTag.model(model.id), cacheTag.item(entry.translation_group_id), ...dependents.groups.map(cacheTag.item)],
+    purgeTags: publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels),
     audit: { action: "entry.unpublish", targetKind: "entry", targetId: entry.instance_id, details: { version_id: entry.published_version_id } },
   };
 }
