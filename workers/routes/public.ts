@@ -10,6 +10,7 @@ import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
 import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
+import { handleSearch, handleSuggest } from "../public/search";
 
 export { publicNotFound };
 
@@ -35,6 +36,8 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
     parseNoParams(url);
     return withCache(request, maxAge, carriesToken(request), ctx, () => richBlocks(env.DB, site));
   }
+  if (path === "/v1/_search") return handleSearch(request, env, ctx, site);
+  if (path === "/v1/_search/suggest") return handleSuggest(request, env, ctx, site);
   const list = MODEL_PATH.exec(path);
   if (list?.[1]) {
     const params = parseListParams(url);

@@ -1,0 +1,79 @@
+import type { Kysely } from "kysely";
+import * as v from "valibot";
+import { PermissionSet } from "../../schema/permissions";
+import type { Database } from "../db/database";
+import type { Actor } from "../services/lifecycle/context";
+
+/** The role a person holds on a site, as answers name it. */
+export interface HeldRole {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** A site a person may work on, with the role they hold there. */
+export interface PersonSite {
+  id: string;
+  slug: string;
+  name: string;
+  role: string;
+}
+
+/**
+ * What a person may do on a site right now. `person_inactive`: the person is deactivated (or gone);
+ * `no_membership`: no active membership on the site (or no such site). Each surface maps these to
+ * its own refusal (admin: 401 / 403; management: `creator_unauthorized`).
+ */
+export type PersonAuthority =
+  | { ok: true; actor: Actor; role: HeldRole }
+  | { ok: false; reason: "person_inactive" | "no_membership" };
+
+function parsePermissions(roleId: string, json: string): PermissionSet {
+  const result = v.safeParse(PermissionSet, JSON.parse(json));
+  // A stored role that does not parse is a fault, never a reason to grant anything.
+  if (!result.success) throw new Error(`role ${roleId} holds an invalid permission set`);
+  return result.output;
+}
+
+/**
+ * Reads a person's authority on a site from D1: the person must be active and hold an active
+ * membership; the permissions are those of the role as stored now. Nothing is cached, so a role
+ * change, a removed membership or a deactivation holds on the very next request. A superadmin
+ * gets no bypass: site access always comes from a membership.
+ */
+export async function personAuthority(db: Kysely<Database>, personId: string, siteId: string): Promise<PersonAuthority> {
+  const row = await db
+    .selectFrom("memberships")
+    .innerJoin("persons", "persons.id", "memberships.person_id")
+    .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
+    .select(["persons.active as person_active", "roles.id as role_id", "roles.slug as role_slug", "roles.name as role_name", "roles.permissions"])
+    .where("memberships.site_id", "=", siteId)
+    .where("memberships.person_id", "=", personId)
+    .where("memberships.active", "=", 1)
+    .executeTakeFirst();
+  if (!row) {
+    const person = await db.selectFrom("persons").select("active").where("id", "=", personId).executeTakeFirst();
+    return { ok: false, reason: person?.active === 1 ? "no_membership" : "person_inactive" };
+  }
+  if (row.person_active !== 1) return { ok: false, reason: "person_inactive" };
+  return {
+    ok: true,
+    actor: { kind: "person", id: personId, permissions: parsePermissions(row.role_id, row.permissions) },
+    role: { id: row.role_id, slug: row.role_slug, name: row.role_name },
+  };
+}
+
+/** The sites a person holds an active membership on, with the role's slug, ordered by site name. */
+export async function personSites(db: Kysely<Database>, personId: string): Promise<PersonSite[]> {
+  const rows = await db
+    .selectFrom("memberships")
+    .innerJoin("sites", "sites.id", "memberships.site_id")
+    .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
+    .select(["sites.id as id", "sites.slug as slug", "sites.name as name", "roles.slug as role"])
+    .where("memberships.person_id", "=", personId)
+    .where("memberships.active", "=", 1)
+    .orderBy("sites.name")
+    .orderBy("sites.id")
+    .execute();
+  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, role: r.role }));
+}

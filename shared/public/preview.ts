@@ -1,0 +1,47 @@
+import { signCapability, verifyCapability } from "../auth/tokens";
+import { signingSecret } from "./signing-keys";
+
+/** The audience of preview capabilities; tokens signed for another purpose never verify here. */
+export const PREVIEW_AUDIENCE = "driftwood:preview";
+
+/** Lifetime of a preview capability, in minutes. */
+export const PREVIEW_MINUTES = { min: 1, max: 60, default: 10 } as const;
+
+/** What a verified preview capability names: one instance of one model of one site. */
+export interface PreviewClaims {
+  siteId: string;
+  instanceId: string;
+  modelId: string;
+  /** ms since the epoch. */
+  expiresAtMs: number;
+}
+
+/**
+ * Signs a preview capability (HS256, the `preview` signing key). It names the site, the entry's
+ * instance and its model, and expires `minutes` after `nowMs`. Not a credential of anyone: it
+ * lets the public item route serve that one entry's current draft, nothing else.
+ */
+export async function mintPreview(
+  d1: D1Database,
+  target: { siteId: string; instanceId: string; modelId: string },
+  lifetime: { nowMs: number; minutes: number },
+): Promise<{ token: string; expiresAtMs: number }> {
+  // JWT times are whole seconds; the answer states the expiry the token really carries.
+  const expiresAtMs = Math.floor((lifetime.nowMs + lifetime.minutes * 60_000) / 1000) * 1000;
+  const secret = await signingSecret(d1, "preview");
+  const token = await signCapability(
+    { site: target.siteId, sub: target.instanceId, mdl: target.modelId },
+    secret,
+    { audience: PREVIEW_AUDIENCE, issuedAtMs: lifetime.nowMs, expiresAtMs },
+  );
+  return { token, expiresAtMs };
+}
+
+/** The claims of a valid, unexpired preview capability, or undefined for anything else. */
+export async function verifyPreview(d1: D1Database, token: string, nowMs: number): Promise<PreviewClaims | undefined> {
+  const payload = await verifyCapability(token, await signingSecret(d1, "preview"), { audience: PREVIEW_AUDIENCE, nowMs });
+  if (!payload) return undefined;
+  const { site, sub, mdl, exp } = payload;
+  if (typeof site !== "string" || typeof sub !== "string" || typeof mdl !== "string" || typeof exp !== "number") return undefined;
+  return { siteId: site, instanceId: sub, modelId: mdl, expiresAtMs: exp * 1000 };
+}

@@ -1,0 +1,54 @@
+import type { Env } from "../../shared/env";
+import { AppError } from "../../shared/errors";
+import { normaliseHost } from "../../shared/repositories/site-repository";
+import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
+import { previewEntry } from "./preview";
+import { currentSession, signIn, signOut } from "./session";
+import { createToken, listTokens, revokeToken } from "./site-tokens";
+
+/**
+ * Admin JSON routes on the admin host (`ADMIN_HOST`), authenticated by the session cookie.
+ * `public` routes take no session; `session` routes need one; `site` routes also need the
+ * X-Site-Id header and an active membership there. Every write (POST/PUT/PATCH/DELETE) other than
+ * sign-in needs the session's X-CSRF-Token. See docs/admin-api.md.
+ */
+type AdminRoute =
+  | { method: string; path: RegExp; access: "public"; handle: (request: Request, env: Env) => Promise<Response> }
+  | { method: string; path: RegExp; access: "session"; handle: (call: SessionCall) => Promise<Response> }
+  | { method: string; path: RegExp; access: "site"; handle: (call: SiteCall) => Promise<Response> };
+
+const ROUTES: readonly AdminRoute[] = [
+  { method: "POST", path: /^\/api\/session$/, access: "public", handle: signIn },
+  { method: "GET", path: /^\/api\/session$/, access: "session", handle: currentSession },
+  { method: "DELETE", path: /^\/api\/session$/, access: "session", handle: signOut },
+  { method: "GET", path: /^\/api\/site-tokens$/, access: "site", handle: listTokens },
+  { method: "POST", path: /^\/api\/site-tokens$/, access: "site", handle: createToken },
+  { method: "DELETE", path: /^\/api\/site-tokens\/([^/]{1,100})$/, access: "site", handle: revokeToken },
+  { method: "POST", path: /^\/api\/preview$/, access: "site", handle: previewEntry },
+];
+
+/** Whether the request's Host is the admin host (compared lower-case, without port). */
+export function isAdminHost(request: Request, env: Env): boolean {
+  const host = normaliseHost(request.headers.get("host") ?? new URL(request.url).host);
+  return host !== null && host === normaliseHost(env.ADMIN_HOST);
+}
+
+/** Answers a request to the admin host; an unknown path or method is 404 not_found. */
+export async function handleAdmin(request: Request, env: Env): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  for (const route of ROUTES) {
+    if (route.method !== request.method) continue;
+    const match = route.path.exec(path);
+    if (!match) continue;
+    const params = match.slice(1).map((p) => p ?? "");
+    switch (route.access) {
+      case "public":
+        return route.handle(request, env);
+      case "session":
+        return route.handle(await requireSession(request, env, params));
+      case "site":
+        return route.handle(await requireSite(await requireSession(request, env, params)));
+    }
+  }
+  throw new AppError("not_found", "No such admin route.");
+}

@@ -1,0 +1,52 @@
+import * as v from "valibot";
+import { personSites, type PersonSite } from "../../shared/auth/person-authority";
+import { checkPassword, csrfTokenFor, endSession, startSession } from "../../shared/auth/sessions";
+import { systemClock } from "../../shared/clock";
+import { createDb } from "../../shared/db/client";
+import type { Env } from "../../shared/env";
+import { AppError } from "../../shared/errors";
+import { json } from "../http/respond";
+import type { SessionCall } from "./auth";
+import { readBody } from "./body";
+import { clearedSessionCookie, sessionCookie } from "./cookies";
+
+/** POST /api/session body. */
+const SignInBody = v.strictObject({
+  email: v.pipe(v.string(), v.minLength(1), v.maxLength(320)),
+  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+});
+
+/** What sign-in and GET /api/session answer. */
+export interface SessionAnswer {
+  person: { id: string; email: string; name: string };
+  sites: PersonSite[];
+  csrf_token: string;
+}
+
+async function answer(env: Env, person: SessionAnswer["person"], csrfToken: string): Promise<SessionAnswer> {
+  return { person, sites: await personSites(createDb(env.DB), person.id), csrf_token: csrfToken };
+}
+
+/**
+ * POST /api/session: sign in with email and password. Unknown email, wrong password and a
+ * deactivated person are one answer: 401 unauthorized.
+ */
+export async function signIn(request: Request, env: Env): Promise<Response> {
+  const body = await readBody(request, SignInBody);
+  const db = createDb(env.DB);
+  const person = await checkPassword(db, body.email, body.password);
+  if (!person) throw new AppError("unauthorized", "Wrong email or password.");
+  const started = await startSession(db, env.DB, person.id, systemClock.now());
+  return json(await answer(env, person, started.csrfToken), 200, { "set-cookie": sessionCookie(started.secret, env.ADMIN_HOST) });
+}
+
+/** GET /api/session: who is signed in, their sites, and the session's CSRF token. */
+export async function currentSession(call: SessionCall): Promise<Response> {
+  return json(await answer(call.env, call.session.person, await csrfTokenFor(call.secret)));
+}
+
+/** DELETE /api/session: sign out (needs the CSRF token like every write). */
+export async function signOut(call: SessionCall): Promise<Response> {
+  await endSession(createDb(call.env.DB), call.session);
+  return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(call.env.ADMIN_HOST), "cache-control": "no-store" } });
+}

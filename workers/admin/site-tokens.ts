@@ -1,0 +1,27 @@
+import * as v from "valibot";
+import { createSiteToken, listSiteTokens, revokeSiteToken } from "../../shared/services/site-tokens";
+import { json } from "../http/respond";
+import type { SiteCall } from "./auth";
+import { readBody } from "./body";
+
+/** POST /api/site-tokens body. */
+const CreateSiteTokenBody = v.strictObject({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80)),
+  model_ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.minLength(1), v.maxLength(50)),
+});
+
+/** GET /api/site-tokens: the site's tokens, never their secrets. */
+export async function listTokens(call: SiteCall): Promise<Response> {
+  return json({ data: await listSiteTokens(call.ctx) });
+}
+
+/** POST /api/site-tokens: 201 with the secret, shown this once. */
+export async function createToken(call: SiteCall): Promise<Response> {
+  const body = await readBody(call.request, CreateSiteTokenBody);
+  return json(await createSiteToken(call.ctx, body), 201);
+}
+
+/** DELETE /api/site-tokens/{id}: revokes; the next public request with the token is refused. */
+export async function revokeToken(call: SiteCall): Promise<Response> {
+  return json(await revokeSiteToken(call.ctx, call.params[0] ?? ""));
+}
