@@ -3,6 +3,7 @@ import { AppError } from "../../shared/errors";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
 import { previewEntry } from "./preview";
+import { publicClient } from "./public-client";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 
@@ -25,6 +26,7 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "POST", path: /^\/api\/site-tokens$/, access: "site", handle: createToken },
   { method: "DELETE", path: /^\/api\/site-tokens\/([^/]{1,100})$/, access: "site", handle: revokeToken },
   { method: "POST", path: /^\/api\/preview$/, access: "site", handle: previewEntry },
+  { method: "GET", path: /^\/api\/models\/public-client\.ts$/, access: "site", handle: publicClient },
 ];
 
 /** Whether the request's Host is the admin host (compared lower-case, without port). */
