@@ -35,7 +35,7 @@ function bad(message: string, parameter: string): AppError {
 }
 
 /** Refuses parameters an endpoint does not take, and repeats of those that take one value. */
-function checkNames(url: URL, single: readonly string[], repeatable: readonly string[] = []): void {
+export function checkNames(url: URL, single: readonly string[], repeatable: readonly string[] = []): void {
   const seen = new Set<string>();
   for (const name of url.searchParams.keys()) {
     if (repeatable.includes(name)) continue;
@@ -45,7 +45,7 @@ function checkNames(url: URL, single: readonly string[], repeatable: readonly st
   }
 }
 
-function locale(url: URL): string | undefined {
+export function locale(url: URL): string | undefined {
   const value = url.searchParams.get("locale");
   if (value === null) return undefined;
   if (!LOCALE.test(value)) throw bad("locale is a language code such as en or pt-BR.", "locale");

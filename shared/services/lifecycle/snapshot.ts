@@ -4,6 +4,7 @@ import { mediaIds, relationTargets } from "../../content/validate-fields";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
+import { indexStatements, unindexStatements } from "../../search/index-statements";
 
 /** A relation value as the public API serves it. */
 export interface RelationRef {
@@ -230,6 +231,7 @@ export function snapshotStatements(
         .compile(),
     );
   }
+  statements.push(...indexStatements(ctx, entry, version.id, rendered.item, model));
   return statements;
 }
 
@@ -238,6 +240,7 @@ export function withdrawStatements(ctx: LifecycleContext, instanceId: string): C
   return [
     ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    ...unindexStatements(ctx, instanceId),
   ];
 }
 
