@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
@@ -19,6 +20,11 @@ async function twins() {
   };
   const inA = await publish(a, "Only in A", "same-slug");
   const inB = await publish(b, "Only in B", "same-slug");
+  // Both sites search their articles, which share words ("Only in").
+  for (const [s, models] of [[a, inA.models], [b, inB.models]] as const) {
+    const settings = { ...s.site.settings, search: { ...s.site.settings.search, enabled: true, models: [models.article.id] } };
+    await env.DB.prepare("UPDATE sites SET settings = ? WHERE id = ?").bind(JSON.stringify(settings), s.site.id).run();
+  }
   return { a, b, inA, inB };
 }
 
@@ -36,6 +42,9 @@ describe("public API isolation between sites", () => {
       "/v1/category?locale=fr",
       "/v1/_embeds",
       "/v1/_rich-blocks",
+      "/v1/_search?q=only",
+      "/v1/_search?q=only&mode=parts",
+      "/v1/_search/suggest?q=onl",
     ];
     for (const path of paths) {
       const fromB = JSON.stringify((await publicGet(b.host, path)).body);
@@ -48,6 +57,8 @@ describe("public API isolation between sites", () => {
       expect(fromA, path).not.toContain(inB.article.instance_id);
     }
     expect((await publicGet<{ data: { fields: { title: string } } }>(b.host, "/v1/article/same-slug")).body.data.fields.title).toBe("Only in B");
+    const found = await publicGet<{ data: { item: { fields: { title: string } } }[] }>(b.host, "/v1/_search?q=only");
+    expect(found.body.data.map((d) => d.item.fields.title)).toEqual(["Only in B"]);
     // Filtering B's list by A's author id finds nothing: ids of another site match no row.
     expect((await publicGet<{ data: unknown[] }>(b.host, `/v1/article?relation=author:${inA.author.instance_id}`)).body.data).toEqual([]);
   });
