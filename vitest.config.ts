@@ -1,13 +1,64 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+/** One call the fake Cloudflare purge API received. */
+interface PurgeCall {
+  zone: string;
+  path: string;
+  authorization: string | null;
+  tags: string[];
+}
+
+const purgeCalls: PurgeCall[] = [];
+let purgeCallCount = 0;
+
+const cloudflareAnswer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+/**
+ * A stand-in for api.cloudflare.com, bound as `CF_PURGE_API` (the machine has no internet).
+ * `POST /client/v4/zones/{zone}/purge_cache` records the call and answers like Cloudflare; zone ids
+ * choose failures: `zone-fail` (400, success false), `zone-false` (200, success false),
+ * `zone-garbage` (200, not JSON), `zone-slow` (answers after 300 ms), `zone-second-fails` (every
+ * second call fails). `GET /calls[?zone=]` lists recorded calls, `DELETE /calls` forgets them.
+ */
+async function fakePurgeApi(request: { url: string; method: string; headers: { get(name: string): string | null }; text(): Promise<string> }) {
+  const url = new URL(request.url);
+  if (url.pathname === "/calls") {
+    if (request.method === "DELETE") {
+      purgeCalls.length = 0;
+      return new Response(null, { status: 204 });
+    }
+    const zone = url.searchParams.get("zone");
+    return cloudflareAnswer(200, zone === null ? purgeCalls : purgeCalls.filter((c) => c.zone === zone));
+  }
+  const match = /^\/client\/v4\/zones\/([^/]+)\/purge_cache$/.exec(url.pathname);
+  if (!match?.[1] || request.method !== "POST") return cloudflareAnswer(404, { success: false, errors: [{ code: 7003, message: "No route" }], messages: [], result: null });
+  const zone = decodeURIComponent(match[1]);
+  const parsed: unknown = JSON.parse(await request.text());
+  const tags = typeof parsed === "object" && parsed !== null && "tags" in parsed && Array.isArray(parsed.tags) ? parsed.tags.map(String) : [];
+  purgeCalls.push({ zone, path: url.pathname, authorization: request.headers.get("authorization"), tags });
+  purgeCallCount++;
+  const refused = { success: false, errors: [{ code: 1134, message: "Purge request refused" }], messages: [], result: null };
+  if (zone === "zone-fail") return cloudflareAnswer(400, refused);
+  if (zone === "zone-false") return cloudflareAnswer(200, refused);
+  if (zone === "zone-garbage") return new Response("<html>bad gateway</html>", { status: 200 });
+  if (zone === "zone-second-fails" && purgeCalls.filter((c) => c.zone === zone).length % 2 === 0) return cloudflareAnswer(400, refused);
+  if (zone === "zone-slow") await new Promise((resolve) => setTimeout(resolve, 300));
+  return cloudflareAnswer(200, { success: true, errors: [], messages: [], result: { id: `purge-${purgeCallCount}` } });
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations/d1");
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.jsonc" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+          // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
+          serviceBindings: { CF_PURGE_API: fakePurgeApi },
+        },
       }),
     ],
     test: {

@@ -10,6 +10,8 @@ export interface Env {
   PUBLIC_CACHE_MAX_AGE: string;
   CF_PURGE_ZONE_ID?: string;
   CF_PURGE_API_TOKEN?: string;
+  /** Optional stand-in for api.cloudflare.com (tests bind a fake); without it purges use `fetch`. */
+  CF_PURGE_API?: Fetcher;
 }
 
 /** What the outbound event queue carries: a pointer to the outbox row, never a secret. */

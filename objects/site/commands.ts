@@ -35,7 +35,8 @@ export interface WriteAnswer<T> {
   body: T;
   replayed: boolean;
   events: { id: string; name: string }[];
-  purge: { tags: string[]; evicted: boolean };
+  /** Cache tags the write made stale and whether they were evicted (`reason` when not; docs/caching.md). */
+  purge: { tags: string[]; evicted: boolean; reason?: string };
 }
 
 export type CreateEntryRequest = WriteRequest<CreateEntryInput>;

@@ -3,6 +3,7 @@ import type { Clock } from "../../shared/clock";
 import { createDb, siteDatabase } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
+import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { enqueueEvents } from "./after-commit";
@@ -16,7 +17,7 @@ export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<Wri
 /**
  * The path of every write inside a SiteObject:
  * claim the idempotency key → check the editing lease → run in the FIFO queue (read, build,
- * commit one batch with the answer) → complete the key → enqueue events.
+ * commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
  * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
  */
 export class WriteRunner {
@@ -26,6 +27,7 @@ export class WriteRunner {
     private readonly queue: WriteQueue,
     private readonly ledger: IdempotencyLedger,
     private readonly leases: LeaseBook,
+    private readonly purger: CachePurger = cloudflarePurger(env),
   ) {}
 
   async run<I extends object, T>(
@@ -61,14 +63,11 @@ export class WriteRunner {
         const record = idem ? { ...idem, status } : undefined;
         return commitPlan(ctx, plan, record);
       });
-      const answer: WriteAnswer<T> = {
-        status,
-        body: value.answer,
-        replayed: false,
-        events: value.events,
-        purge: { tags: value.purgeTags, evicted: false },
-      };
       if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
+      // After commit and outside the queue; never throws: a failed purge is reported, the write stands.
+      // Before events, so a consumer re-reading the public API on an event does not get a stale answer.
+      const purge = await purgeAfterCommit(this.env, this.purger, value.purgeTags);
+      const answer: WriteAnswer<T> = { status, body: value.answer, replayed: false, events: value.events, purge };
       await enqueueEvents(this.env, this.clock, request.siteId, value.events.map((e) => e.id));
       return { ok: true, value: answer };
     } catch (error) {
@@ -103,6 +102,10 @@ export class WriteRunner {
     return row && row.fingerprint === fingerprint ? { status: row.status, body: row.body } : undefined;
   }
 
+  /**
+   * A replay reports no purge: the first run purged. (If the object stopped between commit and
+   * purge, stale answers live at most PUBLIC_CACHE_MAX_AGE seconds.)
+   */
   #replay<T>(status: number, body: string): WriteAnswer<T> {
     return { status, body: JSON.parse(body) as T, replayed: true, events: [], purge: { tags: [], evicted: false } };
   }

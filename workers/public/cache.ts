@@ -1,11 +1,8 @@
 import type { PublicAnswer } from "./respond";
 import { publicResponse } from "./respond";
 
-/** Seconds public answers may be cached; 0 (the default) turns caching off. */
-export function cacheMaxAge(env: { PUBLIC_CACHE_MAX_AGE?: string }): number {
-  const n = Number(env.PUBLIC_CACHE_MAX_AGE ?? "0");
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-}
+/** Seconds public answers may be cached (shared with the write path, which purges only when > 0). */
+export { cacheMaxAge } from "../../shared/public/cache-purge";
 
 /** The cache key: host, path and the query in a canonical order, never any header. */
 export function cacheKey(request: Request): Request {

@@ -4,7 +4,7 @@ import { newId } from "../../ids";
 import type { Model } from "../../repositories/model-repository";
 import { entryRepository } from "../../repositories/entry-repository";
 import { authorize } from "./authorize";
-import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
+import type { LifecycleContext, WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadModel, requireSiteLanguage } from "./load";
 import { prepareFields } from "./prepare-fields";
@@ -79,7 +79,7 @@ export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput
     statements: [entryRepository(ctx.db, ctx.scope).insert(row), ...version.statements],
     answer,
     events: [{ name: "entry.created", payload: { instance_id: instanceId, translation_group_id: groupId, model_id: model.id, lang, version_id: version.versionId } }],
-    purgeTags: [cacheTag.model(model.id)],
+    purgeTags: [], // a draft is not served
     audit: { action: "entry.create", targetKind: "entry", targetId: instanceId, details: { fields: prepared.stored, slug } },
   };
 }

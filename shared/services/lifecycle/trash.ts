@@ -63,7 +63,7 @@ export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Prom
     statements: stamp(ctx, instances, at, at),
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: at },
     events: [{ name: "entry.trashed", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
-    purgeTags: [cacheTag.model(model.id)],
+    purgeTags: [], // refused while published: nothing served changes
     audit: { action: "entry.trash", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
   };
 }
@@ -80,7 +80,7 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
     statements: stamp(ctx, instances, null, at),
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: null },
     events: [{ name: "entry.restored", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
-    purgeTags: [cacheTag.model(model.id)],
+    purgeTags: [], // comes back as a draft: nothing served changes
     audit: { action: "entry.restore", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
   };
 }
@@ -110,7 +110,9 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
     statements,
     answer: { purged_instance_ids: ids, translation_group_id: entry.translation_group_id },
     events: [{ name: "entry.purged", payload: { instance_ids: ids, translation_group_id: entry.translation_group_id, model_id: model.id } }],
-    purgeTags: [cacheTag.model(model.id)],
+    // Trash content is never served; but `relation=<instance id>` resolves ids through `entries`, so
+    // while other languages of the item are served, a list filtered by a deleted id changes.
+    purgeTags: groupGone ? [] : [cacheTag.item(entry.translation_group_id)],
     audit: { action: "entry.purge", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: ids } },
   };
 }
