@@ -101,7 +101,7 @@ describe("cache purge after a write", () => {
     const { s, models, x, d } = await dependentSetup();
     const zone = newZone();
     const published = await runWrite(purgeEnv(zone), { siteId: s.site.id, actor: s.admin, input: { instance_id: x.instance_id } }, lifecycle.publishEntry);
-    const expected = [cacheTag.model(models.author.id), cacheTag.item(x.translation_group_id), cacheTag.item(d.translation_group_id), cacheTag.model(models.article.id)];
+    const expected = [cacheTag.list(models.author.id), cacheTag.item(x.translation_group_id), cacheTag.item(d.translation_group_id), cacheTag.list(models.article.id)];
     expect(published.purge.evicted).toBe(true);
     expect(published.purge.reason).toBeUndefined();
     expect(asSet(published.purge.tags)).toEqual(asSet(expected));
@@ -122,7 +122,7 @@ describe("cache purge after a write", () => {
 
     // Republished under the same slug: dependents' relation rows stay, so their model's lists stay.
     const republished = await runWrite(purgeEnv(zone), { siteId: s.site.id, actor: s.admin, input: { instance_id: x.instance_id } }, lifecycle.publishEntry);
-    const sameSlug = [cacheTag.model(models.author.id), cacheTag.item(x.translation_group_id), cacheTag.item(d.translation_group_id)];
+    const sameSlug = [cacheTag.list(models.author.id), cacheTag.item(x.translation_group_id), cacheTag.item(d.translation_group_id)];
     expect(asSet(republished.purge.tags)).toEqual(asSet(sameSlug));
     expect(republished.purge.tags).toHaveLength(sameSlug.length);
 
@@ -292,7 +292,7 @@ describe("public answers with caching on", () => {
     const list = await read(s.host, "/v1/article", cachingOn());
     expect(list.status).toBe(200);
     expect(list.cacheControl).toBe("public, max-age=60");
-    const listTags = [cacheTag.site(s.site.id), cacheTag.model(models.article.id), cacheTag.item(a1.translation_group_id), cacheTag.item(ann.translation_group_id), cacheTag.item(a2.translation_group_id)];
+    const listTags = [cacheTag.site(s.site.id), cacheTag.model(models.article.id), cacheTag.list(models.article.id), cacheTag.item(a1.translation_group_id), cacheTag.item(ann.translation_group_id), cacheTag.item(a2.translation_group_id)];
     expect(asSet(list.tags)).toEqual(asSet(listTags));
     expect(list.tags).toHaveLength(listTags.length);
     const paged = await read(s.host, "/v1/article?limit=5&order=desc", cachingOn());

@@ -50,7 +50,7 @@ export async function listItems(d1: D1Database, site: Site, model: Model, chain:
     page.hasMore && last
       ? await encodeCursor(secret, { q: shape.slice(0, 16), s: last.sort_at, g: last.group_id, ...(params.order === "manual" ? { p: last.manual_position } : {}) })
       : null;
-  const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id)]);
+  const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id), cacheTag.list(model.id)]);
   for (const row of page.rows) for (const group of JSON.parse(row.mentions) as string[]) tags.add(cacheTag.item(group));
   return {
     body: `{"data":[${page.rows.map((r) => r.body).join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: page.hasMore, next_cursor: nextCursor })}}`,

@@ -119,7 +119,7 @@ function searchedChain(site: Site, settings: SearchSettings, lang: string | unde
 }
 
 function modelTags(site: Site, models: readonly Model[]): Set<string> {
-  return new Set([cacheTag.site(site.id), ...models.map((m) => cacheTag.model(m.id))]);
+  return new Set([cacheTag.site(site.id), ...models.flatMap((m) => [cacheTag.model(m.id), cacheTag.list(m.id)])]);
 }
 
 const invalidCursor = () => bad("This cursor is not valid for this search.", "cursor");

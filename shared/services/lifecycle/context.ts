@@ -44,9 +44,13 @@ export interface WritePlan<T> {
   audit: { action: string; targetKind: string; targetId: string; details?: Record<string, unknown> };
 }
 
-/** Cache tags: the site, a model and an item (translation group) each have one. */
+/**
+ * Cache tags. `m:` is on every answer about a model (a model change evicts them all); `l:` only on
+ * lists and searches of it (a publication evicts those); `i:` on every answer that mentions an item.
+ */
 export const cacheTag = {
   site: (siteId: string) => `s:${siteId}`,
   model: (modelId: string) => `m:${modelId}`,
+  list: (modelId: string) => `l:${modelId}`,
   item: (groupId: string) => `i:${groupId}`,
 };

@@ -99,7 +99,7 @@ async function servedSlug(ctx: LifecycleContext, instanceId: string): Promise<{ 
  * of it.
  */
 function publicationTags(modelId: string, groupId: string, dependentGroups: readonly string[], dependentModels: readonly string[]): string[] {
-  return [...new Set([cacheTag.model(modelId), cacheTag.item(groupId), ...dependentGroups.map(cacheTag.item), ...dependentModels.map(cacheTag.model)])];
+  return [...new Set([cacheTag.list(modelId), cacheTag.item(groupId), ...dependentGroups.map(cacheTag.item), ...dependentModels.map(cacheTag.list)])];
 }
 
 /** A served address stays with the item that was published at it until that item moves or is withdrawn. */
