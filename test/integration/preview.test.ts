@@ -50,7 +50,8 @@ describe("POST /api/preview", () => {
     expect(res.body.url).toBe(`/v1/article/story?preview=${encodeURIComponent(res.body.preview)}`);
     const lifetime = Date.parse(res.body.expires_at) - before;
     expect(lifetime).toBeGreaterThan(9 * 60_000);
-    expect(lifetime).toBeLessThanOrEqual(10 * 60_000);
+    // workerd advances Date.now() only on I/O, so the test's clock may lag the worker's by a moment.
+    expect(lifetime).toBeLessThanOrEqual(10 * 60_000 + 5_000);
 
     const preview = await publicGet<ItemBody>(s.host, res.body.url);
     expect(preview.status).toBe(200);
