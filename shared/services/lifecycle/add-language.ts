@@ -1,15 +1,13 @@
-import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
-import { newId } from "../../ids";
 import type { FieldValue } from "../../../schema/model-definition";
 import { entryRepository } from "../../repositories/entry-repository";
 import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
-import { entryView, type EntryView } from "./entry-view";
+import type { EntryView } from "./entry-view";
+import { newInstance } from "./new-instance";
 import { loadEntry, requireNotTrashed, requireSiteLanguage } from "./load";
 import { prepareFields } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
-import { newVersionStatements } from "./version-statements";
 
 export interface AddLanguageInput {
   /** Any instance of the item; the new language joins its translation group. */
@@ -38,32 +36,11 @@ export async function addLanguage(ctx: LifecycleContext, input: AddLanguageInput
   authorize(ctx.actor, { operation: "create", modelId: model.id, lang: input.lang, fieldIds: prepared.written, access: "write" });
   await requireFreeSlug(ctx, model.id, input.lang, slug);
 
-  const at = isoAt(ctx.clock.now());
-  const instanceId = newId("ent");
-  const next = await newVersionStatements(ctx, model, instanceId, prepared, slug, at);
-  const row = {
-    instance_id: instanceId,
-    model_id: model.id,
-    primary_instance_id: source.primary_instance_id,
-    translation_group_id: source.translation_group_id,
-    lang: input.lang,
-    slug,
-    label: prepared.label,
-    current_version_id: next.versionId,
-    published_version_id: null,
-    published_at: null,
-    first_published_at: null,
-    workflow_state: "draft",
-    workflow_revision: 0,
-    owner_id: ctx.actor.id,
-    assignee_ids: "[]",
-    trashed_at: null,
-    created_at: at,
-    updated_at: at,
-  };
+  const created = await newInstance(ctx, model, { lang: input.lang, slug, group: source }, prepared);
+  const instanceId = created.row.instance_id;
   return {
-    statements: [entryRepository(ctx.db, ctx.scope).insert(row), ...next.statements],
-    answer: entryView({ ...row, site_id: ctx.site.id }, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor),
+    statements: created.statements,
+    answer: created.answer,
     events: [{ name: "entry.language_added", payload: { instance_id: instanceId, translation_group_id: source.translation_group_id, model_id: model.id, lang: input.lang } }],
     purgeTags: [],
     audit: { action: "entry.add_language", targetKind: "entry", targetId: instanceId, details: { fields: prepared.stored, slug } },

@@ -1,15 +1,12 @@
-import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
-import { newId } from "../../ids";
 import type { Model } from "../../repositories/model-repository";
-import { entryRepository } from "../../repositories/entry-repository";
 import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
-import { entryView, type EntryView } from "./entry-view";
+import type { EntryView } from "./entry-view";
 import { loadModel, requireSiteLanguage } from "./load";
+import { newInstance } from "./new-instance";
 import { prepareFields } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug, slugify } from "./slugs";
-import { newVersionStatements } from "./version-statements";
 
 export interface CreateEntryInput {
   model_id: string;
@@ -50,35 +47,12 @@ export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput
   await requireFreeSlug(ctx, model.id, lang, slug);
   const label = prepared.label ?? slug;
 
-  const at = isoAt(ctx.clock.now());
-  const instanceId = newId("ent");
-  const groupId = newId("grp");
-  const version = await newVersionStatements(ctx, model, instanceId, { ...prepared, label }, slug, at);
-  const row = {
-    instance_id: instanceId,
-    model_id: model.id,
-    primary_instance_id: instanceId,
-    translation_group_id: groupId,
-    lang,
-    slug,
-    label,
-    current_version_id: version.versionId,
-    published_version_id: null,
-    published_at: null,
-    first_published_at: null,
-    workflow_state: "draft",
-    workflow_revision: 0,
-    owner_id: ctx.actor.id,
-    assignee_ids: "[]",
-    trashed_at: null,
-    created_at: at,
-    updated_at: at,
-  };
-  const answer = entryView({ ...row, site_id: ctx.site.id }, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor);
+  const created = await newInstance(ctx, model, { lang, slug }, { ...prepared, label });
+  const { instance_id: instanceId, translation_group_id: groupId, current_version_id: versionId } = created.row;
   return {
-    statements: [entryRepository(ctx.db, ctx.scope).insert(row), ...version.statements],
-    answer,
-    events: [{ name: "entry.created", payload: { instance_id: instanceId, translation_group_id: groupId, model_id: model.id, lang, version_id: version.versionId } }],
+    statements: created.statements,
+    answer: created.answer,
+    events: [{ name: "entry.created", payload: { instance_id: instanceId, translation_group_id: groupId, model_id: model.id, lang, version_id: versionId } }],
     purgeTags: [], // a draft is not served
     audit: { action: "entry.create", targetKind: "entry", targetId: instanceId, details: { fields: prepared.stored, slug } },
   };
