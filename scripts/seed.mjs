@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const json = process.argv.includes("--json");
@@ -37,40 +38,6 @@ function applyMigrations() {
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
   });
   if (result.status !== 0) throw new Error(`wrangler d1 migrations apply failed (exit ${result.status ?? result.signal})`);
-}
-
-/** The bindings as wrangler itself reads them, so the seed sees the ids `wrangler dev` uses. */
-async function readBindings() {
-  const { unstable_readConfig } = await import("wrangler");
-  const config = unstable_readConfig({ config: path.join(root, "wrangler.jsonc") }, { hideWarnings: true });
-  const d1 = config.d1_databases.find((d) => d.binding === "DB");
-  if (!d1) throw new Error("wrangler.jsonc has no D1 binding DB");
-  const r2 = config.r2_buckets.find((b) => b.binding === "MEDIA");
-  return {
-    // wrangler dev (d1DatabaseEntry) and `wrangler d1 execute --local` key local D1 by preview_database_id ?? database_id.
-    d1Id: d1.preview_database_id ?? d1.database_id ?? d1.binding,
-    r2Bucket: r2 ? (r2.bucket_name ?? r2.binding) : undefined,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
-    adminHost: String(config.vars?.ADMIN_HOST ?? "admin.localhost"),
-  };
-}
-
-async function bundleSeedWorker() {
-  const esbuild = await import("esbuild");
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, "scripts", "seed", "seed-worker.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    target: "es2022",
-    logLevel: "silent",
-  });
-  const file = result.outputFiles[0];
-  if (!file) throw new Error("esbuild produced no output");
-  return file.text;
 }
 
 async function runSeed(script, bindings) {
@@ -118,7 +85,7 @@ async function main() {
   applyMigrations();
   const bindings = await readBindings();
   say("Seeding the demo…");
-  const result = await runSeed(await bundleSeedWorker(), bindings);
+  const result = await runSeed(await bundleWorker("scripts/seed/seed-worker.ts"), bindings);
   for (const line of result.log) say(`  ${line}`);
   const out = summary(result, bindings);
   if (json) {

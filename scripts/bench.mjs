@@ -1,0 +1,445 @@
+#!/usr/bin/env node
+/**
+ * npm run bench — public read throughput and latency, each figure beside a primitive measured in
+ * the same runtime and the same run (docs/benchmarks.md).
+ *
+ *   1. bundles scripts/bench/bench-worker.ts (the real worker + primitive routes on primitive.bench)
+ *      with esbuild and runs it on Miniflare's API with wrangler.jsonc's bindings, storage in a
+ *      temporary folder (never .wrangler/), request logging off;
+ *   2. applies migrations/d1/*.sql in order, seeds bench.localhost through the real lifecycle
+ *      services (1,000 published ~2 KB articles), measures rows read by the list query;
+ *   3. PUBLIC_CACHE_MAX_AGE=0: primitives fixed bytes and D1 read, then item, list and
+ *      relation-filtered list uncached — autocannon, 50 connections for 10 s after a 2 s warm-up,
+ *      then 1 connection for 5 s;
+ *   4. restarts on the same storage with PUBLIC_CACHE_MAX_AGE=60: the cache-hit primitive, then the
+ *      three reads cached (every answer checked to be a cache hit); copies published rows up to
+ *      10,000 items and measures rows read again;
+ *   5. prints `BENCH <name>=<req/s>rps/p99=<ms>ms ratio=<x>` per figure, a table, and the targets.
+ *
+ * Progress goes to stderr; results to stdout. Exits 0 when a target is missed (it reports, it does
+ * not assert); non-zero only when the bench itself could not run.
+ *
+ * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10).
+ */
+import http from "node:http";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { root } from "./lib/load-ts.mjs";
+import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
+const LARGE_ITEMS = 10_000;
+const SEED_BATCH = 50;
+const CONNECTIONS = 50;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = 2;
+const SINGLE_DURATION = 5;
+const SITE_HOST = "bench.localhost";
+const PRIMITIVE_HOST = "primitive.bench";
+const SAMPLE_SLUG = `article-${String(Math.floor(ITEMS / 2)).padStart(5, "0")}`;
+const DEEP_PAGE = 5;
+const TARGETS = { uncachedItem: 0.6, uncachedList: 0.5, cached: 0.8 };
+
+const say = (line = "") => process.stderr.write(`${line}\n`);
+const print = (line = "") => process.stdout.write(`${line}\n`);
+const started = Date.now();
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadAtStart = load();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+/** One HTTP request with an explicit Host (Node's fetch would replace it: DESIGN.md §5). */
+function call(base, method, pathname, host, body) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: pathname,
+        headers: { host, ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+async function callJson(base, method, pathname, host, body) {
+  const res = await call(base, method, pathname, host, body);
+  if (res.status !== 200) throw new Error(`${method} ${host}${pathname} answered ${res.status}: ${res.text.slice(0, 2000)}`);
+  return JSON.parse(res.text);
+}
+
+const bench = (base, method, pathname, body) => callJson(base, method, pathname, PRIMITIVE_HOST, body);
+
+async function startRuntime(script, bindings, persistDir, maxAge) {
+  const { Miniflare } = await import("miniflare");
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    compatibilityDate: bindings.compatibilityDate,
+    compatibilityFlags: bindings.compatibilityFlags,
+    host: "127.0.0.1",
+    port: 0,
+    logRequests: false,
+    d1Databases: { DB: bindings.d1Id },
+    ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket } } : {}),
+    durableObjects: Object.fromEntries(
+      bindings.durableObjects.map((d) => [d.name, { className: d.class_name, useSQLite: bindings.sqliteClasses.includes(d.class_name) }]),
+    ),
+    queueProducers: Object.fromEntries(bindings.queueProducers.map((q) => [q.binding, { queueName: q.queue }])),
+    bindings: { ...bindings.vars, PUBLIC_CACHE_MAX_AGE: String(maxAge) },
+    d1Persist: path.join(persistDir, "d1"),
+    r2Persist: path.join(persistDir, "r2"),
+    durableObjectsPersist: path.join(persistDir, "do"),
+    cachePersist: path.join(persistDir, "cache"),
+    handleRuntimeStdio(stdout, stderr) {
+      stdout.pipe(process.stderr);
+      stderr.pipe(process.stderr);
+    },
+  });
+  const url = await mf.ready;
+  return { mf, base: new URL(url) };
+}
+
+/** migrations/d1/*.sql in order, split the way wrangler splits them, each file one batch. */
+async function applyMigrations(mf, bindings) {
+  const { unstable_splitSqlQuery } = await import("wrangler");
+  const dir = path.join(root, bindings.d1MigrationsDir);
+  const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+  const db = await mf.getD1Database("DB");
+  for (const file of files) {
+    const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8")).filter((s) => s.trim() !== "");
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+  say(`Applied ${files.length} D1 migrations (${files.join(", ")}).`);
+}
+
+async function seed(base) {
+  say(`Seeding ${SITE_HOST}: site, models, authors, categories…`);
+  const site = await bench(base, "POST", "/_bench/site");
+  let french = 0;
+  const t0 = Date.now();
+  for (let from = 0; from < ITEMS; from += SEED_BATCH) {
+    const count = Math.min(SEED_BATCH, ITEMS - from);
+    const done = await bench(base, "POST", "/_bench/articles", { site, from, count });
+    french += done.french;
+    const n = from + count;
+    if (n % 200 === 0 || n === ITEMS) say(`  published ${n}/${ITEMS} articles (+${french} French) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return { site, french, seconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * CPU time on the whole machine and in this process tree (node + workerd), from /proc (Linux), so
+ * each figure can say how much CPU other processes took while it ran. Undefined elsewhere.
+ */
+function cpuSnapshot() {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+    const parents = new Map();
+    const times = new Map();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(Number(entry), Number(rest[1]));
+        times.set(Number(entry), Number(rest[11]) + Number(rest[12]));
+      } catch {
+        // the process ended while we looked
+      }
+    }
+    const ours = new Set([process.pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
+    }
+    const oursBusy = [...ours].reduce((sum, pid) => sum + (times.get(pid) ?? 0), 0);
+    return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal, ours: oursBusy };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share of the machine's CPU (all cores = 100 %) that processes outside this bench used between two snapshots. */
+function otherCpu(a, b) {
+  if (!a || !b || b.total <= a.total) return undefined;
+  // Our processes that ended in between (none should) would make this negative: clamp.
+  return Math.max(0, ((b.busy - a.busy - (b.ours - a.ours)) / (b.total - a.total)) * 100);
+}
+
+async function runCannon(base, host, pathname, connections, duration) {
+  const before = cpuSnapshot();
+  const errorMessages = new Set();
+  const instance = autocannon({ url: new URL(pathname, base).href, headers: { host }, connections, duration, pipelining: 1 });
+  instance.on("reqError", (error) => {
+    if (errorMessages.size < 3) errorMessages.add(error.code ?? error.message);
+  });
+  const result = await instance;
+  const other = otherCpu(before, cpuSnapshot());
+  const codes = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code !== "200");
+  return {
+    otherCpu: other,
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    detail: [
+      ...codes.map(([code, v]) => `${v.count}×${code}`),
+      ...(result.errors - result.timeouts > 0 ? [`${result.errors - result.timeouts} socket errors (${[...errorMessages].join(", ")})`] : []),
+      ...(result.timeouts ? [`${result.timeouts} timeouts`] : []),
+    ].join(", "),
+  };
+}
+
+/** Warm-up, 50 connections, then 1 connection; with the worker's cache-hit counts of each. */
+async function measure(base, name, host, pathname) {
+  say(`[${elapsed()}] ${name}: ${host}${pathname}`);
+  await runCannon(base, host, pathname, CONNECTIONS, WARMUP);
+  await bench(base, "POST", "/_bench/stats");
+  const loaded = await runCannon(base, host, pathname, CONNECTIONS, DURATION);
+  const loadedStats = await bench(base, "GET", "/_bench/stats");
+  await bench(base, "POST", "/_bench/stats");
+  const single = await runCannon(base, host, pathname, 1, SINGLE_DURATION);
+  const singleStats = await bench(base, "GET", "/_bench/stats");
+  return { name, host, pathname, c50: { ...loaded, stats: loadedStats }, c1: { ...single, stats: singleStats } };
+}
+
+/**
+ * The D1 and cache primitives are measured twice, before and after the figures compared with them;
+ * their figure is the mean of the two runs (each run is kept, to show how steady the machine was).
+ */
+function bracket(a, b) {
+  const mean = (x, y) => (x === undefined || y === undefined ? undefined : (x + y) / 2);
+  const both = (x, y) => ({
+    rps: mean(x.rps, y.rps),
+    total: x.total + y.total,
+    p50: mean(x.p50, y.p50),
+    p99: mean(x.p99, y.p99),
+    non2xx: x.non2xx + y.non2xx,
+    errors: x.errors + y.errors,
+    detail: [x.detail, y.detail].filter(Boolean).join(", "),
+    otherCpu: mean(x.otherCpu, y.otherCpu),
+    runs: [x.rps, y.rps],
+    stats: x.stats,
+  });
+  return { ...a, c50: both(a.c50, b.c50), c1: both(a.c1, b.c1) };
+}
+
+const figures = [];
+const lines = [];
+const round = (x) => (x >= 100 ? Math.round(x) : Math.round(x * 10) / 10);
+
+/** Records and prints the BENCH lines of a figure against its primitive. */
+function report(fig, primitive, kind) {
+  fig.kind = kind;
+  fig.primitive = primitive?.name ?? fig.name;
+  for (const c of ["c50", "c1"]) {
+    const ratio = primitive ? fig[c].rps / primitive[c].rps : 1;
+    fig[c].ratio = ratio;
+    const line = `BENCH ${fig.name}.${c}=${round(fig[c].rps)}rps/p99=${round(fig[c].p99)}ms ratio=${ratio.toFixed(2)}`;
+    lines.push(line);
+    print(line);
+  }
+  figures.push(fig);
+}
+
+/** Checks what the three reads answer (uncached) and returns their data, to compare cached answers with. */
+async function checkSamples(base, authorId) {
+  const item = await call(base, "GET", `/v1/article/${SAMPLE_SLUG}`, SITE_HOST);
+  const fixed = await call(base, "GET", "/fixed", PRIMITIVE_HOST);
+  if (item.status !== 200) throw new Error(`item answered ${item.status}: ${item.text}`);
+  if (item.text !== fixed.text) throw new Error("the item answer and the fixed-bytes primitive differ");
+  const list = JSON.parse((await call(base, "GET", "/v1/article", SITE_HOST)).text);
+  if (list.data?.length !== 20) throw new Error(`list answered ${list.data?.length} items`);
+  const rel = JSON.parse((await call(base, "GET", `/v1/article?relation=author:${authorId}`, SITE_HOST)).text);
+  const expected = Math.min(20, Math.ceil(ITEMS / 10));
+  if (rel.data?.length !== expected || !rel.data.every((d) => d.relations.author?.[0]?.instance_id === authorId)) {
+    throw new Error(`the relation-filtered list does not hold ${expected} items of the chosen author`);
+  }
+  return {
+    itemBytes: Buffer.byteLength(item.text),
+    listBytes: Buffer.byteLength(JSON.stringify(list)),
+    data: { item: JSON.stringify(JSON.parse(item.text).data), list: JSON.stringify(list.data), list_relation: JSON.stringify(rel.data) },
+  };
+}
+
+/**
+ * Right before a cached figure: the first request is a miss that puts the key (max-age 60 s, so it
+ * outlives the figure's ~20 s), the second must be a hit carrying the same data as the uncached read.
+ */
+async function primeCache(base, pathname, expectedData) {
+  const first = await call(base, "GET", pathname, SITE_HOST);
+  if (first.status !== 200) throw new Error(`${pathname} answered ${first.status}`);
+  if (first.headers["cf-cache-status"] === "HIT") throw new Error(`${pathname} was already cached: its key would expire during the figure`);
+  await new Promise((r) => setTimeout(r, 200));
+  const again = await call(base, "GET", pathname, SITE_HOST);
+  if (again.headers["cf-cache-status"] !== "HIT") throw new Error(`${pathname} was not served from the cache on a second request`);
+  if (JSON.stringify(JSON.parse(again.text).data) !== expectedData) throw new Error(`${pathname}: the cached answer differs from the uncached one`);
+}
+
+function rowsLines(report) {
+  const limit = report.page_size + 1;
+  const out = [];
+  for (const f of report.figures) {
+    out.push({ ...f, items: report.items, limit, met: f.rows_read <= limit });
+    print(`ROWS list.${f.list}@${report.items}.page${f.page}=${f.rows_read} rows_read (${f.rows} served) target<=${limit} ${f.rows_read <= limit ? "met" : "MISSED"}`);
+  }
+  return out;
+}
+
+function table() {
+  print("");
+  print("| figure | conns | req/s | p50 ms | p99 ms | ratio | vs | not 200 | cache hits | other CPU |");
+  print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|");
+  for (const f of figures) {
+    for (const c of ["c50", "c1"]) {
+      const r = f[c];
+      const hits = f.kind === "primitive" ? "–" : `${r.stats.cache_hits}/${r.stats.answers}`;
+      const rps = r.runs ? `${round(r.rps)} (${r.runs.map(round).join(" / ")})` : `${round(r.rps)}`;
+      const cpu = r.otherCpu === undefined ? "n/a" : `${Math.round(r.otherCpu)} %`;
+      print(`| ${f.name} | ${c === "c50" ? CONNECTIONS : 1} | ${rps} | ${round(r.p50)} | ${round(r.p99)} | ${r.ratio.toFixed(2)} | ${f.primitive} | ${r.detail || "0"} | ${hits} | ${cpu} |`);
+    }
+  }
+}
+
+function targets(rows) {
+  const by = (name) => figures.find((f) => f.name === name);
+  const checks = [
+    ["item.uncached", TARGETS.uncachedItem, "primitive.d1_read"],
+    ["list.uncached", TARGETS.uncachedList, "primitive.d1_read"],
+    ["list_relation.uncached", TARGETS.uncachedList, "primitive.d1_read"],
+    ["item.cached", TARGETS.cached, "primitive.cache_hit"],
+    ["list.cached", TARGETS.cached, "primitive.cache_hit"],
+    ["list_relation.cached", TARGETS.cached, "primitive.cache_hit"],
+  ];
+  print("");
+  print("Targets (throughput at 50 connections; ratio = figure req/s ÷ primitive req/s):");
+  for (const [name, min, primitive] of checks) {
+    const f = by(name);
+    if (!f) continue;
+    print(`  TARGET ${name} >= ${min} x ${primitive}: ${f.c50.ratio.toFixed(2)} ${f.c50.ratio >= min ? "met" : "MISSED"}`);
+  }
+  for (const r of rows) {
+    print(`  TARGET rows_read list.${r.list} page ${r.page} at ${r.items} items <= ${r.limit}: ${r.rows_read} ${r.met ? "met" : "MISSED"}`);
+  }
+  const errors = figures.flatMap((f) => ["c50", "c1"].filter((c) => f[c].non2xx + f[c].errors > 0).map((c) => `${f.name}.${c}`));
+  if (errors.length > 0) print(`  WARNING: answers other than 200, or socket errors, in ${errors.join(", ")} (see the table)`);
+}
+
+async function main() {
+  const bindings = await readBindings();
+  say("Bundling scripts/bench/bench-worker.ts…");
+  const script = await bundleWorker("scripts/bench/bench-worker.ts");
+  const persistDir = mkdtempSync(path.join(os.tmpdir(), "driftwood-bench-"));
+  let runtime;
+  const stop = async () => {
+    const r = runtime;
+    runtime = undefined;
+    if (r) await r.mf.dispose();
+  };
+  const interrupted = () => {
+    stop().finally(() => {
+      rmSync(persistDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  try {
+    // Phase 1: PUBLIC_CACHE_MAX_AGE=0.
+    runtime = await startRuntime(script, bindings, persistDir, 0);
+    let { base } = runtime;
+    say(`Miniflare (PUBLIC_CACHE_MAX_AGE=0) on ${base.origin}, storage ${persistDir}`);
+    await applyMigrations(runtime.mf, bindings);
+    const seeded = await seed(base);
+    const authorId = seeded.site.author_ids[0];
+    const setup = await bench(base, "POST", "/_bench/setup", { host: SITE_HOST, model: "article", slug: SAMPLE_SLUG });
+    const sample = await checkSamples(base, authorId);
+    print(
+      `Seeded ${ITEMS} articles (+${seeded.french} French translations) through the lifecycle in ${seeded.seconds.toFixed(1)} s; ` +
+        `item answer ${sample.itemBytes} bytes (primitives answer the same ${setup.bytes} bytes), list page ${sample.listBytes} bytes.`,
+    );
+    const rows = rowsLines(await bench(base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`));
+
+    const fixed = await measure(base, "primitive.fixed", PRIMITIVE_HOST, "/fixed");
+    const d1First = await measure(base, "primitive.d1_read", PRIMITIVE_HOST, "/d1");
+    const paths = { item: `/v1/article/${SAMPLE_SLUG}`, list: "/v1/article", list_relation: `/v1/article?relation=author:${authorId}` };
+    const uncached = [];
+    for (const [name, p] of Object.entries(paths)) uncached.push(await measure(base, `${name}.uncached`, SITE_HOST, p));
+    const d1 = bracket(d1First, await measure(base, "primitive.d1_read", PRIMITIVE_HOST, "/d1"));
+    report(fixed, undefined, "primitive");
+    report(d1, fixed, "primitive");
+    for (const fig of uncached) report(fig, d1, "uncached");
+    await stop();
+
+    // Phase 2: restart on the same storage with PUBLIC_CACHE_MAX_AGE=60.
+    runtime = await startRuntime(script, bindings, persistDir, 60);
+    base = runtime.base;
+    say(`[${elapsed()}] Restarted Miniflare with PUBLIC_CACHE_MAX_AGE=60 on ${base.origin}`);
+    await bench(base, "POST", "/_bench/setup", { host: SITE_HOST, model: "article", slug: SAMPLE_SLUG });
+    const cacheFirst = await measure(base, "primitive.cache_hit", PRIMITIVE_HOST, "/cache");
+    const cached = [];
+    for (const [name, p] of Object.entries(paths)) {
+      await primeCache(base, p, sample.data[name]);
+      cached.push(await measure(base, `${name}.cached`, SITE_HOST, p));
+    }
+    const cache = bracket(cacheFirst, await measure(base, "primitive.cache_hit", PRIMITIVE_HOST, "/cache"));
+    report(cache, fixed, "primitive");
+    for (const fig of cached) report(fig, cache, "cached");
+
+    say(`[${elapsed()}] Copying published rows up to ${LARGE_ITEMS} items (direct SQL, rows-read measurement only)…`);
+    const grown = await bench(base, "POST", "/_bench/grow", { target: LARGE_ITEMS });
+    say(`  ${grown.items} items, ${grown.rows} published rows`);
+    rows.push(...rowsLines(await bench(base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`)));
+    await stop();
+
+    table();
+    targets(rows);
+    for (const f of figures.filter((x) => x.kind === "cached")) {
+      for (const c of ["c50", "c1"]) {
+        if (f[c].stats.cache_hits !== f[c].stats.answers) print(`  WARNING: ${f.name}.${c}: only ${f[c].stats.cache_hits}/${f[c].stats.answers} answers were cache hits`);
+      }
+    }
+    for (const f of figures) {
+      for (const c of ["c50", "c1"]) {
+        const r = f[c];
+        if (r.runs && Math.abs(r.runs[0] - r.runs[1]) > 0.25 * r.rps) print(`  WARNING: ${f.name}.${c}: its two runs differ by more than 25 % (${r.runs.map(round).join(" / ")}): the machine was not steady`);
+        if (r.otherCpu !== undefined && r.otherCpu > 10) print(`  WARNING: ${f.name}.${c}: other processes used ${Math.round(r.otherCpu)} % of the machine's CPU meanwhile`);
+      }
+    }
+    for (const f of figures.filter((x) => x.kind !== "primitive")) {
+      for (const c of ["c50", "c1"]) {
+        if (f[c].stats.ok !== f[c].stats.answers) print(`  WARNING: ${f.name}.${c}: the worker answered ${f[c].stats.answers - f[c].stats.ok} of ${f[c].stats.answers} requests with a status other than 200`);
+      }
+    }
+    for (const f of figures.filter((x) => x.kind === "uncached")) {
+      if (f.c50.stats.cache_hits > 0) print(`  WARNING: ${f.name}: ${f.c50.stats.cache_hits} answers came from the cache`);
+    }
+    print("");
+    print(`Load average at start ${loadAtStart}, at end ${load()} (2 cores: other processes on the machine skew every figure, ratios less).`);
+    print(`Done in ${elapsed()} (autocannon: ${CONNECTIONS} connections × ${DURATION} s after a ${WARMUP} s warm-up; 1 connection × ${SINGLE_DURATION} s).`);
+  } finally {
+    await stop();
+    rmSync(persistDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  say(`bench failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+/**
+ * The worker `npm run bench` bundles and runs on Miniflare: the REAL worker (its default export and
+ * SiteObject, unchanged) plus bench-only routes answered before the real router, on the host
+ * `primitive.bench` only. Every other host goes straight to the real worker.
+ *
+ * Primitives (see primitives.ts):      GET /fixed, GET /d1, GET /cache
+ * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
+ *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats
+ *
+ * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
+ * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
+ * were not. Counting is one header read per answer.
+ */
+import * as v from "valibot";
+import type { Env, EventMessage } from "../../shared/env";
+import worker from "../../workers/index";
+import { cacheHit, d1Read, fixedBytes, setupPrimitives } from "./primitives";
+import { measureRowsRead } from "./rows-read";
+import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
+
+export { SiteObject } from "../../workers/index";
+
+const PRIMITIVE_HOST = "primitive.bench";
+
+interface Stats {
+  answers: number;
+  ok: number;
+  cache_hits: number;
+}
+
+let stats: Stats = { answers: 0, ok: 0, cache_hits: 0 };
+
+const BenchSiteBody = v.object({
+  site_id: v.string(),
+  person_id: v.string(),
+  article_model_id: v.string(),
+  author_ids: v.array(v.string()),
+  category_ids: v.array(v.string()),
+});
+const ArticlesBody = v.object({ site: BenchSiteBody, from: v.pipe(v.number(), v.integer()), count: v.pipe(v.number(), v.integer()) });
+const SetupBody = v.object({ host: v.string(), model: v.string(), slug: v.string() });
+const GrowBody = v.object({ target: v.pipe(v.number(), v.integer()) });
+
+function hostOf(request: Request): string {
+  return (request.headers.get("host") ?? new URL(request.url).host).toLowerCase().replace(/:\d+$/, "");
+}
+
+async function body<T extends v.GenericSchema>(request: Request, schema: T): Promise<v.InferOutput<T>> {
+  return v.parse(schema, await request.json());
+}
+
+async function benchRoute(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  const route = `${request.method} ${url.pathname}`;
+  switch (route) {
+    case "GET /fixed":
+      return fixedBytes();
+    case "GET /d1":
+      return d1Read(env.DB);
+    case "GET /cache":
+      return cacheHit();
+    case "POST /_bench/site":
+      return Response.json(await provisionBenchSite(env.DB));
+    case "POST /_bench/articles": {
+      const input = await body(request, ArticlesBody);
+      return Response.json(await seedArticles(env.DB, input.site, input.from, input.count));
+    }
+    case "POST /_bench/setup": {
+      const input = await body(request, SetupBody);
+      return setupPrimitives(env.DB, input.host, input.model, input.slug);
+    }
+    case "GET /_bench/rows":
+      return Response.json(await measureRowsRead(env.DB, BENCH_HOST, "article", CHOSEN_AUTHOR_SLUG, Number(url.searchParams.get("deep") ?? "5")));
+    case "POST /_bench/grow": {
+      const input = await body(request, GrowBody);
+      const site = await env.DB.prepare(
+        "SELECT m.site_id, m.id FROM models m JOIN site_hosts h ON h.site_id = m.site_id WHERE h.host = ? AND m.slug = 'article'",
+      )
+        .bind(BENCH_HOST)
+        .first<{ site_id: string; id: string }>();
+      if (!site) return new Response("no bench article model\n", { status: 404 });
+      return Response.json(await growArticles(env.DB, site.site_id, site.id, input.target));
+    }
+    case "GET /_bench/stats":
+      return Response.json(stats);
+    case "POST /_bench/stats":
+      stats = { answers: 0, ok: 0, cache_hits: 0 };
+      return Response.json(stats);
+    default:
+      return new Response("unknown bench route\n", { status: 404 });
+  }
+}
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    if (hostOf(request) === PRIMITIVE_HOST) {
+      try {
+        return await benchRoute(request, env);
+      } catch (error) {
+        const message = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+        return new Response(`${message}\n`, { status: 500 });
+      }
+    }
+    const response = await worker.fetch(request, env, ctx);
+    stats.answers += 1;
+    if (response.status === 200) stats.ok += 1;
+    if (response.headers.get("cf-cache-status") === "HIT") stats.cache_hits += 1;
+    return response;
+  },
+  queue: worker.queue,
+} satisfies ExportedHandler<Env, EventMessage>;

@@ -1,0 +1,56 @@
+/**
+ * Helpers for scripts that run project code inside workerd on Miniflare's API (npm run seed,
+ * npm run bench): the bindings as wrangler reads them from wrangler.jsonc, and an esbuild bundle
+ * of a worker entry that Miniflare can take as its `script`.
+ */
+import path from "node:path";
+import { root } from "./load-ts.mjs";
+
+/** The bindings as wrangler itself reads them, so scripts see the ids and vars `wrangler dev` uses. */
+export async function readBindings() {
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.jsonc") }, { hideWarnings: true });
+  const d1 = config.d1_databases.find((d) => d.binding === "DB");
+  if (!d1) throw new Error("wrangler.jsonc has no D1 binding DB");
+  const r2 = config.r2_buckets.find((b) => b.binding === "MEDIA");
+  return {
+    // wrangler dev (d1DatabaseEntry) and `wrangler d1 execute --local` key local D1 by preview_database_id ?? database_id.
+    d1Id: d1.preview_database_id ?? d1.database_id ?? d1.binding,
+    /** Where the D1 migrations live, relative to the repository root. */
+    d1MigrationsDir: d1.migrations_dir ?? "migrations",
+    r2Bucket: r2 ? (r2.bucket_name ?? r2.binding) : undefined,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    adminHost: String(config.vars?.ADMIN_HOST ?? "admin.localhost"),
+    /** Plain-text vars, as strings. */
+    vars: Object.fromEntries(Object.entries(config.vars ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+    durableObjects: config.durable_objects?.bindings ?? [],
+    /** Class names the config's migrations declare with SQLite storage. */
+    sqliteClasses: (config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []),
+    queueProducers: config.queues?.producers ?? [],
+  };
+}
+
+/**
+ * Bundles a worker entry (TypeScript) into one ES module for workerd: `cloudflare:*` and `node:*`
+ * imports stay external (the runtime provides them) and `.sql` files are text, as wrangler.jsonc's
+ * rules say.
+ */
+export async function bundleWorker(entry) {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [path.resolve(root, entry)],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    external: ["cloudflare:*", "node:*"],
+    loader: { ".sql": "text" },
+    logLevel: "silent",
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error("esbuild produced no output");
+  return file.text;
+}
