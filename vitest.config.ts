@@ -55,7 +55,8 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.jsonc" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations },
+          // CONFIG_CACHE_MS 0: tests change sites and models between reads and must see it at once.
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi },
         },

@@ -1,6 +1,7 @@
 import type { Env } from "../shared/env";
 import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
+import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
 
@@ -12,6 +13,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   const requestId = crypto.randomUUID();
   try {
     if (isAdminHost(request, env)) return await handleAdmin(request, env);
+    const hit = await cachedAnswer(request, cacheMaxAge(env));
+    if (hit) return hit;
     const site = await siteForRequest(request, env);
     return await handlePublic(request, env, ctx, site);
   } catch (thrown) {

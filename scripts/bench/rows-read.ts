@@ -33,9 +33,9 @@ export async function measureRowsRead(d1: D1Database, host: string, modelSlug: s
   const model = await modelRepository(db, scope).findBySlug(modelSlug);
   if (!model) throw new Error(`no model ${modelSlug}`);
   const author = await d1
-    .prepare("SELECT p.translation_group_id AS g FROM published_items p JOIN models m ON m.id = p.model_id WHERE p.site_id = ? AND m.slug = 'author' AND p.slug = ?")
+    .prepare("SELECT p.instance_id AS i FROM published_items p JOIN models m ON m.id = p.model_id WHERE p.site_id = ? AND m.slug = 'author' AND p.slug = ?")
     .bind(site.id, authorSlug)
-    .first<{ g: string }>();
+    .first<{ i: string }>();
   if (!author) throw new Error(`no published author ${authorSlug}`);
   const items =
     (await d1.prepare("SELECT count(DISTINCT translation_group_id) AS n FROM published_items WHERE site_id = ? AND model_id = ?").bind(site.id, model.id).first<{ n: number }>())?.n ?? 0;
@@ -43,18 +43,17 @@ export async function measureRowsRead(d1: D1Database, host: string, modelSlug: s
   const repo = publishedRepository(d1, scope);
   const lists: { list: RowsReadFigure["list"]; chain: string[]; filters: PublishedFilter[] }[] = [
     { list: "plain", chain: servedChain(site, undefined), filters: [] },
-    { list: "relation", chain: servedChain(site, undefined), filters: [{ kind: "relation", field: "author", groupId: author.g }] },
+    { list: "relation", chain: servedChain(site, undefined), filters: [{ kind: "relation", field: "author", target: author.i }] },
     { list: "fallback", chain: servedChain(site, "fr"), filters: [] },
   ];
   const figures: RowsReadFigure[] = [];
   for (const { list, chain, filters } of lists) {
-    let after: PublishedPosition | undefined;
+    let from: PublishedPosition | undefined;
     for (let page = 1; page <= deepPage; page++) {
-      const result = await repo.list({ modelId: model.id, chain, order: "desc", limit: DEFAULT_PAGE_SIZE, filters, ...(after ? { after } : {}) });
+      const result = await repo.list({ modelId: model.id, chain, order: "desc", limit: DEFAULT_PAGE_SIZE, filters, ...(from ? { from } : {}) });
       if (page === 1 || page === deepPage) figures.push({ list, page, rows: result.rows.length, rows_read: result.rowsRead });
-      const last = result.rows.at(-1);
-      if (!result.hasMore || !last) break;
-      after = { sort_at: last.sort_at, group_id: last.group_id };
+      if (!result.next) break;
+      from = { sort_at: result.next.sort_at, group_id: result.next.group_id };
     }
   }
   return { page_size: DEFAULT_PAGE_SIZE, items, figures };

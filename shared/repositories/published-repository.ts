@@ -3,7 +3,8 @@ import { assertScope } from "../db/site-scope";
 
 /** A filter the public list applies, already resolved to what the index holds. */
 export type PublishedFilter =
-  | { kind: "relation"; field: string; groupId: string }
+  /** `target`: a translation group id, or an instance id of any language of the target. */
+  | { kind: "relation"; field: string; target: string }
   | { kind: "tag"; field: string; slug: string };
 
 export type PublishedOrder = "asc" | "desc" | "manual";
@@ -20,7 +21,8 @@ export interface PublishedListQuery {
   chain: readonly string[];
   order: PublishedOrder;
   limit: number;
-  after?: PublishedPosition;
+  /** Where the page starts: the position of its first item (inclusive), from the previous page. */
+  from?: PublishedPosition;
   filters: readonly PublishedFilter[];
 }
 
@@ -47,19 +49,31 @@ function inList(values: readonly string[], params: unknown[]): string {
   return `(${values.map(() => "?").join(",")})`;
 }
 
-function filterMatch(alias: string, filter: PublishedFilter, params: unknown[]): string {
-  params.push(filter.field, filter.kind === "relation" ? filter.groupId : filter.slug);
-  return `${alias}.field = ? AND ${alias}.${filter.kind === "relation" ? "target_group_id" : "target_slug"} = ?`;
+function filterMatch(alias: string, siteId: string, filter: PublishedFilter, params: unknown[]): string {
+  if (filter.kind === "tag") {
+    params.push(filter.field, filter.slug);
+    return `${alias}.field = ? AND ${alias}.target_slug = ?`;
+  }
+  if (filter.target.startsWith("grp_")) {
+    params.push(filter.field, filter.target);
+    return `${alias}.field = ? AND ${alias}.target_group_id = ?`;
+  }
+  // An instance id names its whole item: resolved in the same statement, no extra round trip.
+  params.push(filter.field, siteId, filter.target);
+  return `${alias}.field = ? AND ${alias}.target_group_id = (SELECT translation_group_id FROM entries WHERE site_id = ? AND instance_id = ?)`;
 }
 
-/** Keyset condition over (sort_at, group) in list order, or the manual order before it. */
-function keyset(alias: string, order: PublishedOrder, after: PublishedPosition, params: unknown[]): string {
+/**
+ * Keyset condition: rows from `from` on (inclusive) in list order. The cursor holds the first row of
+ * the next page (the extra row each page fetches), so a page reads exactly limit + 1 rows.
+ */
+function keyset(alias: string, order: PublishedOrder, from: PublishedPosition, params: unknown[]): string {
   if (order === "manual") {
-    params.push(after.manual_position ?? 0, after.manual_position ?? 0, after.sort_at, after.group_id);
-    return `(${alias}.manual_position > ? OR (${alias}.manual_position = ? AND (${alias}.sort_at, ${alias}.translation_group_id) < (?, ?)))`;
+    params.push(from.manual_position ?? 0, from.manual_position ?? 0, from.sort_at, from.group_id);
+    return `(${alias}.manual_position > ? OR (${alias}.manual_position = ? AND (${alias}.sort_at, ${alias}.translation_group_id) <= (?, ?)))`;
   }
-  params.push(after.sort_at, after.group_id);
-  return `(${alias}.sort_at, ${alias}.translation_group_id) ${order === "asc" ? ">" : "<"} (?, ?)`;
+  params.push(from.sort_at, from.group_id);
+  return `(${alias}.sort_at, ${alias}.translation_group_id) ${order === "asc" ? ">=" : "<="} (?, ?)`;
 }
 
 function orderBy(alias: string, order: PublishedOrder): string {
@@ -69,10 +83,10 @@ function orderBy(alias: string, order: PublishedOrder): string {
 }
 
 /**
- * One page of a model's published items, newest first by default. Read-time locale fallback: an item
- * is served in the first language of `chain` it is published in (NOT EXISTS of a better one).
- * With a filter, the walk is driven by the filter's index, which holds the sort key, so a page reads
- * about a page of rows whatever the model's size.
+ * One page of a model's published items, newest first by default, plus the first row of the next
+ * page. Read-time locale fallback: an item is served in the first language of `chain` it is
+ * published in (NOT EXISTS of a better one). With a filter, the walk is driven by the filter's
+ * covering index, which holds the sort key, so a page reads about a page of rows whatever the size.
  */
 function listSql(siteId: string, q: PublishedListQuery): Sql {
   const params: unknown[] = [];
@@ -84,20 +98,24 @@ function listSql(siteId: string, q: PublishedListQuery): Sql {
   const where: string[] = [];
   params.push(siteId, q.modelId);
   where.push(`${base}.site_id = ? AND ${base}.model_id = ?`);
-  if (driver) where.push(filterMatch("r", driver, params));
-  where.push(q.chain.length === 1 ? `${base}.lang = ?` : `${base}.lang IN ${inList(q.chain, params)}`);
-  if (q.chain.length === 1) params.push(q.chain[0]);
-  if (q.chain.length > 1) {
-    const better = `${rank("b.lang", q.chain, params)} < ${rank("p.lang", q.chain, params)}`;
+  if (driver) where.push(filterMatch("r", siteId, driver, params));
+  if (q.chain.length === 1) {
+    params.push(q.chain[0]);
+    where.push(`${base}.lang = ?`);
+  } else {
+    where.push(`${base}.lang IN ${inList(q.chain, params)}`);
+    const langs = inList(q.chain, params);
+    const better = rank("b.lang", q.chain, params);
+    const current = rank("p.lang", q.chain, params);
     where.push(
-      `NOT EXISTS (SELECT 1 FROM published_items b WHERE b.site_id = p.site_id AND b.translation_group_id = p.translation_group_id AND b.lang IN ${inList(q.chain, params)} AND ${better})`,
+      `NOT EXISTS (SELECT 1 FROM published_items b WHERE b.site_id = p.site_id AND b.translation_group_id = p.translation_group_id AND b.lang IN ${langs} AND ${better} < ${current})`,
     );
   }
   for (const filter of rest) {
     if (!filter) continue;
-    where.push(`EXISTS (SELECT 1 FROM published_relations f WHERE f.site_id = p.site_id AND f.instance_id = p.instance_id AND ${filterMatch("f", filter, params)})`);
+    where.push(`EXISTS (SELECT 1 FROM published_relations f WHERE f.site_id = p.site_id AND f.instance_id = p.instance_id AND ${filterMatch("f", siteId, filter, params)})`);
   }
-  if (q.after) where.push(keyset(base, q.order, q.after, params));
+  if (q.from) where.push(keyset(base, q.order, q.from, params));
   params.push(q.limit + 1);
   return {
     text: `SELECT p.body, p.mentions, p.sort_at, p.translation_group_id AS group_id, p.manual_position FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${orderBy(base, q.order)} LIMIT ?`,
@@ -109,11 +127,12 @@ function listSql(siteId: string, q: PublishedListQuery): Sql {
 export function publishedRepository(d1: D1Database, scope: SiteScope) {
   const siteId = assertScope(scope);
   return {
-    async list(q: PublishedListQuery): Promise<{ rows: PublishedListRow[]; hasMore: boolean; rowsRead: number }> {
+    /** A page and, when there is more, the first row of the next page (the next cursor's position). */
+    async list(q: PublishedListQuery): Promise<{ rows: PublishedListRow[]; next: PublishedListRow | undefined; rowsRead: number }> {
       const sql = listSql(siteId, q);
       const result = await d1.prepare(sql.text).bind(...sql.params).all<PublishedListRow>();
       const rows = result.results;
-      return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit, rowsRead: result.meta.rows_read ?? 0 };
+      return { rows: rows.slice(0, q.limit), next: rows[q.limit], rowsRead: result.meta.rows_read ?? 0 };
     },
 
     /** The item with this slug, served in the first chain language its translation group is published in. */
@@ -136,13 +155,6 @@ export function publishedRepository(d1: D1Database, scope: SiteScope) {
         .bind(...p2)
         .first<{ body: string; mentions: string }>();
       return best ?? hit;
-    },
-
-    /** Translation group of an instance or group id, for relation filters; undefined when unknown. */
-    async groupOf(id: string): Promise<string | undefined> {
-      if (id.startsWith("grp_")) return id;
-      const row = await d1.prepare("SELECT translation_group_id FROM entries WHERE site_id = ? AND instance_id = ?").bind(siteId, id).first<{ translation_group_id: string }>();
-      return row?.translation_group_id;
     },
   };
 }

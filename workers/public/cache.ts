@@ -13,9 +13,24 @@ export function cacheKey(request: Request): Request {
   return new Request(`https://${host}${url.pathname}${query ? `?${query}` : ""}`, { method: "GET" });
 }
 
+/** Whether a request may be answered from, and stored in, the edge cache. */
+export function cacheable(request: Request): boolean {
+  if (request.method !== "GET" || request.headers.has("authorization")) return false;
+  return !new URL(request.url).searchParams.has("preview");
+}
+
 /**
- * Serves from the edge cache when allowed, else produces the answer and stores it with its tags.
- * Requests carrying a token or a preview skip the cache both ways.
+ * The cached answer of a public request, looked up before anything else (no D1 read on a hit).
+ * Requests carrying a token or a preview never use the cache.
+ */
+export async function cachedAnswer(request: Request, maxAge: number): Promise<Response | undefined> {
+  if (maxAge === 0 || !cacheable(request)) return undefined;
+  return caches.default.match(cacheKey(request));
+}
+
+/**
+ * Produces a public answer and, when allowed, stores it with its tags (the router already looked the
+ * request up). Requests carrying a token or a preview are answered `private, no-store`.
  */
 export async function withCache(
   request: Request,
@@ -24,16 +39,9 @@ export async function withCache(
   ctx: ExecutionContext,
   produce: () => Promise<PublicAnswer>,
 ): Promise<Response> {
-  if (maxAge === 0 || bypass) {
-    const answer = await produce();
-    return publicResponse(bypass ? { ...answer, cacheable: false } : answer, maxAge);
-  }
-  const cache = caches.default;
-  const key = cacheKey(request);
-  const hit = await cache.match(key);
-  if (hit) return hit;
   const answer = await produce();
+  if (maxAge === 0 || bypass || !cacheable(request)) return publicResponse(bypass ? { ...answer, cacheable: false } : answer, maxAge);
   const response = publicResponse(answer, maxAge);
-  if (answer.cacheable) ctx.waitUntil(cache.put(key, response.clone()));
+  if (answer.cacheable) ctx.waitUntil(caches.default.put(cacheKey(request), response.clone()));
   return response;
 }

@@ -22,38 +22,28 @@ function filterField(model: Model, field: string, parameter: string) {
 /** GET /v1/{model}: one cursor page of published items. */
 export async function listItems(d1: D1Database, site: Site, model: Model, chain: string[], params: ListParams, cacheable: boolean): Promise<PublicAnswer> {
   const repo = publishedRepository(d1, siteScope(site.id));
-  const filters: PublishedFilter[] = [];
-  let impossible = false;
-  for (const f of params.filters) {
+  const filters: PublishedFilter[] = params.filters.map((f) => {
     filterField(model, f.field, f.kind);
-    if (f.kind === "tag") filters.push({ kind: "tag", field: f.field, slug: f.value });
-    else {
-      const groupId = await repo.groupOf(f.value);
-      if (groupId === undefined) impossible = true;
-      else filters.push({ kind: "relation", field: f.field, groupId });
-    }
-  }
+    return f.kind === "tag" ? { kind: "tag", field: f.field, slug: f.value } : { kind: "relation", field: f.field, target: f.value };
+  });
   // The cursor continues only the list it came from: same model, languages, order and filters.
-  const shape = await sha256Hex(JSON.stringify([model.id, chain, params.order, params.filters]));
+  const shape = (await sha256Hex(JSON.stringify([model.id, chain, params.order, params.filters]))).slice(0, 16);
   const secret = await signingSecret(d1, "cursor");
-  let after;
+  let from;
   if (params.cursor !== undefined) {
     const state = await decodeCursor(secret, params.cursor);
-    if (!state || state.q !== shape.slice(0, 16)) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
-    after = { sort_at: state.s, group_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
+    if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
+    from = { sort_at: state.s, group_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
   }
-  const page = impossible
-    ? { rows: [], hasMore: false }
-    : await repo.list({ modelId: model.id, chain, order: params.order, limit: params.limit, filters, ...(after ? { after } : {}) });
-  const last = page.rows.at(-1);
-  const nextCursor =
-    page.hasMore && last
-      ? await encodeCursor(secret, { q: shape.slice(0, 16), s: last.sort_at, g: last.group_id, ...(params.order === "manual" ? { p: last.manual_position } : {}) })
-      : null;
+  const page = await repo.list({ modelId: model.id, chain, order: params.order, limit: params.limit, filters, ...(from ? { from } : {}) });
+  const next = page.next;
+  const nextCursor = next
+    ? await encodeCursor(secret, { q: shape, s: next.sort_at, g: next.group_id, ...(params.order === "manual" ? { p: next.manual_position } : {}) })
+    : null;
   const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id), cacheTag.list(model.id)]);
   for (const row of page.rows) for (const group of JSON.parse(row.mentions) as string[]) tags.add(cacheTag.item(group));
   return {
-    body: `{"data":[${page.rows.map((r) => r.body).join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: page.hasMore, next_cursor: nextCursor })}}`,
+    body: `{"data":[${page.rows.map((r) => r.body).join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: next !== undefined, next_cursor: nextCursor })}}`,
     tags: [...tags],
     cacheable,
   };

@@ -5,6 +5,10 @@ import { modelRepository, type Model } from "../../shared/repositories/model-rep
 import type { Site } from "../../shared/repositories/site-repository";
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
+import { configCacheMs, TtlCache } from "../../shared/public/config-cache";
+import type { Env } from "../../shared/env";
+
+const models = new TtlCache<Model | undefined>();
 
 /** The one answer for everything the public API refuses, so refusals cannot be told apart. */
 export function publicNotFound(): AppError {
@@ -15,8 +19,9 @@ export function publicNotFound(): AppError {
  * The model a public request may read: public, or private with a site API token naming it.
  * A private model without a valid token is the same 404 as a model that does not exist.
  */
-export async function readableModel(d1: D1Database, site: Site, slug: string, request: Request): Promise<Model> {
-  const model = await modelRepository(createDb(d1), siteScope(site.id)).findBySlug(slug);
+export async function readableModel(env: Env, site: Site, slug: string, request: Request): Promise<Model> {
+  const d1 = env.DB;
+  const model = await models.get(`${site.id}|${slug}`, configCacheMs(env), Date.now(), () => modelRepository(createDb(d1), siteScope(site.id)).findBySlug(slug));
   if (!model) throw publicNotFound();
   if (model.is_public) return model;
   const allowed = await tokenModelIds(d1, site.id, request);

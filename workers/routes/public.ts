@@ -43,7 +43,7 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
     const params = parseListParams(url);
     const bypass = carriesToken(request);
     return withCache(request, maxAge, bypass, ctx, async () => {
-      const model = await readableModel(env.DB, site, list[1] ?? "", request);
+      const model = await readableModel(env, site, list[1] ?? "", request);
       return listItems(env.DB, site, model, servedChain(site, params.locale), params, !bypass);
     });
   }
@@ -52,7 +52,7 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
     const params = parseItemParams(url);
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, maxAge, bypass, ctx, async () => {
-      const model = await readableModel(env.DB, site, item[1] ?? "", request);
+      const model = await readableModel(env, site, item[1] ?? "", request);
       const slug = decodeURIComponent(item[2] ?? "");
       if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now());
       return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass);
