@@ -11,7 +11,7 @@
  * When site `demo` already exists nothing is written; the same ids are read back and printed.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,9 +19,17 @@ import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const json = process.argv.includes("--json");
-const PORT = 8787;
+/** `--persist-to DIR` and `--port N`: seed another dev state (end-to-end tests run their own). */
+const option = (name) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+const PORT = Number(option("--port") ?? 8787);
 /** Where `wrangler dev` persists local state by default (its --persist-to is .wrangler/state). */
-const persistRoot = path.join(root, ".wrangler", "state", "v3");
+const persistTo = path.resolve(root, option("--persist-to") ?? path.join(".wrangler", "state"));
+const persistRoot = path.join(persistTo, "v3");
+/** The demo's shown-once secrets, kept beside the local state so every run prints the same ones. */
+const secretsFile = path.join(persistTo, "driftwood-demo-credentials.json");
 
 /** Everything but the --json answer goes to stderr. */
 const say = (line = "") => process.stderr.write(`${line}\n`);
@@ -31,7 +39,7 @@ const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.jso
 
 function applyMigrations() {
   say("Applying local D1 migrations…");
-  const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local"], {
+  const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
     cwd: root,
     // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
     stdio: ["ignore", 2, 2],
@@ -57,7 +65,8 @@ async function runSeed(script, bindings) {
     },
   });
   try {
-    const response = await mf.dispatchFetch("http://seed.internal/", { method: "POST" });
+    const known = existsSync(secretsFile) ? JSON.parse(readFileSync(secretsFile, "utf8")) : {};
+    const response = await mf.dispatchFetch("http://seed.internal/", { method: "POST", body: JSON.stringify(known) });
     const body = await response.json();
     if (!response.ok) {
       const error = new Error(body.error ?? `seed worker answered ${response.status}`);
@@ -77,6 +86,7 @@ function summary(result, bindings) {
     admin_url: `http://${bindings.adminHost}:${PORT}`,
     sites: result.sites.map(({ id, slug, host, default_lang, languages }) => ({ id, slug, host, default_lang, languages })),
     admin: { email: result.admin.email, password: result.admin.password },
+    ...result.credentials,
   };
 }
 
@@ -87,6 +97,8 @@ async function main() {
   say("Seeding the demo…");
   const result = await runSeed(await bundleWorker("scripts/seed/seed-worker.ts"), bindings);
   for (const line of result.log) say(`  ${line}`);
+  mkdirSync(persistTo, { recursive: true });
+  writeFileSync(secretsFile, `${JSON.stringify(result.credentials, null, 2)}\n`, { mode: 0o600 });
   const out = summary(result, bindings);
   if (json) {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

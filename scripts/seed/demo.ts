@@ -103,6 +103,8 @@ export interface DemoSeedResult {
   created: boolean;
   sites: DemoSite[];
   admin: { email: string; password: string };
+  /** The demo admin's person id (acts for the seed's credentials). */
+  admin_id: string;
   counts: DemoCounts;
   /** Progress lines, for the caller to print where it likes (stdout stays for --json). */
   log: string[];
@@ -239,6 +241,10 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
   clock.set(SETUP_AT + hours(1));
   const models = await demoModels(ctx);
   log.push("demo: models article, author, category, note, homepage.");
+  // Search is off until a site enables it; the demo searches its public collections.
+  const search = { ...ctx.site.settings.search, enabled: true, models: [models.article.id, models.author.id, models.category.id] };
+  await env.DB.prepare("UPDATE sites SET settings = ? WHERE id = ?").bind(JSON.stringify({ ...ctx.site.settings, search }), ctx.site.id).run();
+  log.push("demo: search enabled for article, author and category.");
 
   // Authors and categories (with their French titles), published before anything links to them.
   const authors = new Map<AuthorKey, string>();
@@ -477,7 +483,9 @@ export async function readDemo(d1: D1Database): Promise<Omit<DemoSeedResult, "cr
   }
   const [demo, other] = sites;
   if (!demo || !other) throw new Error("unreachable");
-  return { sites, admin: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password }, counts: await countDemo(d1, demo.id, other.id) };
+  const admin = await d1.prepare("SELECT id FROM persons WHERE email = ?").bind(DEMO_ADMIN.email).first<{ id: string }>();
+  if (!admin) throw new IncompleteSeedError("The demo admin is missing from the local database.");
+  return { sites, admin: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password }, admin_id: admin.id, counts: await countDemo(d1, demo.id, other.id) };
 }
 
 async function countDemo(d1: D1Database, demoId: string, otherId: string): Promise<DemoCounts> {

@@ -1,14 +1,22 @@
 /**
  * The worker `npm run seed` bundles and runs on Miniflare against the same persisted D1 database
  * (and R2 bucket) as `wrangler dev`. One request seeds; the answer is the seed's JSON result.
+ * The request body carries the demo credentials the caller kept from an earlier run (shown-once
+ * secrets); live ones are reused, missing or revoked ones minted again.
  */
 import { AppError } from "../../shared/errors";
+import { ensureDemoCredentials, type DemoCredentials } from "./credentials";
 import { seedDemo, type SeedEnv } from "./demo";
 
 export default {
-  async fetch(_request: Request, env: SeedEnv): Promise<Response> {
+  async fetch(request: Request, env: SeedEnv): Promise<Response> {
     try {
-      return Response.json(await seedDemo(env));
+      const known = (await request.json().catch(() => ({}))) as Partial<DemoCredentials>;
+      const result = await seedDemo(env);
+      const demo = result.sites.find((s) => s.slug === "demo");
+      if (!demo) throw new Error("demo site missing after seeding");
+      const credentials = await ensureDemoCredentials(env.DB, demo.id, result.admin_id, known);
+      return Response.json({ ...result, credentials });
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const details = error instanceof AppError ? { code: error.code, details: error.details ?? null } : {};
