@@ -1,0 +1,81 @@
+/**
+ * Starts the real service for end-to-end tests: seeds a fresh dev state in a temporary folder, runs
+ * `wrangler dev` on it in its own process group, waits for the demo's /health, and stops the whole
+ * group afterwards (wrangler spawns workerd and esbuild children: never kill by name).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { root } from "./load-ts.mjs";
+
+const require = createRequire(import.meta.url);
+const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
+
+/** One HTTP request to 127.0.0.1 with an explicit Host header (Node's fetch would replace it). */
+export function request(port, { method = "GET", host, path: pathname, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path: pathname,
+        headers: { host, ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...headers },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
+    req.on("error", reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+export async function startDevServer({ port }) {
+  const persistTo = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-"));
+  const seeded = spawnSync(process.execPath, [path.join(root, "scripts", "seed.mjs"), "--json", "--persist-to", persistTo, "--port", String(port)], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+  const info = JSON.parse(seeded.stdout);
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+  });
+  let stderr = "";
+  child.stderr.on("data", (c) => (stderr = (stderr + c).slice(-4000)));
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const res = await request(port, { host: "demo.localhost", path: "/health" });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      stop();
+      throw new Error(`wrangler dev did not become ready: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { info, port, stop };
+}
