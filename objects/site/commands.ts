@@ -10,6 +10,7 @@ import type {
 } from "../../shared/services/lifecycle";
 import type { Actor } from "../../shared/services/lifecycle";
 import type { CreateModelInput } from "../../shared/services/models/create-model";
+import type { ManualOrderInput } from "../../shared/services/models/manual-order";
 
 /** How a surface asks for idempotency: the key's owner, the key, and a digest of the request. */
 export interface IdempotencyRequest {
@@ -49,3 +50,4 @@ export type TrashRequest = WriteRequest<TrashInput>;
 export type PurgeRequest = WriteRequest<{ instance_id: string }>;
 export type RestoreVersionRequest = WriteRequest<RestoreVersionInput>;
 export type CreateModelRequest = WriteRequest<CreateModelInput>;
+export type ManualOrderRequest = WriteRequest<ManualOrderInput>;

@@ -5,6 +5,7 @@ import type { Outcome } from "../../shared/errors";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView, PurgeAnswer, TrashAnswer } from "../../shared/services/lifecycle";
 import { createModel } from "../../shared/services/models/create-model";
+import { setManualOrder } from "../../shared/services/models/manual-order";
 import type { Model } from "../../shared/repositories/model-repository";
 import { enqueueEvents, pendingEventIds } from "./after-commit";
 import type * as C from "./commands";
@@ -75,6 +76,10 @@ export class SiteObject extends DurableObject<Env> {
 
   createModel(r: C.CreateModelRequest): Promise<Outcome<C.WriteAnswer<Model>>> {
     return this.#write(r, createModel, 201);
+  }
+
+  setManualOrder(r: C.ManualOrderRequest): Promise<Outcome<C.WriteAnswer<Model>>> {
+    return this.#write(r, setManualOrder);
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────

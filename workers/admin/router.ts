@@ -4,6 +4,7 @@ import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
 import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
+import { putManualOrder } from "./manual-order";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 
@@ -27,6 +28,7 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "DELETE", path: /^\/api\/site-tokens\/([^/]{1,100})$/, access: "site", handle: revokeToken },
   { method: "POST", path: /^\/api\/preview$/, access: "site", handle: previewEntry },
   { method: "GET", path: /^\/api\/models\/public-client\.ts$/, access: "site", handle: publicClient },
+  { method: "PUT", path: /^\/api\/models\/([^/]{1,100})\/manual-order$/, access: "site", handle: putManualOrder },
 ];
 
 /** Whether the request's Host is the admin host (compared lower-case, without port). */
