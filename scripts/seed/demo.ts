@@ -11,7 +11,8 @@ import { isoAt, systemClock, type Clock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
-import type { SiteSettings } from "../../shared/content/site-settings";
+import { parseSiteSettings, type SiteSettings } from "../../shared/content/site-settings";
+import { reindexSite } from "../../shared/search/reindex";
 import { newId } from "../../shared/ids";
 import { findSiteById, type Site } from "../../shared/repositories/site-repository";
 import type { Model } from "../../shared/repositories/model-repository";
@@ -241,10 +242,6 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
   clock.set(SETUP_AT + hours(1));
   const models = await demoModels(ctx);
   log.push("demo: models article, author, category, note, homepage.");
-  // Search is off until a site enables it; the demo searches its public collections.
-  const search = { ...ctx.site.settings.search, enabled: true, models: [models.article.id, models.author.id, models.category.id] };
-  await env.DB.prepare("UPDATE sites SET settings = ? WHERE id = ?").bind(JSON.stringify({ ...ctx.site.settings, search }), ctx.site.id).run();
-  log.push("demo: search enabled for article, author and category.");
 
   // Authors and categories (with their French titles), published before anything links to them.
   const authors = new Map<AuthorKey, string>();
@@ -509,4 +506,24 @@ async function countDemo(d1: D1Database, demoId: string, otherId: string): Promi
     media: await number("SELECT count(*) AS n FROM media WHERE site_id = ?", demoId),
     other_published_articles: await number(`SELECT count(*) AS n FROM published_items p JOIN models m ON m.id = p.model_id WHERE p.site_id = ? AND m.slug = ?`, otherId, "article"),
   };
+}
+
+/**
+ * Search is off until a site enables it; the demo searches its public collections. Runs on every
+ * seed (also for a demo seeded before search existed) but only while search was never configured.
+ */
+export async function ensureDemoSearch(d1: D1Database, demoSiteId: string): Promise<void> {
+  const row = await d1.prepare("SELECT settings FROM sites WHERE id = ?").bind(demoSiteId).first<{ settings: string }>();
+  if (!row) return;
+  const settings = parseSiteSettings(row.settings);
+  if (settings.search.models.length > 0) return;
+  const { results } = await d1
+    .prepare("SELECT id FROM models WHERE site_id = ? AND slug IN ('article', 'author', 'category') ORDER BY slug")
+    .bind(demoSiteId)
+    .all<{ id: string }>();
+  const search = { ...settings.search, enabled: true, models: results.map((r) => r.id) };
+  await d1.prepare("UPDATE sites SET settings = ? WHERE id = ?").bind(JSON.stringify({ ...settings, search }), demoSiteId).run();
+  // A demo published before the search index existed has nothing indexed yet.
+  const site = await findSiteById(createDb(d1), demoSiteId);
+  if (site) await reindexSite({ db: createDb(d1), d1, scope: siteScope(site.id), site });
 }

@@ -6,7 +6,7 @@
  */
 import { AppError } from "../../shared/errors";
 import { ensureDemoCredentials, type DemoCredentials } from "./credentials";
-import { seedDemo, type SeedEnv } from "./demo";
+import { ensureDemoSearch, seedDemo, type SeedEnv } from "./demo";
 
 export default {
   async fetch(request: Request, env: SeedEnv): Promise<Response> {
@@ -15,6 +15,7 @@ export default {
       const result = await seedDemo(env);
       const demo = result.sites.find((s) => s.slug === "demo");
       if (!demo) throw new Error("demo site missing after seeding");
+      await ensureDemoSearch(env.DB, demo.id);
       const credentials = await ensureDemoCredentials(env.DB, demo.id, result.admin_id, known);
       return Response.json({ ...result, credentials });
     } catch (error) {

@@ -10,10 +10,11 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
 
 /** The error envelope of the public and management surfaces: `{ error: { code, message, … } }`. */
 export function errorResponse(error: AppError, requestId?: string): Response {
-  const headers: Record<string, string> = {};
+  // The request id travels in a header, so refusals that must look alike have identical bodies.
+  const headers: Record<string, string> = requestId ? { "x-request-id": requestId } : {};
   const retryAfter = error.details?.retry_after;
   if (typeof retryAfter === "number") headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
-  return json({ error: { code: error.code, message: error.message, ...(error.details ?? {}), ...(requestId ? { request_id: requestId } : {}) } }, error.status, headers);
+  return json({ error: { code: error.code, message: error.message, ...(error.details ?? {}) } }, error.status, headers);
 }
 
 /** Turns anything thrown into an answer: AppErrors keep their code; anything else is logged and hidden. */
