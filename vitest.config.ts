@@ -56,7 +56,8 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.jsonc" },
         miniflare: {
           // CONFIG_CACHE_MS 0: tests change sites and models between reads and must see it at once.
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0" },
+          // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi },
         },

@@ -1,4 +1,5 @@
 import { buildOpenApi } from "./openapi";
+import { manageSurface } from "./manage-api";
 import { publicSurface } from "./public-api";
 
 /**
@@ -7,6 +8,7 @@ import { publicSurface } from "./public-api";
  */
 export function contractArtifacts(): Record<string, string> {
   return {
+    "openapi-v1.json": `${JSON.stringify(buildOpenApi(manageSurface), null, 2)}\n`,
     "openapi/public-v1.json": `${JSON.stringify(buildOpenApi(publicSurface), null, 2)}\n`,
   };
 }

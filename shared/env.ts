@@ -10,6 +10,8 @@ export interface Env {
   PUBLIC_CACHE_MAX_AGE: string;
   /** How long an isolate keeps site and model configuration for public reads (ms; default 5000). */
   CONFIG_CACHE_MS?: string;
+  /** Management API requests per credential per minute (default 600). */
+  MANAGE_RATE_LIMIT?: string;
   CF_PURGE_ZONE_ID?: string;
   CF_PURGE_API_TOKEN?: string;
   /** Optional stand-in for api.cloudflare.com (tests bind a fake); without it purges use `fetch`. */

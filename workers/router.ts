@@ -2,6 +2,7 @@ import type { Env } from "../shared/env";
 import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
+import { handleManage, MANAGE_BASE } from "./manage/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
 
@@ -13,6 +14,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   const requestId = crypto.randomUUID();
   try {
     if (isAdminHost(request, env)) return await handleAdmin(request, env);
+    // Credential-addressed surfaces answer on any host; the site comes from the credential.
+    if (new URL(request.url).pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
     const hit = await cachedAnswer(request, cacheMaxAge(env));
     if (hit) return hit;
     const site = await siteForRequest(request, env);

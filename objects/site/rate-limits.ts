@@ -8,8 +8,9 @@ type WindowRow = { window_start: number; window_ms: number; count: number };
 /**
  * Fixed-window rate limits of one site, in the Durable Object's SQLite storage (`limit_windows`).
  *
- * Windows are aligned to multiples of `windowMs` since the epoch, so every bucket with the same
- * window length turns over at the same instant and a window's end is computable without state.
+ * A bucket's window opens with its first request and lasts `windowMs`; the next request after it
+ * ends opens a new one. (Windows aligned to the clock would let a burst straddling a boundary pass
+ * twice the limit in a moment.)
  * `take` is synchronous (read and write with no await between), so concurrent calls in one
  * object are serialised by the runtime and can never allow more than `limit` per window.
  */
@@ -27,15 +28,16 @@ export class RateLimiter {
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a non-negative integer; got ${limit}`);
     if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be a positive integer; got ${windowMs}`);
     const now = this.clock.now();
-    const windowStart = now - (now % windowMs);
-    const windowEnd = windowStart + windowMs;
     return this.storage.transactionSync((): TakeResult => {
       const sql = this.storage.sql;
       const row = sql
         .exec<WindowRow>("SELECT window_start, window_ms, count FROM limit_windows WHERE bucket = ?", bucket)
         .toArray()[0];
-      // A row from an earlier window, or one kept with another window length, starts over.
-      const used = row !== undefined && row.window_start === windowStart && row.window_ms === windowMs ? row.count : 0;
+      // A window that has ended, or one kept with another window length, starts over now.
+      const current = row !== undefined && row.window_ms === windowMs && now < row.window_start + windowMs;
+      const windowStart = current ? row.window_start : now;
+      const windowEnd = windowStart + windowMs;
+      const used = current ? row.count : 0;
       if (used >= limit) return { allowed: false, retryAfterMs: windowEnd - now };
       sql.exec(
         `INSERT INTO limit_windows (bucket, window_start, window_ms, count, expires_at) VALUES (?, ?, ?, ?, ?)

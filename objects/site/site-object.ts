@@ -7,6 +7,7 @@ import type { EntryView, PurgeAnswer, TrashAnswer } from "../../shared/services/
 import { createModel } from "../../shared/services/models/create-model";
 import { setManualOrder } from "../../shared/services/models/manual-order";
 import type { Model } from "../../shared/repositories/model-repository";
+import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, pendingEventIds } from "./after-commit";
 import type * as C from "./commands";
 import { IdempotencyLedger } from "./idempotency";
@@ -80,6 +81,12 @@ export class SiteObject extends DurableObject<Env> {
 
   setManualOrder(r: C.ManualOrderRequest): Promise<Outcome<C.WriteAnswer<Model>>> {
     return this.#write(r, setManualOrder);
+  }
+
+  /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
+  command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
+    if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
+    return this.#write(request, commandBuilder(name), COMMANDS[name].status);
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────

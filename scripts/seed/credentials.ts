@@ -11,16 +11,29 @@ import { siteScope } from "../../shared/db/site-scope";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import { modelRepository } from "../../shared/repositories/model-repository";
 import type { LifecycleContext } from "../../shared/services/lifecycle";
+import { createManagementCredential } from "../../shared/services/management-credentials";
 import { createSiteToken } from "../../shared/services/site-tokens";
+import { ALL_SCOPES } from "../../schema/scopes";
 
 export interface DemoCredentials {
   site_api_token: string;
+  /** `dwm_…`: every scope on the demo site, every model, acting as the demo admin. */
+  management_token: string;
 }
 
 async function liveSiteToken(d1: D1Database, siteId: string, token: string | undefined): Promise<boolean> {
   if (!token) return false;
   const row = await d1
     .prepare("SELECT 1 AS ok FROM site_api_tokens WHERE digest = ? AND site_id = ? AND revoked_at IS NULL")
+    .bind(await sha256Hex(token), siteId)
+    .first<{ ok: number }>();
+  return row !== null;
+}
+
+async function liveManagementCredential(d1: D1Database, siteId: string, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const row = await d1
+    .prepare("SELECT 1 AS ok FROM management_credentials WHERE digest = ? AND site_id = ? AND revoked_at IS NULL")
     .bind(await sha256Hex(token), siteId)
     .first<{ ok: number }>();
   return row !== null;
@@ -47,5 +60,9 @@ export async function ensureDemoCredentials(d1: D1Database, demoSiteId: string, 
     if (!note) throw new Error("demo model note missing");
     siteToken = (await createSiteToken(ctx, { name: "Demo seed: private notes", model_ids: [note.id] })).token;
   }
-  return { site_api_token: siteToken ?? "" };
+  let managementToken = known.management_token;
+  if (!(await liveManagementCredential(d1, site.id, managementToken))) {
+    managementToken = (await createManagementCredential(ctx, { name: "Demo seed: management (every scope)", scopes: ALL_SCOPES })).token;
+  }
+  return { site_api_token: siteToken ?? "", management_token: managementToken ?? "" };
 }

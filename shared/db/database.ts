@@ -223,6 +223,20 @@ export interface SiteApiTokensTable {
   revoked_at: string | null;
 }
 
+export interface ManagementCredentialsTable {
+  id: string;
+  site_id: string;
+  name: string;
+  digest: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  /** JSON array of model ids, or null for every model of the site. */
+  model_ids: string | null;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface BatchGuardsTable {
   reason: string;
 }
@@ -247,6 +261,7 @@ export interface Database {
   idempotency_results: IdempotencyResultsTable;
   signing_keys: SigningKeysTable;
   site_api_tokens: SiteApiTokensTable;
+  management_credentials: ManagementCredentialsTable;
 }
 
 export type SiteRow = Selectable<SitesTable>;

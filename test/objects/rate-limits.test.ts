@@ -8,7 +8,7 @@ const WINDOW_MS = 60_000;
 describe("RateLimiter", () => {
   it("allows exactly `limit` of 500 concurrent takes, then says when to retry, then opens a new window", async () => {
     await inSiteStorage("test-limit-concurrent", async (storage) => {
-      // Start 15 s into a window so retryAfter is the rest of it.
+      // The window opens with the first take, 15 s past a round minute (windows are not clock-aligned).
       const clock = new FakeClock(Date.UTC(2026, 0, 1) + 15_000);
       const limiter = new RateLimiter(storage, clock);
       const limit = 37;
@@ -27,16 +27,18 @@ describe("RateLimiter", () => {
       expect(results.filter((r) => !r.allowed)).toHaveLength(500 - limit);
 
       clock.advance(5_000);
-      expect(limiter.take("writes:cred_1", limit, WINDOW_MS)).toEqual({ allowed: false, retryAfterMs: 40_000 });
+      expect(limiter.take("writes:cred_1", limit, WINDOW_MS)).toEqual({ allowed: false, retryAfterMs: 55_000 });
       // Other buckets count separately.
       expect(limiter.take("writes:cred_2", limit, WINDOW_MS)).toEqual({ allowed: true, remaining: limit - 1 });
 
       clock.advance(40_000);
+      expect(limiter.take("writes:cred_1", limit, WINDOW_MS)).toEqual({ allowed: false, retryAfterMs: 15_000 });
+      clock.advance(15_000);
       expect(limiter.take("writes:cred_1", limit, WINDOW_MS)).toEqual({ allowed: true, remaining: limit - 1 });
     });
   });
 
-  it("counts a window from its aligned start and refusals do not count", async () => {
+  it("counts a window from its first take and refusals do not count", async () => {
     await inSiteStorage("test-limit-window", (storage) => {
       const start = Date.UTC(2026, 0, 1);
       const clock = new FakeClock(start);

@@ -4,6 +4,7 @@ import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
 import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
+import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
@@ -26,6 +27,9 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "GET", path: /^\/api\/site-tokens$/, access: "site", handle: listTokens },
   { method: "POST", path: /^\/api\/site-tokens$/, access: "site", handle: createToken },
   { method: "DELETE", path: /^\/api\/site-tokens\/([^/]{1,100})$/, access: "site", handle: revokeToken },
+  { method: "GET", path: /^\/api\/management-credentials$/, access: "site", handle: listCredentials },
+  { method: "POST", path: /^\/api\/management-credentials$/, access: "site", handle: createCredential },
+  { method: "DELETE", path: /^\/api\/management-credentials\/([^/]{1,100})$/, access: "site", handle: revokeCredential },
   { method: "POST", path: /^\/api\/preview$/, access: "site", handle: previewEntry },
   { method: "GET", path: /^\/api\/models\/public-client\.ts$/, access: "site", handle: publicClient },
   { method: "PUT", path: /^\/api\/models\/([^/]{1,100})\/manual-order$/, access: "site", handle: putManualOrder },

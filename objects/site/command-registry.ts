@@ -1,0 +1,32 @@
+import * as lifecycle from "../../shared/services/lifecycle";
+import { createModel } from "../../shared/services/models/create-model";
+import { setManualOrder } from "../../shared/services/models/manual-order";
+import type { PlanBuilder } from "./write-runner";
+
+/**
+ * Every write a SiteObject runs, by name, with the HTTP status of its success. Surfaces (admin,
+ * management, plugin) send a name and an input; the object runs the builder through its write path.
+ */
+export const COMMANDS = {
+  createEntry: { build: lifecycle.createEntry, status: 201 },
+  saveDraft: { build: lifecycle.saveDraft, status: 200 },
+  addLanguage: { build: lifecycle.addLanguage, status: 201 },
+  publish: { build: lifecycle.publishEntry, status: 200 },
+  unpublish: { build: lifecycle.unpublishEntry, status: 200 },
+  move: { build: lifecycle.moveEntry, status: 200 },
+  trash: { build: lifecycle.trashEntry, status: 200 },
+  restore: { build: lifecycle.restoreEntry, status: 200 },
+  purge: { build: lifecycle.purgeEntry, status: 200 },
+  restoreVersion: { build: lifecycle.restoreVersion, status: 200 },
+  createModel: { build: createModel, status: 201 },
+  setManualOrder: { build: setManualOrder, status: 200 },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+type BuilderOf<K extends CommandName> = (typeof COMMANDS)[K]["build"];
+export type CommandInput<K extends CommandName> = Parameters<BuilderOf<K>>[1];
+export type CommandAnswer<K extends CommandName> = Awaited<ReturnType<BuilderOf<K>>>["answer"];
+
+export function commandBuilder<K extends CommandName>(name: K): PlanBuilder<CommandInput<K>, CommandAnswer<K>> {
+  return COMMANDS[name].build as unknown as PlanBuilder<CommandInput<K>, CommandAnswer<K>>;
+}

@@ -1,0 +1,34 @@
+import * as v from "valibot";
+import type { RouteSpec, Surface } from "./contract";
+import { entryRoutes } from "./manage-entries";
+
+const siteRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "getSite",
+    method: "get",
+    path: "/site",
+    summary: "The credential's site, its languages, and the scopes available and held",
+    scope: "content:read",
+    response: v.object({
+      id: v.string(),
+      slug: v.string(),
+      name: v.string(),
+      default_lang: v.string(),
+      languages: v.array(v.string()),
+      scopes_available: v.array(v.string()),
+      credential: v.object({ id: v.string(), name: v.string(), scopes: v.array(v.string()), model_ids: v.nullable(v.array(v.string())) }),
+    }),
+    errors: ["unauthorized", "creator_unauthorized", "rate_limited"],
+  },
+];
+
+/** The management API v1: one table, from which the router, OpenAPI file, CLI and MCP tools come. */
+export const manageSurface: Surface = {
+  title: "Driftwood management API",
+  version: "1",
+  description:
+    "Manage one site's content, models and settings. The site comes from the credential (Authorization: Bearer dwm_…). Every write needs an Idempotency-Key.",
+  basePath: "/api/manage/v1",
+  security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
+  routes: [...siteRoutes, ...entryRoutes],
+};

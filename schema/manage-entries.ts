@@ -1,0 +1,94 @@
+import * as v from "valibot";
+import type { RouteSpec } from "./contract";
+import { Page } from "./common";
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
+const Slug = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+const Fields = v.pipe(v.record(v.string(), v.unknown()), v.description("Field values by field key; null clears a value."));
+
+export const Workflow = v.pipe(
+  v.strictObject({
+    state: v.string(),
+    revision: v.number(),
+    transitions: v.array(v.strictObject({ to: v.string(), kind: v.picklist(["publish", "unpublish", "move"]) })),
+  }),
+  v.title("Workflow"),
+);
+
+/** An entry (one language instance) as management reads and writes answer it. */
+export const Entry = v.pipe(
+  v.object({
+    instance_id: v.string(),
+    primary_instance_id: v.string(),
+    translation_group_id: v.string(),
+    model_id: v.string(),
+    model_slug: v.string(),
+    lang: v.string(),
+    slug: v.nullable(v.string()),
+    label: v.nullable(v.string()),
+    current_version_id: v.nullable(v.string()),
+    published_version_id: v.nullable(v.string()),
+    published_at: v.nullable(v.string()),
+    owner_id: v.nullable(v.string()),
+    trashed_at: v.nullable(v.string()),
+    created_at: v.string(),
+    updated_at: v.string(),
+    workflow: Workflow,
+    fields: v.record(v.string(), v.unknown()),
+    replayed: v.optional(v.boolean()),
+  }),
+  v.title("Entry"),
+);
+
+const EntryPath = v.strictObject({ id: Id });
+const Version = v.pipe(
+  v.object({ id: v.string(), number: v.number(), slug: v.nullable(v.string()), label: v.nullable(v.string()), created_by: v.nullable(v.string()), restored_from: v.nullable(v.string()), created_at: v.string() }),
+  v.title("Version"),
+);
+const TrashAnswer = v.object({ instance_ids: v.array(v.string()), translation_group_id: v.string(), trashed_at: v.nullable(v.string()), replayed: v.optional(v.boolean()) });
+
+export const CreateEntryBody = v.strictObject({ model_id: Id, lang: v.optional(Lang), slug: v.optional(Slug), fields: Fields });
+export const SaveDraftBody = v.strictObject({ expected_version_id: Id, fields: Fields, slug: v.optional(Slug) });
+export const AddLanguageBody = v.strictObject({ lang: Lang, slug: v.optional(Slug), fields: v.optional(Fields) });
+export const PublishBody = v.strictObject({ expected_version_id: v.optional(Id), expected_workflow_revision: v.optional(Revision) });
+export const UnpublishBody = v.strictObject({ expected_published_version_id: v.optional(Id), expected_workflow_revision: v.optional(Revision) });
+export const MoveBody = v.strictObject({ to: v.pipe(v.string(), v.minLength(1), v.maxLength(40)), expected_workflow_revision: Revision });
+export const TrashBody = v.strictObject({ language_only: v.optional(v.boolean()) });
+export const RestoreVersionBody = v.strictObject({ expected_version_id: v.optional(Id) });
+
+const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
+
+/** Entry operations of the management API (an entry is one language instance, by `instance_id`). */
+export const entryRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "listEntries",
+    method: "get",
+    path: "/entries",
+    summary: "List entries (fields and languages the role may not read are left out)",
+    scope: "content:read",
+    query: v.strictObject({
+      model_id: v.optional(Id),
+      lang: v.optional(Lang),
+      state: v.optional(v.picklist(["draft", "in_review", "published", "unpublished", "trash"])),
+      cursor: v.optional(v.string()),
+      limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/))),
+    }),
+    response: v.strictObject({ data: v.array(Entry), page: Page }),
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
+  },
+  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", "relation_target_not_found"] },
+  { operationId: "getEntry", method: "get", path: "/entries/{id}", summary: "Read an entry's current draft, published version id and workflow", scope: "content:read", params: EntryPath, response: Entry, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
+  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: [...commonWriteErrors, "version_conflict", "field_validation_failed", "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost"] },
+  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken"] },
+  { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
+  { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...commonWriteErrors, "version_conflict", "field_denied", "missing_permission"] },
+  { operationId: "publishEntry", method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied"] },
+  { operationId: "unpublishEntry", method: "post", path: "/entries/{id}/unpublish", summary: "Withdraw this language from the public API", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: UnpublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "missing_permission"] },
+  { operationId: "moveEntry", method: "post", path: "/entries/{id}/move", summary: "A workflow step that neither publishes nor unpublishes", scope: "workflow:move", idempotent: true, params: EntryPath, body: MoveBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "missing_permission"] },
+  { operationId: "trashEntry", method: "post", path: "/entries/{id}/trash", summary: "Move the item (or one language) to Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_published", "entry_in_trash", "missing_permission"] },
+  { operationId: "restoreEntry", method: "post", path: "/entries/{id}/restore", summary: "Bring the item (or one language) back from Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_not_in_trash", "slug_taken", "missing_permission"] },
+  { operationId: "purgeEntry", method: "post", path: "/entries/{id}/purge", summary: "Delete Trash content for good", scope: "content:purge", idempotent: true, params: EntryPath, body: v.strictObject({}), response: v.object({ purged_instance_ids: v.array(v.string()), translation_group_id: v.string(), replayed: v.optional(v.boolean()) }), errors: [...commonWriteErrors, "entry_not_in_trash", "missing_permission"] },
+  { operationId: "listEntryDependents", method: "get", path: "/entries/{id}/dependents", summary: "Entries whose current or published version links to this item", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(v.strictObject({ instance_id: v.string(), model_id: v.string(), lang: v.string(), label: v.nullable(v.string()), published: v.boolean() })) }), errors: ["unauthorized", "not_found"] },
+];

@@ -1,0 +1,124 @@
+import * as v from "valibot";
+import { Scope } from "../../schema/scopes";
+import { sha256Hex } from "../crypto/digest";
+import { systemClock, type Clock } from "../clock";
+import { createDb } from "../db/client";
+import { siteScope } from "../db/site-scope";
+import { AppError } from "../errors";
+import { findSiteById, type Site } from "../repositories/site-repository";
+import type { Actor, LifecycleContext } from "../services/lifecycle/context";
+import { intersectPermissionSets } from "./permissions";
+import { personAuthority } from "./person-authority";
+import { scopeCeiling } from "./scope-ceiling";
+
+/**
+ * Authority of a management credential (`Authorization: Bearer dwm_…`), re-read on every request:
+ * the credential row (not revoked), then its creator's role on the credential's site now,
+ * intersected with the credential's scope ceiling. Nothing is cached, so a revocation, a
+ * deactivation, a lost membership or a lowered role holds on the very next request.
+ * See docs/management-credentials.md.
+ */
+
+/** The credential as the management API knows it: never the secret or its digest. */
+export interface ManagementCredential {
+  id: string;
+  name: string;
+  /** Stored scopes: always with `content:read`, canonical order. */
+  scopes: Scope[];
+  /** The models it may touch, or `null` for every model of the site. */
+  model_ids: string[] | null;
+}
+
+/** An authenticated management request. */
+export interface ManagementAuth {
+  credential: ManagementCredential;
+  /** The credential's site: the only site the request may touch. */
+  site: Site;
+  /**
+   * `kind: "management_credential"`, `id`: the creator, `credentialId`: the credential;
+   * `permissions`: the creator's role now ∩ the scope ceiling.
+   */
+  actor: Actor;
+}
+
+/** `dwm_` followed by 43 base64url characters (32 random bytes). */
+const SECRET = /^dwm_[A-Za-z0-9_-]{43}$/;
+
+const StoredScopes = v.array(Scope);
+const StoredModelIds = v.nullable(v.array(v.string()));
+
+/** The one refusal for a missing, malformed, unknown or revoked credential. */
+function unauthorized(): AppError {
+  return new AppError("unauthorized", "Send a valid management credential as Authorization: Bearer dwm_….");
+}
+
+/** The `dwm_` secret of the request's Authorization header, or null when there is none or it is malformed. */
+export function managementSecretOf(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header === null) return null;
+  const match = /^(\S+) +(\S+)$/.exec(header.trim());
+  if (!match || match[1]?.toLowerCase() !== "bearer") return null;
+  const secret = match[2] ?? "";
+  return SECRET.test(secret) ? secret : null;
+}
+
+function parseStored<S extends v.GenericSchema>(schema: S, credentialId: string, column: string, text: string | null): v.InferOutput<S> {
+  const result = v.safeParse(schema, text === null ? null : JSON.parse(text));
+  // A stored credential that does not parse is a fault, never a reason to grant anything.
+  if (!result.success) throw new Error(`management credential ${credentialId} holds invalid ${column}`);
+  return result.output;
+}
+
+/**
+ * Authenticates a management request and returns what it may do now.
+ *
+ * - 401 `unauthorized` (one answer): no `Authorization`, not `Bearer dwm_<43 base64url>`, unknown
+ *   digest, revoked credential (or its site gone).
+ * - 403 `creator_unauthorized`: the creator is deactivated (or gone) or holds no active membership on
+ *   the credential's site. A superadmin creator gets no bypass.
+ *
+ * The site comes from the credential only.
+ */
+export async function authenticateManagement(d1: D1Database, request: Request): Promise<ManagementAuth> {
+  const db = createDb(d1);
+  const secret = managementSecretOf(request);
+  if (secret === null) throw unauthorized();
+  const row = await db
+    .selectFrom("management_credentials")
+    .select(["id", "site_id", "name", "scopes", "model_ids", "created_by"])
+    .where("digest", "=", await sha256Hex(secret))
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (!row) throw unauthorized();
+  const site = await findSiteById(db, row.site_id);
+  if (!site) throw unauthorized();
+
+  const authority = await personAuthority(db, row.created_by, row.site_id);
+  if (!authority.ok) {
+    throw new AppError(
+      "creator_unauthorized",
+      authority.reason === "person_inactive"
+        ? "The person who created this credential is deactivated."
+        : "The person who created this credential no longer has access to its site.",
+    );
+  }
+
+  const scopes = parseStored(StoredScopes, row.id, "scopes", row.scopes);
+  const modelIds = parseStored(StoredModelIds, row.id, "model_ids", row.model_ids);
+  const permissions = intersectPermissionSets(authority.actor.permissions, scopeCeiling(scopes, modelIds));
+  return {
+    credential: { id: row.id, name: row.name, scopes, model_ids: modelIds },
+    site,
+    actor: { kind: "management_credential", id: row.created_by, credentialId: row.id, permissions },
+  };
+}
+
+/** Whether the credential holds a scope (commands check this before their own permission check). */
+export function hasScope(auth: Pick<ManagementAuth, "credential">, scope: Scope): boolean {
+  return auth.credential.scopes.includes(scope);
+}
+
+/** A lifecycle context for an authenticated management request: its site, its narrowed actor. */
+export function managementContext(d1: D1Database, auth: ManagementAuth, clock: Clock = systemClock): LifecycleContext {
+  return { db: createDb(d1), d1, scope: siteScope(auth.site.id), site: auth.site, actor: auth.actor, clock };
+}

@@ -1,0 +1,41 @@
+import { SELF } from "cloudflare:test";
+import { ALL_SCOPES, type Scope } from "../../schema/scopes";
+import { createManagementCredential } from "../../shared/services/management-credentials";
+import type { SeededSite } from "./fixtures";
+
+export interface ManageResult<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A management credential of the site's admin (every scope unless narrowed). */
+export async function credential(s: SeededSite, scopes: readonly Scope[] = ALL_SCOPES, modelIds?: string[]): Promise<string> {
+  const created = await createManagementCredential(s.ctx(), { name: "test", scopes: [...scopes], ...(modelIds ? { model_ids: modelIds } : {}) });
+  return created.token;
+}
+
+let keys = 0;
+/** A fresh Idempotency-Key. */
+export const newKey = () => `test-key-${Date.now()}-${keys++}`;
+
+/** A call to the management API (any host: the site comes from the credential). */
+export async function manage<T = unknown>(
+  token: string | null,
+  method: string,
+  path: string,
+  options: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {},
+): Promise<ManageResult<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const key = options.key === undefined ? (method === "GET" ? null : newKey()) : options.key;
+  if (key !== null) headers["idempotency-key"] = key;
+  const init: RequestInit = { method, headers };
+  if (options.body !== undefined) {
+    headers["content-type"] = "application/json";
+    init.body = JSON.stringify(options.body);
+  }
+  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, init);
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}

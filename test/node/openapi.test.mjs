@@ -1,0 +1,40 @@
+/**
+ * The generated OpenAPI files are valid OpenAPI 3.1 (checked with an independent validator), and the
+ * management file documents exactly the routes the router serves. Run by `npm run test:e2e`.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { loadTs, root } from "../../scripts/lib/load-ts.mjs";
+
+const files = ["openapi-v1.json", "openapi/public-v1.json"];
+
+describe("OpenAPI artefacts", () => {
+  for (const file of files) {
+    it(`${file} is valid OpenAPI 3.1`, async () => {
+      const document = JSON.parse(readFileSync(path.join(root, file), "utf8"));
+      assert.equal(document.openapi, "3.1.0");
+      const validator = new Validator();
+      const result = await validator.validate(document);
+      assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+      assert.equal(validator.version, "3.1");
+    });
+  }
+
+  it("documents every served management route, and serves every documented one", async () => {
+    const { manageSurface } = await loadTs("schema/manage-api.ts");
+    const { HANDLERS } = await loadTs("workers/manage/handlers/index.ts");
+    const document = JSON.parse(readFileSync(path.join(root, "openapi-v1.json"), "utf8"));
+    const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    const served = manageSurface.routes.map((r) => `${r.method} ${manageSurface.basePath}${r.path}`).sort();
+    assert.deepEqual(documented, served);
+    const operations = manageSurface.routes.map((r) => r.operationId).sort();
+    assert.deepEqual(Object.keys(HANDLERS).sort(), operations, "every operation has a handler and every handler an operation");
+    for (const route of manageSurface.routes.filter((r) => r.method !== "get")) {
+      const op = document.paths[`${manageSurface.basePath}${route.path}`][route.method];
+      assert.ok(op.parameters.some((p) => p.name === "Idempotency-Key" && p.required), `${route.operationId} requires Idempotency-Key`);
+    }
+  });
+});

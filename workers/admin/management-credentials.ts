@@ -1,0 +1,35 @@
+import * as v from "valibot";
+import { Scope } from "../../schema/scopes";
+import {
+  createManagementCredential,
+  listManagementCredentials,
+  revokeManagementCredential,
+} from "../../shared/services/management-credentials";
+import { json } from "../http/respond";
+import type { SiteCall } from "./auth";
+import { readBody } from "./body";
+
+/** POST /api/management-credentials body. `model_ids` absent or null: every model of the site. */
+const CreateManagementCredentialBody = v.strictObject({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80)),
+  scopes: v.pipe(v.array(Scope), v.maxLength(50)),
+  model_ids: v.optional(
+    v.nullable(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.minLength(1), v.maxLength(50))),
+  ),
+});
+
+/** GET /api/management-credentials: the site's credentials, never their secrets. */
+export async function listCredentials(call: SiteCall): Promise<Response> {
+  return json({ data: await listManagementCredentials(call.ctx) });
+}
+
+/** POST /api/management-credentials: 201 with the secret, shown this once. */
+export async function createCredential(call: SiteCall): Promise<Response> {
+  const body = await readBody(call.request, CreateManagementCredentialBody);
+  return json(await createManagementCredential(call.ctx, body), 201);
+}
+
+/** DELETE /api/management-credentials/{id}: revokes; the next management request with it is refused. */
+export async function revokeCredential(call: SiteCall): Promise<Response> {
+  return json(await revokeManagementCredential(call.ctx, call.params[0] ?? ""));
+}

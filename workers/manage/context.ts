@@ -1,0 +1,31 @@
+import type { RouteSpec } from "../../schema/contract";
+import type { Env } from "../../shared/env";
+import type { Site } from "../../shared/repositories/site-repository";
+import type { Actor, LifecycleContext } from "../../shared/services/lifecycle";
+import type { IdempotencyRequest } from "../../objects/site/commands";
+
+/** The credential a management request authenticated with (never its secret). */
+export interface CredentialInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  model_ids: string[] | null;
+}
+
+/** Everything a management handler gets: parsed input, authority, and the write's idempotency. */
+export interface ManageCall {
+  env: Env;
+  request: Request;
+  route: RouteSpec;
+  site: Site;
+  actor: Actor;
+  credential: CredentialInfo;
+  ctx: LifecycleContext;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  /** Present on writes: the key, scoped to the credential, and the request's fingerprint. */
+  idempotency: IdempotencyRequest | undefined;
+}
+
+export type ManageHandler = (call: ManageCall) => Promise<Response>;

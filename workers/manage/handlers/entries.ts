@@ -1,0 +1,135 @@
+import type * as v from "valibot";
+import { decide, readableLanguages } from "../../../shared/auth/permissions";
+import { AppError } from "../../../shared/errors";
+import { decodeCursor, encodeCursor } from "../../../shared/public/cursor";
+import { signingSecret } from "../../../shared/public/signing-keys";
+import { sha256Hex } from "../../../shared/crypto/digest";
+import { entryRepository } from "../../../shared/repositories/entry-repository";
+import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
+import { entryView } from "../../../shared/services/lifecycle/entry-view";
+import type {
+  AddLanguageBody,
+  CreateEntryBody,
+  MoveBody,
+  PublishBody,
+  RestoreVersionBody,
+  SaveDraftBody,
+  TrashBody,
+  UnpublishBody,
+} from "../../../schema/manage-entries";
+import { json } from "../../http/respond";
+import type { ManageCall } from "../context";
+import { runCommand } from "../respond";
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+/** May the actor read this entry's model and language? Unreadable entries are "not found". */
+function readable(call: ManageCall, model: Model, lang: string): boolean {
+  return decide(call.actor.permissions, { operation: "read", modelId: model.id, lang }).allowed;
+}
+
+async function readableEntry(call: ManageCall) {
+  const entry = await entryRepository(call.ctx.db, call.ctx.scope).find(call.params.id ?? "");
+  const model = entry ? await modelRepository(call.ctx.db, call.ctx.scope).findById(entry.model_id) : undefined;
+  if (!entry || !model || !readable(call, model, entry.lang)) throw new AppError("not_found", "No such entry.");
+  return { entry, model };
+}
+
+/** GET /entries */
+export async function listEntries(call: ManageCall): Promise<Response> {
+  const q = call.query as { model_id?: string; lang?: string; state?: string; cursor?: string; limit?: string };
+  const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
+  const models = (await modelRepository(call.ctx.db, call.ctx.scope).list()).filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed);
+  const modelIds = models.filter((m) => !q.model_id || m.id === q.model_id).map((m) => m.id);
+  const langs = readableLanguages(call.actor.permissions, call.site.languages).filter((l) => !q.lang || l === q.lang);
+  const shape = (await sha256Hex(JSON.stringify(["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null]))).slice(0, 16);
+  const secret = await signingSecret(call.env.DB, "cursor");
+  let from: { s: string; g: string } | undefined;
+  if (q.cursor) {
+    const state = await decodeCursor(secret, q.cursor);
+    if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
+    from = { s: state.s, g: state.g };
+  }
+  let rows: Awaited<ReturnType<ReturnType<typeof entryRepository>["findMany"]>> = [];
+  if (modelIds.length > 0 && langs.length > 0) {
+    let query = call.ctx.db
+      .selectFrom("entries")
+      .selectAll()
+      .where("site_id", "=", call.site.id)
+      .where("model_id", "in", modelIds)
+      .where("lang", "in", langs);
+    if (q.state === "trash") query = query.where("trashed_at", "is not", null);
+    else if (q.state) query = query.where("trashed_at", "is", null).where("workflow_state", "=", q.state);
+    if (from) {
+      const f = from;
+      query = query.where((eb) => eb.or([eb("created_at", "<", f.s), eb.and([eb("created_at", "=", f.s), eb("instance_id", "<=", f.g)])]));
+    }
+    rows = await query.orderBy("created_at", "desc").orderBy("instance_id", "desc").limit(limit + 1).execute();
+  }
+  const page = rows.slice(0, limit);
+  const next = rows[limit];
+  const versions = await Promise.all(page.map((e) => (e.current_version_id ? entryRepository(call.ctx.db, call.ctx.scope).findVersion(e.current_version_id) : undefined)));
+  const byId = new Map(models.map((m) => [m.id, m]));
+  const data = page.flatMap((e, i) => {
+    const model = byId.get(e.model_id);
+    return model ? [entryView(e, model, versions[i], call.actor)] : [];
+  });
+  return json({
+    data,
+    page: { limit, has_more: next !== undefined, next_cursor: next ? await encodeCursor(secret, { q: shape, s: next.created_at, g: next.instance_id }) : null },
+  });
+}
+
+/** GET /entries/{id} */
+export async function getEntry(call: ManageCall): Promise<Response> {
+  const { entry, model } = await readableEntry(call);
+  const version = entry.current_version_id ? await entryRepository(call.ctx.db, call.ctx.scope).findVersion(entry.current_version_id) : undefined;
+  return json(entryView(entry, model, version, call.actor));
+}
+
+/** GET /entries/{id}/versions */
+export async function listEntryVersions(call: ManageCall): Promise<Response> {
+  const { entry } = await readableEntry(call);
+  const versions = await entryRepository(call.ctx.db, call.ctx.scope).listVersions(entry.instance_id);
+  return json({ data: versions.map(({ id, number, slug, label, created_by, restored_from, created_at }) => ({ id, number, slug, label, created_by, restored_from, created_at })) });
+}
+
+/** GET /entries/{id}/dependents: entries whose current or published version links to this item. */
+export async function listEntryDependents(call: ManageCall): Promise<Response> {
+  const { entry } = await readableEntry(call);
+  const rows = await call.ctx.db
+    .selectFrom("relation_links")
+    .innerJoin("entries", (join) => join.onRef("entries.site_id", "=", "relation_links.site_id").onRef("entries.instance_id", "=", "relation_links.source_instance_id"))
+    .select(["entries.instance_id", "entries.model_id", "entries.lang", "entries.label", "entries.published_version_id", "entries.current_version_id", "relation_links.version_id"])
+    .distinct()
+    .where("relation_links.site_id", "=", call.site.id)
+    .where("relation_links.target_group_id", "=", entry.translation_group_id)
+    .where("entries.translation_group_id", "!=", entry.translation_group_id)
+    .execute();
+  const models = new Map((await modelRepository(call.ctx.db, call.ctx.scope).list()).map((m) => [m.id, m]));
+  const seen = new Map<string, { instance_id: string; model_id: string; lang: string; label: string | null; published: boolean }>();
+  for (const r of rows) {
+    const live = r.version_id === r.current_version_id || r.version_id === r.published_version_id;
+    const model = models.get(r.model_id);
+    if (!live || !model || !readable(call, model, r.lang)) continue;
+    const published = r.version_id === r.published_version_id;
+    const prior = seen.get(r.instance_id);
+    seen.set(r.instance_id, { instance_id: r.instance_id, model_id: r.model_id, lang: r.lang, label: r.label, published: published || (prior?.published ?? false) });
+  }
+  return json({ data: [...seen.values()] });
+}
+
+const id = (call: ManageCall) => call.params.id ?? "";
+
+export const createEntry = (call: ManageCall) => runCommand(call, "createEntry", call.body as v.InferOutput<typeof CreateEntryBody>);
+export const saveEntry = (call: ManageCall) => runCommand(call, "saveDraft", { instance_id: id(call), ...(call.body as v.InferOutput<typeof SaveDraftBody>) });
+export const addEntryLanguage = (call: ManageCall) => runCommand(call, "addLanguage", { instance_id: id(call), ...(call.body as v.InferOutput<typeof AddLanguageBody>) });
+export const restoreEntryVersion = (call: ManageCall) =>
+  runCommand(call, "restoreVersion", { instance_id: id(call), version_id: call.params.version_id ?? "", ...(call.body as v.InferOutput<typeof RestoreVersionBody>) });
+export const publishEntry = (call: ManageCall) => runCommand(call, "publish", { instance_id: id(call), ...(call.body as v.InferOutput<typeof PublishBody>) });
+export const unpublishEntry = (call: ManageCall) => runCommand(call, "unpublish", { instance_id: id(call), ...(call.body as v.InferOutput<typeof UnpublishBody>) });
+export const moveEntry = (call: ManageCall) => runCommand(call, "move", { instance_id: id(call), ...(call.body as v.InferOutput<typeof MoveBody>) });
+export const trashEntry = (call: ManageCall) => runCommand(call, "trash", { instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) });
+export const restoreEntry = (call: ManageCall) => runCommand(call, "restore", { instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) });
+export const purgeEntry = (call: ManageCall) => runCommand(call, "purge", { instance_id: id(call) });

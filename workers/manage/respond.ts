@@ -1,0 +1,27 @@
+import { AppError } from "../../shared/errors";
+import type { CommandAnswer, CommandInput, CommandName } from "../../objects/site/command-registry";
+import { settle, siteObject } from "../forward";
+import { json } from "../http/respond";
+import type { ManageCall } from "./context";
+
+/**
+ * Runs a registered command in the site's object with the call's idempotency key, and answers it:
+ * the first answer's status and body, with `replayed: true` on a replay; when the write changed
+ * cached public answers that could not be evicted, `cache` says so.
+ */
+export async function runCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<Response> {
+  const outcome = await settle<{ status: number; body: CommandAnswer<K>; replayed: boolean; purge: { tags: string[]; evicted: boolean; reason?: string } }>(
+    siteObject(call.env, call.site.id).command(name, {
+      siteId: call.site.id,
+      actor: call.actor,
+      input,
+      ...(call.idempotency ? { idempotency: call.idempotency } : {}),
+    }),
+  );
+  if (!outcome.ok) throw AppError.fromFailure(outcome.error);
+  const { status, body, replayed, purge } = outcome.value;
+  const extra: Record<string, unknown> = {};
+  if (replayed) extra.replayed = true;
+  if (purge.tags.length > 0 && !purge.evicted && purge.reason !== "caching_off") extra.cache = { evicted: false, reason: purge.reason };
+  return json({ ...(body as object), ...extra }, status);
+}

@@ -1,0 +1,111 @@
+import * as v from "valibot";
+import { manageSurface } from "../../schema/manage-api";
+import { systemClock } from "../../shared/clock";
+import { createDb } from "../../shared/db/client";
+import { siteScope } from "../../shared/db/site-scope";
+import type { Env } from "../../shared/env";
+import { AppError } from "../../shared/errors";
+import { authenticateManagement, hasScope } from "../../shared/auth/management-authority";
+import { isScope } from "../../schema/scopes";
+import { parse } from "../../shared/services/validation";
+import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
+import { siteObject } from "../forward";
+import type { ManageCall, ManageHandler } from "./context";
+import { HANDLERS } from "./handlers";
+import { idempotencyKey, requestFingerprint } from "./idempotency-key";
+import { routeMatcher } from "./route-match";
+
+export const MANAGE_BASE = manageSurface.basePath;
+
+/** Requests per credential per window, counted in the site's Durable Object (docs/management-api.md). */
+export const MANAGE_RATE_LIMIT = { requests: 600, windowMs: 60_000 } as const;
+
+/** The per-credential limit; MANAGE_RATE_LIMIT (requests per minute) overrides the default. */
+function rateLimit(env: Env): number {
+  const n = Number(env.MANAGE_RATE_LIMIT ?? MANAGE_RATE_LIMIT.requests);
+  return Number.isSafeInteger(n) && n > 0 ? n : MANAGE_RATE_LIMIT.requests;
+}
+
+/** Largest JSON body the management API reads. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
+const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry"]);
+
+const match = routeMatcher(manageSurface.routes);
+const emptyQuery = v.strictObject({});
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.length === 0) return {};
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new AppError("invalid_request", "The body is too large.");
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "The body is not valid JSON.");
+  }
+}
+
+/** Query values: one string each, or arrays for repeated names. */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    out[key] = all.length === 1 ? (all[0] ?? "") : all;
+  }
+  return out;
+}
+
+/**
+ * The management API: credential → site and authority (re-read every request) → rate limit →
+ * scope → Idempotency-Key on writes → closed-schema parsing → handler. The site comes from the
+ * credential only: a request naming a site or database is refused.
+ */
+export async function handleManage(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  const matched = match(request.method, url.pathname.slice(MANAGE_BASE.length) || "/");
+  if (matched === undefined) throw new AppError("not_found", "No such management route.");
+  if (request.headers.has("x-site-id") || url.searchParams.has("site_id") || url.searchParams.has("database")) {
+    throw new AppError("invalid_request", "The site comes from the credential; do not name a site or database.");
+  }
+  const auth = await authenticateManagement(env.DB, request);
+  const rate = await siteObject(env, auth.site.id).takeRate(`manage:${auth.credential.id}`, rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
+  if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this credential.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+  if (matched === "method_not_allowed") throw new AppError("not_found", "No such management route.");
+  const { route, params } = matched;
+  if (route.scope && !(isScope(route.scope) && hasScope(auth, route.scope))) {
+    throw new AppError("insufficient_scope", `This operation needs the ${route.scope} scope.`, { scope: route.scope });
+  }
+  const write = route.method !== "get";
+  const key = write ? idempotencyKey(request) : undefined;
+  const parsedParams = route.params ? (parse(route.params, params) as Record<string, string>) : params;
+  const query = route.query ? (parse(route.query, queryObject(url)) as Record<string, unknown>) : (parse(emptyQuery, queryObject(url)) as Record<string, unknown>);
+  const rawBody = write ? await readJson(request) : undefined;
+  const body = write && route.body ? parse(route.body, rawBody) : rawBody;
+  const db = createDb(env.DB);
+  const call: ManageCall = {
+    env,
+    request,
+    route,
+    site: auth.site,
+    actor: auth.actor,
+    credential: auth.credential,
+    ctx: { db, d1: env.DB, scope: siteScope(auth.site.id), site: auth.site, actor: auth.actor, clock: systemClock },
+    params: parsedParams,
+    query,
+    body,
+    idempotency: key
+      ? {
+          scope: auth.credential.id,
+          key,
+          fingerprint: await requestFingerprint(request.method, url.pathname, rawBody),
+          retentionMs: LIFECYCLE_OPERATIONS.has(route.operationId) ? RETENTION_LIFECYCLE_MS : RETENTION_DEFAULT_MS,
+        }
+      : undefined,
+  };
+  const handler: ManageHandler | undefined = HANDLERS[route.operationId];
+  if (!handler) throw new AppError("not_found", "No such management route.");
+  return handler(call);
+}
