@@ -1,6 +1,7 @@
 import { buildOpenApi } from "./openapi";
 import { manageSurface } from "./manage-api";
 import { publicSurface } from "./public-api";
+import { buildTypes } from "./typescript";
 
 /**
  * Every generated artefact of the contract, by path relative to the project root. `npm run contract`
@@ -10,5 +11,6 @@ export function contractArtifacts(): Record<string, string> {
   return {
     "openapi-v1.json": `${JSON.stringify(buildOpenApi(manageSurface), null, 2)}\n`,
     "openapi/public-v1.json": `${JSON.stringify(buildOpenApi(publicSurface), null, 2)}\n`,
+    "openapi/manage-v1.ts": buildTypes(manageSurface, "ManageOperations"),
   };
 }
