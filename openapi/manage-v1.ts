@@ -505,6 +505,652 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** GET /api/manage/v1/models — scope content:read */
+  listModels: {
+    method: "GET";
+    path: "/api/manage/v1/models";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "slug": string;
+        "name": string;
+        "description": string | null;
+        "kind": "collection" | "single";
+        "is_public": boolean;
+        "i18n": boolean;
+        "folder": string | null;
+        "definition": {
+          "fields": Array<{
+            [key: string]: unknown;
+          }>;
+        };
+        "updated_at": string;
+        "revision": number;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/models — scope schema:write — needs Idempotency-Key */
+  createModel: {
+    method: "POST";
+    path: "/api/manage/v1/models";
+    params: never;
+    query: never;
+    body: {
+      "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "enableI18n"?: boolean;
+        };
+        "fields": Array<{
+          "id"?: unknown;
+          "key": string;
+          "label": string;
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "required"?: boolean;
+          "private"?: boolean;
+          "title"?: boolean;
+          "help"?: string;
+          "multiple"?: boolean;
+          "options"?: Array<{
+            "value": string;
+            "label": string;
+          }>;
+          "targets"?: Array<string>;
+          "validation"?: {
+            "min_length"?: number;
+            "max_length"?: number;
+            "pattern"?: string;
+            "min"?: number;
+            "max"?: number;
+            "step"?: number;
+            "min_items"?: number;
+            "max_items"?: number;
+            "min_date"?: string;
+            "max_date"?: string;
+          };
+        }>;
+      };
+    };
+    response: {
+      "model_id": string;
+      "slug": string;
+      "revision": number;
+      "updated_at": string;
+      "created_field_ids": Array<string>;
+      "renamed_from": string | null;
+      "dependents"?: {
+        "complete": true;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/models/{id} — scope content:read */
+  getModel: {
+    method: "GET";
+    path: "/api/manage/v1/models/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "slug": string;
+      "name": string;
+      "description": string | null;
+      "kind": "collection" | "single";
+      "is_public": boolean;
+      "i18n": boolean;
+      "folder": string | null;
+      "definition": {
+        "fields": Array<{
+          [key: string]: unknown;
+        }>;
+      };
+      "updated_at": string;
+      "revision": number;
+    };
+  };
+  /** PUT /api/manage/v1/models/{id} — scope schema:write — needs Idempotency-Key */
+  updateModel: {
+    method: "PUT";
+    path: "/api/manage/v1/models/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "model": {
+        "name"?: string;
+        "slug"?: string;
+        "description"?: string | null;
+        "enableI18n"?: boolean;
+        "is_public"?: boolean;
+      };
+    };
+    response: {
+      "model_id": string;
+      "slug": string;
+      "revision": number;
+      "updated_at": string;
+      "created_field_ids": Array<string>;
+      "renamed_from": string | null;
+      "dependents"?: {
+        "complete": true;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/models/{id}/definition — scope schema:write — needs Idempotency-Key */
+  replaceModelDefinition: {
+    method: "PUT";
+    path: "/api/manage/v1/models/{id}/definition";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "definition": {
+        "fields": Array<{
+          "id"?: string;
+          "key": string;
+          "label": string;
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "required"?: boolean;
+          "private"?: boolean;
+          "title"?: boolean;
+          "help"?: string;
+          "multiple"?: boolean;
+          "options"?: Array<{
+            "value": string;
+            "label": string;
+          }>;
+          "targets"?: Array<string>;
+          "validation"?: {
+            "min_length"?: number;
+            "max_length"?: number;
+            "pattern"?: string;
+            "min"?: number;
+            "max"?: number;
+            "step"?: number;
+            "min_items"?: number;
+            "max_items"?: number;
+            "min_date"?: string;
+            "max_date"?: string;
+          };
+        }>;
+      };
+    };
+    response: {
+      "model_id": string;
+      "slug": string;
+      "revision": number;
+      "updated_at": string;
+      "created_field_ids": Array<string>;
+      "renamed_from": string | null;
+      "dependents"?: {
+        "complete": true;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/models/{id}/folder — scope schema:write — needs Idempotency-Key */
+  setModelFolder: {
+    method: "PUT";
+    path: "/api/manage/v1/models/{id}/folder";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "folder": string | null;
+    };
+    response: {
+      "model_id": string;
+      "slug": string;
+      "folder": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/models/{id}/remove — scope schema:write — needs Idempotency-Key */
+  removeModel: {
+    method: "POST";
+    path: "/api/manage/v1/models/{id}/remove";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "confirm": string;
+    };
+    response: {
+      "model_id": string;
+      "slug": string;
+      "revision": number;
+      "updated_at": string;
+      "created_field_ids": Array<string>;
+      "renamed_from": string | null;
+      "dependents"?: {
+        "complete": true;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/{id}/proposals — scope content:propose — needs Idempotency-Key */
+  createEntryProposal: {
+    method: "POST";
+    path: "/api/manage/v1/entries/{id}/proposals";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "base_version_id": string;
+      "fields": {
+        [key: string]: unknown;
+      };
+      "note"?: string;
+    };
+    response: {
+      "id": string;
+      "instance_id": string;
+      "base_version_id": string;
+      "fields": {
+        [key: string]: unknown;
+      };
+      "original_fields": {
+        [key: string]: unknown;
+      };
+      "note": string | null;
+      "source": {
+        "kind": "management" | "plugin" | "ai";
+        "id": string;
+        "label": string;
+        "requested_by"?: string;
+      };
+      "state": "open" | "applied" | "rejected";
+      "revision": number;
+      "created_by": string;
+      "decided_by": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/proposals — scope content:read */
+  listProposals: {
+    method: "GET";
+    path: "/api/manage/v1/proposals";
+    params: never;
+    query: {
+      "state"?: "open" | "applied" | "rejected";
+      "instance_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "instance_id": string;
+        "base_version_id": string;
+        "fields": {
+          [key: string]: unknown;
+        };
+        "original_fields": {
+          [key: string]: unknown;
+        };
+        "note": string | null;
+        "source": {
+          "kind": "management" | "plugin" | "ai";
+          "id": string;
+          "label": string;
+          "requested_by"?: string;
+        };
+        "state": "open" | "applied" | "rejected";
+        "revision": number;
+        "created_by": string;
+        "decided_by": string | null;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** GET /api/manage/v1/proposals/{id} — scope content:read */
+  getProposal: {
+    method: "GET";
+    path: "/api/manage/v1/proposals/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "instance_id": string;
+      "base_version_id": string;
+      "fields": {
+        [key: string]: unknown;
+      };
+      "original_fields": {
+        [key: string]: unknown;
+      };
+      "note": string | null;
+      "source": {
+        "kind": "management" | "plugin" | "ai";
+        "id": string;
+        "label": string;
+        "requested_by"?: string;
+      };
+      "state": "open" | "applied" | "rejected";
+      "revision": number;
+      "created_by": string;
+      "decided_by": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/entries/{id}/assignment — scope workflow:assign — needs Idempotency-Key */
+  assignEntry: {
+    method: "PUT";
+    path: "/api/manage/v1/entries/{id}/assignment";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "assignee_ids": Array<string>;
+      "expected_workflow_revision"?: number;
+    };
+    response: {
+      "instance_id": string;
+      "assignee_ids": Array<string>;
+      "workflow_revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/entries/{id}/assignees — scope workflow:assign */
+  listEntryAssignees: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/assignees";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "assigned": Array<{
+        "id": string;
+        "name": string;
+        "email": string;
+      }>;
+      "eligible": Array<{
+        "id": string;
+        "name": string;
+        "email": string;
+        "role": string;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/entries/{id}/preview — scope content:read */
+  previewEntry: {
+    method: "POST";
+    path: "/api/manage/v1/entries/{id}/preview";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "minutes"?: number;
+    };
+    response: {
+      "preview": string;
+      "expires_at": string;
+      "url": string;
+    };
+  };
+  /** GET /api/manage/v1/roles — scope content:read */
+  listRoles: {
+    method: "GET";
+    path: "/api/manage/v1/roles";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "slug": string;
+        "name": string;
+        "description": string | null;
+        "permissions": {
+          "models": {
+            [key: string]: Array<string>;
+          };
+          "system": Array<string>;
+          "limits"?: {
+            "fields"?: {
+              [key: string]: {
+                "read"?: Array<string>;
+                "write"?: Array<string>;
+              };
+            };
+            "languages"?: {
+              [key: string]: Array<string>;
+            };
+          };
+        };
+        "seeded": boolean;
+        "revision": number;
+        "holders": number;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/roles — scope roles:write — needs Idempotency-Key */
+  createRole: {
+    method: "POST";
+    path: "/api/manage/v1/roles";
+    params: never;
+    query: never;
+    body: {
+      "slug": string;
+      "name": string;
+      "description"?: string | null;
+      "permissions": unknown;
+    };
+    response: {
+      "id": string;
+      "slug": string;
+      "name": string;
+      "description": string | null;
+      "permissions": {
+        "models": {
+          [key: string]: Array<string>;
+        };
+        "system": Array<string>;
+        "limits"?: {
+          "fields"?: {
+            [key: string]: {
+              "read"?: Array<string>;
+              "write"?: Array<string>;
+            };
+          };
+          "languages"?: {
+            [key: string]: Array<string>;
+          };
+        };
+      };
+      "seeded": boolean;
+      "revision": number;
+      "holders": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/roles/{id} — scope roles:write — needs Idempotency-Key */
+  updateRole: {
+    method: "PUT";
+    path: "/api/manage/v1/roles/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "slug"?: string;
+      "name"?: string;
+      "description"?: string | null;
+      "permissions"?: unknown;
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "slug": string;
+      "name": string;
+      "description": string | null;
+      "permissions": {
+        "models": {
+          [key: string]: Array<string>;
+        };
+        "system": Array<string>;
+        "limits"?: {
+          "fields"?: {
+            [key: string]: {
+              "read"?: Array<string>;
+              "write"?: Array<string>;
+            };
+          };
+          "languages"?: {
+            [key: string]: Array<string>;
+          };
+        };
+      };
+      "seeded": boolean;
+      "revision": number;
+      "holders": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/roles/{id}/remove — scope roles:write — needs Idempotency-Key */
+  removeRole: {
+    method: "POST";
+    path: "/api/manage/v1/roles/{id}/remove";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "id": string;
+      "slug": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/settings — scope content:read */
+  getSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "settings": {
+        "locale_fallback": Array<string>;
+        "locale_fallback_enabled": boolean;
+        "search": {
+          "enabled": boolean;
+          "models": Array<string>;
+          "mode": string;
+          "weights": {
+            [key: string]: number;
+          };
+          "hidden_languages": Array<string>;
+        };
+        "embed_origins": Array<string>;
+        "retention": {
+          "trash_days": number;
+        };
+        "review": {
+          "required": boolean;
+        };
+        "validation_mode": "default" | "strict";
+      };
+      "revision": number;
+      "search_reindexed"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings — scope settings:write — needs Idempotency-Key */
+  updateSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings";
+    params: never;
+    query: never;
+    body: {
+      "locale_fallback"?: Array<string>;
+      "locale_fallback_enabled"?: boolean;
+      "search"?: {
+        "enabled"?: boolean;
+        "models"?: Array<string>;
+        "mode"?: "words" | "stems" | "parts";
+        "weights"?: {
+          [key: string]: number;
+        };
+        "hidden_languages"?: Array<string>;
+      };
+      "embed_origins"?: Array<string>;
+      "retention"?: {
+        "trash_days": number;
+      };
+      "review"?: {
+        "required": boolean;
+      };
+      "validation_mode"?: "default" | "strict";
+      "expected_revision"?: number;
+    };
+    response: {
+      "settings": {
+        "locale_fallback": Array<string>;
+        "locale_fallback_enabled": boolean;
+        "search": {
+          "enabled": boolean;
+          "models": Array<string>;
+          "mode": string;
+          "weights": {
+            [key: string]: number;
+          };
+          "hidden_languages": Array<string>;
+        };
+        "embed_origins": Array<string>;
+        "retention": {
+          "trash_days": number;
+        };
+        "review": {
+          "required": boolean;
+        };
+        "validation_mode": "default" | "strict";
+      };
+      "revision": number;
+      "search_reindexed"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

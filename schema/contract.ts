@@ -18,6 +18,8 @@ export interface RouteSpec {
   scope?: string;
   /** Writes that need an Idempotency-Key header. */
   idempotent?: boolean;
+  /** A POST that writes nothing lasting: the router asks no Idempotency-Key for it. */
+  noKey?: true;
   params?: AnySchema;
   query?: AnySchema;
   body?: AnySchema;

@@ -212,7 +212,7 @@ function dateBound(type: FieldType, value: string): number | string | undefined 
   return dateTimeMillis(value);
 }
 
-const FieldDefinitionEntries = v.strictObject({
+export const FieldDefinitionEntries = v.strictObject({
   id: v.pipe(
     boundedString("Field id", 1, 64),
     v.regex(/^[A-Za-z0-9_-]*$/, "Field id may hold only letters, digits, underscores and hyphens."),

@@ -1,6 +1,10 @@
 import * as lifecycle from "../../shared/services/lifecycle";
 import { createModel } from "../../shared/services/models/create-model";
 import { setManualOrder } from "../../shared/services/models/manual-order";
+import * as modelApply from "../../shared/services/models/apply-model";
+import * as proposals from "../../shared/services/proposals";
+import * as roles from "../../shared/services/roles";
+import * as siteSettings from "../../shared/services/settings";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -20,6 +24,19 @@ export const COMMANDS = {
   restoreVersion: { build: lifecycle.restoreVersion, status: 200 },
   createModel: { build: createModel, status: 201 },
   setManualOrder: { build: setManualOrder, status: 200 },
+  createRole: { build: roles.createRole, status: 201 },
+  updateRole: { build: roles.updateRole, status: 200 },
+  removeRole: { build: roles.removeRole, status: 200 },
+  updateSettings: { build: siteSettings.updateSettings, status: 200 },
+  createModelDefinition: { build: modelApply.createModelFromDefinition, status: 201 },
+  updateModelSettings: { build: modelApply.updateModelSettings, status: 200 },
+  replaceModelDefinition: { build: modelApply.replaceModelDefinition, status: 200 },
+  setModelFolder: { build: modelApply.setModelFolder, status: 200 },
+  removeModel: { build: modelApply.removeModel, status: 200 },
+  createProposal: { build: proposals.createProposal, status: 201 },
+  applyProposal: { build: proposals.applyProposal, status: 200 },
+  rejectProposal: { build: proposals.rejectProposal, status: 200 },
+  assignEntry: { build: proposals.assignEntry, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

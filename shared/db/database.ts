@@ -237,6 +237,23 @@ export interface ManagementCredentialsTable {
   revoked_at: string | null;
 }
 
+export interface EntryProposalsTable {
+  id: string;
+  site_id: string;
+  instance_id: string;
+  base_version_id: string;
+  fields: string;
+  original_fields: string;
+  note: string | null;
+  source: string;
+  state: "open" | "applied" | "rejected";
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface BatchGuardsTable {
   reason: string;
 }
@@ -262,6 +279,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   site_api_tokens: SiteApiTokensTable;
   management_credentials: ManagementCredentialsTable;
+  entry_proposals: EntryProposalsTable;
 }
 
 export type SiteRow = Selectable<SitesTable>;

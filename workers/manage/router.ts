@@ -79,7 +79,7 @@ export async function handleManage(request: Request, env: Env): Promise<Response
     throw new AppError("insufficient_scope", `This operation needs the ${route.scope} scope.`, { scope: route.scope });
   }
   const write = route.method !== "get";
-  const key = write ? idempotencyKey(request) : undefined;
+  const key = write && !route.noKey ? idempotencyKey(request) : undefined;
   const parsedParams = route.params ? (parse(route.params, params) as Record<string, string>) : params;
   const query = route.query ? (parse(route.query, queryObject(url)) as Record<string, unknown>) : (parse(emptyQuery, queryObject(url)) as Record<string, unknown>);
   const rawBody = write ? await readJson(request) : undefined;

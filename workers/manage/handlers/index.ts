@@ -1,10 +1,27 @@
 import type { ManageHandler } from "../context";
 import * as entries from "./entries";
+import * as models from "./models";
+import * as proposals from "./proposals";
+import * as roles from "./roles";
+import * as settings from "./settings";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
 export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getSite,
+  listModels: models.listModels,
+  getModel: models.getModel,
+  createModel: models.createModel,
+  updateModel: models.updateModel,
+  replaceModelDefinition: models.replaceModelDefinition,
+  setModelFolder: models.setModelFolder,
+  removeModel: models.removeModel,
+  listRoles: roles.listRoles,
+  createRole: roles.createRole,
+  updateRole: roles.updateRole,
+  removeRole: roles.removeRole,
+  getSettings: settings.getSettings,
+  updateSettings: settings.updateSettings,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
@@ -19,4 +36,10 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   restoreEntry: entries.restoreEntry,
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
+  createEntryProposal: proposals.createEntryProposal,
+  listProposals: proposals.listProposals,
+  getProposal: proposals.getProposal,
+  assignEntry: proposals.assignEntry,
+  listEntryAssignees: proposals.listEntryAssignees,
+  previewEntry: proposals.previewEntry,
 };

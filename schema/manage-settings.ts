@@ -1,0 +1,51 @@
+import * as v from "valibot";
+import type { RouteSpec } from "./contract";
+
+const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
+const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+const ModelId = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+const Weight = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10));
+const WeightKey = v.pipe(v.string(), v.minLength(1), v.maxLength(130), v.description("<field key> or <model id>.<field key>"));
+
+const SearchBody = v.strictObject({
+  enabled: v.optional(v.boolean()),
+  models: v.optional(v.pipe(v.array(ModelId), v.maxLength(16))),
+  mode: v.optional(v.picklist(["words", "stems", "parts"])),
+  weights: v.optional(v.record(WeightKey, Weight)),
+  hidden_languages: v.optional(v.array(Lang)),
+});
+
+export const UpdateSettingsBody = v.strictObject({
+  locale_fallback: v.optional(v.pipe(v.array(Lang), v.maxLength(50))),
+  locale_fallback_enabled: v.optional(v.boolean()),
+  search: v.optional(SearchBody),
+  embed_origins: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(20))),
+  retention: v.optional(v.strictObject({ trash_days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)) })),
+  review: v.optional(v.strictObject({ required: v.boolean() })),
+  validation_mode: v.optional(v.picklist(["default", "strict"])),
+  expected_revision: v.optional(Revision),
+});
+
+export const Settings = v.pipe(
+  v.object({
+    settings: v.object({
+      locale_fallback: v.array(v.string()),
+      locale_fallback_enabled: v.boolean(),
+      search: v.object({ enabled: v.boolean(), models: v.array(v.string()), mode: v.string(), weights: v.record(v.string(), v.number()), hidden_languages: v.array(v.string()) }),
+      embed_origins: v.array(v.string()),
+      retention: v.object({ trash_days: v.number() }),
+      review: v.object({ required: v.boolean() }),
+      validation_mode: v.picklist(["default", "strict"]),
+    }),
+    revision: v.number(),
+    search_reindexed: v.optional(v.boolean()),
+    replayed: v.optional(v.boolean()),
+  }),
+  v.title("Settings"),
+);
+
+/** Site settings operations of the management API (docs/management-api.md, "Settings"). */
+export const settingsRoutes: readonly RouteSpec[] = [
+  { operationId: "getSettings", method: "get", path: "/settings", summary: "The site's settings and their revision", scope: "content:read", response: Settings, errors: ["unauthorized", "creator_unauthorized", "rate_limited"] },
+  { operationId: "updateSettings", method: "put", path: "/settings", summary: "Change named site settings (search also needs the creator's site:infra)", scope: "settings:write", idempotent: true, body: UpdateSettingsBody, response: Settings, errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "missing_permission", "settings_changed"] },
+];

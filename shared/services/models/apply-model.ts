@@ -1,0 +1,424 @@
+import { CompiledQuery } from "kysely";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { hasSystemPermission } from "../../auth/permissions";
+import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
+import { modelRepository, type Model, type StoredDefinition } from "../../repositories/model-repository";
+import { reindexModelStatements } from "../../search/reindex";
+import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
+import { renderSnapshot, snapshotStatements, type RenderedSnapshot } from "../lifecycle/snapshot";
+import { parse } from "../validation";
+import { createModel, type CreateModelInput, type NewField } from "./create-model";
+
+/** Model slugs become public paths; same rule as createModel. */
+const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** What every model write answers (spec: model write answers). */
+export interface ModelWriteAnswer {
+  model_id: string;
+  slug: string;
+  revision: number;
+  updated_at: string;
+  created_field_ids: string[];
+  renamed_from: string | null;
+  dependents?: { complete: true };
+}
+
+/** One change unsafe for existing content (409 model_change_blocked). */
+export interface BlockedChange {
+  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled";
+  field: string | null;
+  affected_count: number;
+  message: string;
+  suggestion: string;
+}
+
+function needApply(ctx: LifecycleContext): void {
+  if (!hasSystemPermission(ctx.actor.permissions, "model:apply")) throw new AppError("missing_permission", "Changing models needs model:apply.");
+}
+
+async function loadModel(ctx: LifecycleContext, id: string): Promise<Model> {
+  const model = await modelRepository(ctx.db, ctx.scope).findById(id);
+  if (!model) throw new AppError("not_found", "No such model.");
+  return model;
+}
+
+function checkRevision(model: Model, expected: number): void {
+  if (model.revision !== expected) {
+    throw new AppError("model_changed", "The model changed since it was read; read it again.", { current_revision: model.revision, current_updated_at: model.updated_at });
+  }
+}
+
+function checkDuplicateKeys(fields: readonly { key: string }[]): void {
+  const seen = new Set<string>();
+  const dup = fields.filter((f) => (seen.has(f.key) ? true : (seen.add(f.key), false))).map((f) => f.key);
+  if (dup.length > 0) throw new AppError("duplicate_field_key", "A field key is used by more than one field.", { keys: [...new Set(dup)] });
+}
+
+async function checkNames(ctx: LifecycleContext, self: string, slug: string, name: string): Promise<Model[]> {
+  if (!MODEL_SLUG.test(slug)) throw new AppError("invalid_request", "A model slug is a lower-case letter then letters, digits or hyphens (at most 64).", { slug });
+  const all = await modelRepository(ctx.db, ctx.scope).list();
+  const others = all.filter((m) => m.id !== self);
+  if (others.some((m) => m.slug === slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug });
+  if (others.some((m) => m.name === name)) throw new AppError("model_name_collision", "Another model has this name.", { name });
+  return all;
+}
+
+const path = (fieldId: string) => `$."${fieldId}"`;
+
+/** Live (not trashed) entries of the model with a value for the field in some version. */
+async function countWithValues(ctx: LifecycleContext, modelId: string, fieldId: string): Promise<number> {
+  const row = await ctx.d1
+    .prepare(
+      `SELECT count(DISTINCT e.instance_id) AS n FROM entries e WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL AND (
+         EXISTS (SELECT 1 FROM versions v WHERE v.site_id = e.site_id AND v.instance_id = e.instance_id AND json_extract(v.fields, ?) IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM relation_links r JOIN versions v ON v.id = r.version_id AND v.site_id = r.site_id WHERE r.site_id = e.site_id AND v.instance_id = e.instance_id AND r.field_id = ?))`,
+    )
+    .bind(ctx.site.id, modelId, path(fieldId), fieldId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Published live entries whose published version has no value for the field. */
+async function countPublishedMissing(ctx: LifecycleContext, modelId: string, fieldId: string): Promise<number> {
+  const row = await ctx.d1
+    .prepare(
+      `SELECT count(*) AS n FROM entries e JOIN versions v ON v.site_id = e.site_id AND v.id = e.published_version_id
+       WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL
+         AND (json_extract(v.fields, ?) IS NULL OR json_extract(v.fields, ?) = '' OR json_extract(v.fields, ?) = '[]')
+         AND NOT EXISTS (SELECT 1 FROM relation_links r WHERE r.site_id = v.site_id AND r.version_id = v.id AND r.field_id = ?)`,
+    )
+    .bind(ctx.site.id, modelId, path(fieldId), path(fieldId), path(fieldId), fieldId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Live entries with a version using one of the option values. */
+async function countUsingOptions(ctx: LifecycleContext, modelId: string, fieldId: string, values: readonly string[]): Promise<number> {
+  const marks = values.map(() => "?").join(", ");
+  const row = await ctx.d1
+    .prepare(
+      `SELECT count(DISTINCT e.instance_id) AS n FROM entries e JOIN versions v ON v.site_id = e.site_id AND v.instance_id = e.instance_id
+       WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL
+         AND EXISTS (SELECT 1 FROM json_each(v.fields, ?) j WHERE j.value IN (${marks}))`,
+    )
+    .bind(ctx.site.id, modelId, path(fieldId), ...values)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Changes from `before` to `after` that existing content would not survive. */
+async function blockedChanges(ctx: LifecycleContext, before: Model, after: Model): Promise<BlockedChange[]> {
+  const changes: BlockedChange[] = [];
+  const next = new Map(after.fields.map((f) => [f.id, f]));
+  for (const old of before.fields) {
+    const now = next.get(old.id);
+    if (!now) {
+      const n = await countWithValues(ctx, before.id, old.id);
+      if (n > 0) {
+        changes.push({ kind: "field_removed_with_values", field: old.key, affected_count: n, message: `${n} entries hold values for "${old.key}".`, suggestion: "Clear the values (or trash those entries) first, or keep the field." });
+      }
+      continue;
+    }
+    if (now.type !== old.type) {
+      const n = await countWithValues(ctx, before.id, old.id);
+      if (n > 0) {
+        changes.push({ kind: "type_changed", field: old.key, affected_count: n, message: `${n} entries hold "${old.type}" values for "${old.key}".`, suggestion: "Add a new field of the new type and move the values, then remove the old field." });
+      }
+      continue;
+    }
+    if (now.required && !old.required) {
+      const n = await countPublishedMissing(ctx, before.id, old.id);
+      if (n > 0) {
+        changes.push({ kind: "required_added", field: now.key, affected_count: n, message: `${n} published entries have no value for "${now.key}".`, suggestion: "Fill the field in those entries first, then make it required." });
+      }
+    }
+    if (old.type === "select" && old.options && now.options) {
+      const kept = new Set(now.options.map((o) => o.value));
+      const gone = old.options.map((o) => o.value).filter((value) => !kept.has(value));
+      if (gone.length > 0) {
+        const n = await countUsingOptions(ctx, before.id, old.id, gone);
+        if (n > 0) {
+          changes.push({ kind: "option_removed", field: now.key, affected_count: n, message: `${n} entries use the removed options ${gone.join(", ")}.`, suggestion: "Change those entries to another option first, or keep the options." });
+        }
+      }
+    }
+  }
+  if (before.i18n && !after.i18n) {
+    const row = await ctx.d1
+      .prepare("SELECT count(*) AS n FROM entries WHERE site_id = ? AND model_id = ? AND lang <> ?")
+      .bind(ctx.site.id, before.id, ctx.site.default_lang)
+      .first<{ n: number }>();
+    const n = row?.n ?? 0;
+    if (n > 0) changes.push({ kind: "i18n_disabled", field: null, affected_count: n, message: `${n} entries are in a language other than the default.`, suggestion: "Remove the other languages first." });
+  }
+  return changes;
+}
+
+/** What the public API serves from a model: changes here need published items re-rendered. */
+function servedShape(model: Model): string {
+  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false])]);
+}
+
+/** Re-renders the model's published items (and, after a slug change, items linking to them). */
+async function rerenderStatements(ctx: LifecycleContext, before: Model, after: Model): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
+  const statements: CompiledQuery[] = [];
+  const groups = new Set<string>();
+  const rows = await ctx.db
+    .selectFrom("entries")
+    .innerJoin("published_items", (join) => join.onRef("published_items.instance_id", "=", "entries.instance_id").onRef("published_items.site_id", "=", "entries.site_id"))
+    .selectAll("entries")
+    .select(["published_items.sort_at as sort_at"])
+    .where("entries.site_id", "=", ctx.site.id)
+    .where("entries.model_id", "=", after.id)
+    .execute();
+  for (const row of rows) {
+    if (!row.published_version_id || !row.published_at) continue;
+    const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", row.published_version_id).executeTakeFirst();
+    if (!version) continue;
+    const rendered = await renderSnapshot(ctx, row, version, after, row.published_at, new Map());
+    statements.push(...snapshotStatements(ctx, row, version, rendered, row.sort_at, after));
+    groups.add(row.translation_group_id);
+  }
+  if (before.slug !== after.slug) {
+    // Items of other models linking to this model's items name its slug in their relation values.
+    const sources = await ctx.db
+      .selectFrom("published_items")
+      .innerJoin("entries", (join) => join.onRef("entries.instance_id", "=", "published_items.instance_id").onRef("entries.site_id", "=", "published_items.site_id"))
+      .selectAll("entries")
+      .select(["published_items.sort_at as sort_at"])
+      .where("published_items.site_id", "=", ctx.site.id)
+      .where("published_items.model_id", "<>", after.id)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("published_relations as pr")
+            .innerJoin("published_items as t", (join) => join.onRef("t.translation_group_id", "=", "pr.target_group_id").onRef("t.site_id", "=", "pr.site_id"))
+            .select("pr.instance_id")
+            .whereRef("pr.instance_id", "=", "published_items.instance_id")
+            .whereRef("pr.site_id", "=", "published_items.site_id")
+            .where("t.model_id", "=", after.id),
+        ),
+      )
+      .execute();
+    const models = modelRepository(ctx.db, ctx.scope);
+    for (const source of sources) {
+      if (!source.published_version_id || !source.published_at) continue;
+      const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
+      const model = await models.findById(source.model_id);
+      if (!version || !model) continue;
+      const rendered: RenderedSnapshot = await renderSnapshot(ctx, source, version, model, source.published_at, new Map());
+      // The batch has not renamed the model yet: slugs are unique in a site, so the old slug names it.
+      for (const refs of Object.values(rendered.item.relations)) for (const ref of refs) if (ref.model === before.slug) ref.model = after.slug;
+      statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at, model));
+      groups.add(source.translation_group_id);
+    }
+  }
+  return { statements, groups: [...groups] };
+}
+
+function updateRow(ctx: LifecycleContext, model: Model, expectedRevision: number): CompiledQuery {
+  return ctx.db
+    .updateTable("models")
+    .set({
+      slug: model.slug,
+      name: model.name,
+      description: model.description,
+      is_public: model.is_public ? 1 : 0,
+      i18n: model.i18n ? 1 : 0,
+      definition: JSON.stringify({ fields: model.fields } satisfies StoredDefinition),
+      revision: model.revision,
+      updated_at: model.updated_at,
+    })
+    .where("site_id", "=", ctx.site.id)
+    .where("id", "=", model.id)
+    .where("revision", "=", expectedRevision)
+    .compile();
+}
+
+/**
+ * The one path of every model change: refuses changes unsafe for content, then writes the model,
+ * re-rendered published items, the model's search rows, the event and audit in one batch.
+ */
+async function applyChange(
+  ctx: LifecycleContext,
+  before: Model,
+  draft: Omit<Model, "revision" | "updated_at">,
+  createdFieldIds: string[],
+  action: string,
+): Promise<WritePlan<ModelWriteAnswer>> {
+  const at = isoAt(ctx.clock.now());
+  const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
+  const changes = await blockedChanges(ctx, before, after);
+  if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
+  const statements: CompiledQuery[] = [updateRow(ctx, after, before.revision)];
+  const renamed = before.slug !== after.slug;
+  const itemTags: string[] = [];
+  statements.push(...(await reindexModelStatements(ctx, after)));
+  if (servedShape(before) !== servedShape(after)) {
+    const rerender = await rerenderStatements(ctx, before, after);
+    statements.push(...rerender.statements);
+    itemTags.push(...rerender.groups.map(cacheTag.item));
+  }
+  const keyRenames = before.fields.flatMap((f) => {
+    const now = after.fields.find((n) => n.id === f.id);
+    return now && now.key !== f.key ? [{ field_id: f.id, from: f.key, to: now.key }] : [];
+  });
+  const removed = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.key);
+  const answer: ModelWriteAnswer = {
+    model_id: after.id,
+    slug: after.slug,
+    revision: after.revision,
+    updated_at: at,
+    created_field_ids: createdFieldIds,
+    renamed_from: renamed ? before.slug : null,
+    ...(renamed || keyRenames.length > 0 || removed.length > 0 ? { dependents: { complete: true as const } } : {}),
+  };
+  return {
+    statements,
+    answer,
+    events: [{ name: renamed ? "model.renamed" : "model.updated", payload: { model_id: after.id, slug: after.slug, revision: after.revision, ...(renamed ? { renamed_from: before.slug } : {}) } }],
+    purgeTags: [cacheTag.model(after.id), cacheTag.list(after.id), ...itemTags],
+    audit: {
+      action,
+      targetKind: "model",
+      targetId: after.id,
+      details: { revision: after.revision, created_field_ids: createdFieldIds, key_renames: keyRenames, removed_fields: removed, ...(renamed ? { renamed_from: before.slug } : {}) },
+    },
+  };
+}
+
+export interface CreateModelDefinitionInput {
+  definition: {
+    model: { name: string; slug: string; description?: string | null; kind?: "collection" | "single"; is_public?: boolean; enableI18n?: boolean };
+    fields: NewField[];
+  };
+}
+
+/** POST /models: createModel with the management answer shape. */
+export async function createModelFromDefinition(ctx: LifecycleContext, input: CreateModelDefinitionInput): Promise<WritePlan<ModelWriteAnswer>> {
+  checkDuplicateKeys(input.definition.fields);
+  const m = input.definition.model;
+  const create: CreateModelInput = {
+    slug: m.slug,
+    name: m.name,
+    fields: input.definition.fields.map(({ id: _id, ...rest }) => rest),
+    ...(m.description !== undefined ? { description: m.description } : {}),
+    ...(m.kind !== undefined ? { kind: m.kind } : {}),
+    ...(m.is_public !== undefined ? { is_public: m.is_public } : {}),
+    ...(m.enableI18n !== undefined ? { i18n: m.enableI18n } : {}),
+  };
+  const plan = await createModel(ctx, create);
+  const model = plan.answer;
+  return {
+    ...plan,
+    answer: { model_id: model.id, slug: model.slug, revision: model.revision, updated_at: model.updated_at, created_field_ids: model.fields.map((f) => f.id), renamed_from: null },
+  };
+}
+
+export interface UpdateModelInput {
+  model_id: string;
+  expected_revision: number;
+  model: { name?: string; slug?: string; description?: string | null; enableI18n?: boolean; is_public?: boolean };
+}
+
+/** PUT /models/{id}: model settings; fields kept. */
+export async function updateModelSettings(ctx: LifecycleContext, input: UpdateModelInput): Promise<WritePlan<ModelWriteAnswer>> {
+  needApply(ctx);
+  const before = await loadModel(ctx, input.model_id);
+  checkRevision(before, input.expected_revision);
+  const m = input.model;
+  const slug = m.slug ?? before.slug;
+  const name = m.name ?? before.name;
+  await checkNames(ctx, before.id, slug, name);
+  const draft = {
+    ...before,
+    slug,
+    name,
+    description: m.description !== undefined ? m.description : before.description,
+    i18n: m.enableI18n ?? before.i18n,
+    is_public: m.is_public ?? before.is_public,
+  };
+  return applyChange(ctx, before, draft, [], "model.update");
+}
+
+export interface ReplaceDefinitionInput {
+  model_id: string;
+  expected_revision: number;
+  definition: { fields: NewField[] };
+}
+
+/** PUT /models/{id}/definition: fields kept by id, added without id, removed by omission. */
+export async function replaceModelDefinition(ctx: LifecycleContext, input: ReplaceDefinitionInput): Promise<WritePlan<ModelWriteAnswer>> {
+  needApply(ctx);
+  const before = await loadModel(ctx, input.model_id);
+  checkRevision(before, input.expected_revision);
+  checkDuplicateKeys(input.definition.fields);
+  const known = new Set(before.fields.map((f) => f.id));
+  const unknown = input.definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
+  if (unknown.length > 0) throw new AppError("field_not_found", "Some field ids are not fields of this model.", { ids: unknown });
+  const created: string[] = [];
+  const withIds = input.definition.fields.map((f) => {
+    if (f.id !== undefined) return { ...f, id: f.id };
+    const id = newId("fld");
+    created.push(id);
+    return { ...f, id };
+  });
+  const fields: FieldDefinition[] = parse(ModelFields, withIds);
+  const models = await modelRepository(ctx.db, ctx.scope).list();
+  const siteModels = new Set(models.map((x) => x.id));
+  const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
+  if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
+  return applyChange(ctx, before, { ...before, fields }, created, "model.definition");
+}
+
+export interface ModelFolderInput {
+  model_id: string;
+  folder: string | null;
+}
+
+/** PUT /models/{id}/folder: display only; revision and updated_at unchanged. */
+export async function setModelFolder(ctx: LifecycleContext, input: ModelFolderInput): Promise<WritePlan<{ model_id: string; slug: string; folder: string | null }>> {
+  needApply(ctx);
+  const model = await loadModel(ctx, input.model_id);
+  return {
+    statements: [ctx.db.updateTable("models").set({ folder: input.folder }).where("site_id", "=", ctx.site.id).where("id", "=", model.id).compile()],
+    answer: { model_id: model.id, slug: model.slug, folder: input.folder },
+    events: [],
+    purgeTags: [],
+    audit: { action: "model.folder", targetKind: "model", targetId: model.id, details: { from: model.folder, to: input.folder } },
+  };
+}
+
+export interface RemoveModelInput {
+  model_id: string;
+  expected_revision: number;
+  confirm: string;
+}
+
+/** POST /models/{id}/remove: only a model without any entry (Trash included) and not a relation target. */
+export async function removeModel(ctx: LifecycleContext, input: RemoveModelInput): Promise<WritePlan<ModelWriteAnswer>> {
+  needApply(ctx);
+  if (!hasSystemPermission(ctx.actor.permissions, "model:delete")) throw new AppError("missing_permission", "Deleting a model needs model:delete.");
+  const model = await loadModel(ctx, input.model_id);
+  if (input.confirm !== model.id) throw new AppError("invalid_request", "confirm must repeat the model id.", { parameter: "confirm" });
+  checkRevision(model, input.expected_revision);
+  const row = await ctx.d1.prepare("SELECT count(*) AS n FROM entries WHERE site_id = ? AND model_id = ?").bind(ctx.site.id, model.id).first<{ n: number }>();
+  const entries = row?.n ?? 0;
+  if (entries > 0) throw new AppError("model_not_empty", "The model still has entries (Trash included).", { entries });
+  const targeting = (await modelRepository(ctx.db, ctx.scope).list()).filter((m) => m.id !== model.id && m.fields.some((f) => (f.targets ?? []).includes(model.id)));
+  if (targeting.length > 0) {
+    throw new AppError("dependent_content", "Relation fields of other models target this model.", { models: targeting.map((m) => m.slug) });
+  }
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: [
+      ctx.db.deleteFrom("models").where("site_id", "=", ctx.site.id).where("id", "=", model.id).where("revision", "=", input.expected_revision).compile(),
+      CompiledQuery.raw("DELETE FROM search_documents WHERE site_id = ? AND model_id = ?", [ctx.site.id, model.id]),
+    ],
+    answer: { model_id: model.id, slug: model.slug, revision: model.revision, updated_at: at, created_field_ids: [], renamed_from: null, dependents: { complete: true } },
+    events: [{ name: "model.deleted", payload: { model_id: model.id, slug: model.slug } }],
+    purgeTags: [cacheTag.model(model.id), cacheTag.list(model.id)],
+    audit: { action: "model.delete", targetKind: "model", targetId: model.id, details: { slug: model.slug, definition: model.fields } },
+  };
+}

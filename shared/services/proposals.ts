@@ -1,0 +1,284 @@
+import * as v from "valibot";
+import { decide, readableFieldIds } from "../auth/permissions";
+import { isoAt } from "../clock";
+import { toKeyedValues } from "../content/validate-fields";
+import { guard } from "../db/batch";
+import type { EntryRow } from "../db/database";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+import { PermissionSet } from "../../schema/permissions";
+import { entryRepository } from "../repositories/entry-repository";
+import type { Model } from "../repositories/model-repository";
+import { authorize } from "./lifecycle/authorize";
+import type { LifecycleContext, WritePlan } from "./lifecycle/context";
+import type { EntryView } from "./lifecycle/entry-view";
+import { loadEntry, requireNotTrashed } from "./lifecycle/load";
+import { saveDraft } from "./lifecycle/save-draft";
+
+/** Limits of an entry field proposal (spec: Limits, Entry proposal). */
+export const PROPOSAL_LIMITS = { fields: 50, valueBytes: 64 * 1024, noteChars: 2000 } as const;
+
+export type ProposalState = "open" | "applied" | "rejected";
+
+export interface ProposalSource {
+  kind: "management" | "plugin" | "ai";
+  id: string;
+  label: string;
+  requested_by?: string;
+}
+
+/** An entry field proposal as every surface answers it. */
+export interface ProposalView {
+  id: string;
+  instance_id: string;
+  base_version_id: string;
+  fields: Record<string, unknown>;
+  original_fields: Record<string, unknown>;
+  note: string | null;
+  source: ProposalSource;
+  state: ProposalState;
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProposalRow {
+  id: string;
+  instance_id: string;
+  base_version_id: string;
+  fields: string;
+  original_fields: string;
+  note: string | null;
+  source: string;
+  state: ProposalState;
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function proposalView(row: ProposalRow): ProposalView {
+  return {
+    id: row.id,
+    instance_id: row.instance_id,
+    base_version_id: row.base_version_id,
+    fields: JSON.parse(row.fields) as Record<string, unknown>,
+    original_fields: JSON.parse(row.original_fields) as Record<string, unknown>,
+    note: row.note,
+    source: JSON.parse(row.source) as ProposalSource,
+    state: row.state,
+    revision: row.revision,
+    created_by: row.created_by,
+    decided_by: row.decided_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Bytes of the proposed values as JSON. */
+export function proposalValueBytes(fields: Readonly<Record<string, unknown>>): number {
+  return new TextEncoder().encode(JSON.stringify(fields)).byteLength;
+}
+
+export async function findProposal(ctx: LifecycleContext, id: string): Promise<ProposalRow | undefined> {
+  return ctx.db.selectFrom("entry_proposals").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", id).executeTakeFirst();
+}
+
+export interface CreateProposalInput {
+  instance_id: string;
+  base_version_id: string;
+  fields: Readonly<Record<string, unknown>>;
+  note?: string;
+  source: ProposalSource;
+}
+
+/** Records an open proposal; nothing about the entry changes. */
+export async function createProposal(ctx: LifecycleContext, input: CreateProposalInput): Promise<WritePlan<ProposalView>> {
+  const keys = Object.keys(input.fields);
+  if (keys.length === 0) throw new AppError("invalid_request", "Propose at least one field.");
+  if (keys.length > PROPOSAL_LIMITS.fields) throw new AppError("invalid_request", `A proposal holds at most ${PROPOSAL_LIMITS.fields} fields.`);
+  if (proposalValueBytes(input.fields) > PROPOSAL_LIMITS.valueBytes) throw new AppError("invalid_request", "The proposed values are larger than 64 KiB.");
+  if (input.note !== undefined && input.note.length > PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${PROPOSAL_LIMITS.noteChars} characters.`);
+
+  const { entry, model } = await loadEntry(ctx, input.instance_id);
+  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
+  requireNotTrashed(entry);
+  const unknown = keys.filter((k) => !model.fields.some((f) => f.key === k));
+  if (unknown.length > 0) {
+    throw new AppError("field_validation_failed", "Some fields do not exist on this model.", { issues: unknown.map((k) => ({ field: k, message: "No such field." })) });
+  }
+  const unsupported = model.fields.filter((f) => keys.includes(f.key) && (f.type === "relation" || f.type === "media")).map((f) => f.key);
+  if (unsupported.length > 0) {
+    throw new AppError("proposal_field_unsupported", "Relation and media fields cannot be proposed.", { fields: unsupported });
+  }
+  const base = await entryRepository(ctx.db, ctx.scope).findVersion(input.base_version_id);
+  if (!base || base.instance_id !== entry.instance_id) throw new AppError("not_found", "No such version of this entry.", { base_version_id: input.base_version_id });
+
+  const readable = new Set(readableFieldIds(ctx.actor.permissions, model.id, model.fields.map((f) => f.id)));
+  const baseByKey = toKeyedValues(model.fields.filter((f) => readable.has(f.id)), JSON.parse(base.fields) as Record<string, unknown>);
+  const original: Record<string, unknown> = {};
+  for (const key of keys) if (key in baseByKey) original[key] = baseByKey[key];
+
+  const at = isoAt(ctx.clock.now());
+  const row: ProposalRow = {
+    id: newId("prp"),
+    instance_id: entry.instance_id,
+    base_version_id: base.id,
+    fields: JSON.stringify(input.fields),
+    original_fields: JSON.stringify(original),
+    note: input.note ?? null,
+    source: JSON.stringify(input.source),
+    state: "open",
+    revision: 0,
+    created_by: ctx.actor.id,
+    decided_by: null,
+    created_at: at,
+    updated_at: at,
+  };
+  return {
+    statements: [ctx.db.insertInto("entry_proposals").values({ ...row, site_id: ctx.site.id }).compile()],
+    answer: proposalView(row),
+    events: [{ name: "proposal.created", payload: { proposal_id: row.id, instance_id: entry.instance_id, model_id: model.id } }],
+    purgeTags: [],
+    audit: { action: "proposal.create", targetKind: "proposal", targetId: row.id, details: { instance_id: entry.instance_id, fields: input.fields } },
+  };
+}
+
+async function openProposal(ctx: LifecycleContext, id: string): Promise<ProposalRow> {
+  const row = await findProposal(ctx, id);
+  if (!row) throw new AppError("not_found", "No such proposal.");
+  if (row.state !== "open") throw new AppError("proposal_stale", `The proposal is already ${row.state}.`, { state: row.state });
+  return row;
+}
+
+function decideStatement(ctx: LifecycleContext, row: ProposalRow, state: ProposalState, at: string) {
+  return ctx.db
+    .updateTable("entry_proposals")
+    .set({ state, revision: row.revision + 1, decided_by: ctx.actor.id, updated_at: at })
+    .where("site_id", "=", ctx.site.id)
+    .where("id", "=", row.id)
+    .compile();
+}
+
+function decided(ctx: LifecycleContext, row: ProposalRow, state: ProposalState, at: string): ProposalView {
+  return proposalView({ ...row, state, revision: row.revision + 1, decided_by: ctx.actor.id, updated_at: at });
+}
+
+const stillOpen = (ctx: LifecycleContext, row: ProposalRow) =>
+  guard(ctx.db, "proposal_stale", "EXISTS (SELECT 1 FROM entry_proposals WHERE id = ? AND state = 'open' AND revision = ?)", [row.id, row.revision]);
+
+/**
+ * Applies a proposal as a normal save by the applying person (their permissions, ownership and
+ * workflow): refused with proposal_stale, nothing written, when the entry moved past its base.
+ */
+export async function applyProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<{ proposal: ProposalView; entry: EntryView }>> {
+  const row = await openProposal(ctx, input.proposal_id);
+  const { entry } = await loadEntry(ctx, row.instance_id);
+  if (entry.current_version_id !== row.base_version_id) {
+    throw new AppError("proposal_stale", "The entry was saved since this proposal was made.", { current_version_id: entry.current_version_id, base_version_id: row.base_version_id });
+  }
+  const save = await saveDraft(ctx, { instance_id: row.instance_id, expected_version_id: row.base_version_id, fields: JSON.parse(row.fields) as Record<string, unknown> });
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: [stillOpen(ctx, row), ...save.statements, decideStatement(ctx, row, "applied", at)],
+    answer: { proposal: decided(ctx, row, "applied", at), entry: save.answer },
+    events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id } }],
+    purgeTags: save.purgeTags,
+    audit: { action: "proposal.apply", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id, ...(save.audit.details ?? {}) } },
+  };
+}
+
+/** Rejects a proposal; the entry is left as is. The person needs update on the entry's model. */
+export async function rejectProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<ProposalView>> {
+  const row = await openProposal(ctx, input.proposal_id);
+  const { entry, model } = await loadEntry(ctx, row.instance_id);
+  authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: [stillOpen(ctx, row), decideStatement(ctx, row, "rejected", at)],
+    answer: decided(ctx, row, "rejected", at),
+    events: [{ name: "proposal.rejected", payload: { proposal_id: row.id, instance_id: row.instance_id } }],
+    purgeTags: [],
+    audit: { action: "proposal.reject", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id } },
+  };
+}
+
+/** A person who could be named to act next on an entry of a model. */
+export interface Assignable {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+}
+
+/** Active members of the site whose role may update entries of the model in the language. */
+export async function eligibleAssignees(ctx: LifecycleContext, model: Model, lang: string): Promise<Assignable[]> {
+  const rows = await ctx.db
+    .selectFrom("memberships")
+    .innerJoin("persons", "persons.id", "memberships.person_id")
+    .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
+    .select(["persons.id", "persons.name", "persons.email", "persons.active", "roles.slug as role", "roles.permissions"])
+    .where("memberships.site_id", "=", ctx.site.id)
+    .where("memberships.active", "=", 1)
+    .orderBy("persons.name")
+    .execute();
+  return rows.flatMap((r) => {
+    if (r.active !== 1) return [];
+    const parsed = v.safeParse(PermissionSet, JSON.parse(r.permissions));
+    if (!parsed.success) return [];
+    const answer = decide(parsed.output, { operation: "update", modelId: model.id, lang });
+    return answer.allowed ? [{ id: r.id, name: r.name, email: r.email, role: r.role }] : [];
+  });
+}
+
+export interface AssignInput {
+  instance_id: string;
+  assignee_ids: string[];
+  expected_workflow_revision?: number;
+}
+
+export interface AssignmentView {
+  instance_id: string;
+  assignee_ids: string[];
+  workflow_revision: number;
+}
+
+function requireWorkflowRevision(entry: EntryRow, expected: number | undefined): void {
+  if (expected !== undefined && entry.workflow_revision !== expected) {
+    throw new AppError("workflow_conflict", "The entry moved through its workflow since you read it.", { current_workflow_revision: entry.workflow_revision });
+  }
+}
+
+/** Names who acts next on an entry: each assignee must be able to update the model. */
+export async function assignEntry(ctx: LifecycleContext, input: AssignInput): Promise<WritePlan<AssignmentView>> {
+  const { entry, model } = await loadEntry(ctx, input.instance_id);
+  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
+  requireNotTrashed(entry);
+  authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang });
+  requireWorkflowRevision(entry, input.expected_workflow_revision);
+  const ids = [...new Set(input.assignee_ids)];
+  const eligible = new Set((await eligibleAssignees(ctx, model, entry.lang)).map((a) => a.id));
+  const refused = ids.filter((id) => !eligible.has(id));
+  if (refused.length > 0) {
+    throw new AppError("assignee_not_eligible", "Some assignees hold no active membership whose role may update this model.", { ids: refused });
+  }
+  const at = isoAt(ctx.clock.now());
+  return {
+    statements: [
+      guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND workflow_revision = ?)", [entry.instance_id, entry.workflow_revision]),
+      ctx.db
+        .updateTable("entries")
+        .set({ assignee_ids: JSON.stringify(ids), updated_at: at })
+        .where("site_id", "=", ctx.site.id)
+        .where("instance_id", "=", entry.instance_id)
+        .compile(),
+    ],
+    answer: { instance_id: entry.instance_id, assignee_ids: ids, workflow_revision: entry.workflow_revision },
+    events: [{ name: "entry.assigned", payload: { instance_id: entry.instance_id, model_id: model.id, lang: entry.lang, assignee_ids: ids } }],
+    purgeTags: [],
+    audit: { action: "entry.assign", targetKind: "entry", targetId: entry.instance_id, details: { assignee_ids: ids } },
+  };
+}

@@ -1,0 +1,164 @@
+import type { CompiledQuery } from "kysely";
+import { hasSystemPermission } from "../auth/permissions";
+import { isoAt } from "../clock";
+import type { SiteSettings } from "../content/site-settings";
+import { AppError } from "../errors";
+import { modelRepository } from "../repositories/model-repository";
+import { reindexSiteStatements } from "../search/reindex";
+import { MAX_SEARCH_MODELS } from "../search/settings";
+import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
+
+/**
+ * Site settings writes (docs/management-api.md, "Settings"). Needs `site:settings`; a change of
+ * `search` also needs `site:infra`. The shapes are closed by the route schema; what depends on the
+ * site (languages, models, field keys) is checked here, every problem listed in `issues`.
+ * Effects: `sites.settings_revision` + 1; locale policy or search changed → purge `s:` and every
+ * model's `l:`; embed origins changed → `s:`; search weights changed → the site's search index is
+ * rebuilt in the same batch (reindexSiteStatements).
+ */
+
+export const MAX_EMBED_ORIGINS = 20;
+export const MAX_SEARCH_WEIGHTS = 16;
+
+export interface SettingsPatch {
+  locale_fallback?: string[];
+  locale_fallback_enabled?: boolean;
+  search?: Partial<SiteSettings["search"]>;
+  embed_origins?: string[];
+  retention?: { trash_days: number };
+  review?: { required: boolean };
+  validation_mode?: "default" | "strict";
+}
+
+export interface UpdateSettingsInput extends SettingsPatch {
+  expected_revision?: number;
+}
+
+export interface SettingsView {
+  settings: SiteSettings;
+  revision: number;
+  /** Present on a write: whether the search index was rebuilt in the write's batch. */
+  search_reindexed?: boolean;
+}
+
+/** The settings as answered: only the documented keys. */
+export function settingsView(settings: SiteSettings, revision: number): SettingsView {
+  const { locale_fallback, locale_fallback_enabled, search, embed_origins, retention, review, validation_mode } = settings;
+  return {
+    settings: {
+      locale_fallback,
+      locale_fallback_enabled,
+      search: { enabled: search.enabled, models: search.models, mode: search.mode, weights: search.weights, hidden_languages: search.hidden_languages },
+      embed_origins,
+      retention,
+      review,
+      validation_mode,
+    },
+    revision,
+  };
+}
+
+/** An exact https origin: scheme and host (and port), nothing else. */
+function isHttpsOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.origin === value && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** PUT /settings */
+export async function updateSettings(ctx: LifecycleContext, input: UpdateSettingsInput): Promise<WritePlan<SettingsView>> {
+  if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", "Changing site settings needs site:settings.");
+  if (input.search !== undefined && !hasSystemPermission(ctx.actor.permissions, "site:infra")) {
+    throw new AppError("missing_permission", "Changing search settings needs site:infra.", { permission: "site:infra" });
+  }
+  const site = ctx.site;
+  if (input.expected_revision !== undefined && input.expected_revision !== site.settings_revision) {
+    throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: site.settings_revision });
+  }
+
+  const issues: { path: string; message: string }[] = [];
+  const languages = new Set(site.languages);
+  input.locale_fallback?.forEach((lang, i) => {
+    if (!languages.has(lang)) issues.push({ path: `locale_fallback[${i}]`, message: `"${lang}" is not a language of the site` });
+  });
+  if (input.locale_fallback && new Set(input.locale_fallback).size !== input.locale_fallback.length) issues.push({ path: "locale_fallback", message: "a language is named twice" });
+  input.embed_origins?.forEach((origin, i) => {
+    if (!isHttpsOrigin(origin)) issues.push({ path: `embed_origins[${i}]`, message: `"${origin}" is not an exact https origin (https://host[:port], no path)` });
+  });
+  if (input.embed_origins && input.embed_origins.length > MAX_EMBED_ORIGINS) issues.push({ path: "embed_origins", message: `at most ${MAX_EMBED_ORIGINS} origins` });
+
+  const models = await modelRepository(ctx.db, ctx.scope).list();
+  const search = input.search;
+  if (search) {
+    const byId = new Map(models.map((m) => [m.id, m]));
+    if (search.models && search.models.length > MAX_SEARCH_MODELS) issues.push({ path: "search.models", message: `at most ${MAX_SEARCH_MODELS} models` });
+    search.models?.forEach((id, i) => {
+      const model = byId.get(id);
+      if (!model) issues.push({ path: `search.models[${i}]`, message: `"${id}" is not a model of the site` });
+      else if (!model.is_public) issues.push({ path: `search.models[${i}]`, message: `"${id}" is a private model` });
+    });
+    if (search.models && new Set(search.models).size !== search.models.length) issues.push({ path: "search.models", message: "a model is named twice" });
+    const weights = Object.keys(search.weights ?? {});
+    if (weights.length > MAX_SEARCH_WEIGHTS) issues.push({ path: "search.weights", message: `at most ${MAX_SEARCH_WEIGHTS} weights` });
+    for (const key of weights) {
+      const dot = key.indexOf(".");
+      const known =
+        dot === -1
+          ? models.some((m) => m.fields.some((f) => f.key === key))
+          : (byId.get(key.slice(0, dot))?.fields.some((f) => f.key === key.slice(dot + 1)) ?? false);
+      if (!known) issues.push({ path: `search.weights[${JSON.stringify(key)}]`, message: `"${key}" names no field (use <field key> or <model id>.<field key>)` });
+    }
+    search.hidden_languages?.forEach((lang, i) => {
+      if (!languages.has(lang)) issues.push({ path: `search.hidden_languages[${i}]`, message: `"${lang}" is not a language of the site` });
+    });
+  }
+  if (issues.length > 0) throw new AppError("invalid_request", "Some settings are not valid for this site.", { issues });
+
+  const before = site.settings;
+  const after: SiteSettings = {
+    ...before,
+    ...(input.locale_fallback !== undefined ? { locale_fallback: input.locale_fallback } : {}),
+    ...(input.locale_fallback_enabled !== undefined ? { locale_fallback_enabled: input.locale_fallback_enabled } : {}),
+    ...(search !== undefined ? { search: { ...before.search, ...search } } : {}),
+    ...(input.embed_origins !== undefined ? { embed_origins: input.embed_origins } : {}),
+    ...(input.retention !== undefined ? { retention: input.retention } : {}),
+    ...(input.review !== undefined ? { review: input.review } : {}),
+    ...(input.validation_mode !== undefined ? { validation_mode: input.validation_mode } : {}),
+  };
+  const localeChanged = !same(before.locale_fallback, after.locale_fallback) || before.locale_fallback_enabled !== after.locale_fallback_enabled;
+  const searchChanged = !same(before.search, after.search);
+  const weightsChanged = !same(before.search.weights, after.search.weights);
+  const embedsChanged = !same(before.embed_origins, after.embed_origins);
+
+  const revision = site.settings_revision + 1;
+  const at = isoAt(ctx.clock.now());
+  const statements: CompiledQuery[] = [
+    ctx.db
+      .updateTable("sites")
+      .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: at })
+      .where("id", "=", site.id)
+      .where("settings_revision", "=", site.settings_revision)
+      .compile(),
+  ];
+  // Weights decide which column a field's text is in: rebuild the index with the new weights, in this batch.
+  if (weightsChanged) statements.push(...(await reindexSiteStatements({ ...ctx, site: { ...site, settings: after } })));
+
+  const purgeTags: string[] = [];
+  if (localeChanged || searchChanged || embedsChanged) purgeTags.push(cacheTag.site(site.id));
+  if (localeChanged || searchChanged) purgeTags.push(...models.map((m) => cacheTag.list(m.id)));
+  const changed = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode"] as const).filter(
+    (key) => !same(before[key], after[key]),
+  );
+  return {
+    statements,
+    answer: { ...settingsView(after, revision), search_reindexed: weightsChanged },
+    events: [{ name: "site.settings_updated", payload: { revision, changed } }],
+    purgeTags,
+    audit: { action: "site.settings_update", targetKind: "site", targetId: site.id, details: Object.fromEntries(changed.map((key) => [key, after[key]])) },
+  };
+}

@@ -1,0 +1,152 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RoleView } from "../../shared/services/roles";
+import { seedSite, type SeededSite } from "../helpers/fixtures";
+import { credential, manage, newKey } from "../helpers/manage-api";
+
+type Err = { error: { code: string; reasons?: string[]; [k: string]: unknown } };
+
+async function roles(token: string): Promise<RoleView[]> {
+  return (await manage<{ data: RoleView[] }>(token, "GET", "/roles")).body.data;
+}
+
+async function roleCount(s: SeededSite): Promise<number> {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM roles WHERE site_id = ?").bind(s.site.id).first<{ n: number }>())?.n ?? -1;
+}
+
+async function events(s: SeededSite, name: string): Promise<number> {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE site_id = ? AND name = ?").bind(s.site.id, name).first<{ n: number }>())?.n ?? -1;
+}
+
+describe("management API: roles", () => {
+  it("lists the seeded roles with whole permission sets and holder counts", async () => {
+    const s = await seedSite();
+    const token = await credential(s, ["content:read"]);
+    const list = await roles(token);
+    expect(list.map((r) => r.slug).sort()).toEqual(["admin", "author", "editor", "viewer"]);
+    const admin = list.find((r) => r.slug === "admin");
+    expect(admin).toMatchObject({ seeded: true, revision: 0, holders: 1 });
+    expect(admin?.permissions.system).toContain("role:manage");
+    expect(list.find((r) => r.slug === "viewer")?.permissions).toEqual({ models: { "*": ["read"] }, system: [] });
+  });
+
+  it("creates, changes and deletes a role, with events, audit and replays", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const key = newKey();
+    const body = { slug: "reviewer", name: "Reviewer", permissions: { models: { mdl_x: ["read", "update"] }, system: ["media:upload"], limits: { languages: { update: ["fr"] } } } };
+    const created = await manage<RoleView>(token, "POST", "/roles", { key, body });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ slug: "reviewer", name: "Reviewer", description: null, seeded: false, revision: 0, holders: 0, permissions: body.permissions });
+    const replay = await manage<RoleView & { replayed?: boolean }>(token, "POST", "/roles", { key, body });
+    expect(replay.body).toEqual({ ...created.body, replayed: true });
+    expect(await roleCount(s)).toBe(5);
+    expect((await manage<Err>(token, "POST", "/roles", { body })).body.error.code).toBe("role_slug_taken");
+
+    const id = created.body.id;
+    const renamed = await manage<RoleView>(token, "PUT", `/roles/${id}`, { body: { name: "Reviewers", expected_revision: 0 } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: "Reviewers", slug: "reviewer", revision: 1, permissions: body.permissions });
+    const stale = await manage<Err>(token, "PUT", `/roles/${id}`, { body: { name: "X", expected_revision: 0 } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({ code: "role_changed", current_revision: 1 });
+    const replaced = await manage<RoleView>(token, "PUT", `/roles/${id}`, { body: { permissions: { models: { mdl_x: ["read"] }, system: [] }, description: "Reads" } });
+    expect(replaced.body).toMatchObject({ permissions: { models: { mdl_x: ["read"] }, system: [] }, description: "Reads", name: "Reviewers", revision: 2 });
+
+    const removeKey = newKey();
+    const removed = await manage<{ id: string; deleted: boolean }>(token, "POST", `/roles/${id}/remove`, { key: removeKey, body: {} });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ id, deleted: true });
+    const again = await manage<{ replayed?: boolean }>(token, "POST", `/roles/${id}/remove`, { key: removeKey, body: {} });
+    expect(again.body.replayed).toBe(true);
+    expect(await roleCount(s)).toBe(4);
+    expect((await manage<Err>(token, "PUT", `/roles/${id}`, { body: { name: "Gone" } })).status).toBe(404);
+    expect(await events(s, "role.created")).toBe(1);
+    expect(await events(s, "role.updated")).toBe(2);
+    expect(await events(s, "role.deleted")).toBe(1);
+    const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE site_id = ? AND target_kind = 'role' ORDER BY at").bind(s.site.id).all<{ action: string }>();
+    expect(audit.results.map((r) => r.action)).toEqual(["role.create", "role.update", "role.update", "role.delete"]);
+  });
+
+  it("lists every reason of an invalid permission set and writes nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const res = await manage<Err>(token, "POST", "/roles", {
+      body: { slug: "bad", name: "Bad", permissions: { models: { mdl_x: ["read", "publsh"] }, system: ["site:everything"], extra: true } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_permissions");
+    const reasons = res.body.error.reasons ?? [];
+    expect(reasons.length).toBeGreaterThanOrEqual(3);
+    expect(reasons.join("\n")).toContain("publsh");
+    expect(reasons.join("\n")).toContain("site:everything");
+    expect(reasons.join("\n")).toContain("extra");
+    expect(await roleCount(s)).toBe(4);
+  });
+
+  it("refuses escalation: update without content:write, publish without lifecycle:publish, the wildcard, unheld system permissions", async () => {
+    const s = await seedSite();
+    const narrow = await credential(s, ["content:read", "roles:write"]);
+    const attempts: [unknown, string][] = [
+      [{ models: { mdl_x: ["read", "update"] }, system: [] }, `operation "update"`],
+      [{ models: { mdl_x: ["create"] }, system: [] }, `operation "create"`],
+      [{ models: { mdl_x: ["publish"] }, system: [] }, `operation "publish"`],
+      [{ models: { "*": ["read"] }, system: [] }, `"*"`],
+      [{ models: {}, system: ["site:infra"] }, `"site:infra"`],
+    ];
+    for (const [permissions, says] of attempts) {
+      const res = await manage<Err>(narrow, "POST", "/roles", { body: { slug: "esc", name: "Esc", permissions } });
+      expect(res.status, JSON.stringify(permissions)).toBe(403);
+      expect(res.body.error.code).toBe("escalation_refused");
+      expect((res.body.error.reasons ?? []).join("\n")).toContain(says);
+    }
+    // Within the ceiling: read on a named model.
+    const ok = await manage<RoleView>(narrow, "POST", "/roles", { body: { slug: "reader", name: "Reader", permissions: { models: { mdl_x: ["read"] }, system: [] } } });
+    expect(ok.status).toBe(201);
+    // Changing a role goes through the same check.
+    const up = await manage<Err>(narrow, "PUT", `/roles/${ok.body.id}`, { body: { permissions: { models: { mdl_x: ["read", "update"] }, system: [] } } });
+    expect(up.body.error.code).toBe("escalation_refused");
+    // Even a full credential never hands out the wildcard.
+    const full = await credential(s);
+    expect((await manage<Err>(full, "POST", "/roles", { body: { slug: "all", name: "All", permissions: { models: { "*": ["read"] }, system: [] } } })).body.error.code).toBe("escalation_refused");
+    const reads = await manage<Err>(await credential(s, ["content:read"]), "POST", "/roles", { body: { slug: "x", name: "X", permissions: { models: {}, system: [] } } });
+    expect(reads.body.error).toMatchObject({ code: "insufficient_scope", scope: "roles:write" });
+    expect(await roleCount(s)).toBe(5);
+  });
+
+  it("refuses to delete a seeded role, a held role and the last role granting access; seeded roles keep their slug", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const list = await roles(token);
+    const admin = list.find((r) => r.slug === "admin");
+    const seeded = await manage<Err>(token, "POST", `/roles/${admin?.id}/remove`, { body: {} });
+    expect(seeded.status).toBe(409);
+    expect(seeded.body.error.code).toBe("role_seeded");
+    expect((await manage<Err>(token, "PUT", `/roles/${admin?.id}`, { body: { slug: "boss" } })).body.error.code).toBe("role_seeded");
+    const viewer = list.find((r) => r.slug === "viewer");
+    const changed = await manage<RoleView>(token, "PUT", `/roles/${viewer?.id}`, { body: { name: "Readers", description: "Reads" } });
+    expect(changed.body).toMatchObject({ slug: "viewer", name: "Readers", seeded: true });
+
+    const managers = await manage<RoleView>(token, "POST", "/roles", { body: { slug: "managers", name: "Managers", permissions: { models: { mdl_x: ["read"] }, system: ["role:manage"] } } });
+    const held = await manage<RoleView>(token, "POST", "/roles", { body: { slug: "held", name: "Held", permissions: { models: {}, system: [] } } });
+    await env.DB.prepare("INSERT INTO persons (id, email, name, created_at, updated_at) VALUES (?, ?, 'P', ?, ?)").bind(`per_${held.body.id}`, `${held.body.id}@example.test`, new Date().toISOString(), new Date().toISOString()).run();
+    await env.DB.prepare("INSERT INTO memberships (site_id, person_id, role_id, active, created_at) VALUES (?, ?, ?, 1, ?)").bind(s.site.id, `per_${held.body.id}`, held.body.id, new Date().toISOString()).run();
+    const inUse = await manage<Err>(token, "POST", `/roles/${held.body.id}/remove`, { body: {} });
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.error).toMatchObject({ code: "role_in_use", holders: 1 });
+    expect((await roles(token)).find((r) => r.id === held.body.id)?.holders).toBe(1);
+
+    // Admin gives up role:manage (Managers still grants it); then Managers is the last granting role.
+    const adminSet = admin?.permissions;
+    const strip = await manage<RoleView>(token, "PUT", `/roles/${admin?.id}`, { body: { permissions: { models: { mdl_x: ["read"] }, system: (adminSet?.system ?? []).filter((p) => p !== "role:manage") } } });
+    expect(strip.status).toBe(200);
+    await env.DB.prepare("UPDATE memberships SET role_id = ? WHERE site_id = ? AND person_id = ?").bind(managers.body.id, s.site.id, s.adminId).run();
+    const manager = await credential(s, ["content:read", "roles:write"]);
+    const last = await manage<Err>(manager, "POST", `/roles/${managers.body.id}/remove`, { body: {} });
+    expect(last.status).toBe(409);
+    expect(last.body.error.code).toBe("last_granting_role");
+    const lastUpdate = await manage<Err>(manager, "PUT", `/roles/${managers.body.id}`, { body: { permissions: { models: { mdl_x: ["read"] }, system: [] } } });
+    expect(lastUpdate.body.error.code).toBe("last_granting_role");
+    expect(await roleCount(s)).toBe(6);
+  });
+});
