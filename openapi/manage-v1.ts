@@ -505,6 +505,190 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** POST /api/manage/v1/models/proposals — scope schema:propose — needs Idempotency-Key */
+  createModelProposal: {
+    method: "POST";
+    path: "/api/manage/v1/models/proposals";
+    params: never;
+    query: never;
+    body: {
+      "mode": "create" | "update";
+      "model_id"?: string;
+      "base_updated_at"?: string;
+      "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "enableI18n"?: boolean;
+        };
+        "fields": Array<{
+          "id"?: string;
+          "key": string;
+          "label": string;
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "required"?: boolean;
+          "private"?: boolean;
+          "title"?: boolean;
+          "help"?: string;
+          "multiple"?: boolean;
+          "options"?: Array<{
+            "value": string;
+            "label": string;
+          }>;
+          "targets"?: Array<string>;
+          "validation"?: {
+            "min_length"?: number;
+            "max_length"?: number;
+            "pattern"?: string;
+            "min"?: number;
+            "max"?: number;
+            "step"?: number;
+            "min_items"?: number;
+            "max_items"?: number;
+            "min_date"?: string;
+            "max_date"?: string;
+          };
+        }>;
+      };
+      "note"?: string;
+    };
+    response: {
+      "id": string;
+      "mode": "create" | "update";
+      "model_id": string | null;
+      "base_updated_at": string | null;
+      "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "enableI18n"?: boolean;
+        };
+        "fields": Array<{
+          [key: string]: unknown;
+        }>;
+      };
+      "note": string | null;
+      "source": {
+        "kind": "management" | "plugin" | "ai";
+        "id": string;
+        "label": string;
+        "requested_by"?: string;
+      };
+      "state": "open" | "applied" | "dismissed";
+      "changes": Array<{
+        "kind": string;
+        "field": string | null;
+        "affected_count": number;
+        "message": string;
+        "suggestion": string;
+      }>;
+      "stale": boolean;
+      "revision": number;
+      "created_by": string;
+      "decided_by": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/models/proposals — scope schema:propose */
+  listModelProposals: {
+    method: "GET";
+    path: "/api/manage/v1/models/proposals";
+    params: never;
+    query: {
+      "state"?: "open" | "applied" | "dismissed";
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "mode": "create" | "update";
+        "model_id": string | null;
+        "base_updated_at": string | null;
+        "definition": {
+          "model": {
+            "name": string;
+            "slug": string;
+            "enableI18n"?: boolean;
+          };
+          "fields": Array<{
+            [key: string]: unknown;
+          }>;
+        };
+        "note": string | null;
+        "source": {
+          "kind": "management" | "plugin" | "ai";
+          "id": string;
+          "label": string;
+          "requested_by"?: string;
+        };
+        "state": "open" | "applied" | "dismissed";
+        "changes": Array<{
+          "kind": string;
+          "field": string | null;
+          "affected_count": number;
+          "message": string;
+          "suggestion": string;
+        }>;
+        "stale": boolean;
+        "revision": number;
+        "created_by": string;
+        "decided_by": string | null;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/models/proposals/{id} — scope schema:propose */
+  getModelProposal: {
+    method: "GET";
+    path: "/api/manage/v1/models/proposals/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "mode": "create" | "update";
+      "model_id": string | null;
+      "base_updated_at": string | null;
+      "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "enableI18n"?: boolean;
+        };
+        "fields": Array<{
+          [key: string]: unknown;
+        }>;
+      };
+      "note": string | null;
+      "source": {
+        "kind": "management" | "plugin" | "ai";
+        "id": string;
+        "label": string;
+        "requested_by"?: string;
+      };
+      "state": "open" | "applied" | "dismissed";
+      "changes": Array<{
+        "kind": string;
+        "field": string | null;
+        "affected_count": number;
+        "message": string;
+        "suggestion": string;
+      }>;
+      "stale": boolean;
+      "revision": number;
+      "created_by": string;
+      "decided_by": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/models — scope content:read */
   listModels: {
     method: "GET";

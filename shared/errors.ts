@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   last_granting_role: 409,
   settings_changed: 409,
   proposal_stale: 409,
+  schema_proposal_stale: 409,
   transition_unavailable: 422,
   field_validation_failed: 422,
   unknown_locale: 422,

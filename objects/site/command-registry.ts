@@ -2,6 +2,7 @@ import * as lifecycle from "../../shared/services/lifecycle";
 import { createModel } from "../../shared/services/models/create-model";
 import { setManualOrder } from "../../shared/services/models/manual-order";
 import * as modelApply from "../../shared/services/models/apply-model";
+import * as modelProposals from "../../shared/services/model-proposals";
 import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
@@ -37,6 +38,9 @@ export const COMMANDS = {
   applyProposal: { build: proposals.applyProposal, status: 200 },
   rejectProposal: { build: proposals.rejectProposal, status: 200 },
   assignEntry: { build: proposals.assignEntry, status: 200 },
+  createModelProposal: { build: modelProposals.createModelProposal, status: 201 },
+  applyModelProposal: { build: modelProposals.applyModelProposal, status: 200 },
+  dismissModelProposal: { build: modelProposals.dismissModelProposal, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

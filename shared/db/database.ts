@@ -254,6 +254,24 @@ export interface EntryProposalsTable {
   updated_at: string;
 }
 
+export interface ModelProposalsTable {
+  id: string;
+  site_id: string;
+  mode: "create" | "update";
+  model_id: string | null;
+  base_updated_at: string | null;
+  definition: string;
+  note: string | null;
+  source: string;
+  state: "open" | "applied" | "dismissed";
+  changes: string;
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface BatchGuardsTable {
   reason: string;
 }
@@ -280,6 +298,7 @@ export interface Database {
   site_api_tokens: SiteApiTokensTable;
   management_credentials: ManagementCredentialsTable;
   entry_proposals: EntryProposalsTable;
+  model_proposals: ModelProposalsTable;
 }
 
 export type SiteRow = Selectable<SitesTable>;

@@ -6,6 +6,7 @@ import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
+import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
@@ -33,6 +34,8 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "DELETE", path: /^\/api\/management-credentials\/([^/]{1,100})$/, access: "site", handle: revokeCredential },
   { method: "POST", path: /^\/api\/preview$/, access: "site", handle: previewEntry },
   { method: "GET", path: /^\/api\/models\/public-client\.ts$/, access: "site", handle: publicClient },
+  { method: "POST", path: /^\/api\/models\/proposals\/([^/]{1,100})\/apply$/, access: "site", handle: applyModelProposal },
+  { method: "POST", path: /^\/api\/models\/proposals\/([^/]{1,100})\/dismiss$/, access: "site", handle: dismissModelProposal },
   { method: "PUT", path: /^\/api\/models\/([^/]{1,100})\/manual-order$/, access: "site", handle: putManualOrder },
   { method: "POST", path: /^\/api\/proposals\/([^/]{1,100})\/apply$/, access: "site", handle: applyProposal },
   { method: "POST", path: /^\/api\/proposals\/([^/]{1,100})\/reject$/, access: "site", handle: rejectProposal },

@@ -1,5 +1,6 @@
 import type { ManageHandler } from "../context";
 import * as entries from "./entries";
+import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
@@ -42,4 +43,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   assignEntry: proposals.assignEntry,
   listEntryAssignees: proposals.listEntryAssignees,
   previewEntry: proposals.previewEntry,
+  createModelProposal: modelProposals.createModelProposal,
+  listModelProposals: modelProposals.listModelProposals,
+  getModelProposal: modelProposals.getModelProposal,
 };

@@ -1,0 +1,75 @@
+import * as v from "valibot";
+import type { RouteSpec } from "./contract";
+import { FieldDefinitionEntries } from "./model-definition";
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+
+/** A field as a model proposal names it: `id` only for a field the model already has. */
+const ProposedField = v.pipe(v.strictObject({ ...FieldDefinitionEntries.entries, id: v.optional(FieldDefinitionEntries.entries.id) }), v.title("ProposedField"));
+
+/** POST /models/proposals body (at most 200 fields, note at most 500 characters → 400). */
+export const CreateModelProposalBody = v.strictObject({
+  mode: v.picklist(["create", "update"]),
+  model_id: v.optional(Id),
+  base_updated_at: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(40))),
+  definition: v.strictObject({
+    model: v.strictObject({
+      name: v.pipe(v.string(), v.minLength(1), v.maxLength(120)),
+      slug: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+      enableI18n: v.optional(v.boolean()),
+    }),
+    fields: v.pipe(v.array(ProposedField), v.maxLength(200)),
+  }),
+  note: v.optional(v.pipe(v.string(), v.maxLength(500))),
+});
+
+const Change = v.object({ kind: v.string(), field: v.nullable(v.string()), affected_count: v.number(), message: v.string(), suggestion: v.string() });
+
+export const ModelProposal = v.pipe(
+  v.object({
+    id: v.string(),
+    mode: v.picklist(["create", "update"]),
+    model_id: v.nullable(v.string()),
+    base_updated_at: v.nullable(v.string()),
+    definition: v.object({ model: v.object({ name: v.string(), slug: v.string(), enableI18n: v.optional(v.boolean()) }), fields: v.array(v.record(v.string(), v.unknown())) }),
+    note: v.nullable(v.string()),
+    source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
+    state: v.picklist(["open", "applied", "dismissed"]),
+    changes: v.array(Change),
+    stale: v.boolean(),
+    revision: v.number(),
+    created_by: v.string(),
+    decided_by: v.nullable(v.string()),
+    created_at: v.string(),
+    updated_at: v.string(),
+    replayed: v.optional(v.boolean()),
+  }),
+  v.title("ModelProposal"),
+);
+
+/** Model proposals of the management API; listed before `/models/{id}` so `proposals` is not taken as an id. */
+export const modelProposalRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "createModelProposal",
+    method: "post",
+    path: "/models/proposals",
+    summary: "Propose a new model or a change to one for a person to apply or dismiss (content-breaking changes listed in `changes`)",
+    scope: "schema:propose",
+    idempotent: true,
+    body: CreateModelProposalBody,
+    status: 201,
+    response: ModelProposal,
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "model_changed", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision"],
+  },
+  {
+    operationId: "listModelProposals",
+    method: "get",
+    path: "/models/proposals",
+    summary: "Model proposals, newest first",
+    scope: "schema:propose",
+    query: v.strictObject({ state: v.optional(v.picklist(["open", "applied", "dismissed"])) }),
+    response: v.strictObject({ data: v.array(ModelProposal) }),
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited"],
+  },
+  { operationId: "getModelProposal", method: "get", path: "/models/proposals/{id}", summary: "One model proposal (`stale: true` when the model changed since)", scope: "schema:propose", params: v.strictObject({ id: Id }), response: ModelProposal, errors: ["unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "rate_limited"] },
+];

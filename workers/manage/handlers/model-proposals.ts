@@ -1,0 +1,48 @@
+import type * as v from "valibot";
+import { AppError } from "../../../shared/errors";
+import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
+import { findModelProposal, isStale, modelProposalView, type ModelProposalRow } from "../../../shared/services/model-proposals";
+import type { CreateModelProposalBody } from "../../../schema/manage-model-proposals";
+import { json } from "../../http/respond";
+import type { ManageCall } from "../context";
+import { runCommand } from "../respond";
+
+/** POST /models/proposals */
+export async function createModelProposal(call: ManageCall): Promise<Response> {
+  const body = call.body as v.InferOutput<typeof CreateModelProposalBody>;
+  const m = body.definition.model;
+  return runCommand(call, "createModelProposal", {
+    mode: body.mode,
+    ...(body.model_id !== undefined ? { model_id: body.model_id } : {}),
+    ...(body.base_updated_at !== undefined ? { base_updated_at: body.base_updated_at } : {}),
+    definition: { model: { name: m.name, slug: m.slug, ...(m.enableI18n !== undefined ? { enableI18n: m.enableI18n } : {}) }, fields: body.definition.fields },
+    ...(body.note !== undefined ? { note: body.note } : {}),
+    source: { kind: "management", id: call.credential.id, label: call.credential.name },
+  });
+}
+
+async function modelsById(call: ManageCall): Promise<Map<string, Model>> {
+  return new Map((await modelRepository(call.ctx.db, call.ctx.scope).list()).map((m) => [m.id, m]));
+}
+
+const view = (row: ModelProposalRow, models: Map<string, Model>) => modelProposalView(row, isStale(row, row.model_id ? models.get(row.model_id) : undefined));
+
+/** GET /models/proposals */
+export async function listModelProposals(call: ManageCall): Promise<Response> {
+  const q = call.query as { state?: "open" | "applied" | "dismissed" };
+  let query = call.ctx.db
+    .selectFrom("model_proposals")
+    .select(["id", "mode", "model_id", "base_updated_at", "definition", "note", "source", "state", "changes", "revision", "created_by", "decided_by", "created_at", "updated_at"])
+    .where("site_id", "=", call.site.id);
+  if (q.state) query = query.where("state", "=", q.state);
+  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const models = await modelsById(call);
+  return json({ data: rows.map((r) => view(r, models)) });
+}
+
+/** GET /models/proposals/{id} */
+export async function getModelProposal(call: ManageCall): Promise<Response> {
+  const row = await findModelProposal(call.ctx, call.params.id ?? "");
+  if (!row) throw new AppError("not_found", "No such model proposal.");
+  return json(view(row, await modelsById(call)));
+}
