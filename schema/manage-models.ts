@@ -75,7 +75,7 @@ export const RemoveModelBody = v.strictObject({ expected_revision: Revision, con
 
 const ModelPath = v.strictObject({ id: Id });
 const writeErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
-const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision"] as const;
+const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant"] as const;
 
 /** Model operations of the management API. */
 export const modelRoutes: readonly RouteSpec[] = [
@@ -85,5 +85,5 @@ export const modelRoutes: readonly RouteSpec[] = [
   { operationId: "updateModel", method: "put", path: "/models/{id}", summary: "Change a model's name, slug, description, languages or visibility; fields kept", scope: "schema:write", idempotent: true, params: ModelPath, body: UpdateModelBody, response: ModelWriteAnswer, errors: [...applyErrors] },
   { operationId: "replaceModelDefinition", method: "put", path: "/models/{id}/definition", summary: "Replace a model's fields: kept by id, added without id, removed by omission", scope: "schema:write", idempotent: true, params: ModelPath, body: ReplaceDefinitionBody, response: ModelWriteAnswer, errors: [...applyErrors] },
   { operationId: "setModelFolder", method: "put", path: "/models/{id}/folder", summary: "File a model in a display folder (revision unchanged)", scope: "schema:write", idempotent: true, params: ModelPath, body: ModelFolderBody, response: v.object({ model_id: v.string(), slug: v.string(), folder: v.nullable(v.string()), replayed: v.optional(v.boolean()) }), errors: [...writeErrors] },
-  { operationId: "removeModel", method: "post", path: "/models/{id}/remove", summary: "Delete a model without content", scope: "schema:write", idempotent: true, params: ModelPath, body: RemoveModelBody, response: ModelWriteAnswer, errors: [...writeErrors, "model_changed", "model_not_empty", "dependent_content"] },
+  { operationId: "removeModel", method: "post", path: "/models/{id}/remove", summary: "Delete a model without content", scope: "schema:write", idempotent: true, params: ModelPath, body: RemoveModelBody, response: ModelWriteAnswer, errors: [...writeErrors, "model_changed", "model_not_empty", "dependent_content", "stale_role_grant", "stale_token_scope"] },
 ];

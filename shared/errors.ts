@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   model_changed: 409,
   model_change_blocked: 409,
   model_not_empty: 409,
+  stale_role_grant: 409,
+  stale_token_scope: 409,
   duplicate_field_key: 409,
   field_not_found: 409,
   language_in_trash: 409,

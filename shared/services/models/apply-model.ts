@@ -4,6 +4,7 @@ import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { hasSystemPermission } from "../../auth/permissions";
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
+import type { PermissionSet } from "../../../schema/permissions";
 import { modelRepository, type Model, type StoredDefinition } from "../../repositories/model-repository";
 import { reindexModelStatements } from "../../search/reindex";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
@@ -13,6 +14,61 @@ import { createModel, type CreateModelInput, type NewField } from "./create-mode
 
 /** Model slugs become public paths; same rule as createModel. */
 const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** A role naming a model or fields a model apply would remove. */
+interface StaleRole {
+  id: string;
+  slug: string;
+  field_ids: string[];
+}
+
+/**
+ * Roles of the site that would name the removed model (in `models` or `limits.fields`), or the
+ * removed fields of it (in `limits.fields[model | "*"].read|write`) → 409 stale_role_grant.
+ */
+async function checkRoleGrants(ctx: LifecycleContext, modelId: string, removedFieldIds: readonly string[] | "model"): Promise<void> {
+  const rows = await ctx.db.selectFrom("roles").select(["id", "slug", "permissions"]).where("site_id", "=", ctx.site.id).orderBy("slug").execute();
+  const stale: StaleRole[] = [];
+  for (const row of rows) {
+    const permissions = JSON.parse(row.permissions) as PermissionSet;
+    const fieldLimits = permissions.limits?.fields ?? {};
+    if (removedFieldIds === "model") {
+      if (Object.hasOwn(permissions.models, modelId) || Object.hasOwn(fieldLimits, modelId)) stale.push({ id: row.id, slug: row.slug, field_ids: [] });
+      continue;
+    }
+    const gone = new Set(removedFieldIds);
+    const named = new Set<string>();
+    for (const key of [modelId, "*"]) {
+      const limit = Object.hasOwn(fieldLimits, key) ? fieldLimits[key] : undefined;
+      for (const id of [...(limit?.read ?? []), ...(limit?.write ?? [])]) if (gone.has(id)) named.add(id);
+    }
+    if (named.size > 0) stale.push({ id: row.id, slug: row.slug, field_ids: [...named] });
+  }
+  if (stale.length === 0) return;
+  const roles = stale.map((r) => ({ id: r.id, slug: r.slug }));
+  const slugs = stale.map((r) => `"${r.slug}"`).join(", ");
+  if (removedFieldIds === "model") {
+    throw new AppError("stale_role_grant", `Roles ${slugs} still name this model; change those roles first, then remove the model.`, { roles, model_id: modelId });
+  }
+  const fieldIds = [...new Set(stale.flatMap((r) => r.field_ids))];
+  throw new AppError("stale_role_grant", `Roles ${slugs} still list removed fields in their field limits; change those roles first, then remove the fields.`, { roles, model_id: modelId, field_ids: fieldIds });
+}
+
+/** Live site API tokens and management credentials scoped to the model → 409 stale_token_scope. */
+async function checkTokenScopes(ctx: LifecycleContext, modelId: string): Promise<void> {
+  const named = (table: "site_api_tokens" | "management_credentials") =>
+    ctx.d1
+      .prepare(`SELECT id FROM ${table} WHERE site_id = ? AND revoked_at IS NULL AND model_ids IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${table}.model_ids) j WHERE j.value = ?) ORDER BY created_at, id`)
+      .bind(ctx.site.id, modelId)
+      .all<{ id: string }>();
+  const siteTokens = (await named("site_api_tokens")).results.map((r) => r.id);
+  const credentials = (await named("management_credentials")).results.map((r) => r.id);
+  if (siteTokens.length === 0 && credentials.length === 0) return;
+  throw new AppError("stale_token_scope", "Live site API tokens or management credentials are scoped to this model; revoke or replace them first, then remove the model.", {
+    site_tokens: siteTokens,
+    management_credentials: credentials,
+  });
+}
 
 /** What every model write answers (spec: model write answers). */
 export interface ModelWriteAnswer {
@@ -249,6 +305,8 @@ async function applyChange(
 ): Promise<WritePlan<ModelWriteAnswer>> {
   const at = isoAt(ctx.clock.now());
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
+  const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
+  if (removedFieldIds.length > 0) await checkRoleGrants(ctx, before.id, removedFieldIds);
   const changes = await blockedChanges(ctx, before, after);
   if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
   const statements: CompiledQuery[] = [updateRow(ctx, after, before.revision)];
@@ -470,6 +528,8 @@ export async function removeModel(ctx: LifecycleContext, input: RemoveModelInput
   if (targeting.length > 0) {
     throw new AppError("dependent_content", "Relation fields of other models target this model.", { models: targeting.map((m) => m.slug) });
   }
+  await checkRoleGrants(ctx, model.id, "model");
+  await checkTokenScopes(ctx, model.id);
   const at = isoAt(ctx.clock.now());
   return {
     statements: [
