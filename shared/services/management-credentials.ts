@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import { modelRepository } from "../repositories/model-repository";
 import { commitPlan } from "./lifecycle/commit-plan";
+import { listSecrets, revokeSecret, type SecretKind } from "./revocable-secrets";
 import type { LifecycleContext } from "./lifecycle/context";
 
 /**
@@ -137,17 +138,17 @@ export async function createManagementCredential(ctx: LifecycleContext, input: C
   return answer;
 }
 
+const CREDENTIALS: SecretKind<"management_credentials"> = {
+  table: "management_credentials",
+  auditName: "management_credential",
+  targetKind: "management_credential",
+  notFound: "No such management credential.",
+};
+
 /** Every credential of the site, newest first, revoked ones included (with `revoked_at`). */
 export async function listManagementCredentials(ctx: LifecycleContext): Promise<ManagementCredentialView[]> {
   requireSettings(ctx);
-  const rows = await ctx.db
-    .selectFrom("management_credentials")
-    .selectAll()
-    .where("site_id", "=", ctx.site.id)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
-  return rows.map(toView);
+  return (await listSecrets(ctx, CREDENTIALS)).map(toView);
 }
 
 /**
@@ -157,29 +158,5 @@ export async function listManagementCredentials(ctx: LifecycleContext): Promise<
  */
 export async function revokeManagementCredential(ctx: LifecycleContext, credentialId: string): Promise<ManagementCredentialView> {
   requireSettings(ctx);
-  const row = await ctx.db
-    .selectFrom("management_credentials")
-    .selectAll()
-    .where("site_id", "=", ctx.site.id)
-    .where("id", "=", credentialId)
-    .executeTakeFirst();
-  if (!row) throw new AppError("not_found", "No such management credential.");
-  if (row.revoked_at !== null) return toView(row);
-  const revokedAt = isoAt(ctx.clock.now());
-  const statement = ctx.db
-    .updateTable("management_credentials")
-    .set({ revoked_at: revokedAt })
-    .where("site_id", "=", ctx.site.id)
-    .where("id", "=", credentialId)
-    .where("revoked_at", "is", null)
-    .compile();
-  const answer = toView({ ...row, revoked_at: revokedAt });
-  await commitPlan(ctx, {
-    statements: [statement],
-    answer,
-    events: [],
-    purgeTags: [],
-    audit: { action: "management_credential.revoke", targetKind: "management_credential", targetId: credentialId },
-  });
-  return answer;
+  return toView(await revokeSecret(ctx, CREDENTIALS, credentialId));
 }

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import { modelRepository } from "../repositories/model-repository";
 import { commitPlan } from "./lifecycle/commit-plan";
+import { listSecrets, revokeSecret, type SecretKind } from "./revocable-secrets";
 import type { LifecycleContext } from "./lifecycle/context";
 
 /**
@@ -87,17 +88,12 @@ export async function createSiteToken(ctx: LifecycleContext, input: { name: stri
   return answer;
 }
 
+const SITE_TOKENS: SecretKind<"site_api_tokens"> = { table: "site_api_tokens", auditName: "site_token", targetKind: "site_api_token", notFound: "No such site API token." };
+
 /** Every token of the site, newest first, revoked ones included (with `revoked_at`). */
 export async function listSiteTokens(ctx: LifecycleContext): Promise<SiteTokenView[]> {
   requireSettings(ctx);
-  const rows = await ctx.db
-    .selectFrom("site_api_tokens")
-    .selectAll()
-    .where("site_id", "=", ctx.site.id)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
-  return rows.map(toView);
+  return (await listSecrets(ctx, SITE_TOKENS)).map(toView);
 }
 
 /**
@@ -106,29 +102,5 @@ export async function listSiteTokens(ctx: LifecycleContext): Promise<SiteTokenVi
  */
 export async function revokeSiteToken(ctx: LifecycleContext, tokenId: string): Promise<SiteTokenView> {
   requireSettings(ctx);
-  const row = await ctx.db
-    .selectFrom("site_api_tokens")
-    .selectAll()
-    .where("site_id", "=", ctx.site.id)
-    .where("id", "=", tokenId)
-    .executeTakeFirst();
-  if (!row) throw new AppError("not_found", "No such site API token.");
-  if (row.revoked_at !== null) return toView(row);
-  const revokedAt = isoAt(ctx.clock.now());
-  const statement = ctx.db
-    .updateTable("site_api_tokens")
-    .set({ revoked_at: revokedAt })
-    .where("site_id", "=", ctx.site.id)
-    .where("id", "=", tokenId)
-    .where("revoked_at", "is", null)
-    .compile();
-  const answer = toView({ ...row, revoked_at: revokedAt });
-  await commitPlan(ctx, {
-    statements: [statement],
-    answer,
-    events: [],
-    purgeTags: [],
-    audit: { action: "site_token.revoke", targetKind: "site_api_token", targetId: tokenId },
-  });
-  return answer;
+  return toView(await revokeSecret(ctx, SITE_TOKENS, tokenId));
 }
