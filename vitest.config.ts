@@ -48,6 +48,42 @@ async function fakePurgeApi(request: { url: string; method: string; headers: { g
   return cloudflareAnswer(200, { success: true, errors: [], messages: [], result: { id: `purge-${purgeCallCount}` } });
 }
 
+/** One delivery the fake webhook receiver got. */
+interface WebhookCall {
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const webhookCalls: WebhookCall[] = [];
+const failingPaths = new Set<string>();
+
+/**
+ * A stand-in for subscribers' webhook endpoints, bound as `WEBHOOK_FETCH`. Any request to another
+ * host is a delivery: recorded, answered 500 when its path is switched to failing, else 204. The
+ * control host `receiver.control`: `GET /calls?path=` lists deliveries to a path, `PUT`/`DELETE
+ * /fail?path=` switches failing on/off for a path.
+ */
+async function fakeWebhookReceiver(request: { url: string; method: string; headers: Headers | { forEach(cb: (value: string, key: string) => void): void }; text(): Promise<string> }) {
+  const url = new URL(request.url);
+  if (url.hostname === "receiver.control") {
+    const path = url.searchParams.get("path") ?? "";
+    if (url.pathname === "/fail") {
+      if (request.method === "PUT") failingPaths.add(path);
+      else failingPaths.delete(path);
+      return new Response(null, { status: 204 });
+    }
+    return new Response(JSON.stringify(webhookCalls.filter((c) => c.path === path)), { headers: { "content-type": "application/json" } });
+  }
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  webhookCalls.push({ url: request.url, path: url.pathname, headers, body: await request.text() });
+  return failingPaths.has(url.pathname) ? new Response("receiver down", { status: 500 }) : new Response(null, { status: 204 });
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations/d1");
   return {
@@ -59,7 +95,7 @@ export default defineConfig(async () => {
           // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
           bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
-          serviceBindings: { CF_PURGE_API: fakePurgeApi },
+          serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver },
         },
       }),
     ],

@@ -16,6 +16,8 @@ export interface Env {
   CF_PURGE_API_TOKEN?: string;
   /** Optional stand-in for api.cloudflare.com (tests bind a fake); without it purges use `fetch`. */
   CF_PURGE_API?: Fetcher;
+  /** Optional stand-in for outbound webhook requests (tests bind a fake receiver); without it deliveries use `fetch`. */
+  WEBHOOK_FETCH?: Fetcher;
 }
 
 /** What the outbound event queue carries: a pointer to the outbox row, never a secret. */

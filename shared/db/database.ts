@@ -272,8 +272,56 @@ export interface ModelProposalsTable {
   updated_at: string;
 }
 
+export interface PluginInstallationsTable {
+  id: string;
+  site_id: string;
+  /** The manifest's id, unique per site. */
+  plugin_id: string;
+  /** The validated manifest JSON. */
+  manifest: string;
+  state: "pending" | "active" | "disabled" | "revoked";
+  /** JSON array of capabilities. */
+  granted_capabilities: string;
+  /** JSON array of model ids. */
+  granted_model_ids: string;
+  token_digest: string;
+  previous_token_digest: string | null;
+  /** Milliseconds since the epoch. */
+  previous_token_expires_at: number | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface BatchGuardsTable {
   reason: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  site_id: string;
+  url: string;
+  /** JSON array of event names, or `["*"]`. */
+  events: string;
+  /** The signing secret itself (HMAC needs it; docs/events.md). */
+  secret: string;
+  active: number;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface EventDeliveriesTable {
+  id: string;
+  site_id: string;
+  event_id: string;
+  webhook_id: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: string;
+  state: "pending" | "delivered" | "dead";
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Database {
@@ -299,6 +347,9 @@ export interface Database {
   management_credentials: ManagementCredentialsTable;
   entry_proposals: EntryProposalsTable;
   model_proposals: ModelProposalsTable;
+  plugin_installations: PluginInstallationsTable;
+  webhooks: WebhooksTable;
+  event_deliveries: EventDeliveriesTable;
 }
 
 export type SiteRow = Selectable<SitesTable>;

@@ -10,6 +10,8 @@ import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
+import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
+import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
 /**
  * Admin JSON routes on the admin host (`ADMIN_HOST`), authenticated by the session cookie.
@@ -29,6 +31,11 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "GET", path: /^\/api\/site-tokens$/, access: "site", handle: listTokens },
   { method: "POST", path: /^\/api\/site-tokens$/, access: "site", handle: createToken },
   { method: "DELETE", path: /^\/api\/site-tokens\/([^/]{1,100})$/, access: "site", handle: revokeToken },
+  { method: "GET", path: /^\/api\/webhooks$/, access: "site", handle: listHooks },
+  { method: "POST", path: /^\/api\/webhooks$/, access: "site", handle: createHook },
+  { method: "GET", path: /^\/api\/webhooks\/dead-letters$/, access: "site", handle: listDead },
+  { method: "POST", path: /^\/api\/webhooks\/dead-letters\/([^/]{1,100})\/retry$/, access: "site", handle: retryDead },
+  { method: "DELETE", path: /^\/api\/webhooks\/([^/]{1,100})$/, access: "site", handle: deleteHook },
   { method: "GET", path: /^\/api\/management-credentials$/, access: "site", handle: listCredentials },
   { method: "POST", path: /^\/api\/management-credentials$/, access: "site", handle: createCredential },
   { method: "DELETE", path: /^\/api\/management-credentials\/([^/]{1,100})$/, access: "site", handle: revokeCredential },
@@ -39,6 +46,15 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "PUT", path: /^\/api\/models\/([^/]{1,100})\/manual-order$/, access: "site", handle: putManualOrder },
   { method: "POST", path: /^\/api\/proposals\/([^/]{1,100})\/apply$/, access: "site", handle: applyProposal },
   { method: "POST", path: /^\/api\/proposals\/([^/]{1,100})\/reject$/, access: "site", handle: rejectProposal },
+  { method: "GET", path: /^\/api\/plugins$/, access: "site", handle: listPlugins },
+  { method: "POST", path: /^\/api\/plugins$/, access: "site", handle: installPluginRoute },
+  { method: "GET", path: /^\/api\/plugins\/([^/]{1,100})$/, access: "site", handle: getPlugin },
+  { method: "DELETE", path: /^\/api\/plugins\/([^/]{1,100})$/, access: "site", handle: uninstallPluginRoute },
+  { method: "PUT", path: /^\/api\/plugins\/([^/]{1,100})\/grant$/, access: "site", handle: grantPlugin },
+  { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/activate$/, access: "site", handle: activatePlugin },
+  { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/disable$/, access: "site", handle: disablePlugin },
+  { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/revoke$/, access: "site", handle: revokePlugin },
+  { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/rotate-token$/, access: "site", handle: rotatePluginToken },
 ];
 
 /** Whether the request's Host is the admin host (compared lower-case, without port). */

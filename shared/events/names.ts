@@ -1,0 +1,37 @@
+/**
+ * Every event name the services emit today (`events: [{ name: … }]` in shared/services), documented
+ * with their payloads in docs/events.md. Subscriptions name some of these, or `*` for all.
+ */
+export const EVENT_NAMES = [
+  "entry.created",
+  "entry.draft_saved",
+  "entry.language_added",
+  "entry.version_restored",
+  "entry.published",
+  "entry.unpublished",
+  "entry.moved",
+  "entry.assigned",
+  "entry.trashed",
+  "entry.restored",
+  "entry.purged",
+  "model.created",
+  "model.deleted",
+  "model.manual_order_changed",
+  "model_proposal.created",
+  "model_proposal.applied",
+  "model_proposal.dismissed",
+  "proposal.created",
+  "proposal.applied",
+  "proposal.rejected",
+  "role.created",
+  "role.updated",
+  "role.deleted",
+  "site.settings_updated",
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Whether a subscription's list (`["*"]` or names) takes an event. */
+export function subscribes(events: readonly string[], name: string): boolean {
+  return events.includes("*") || events.includes(name);
+}
