@@ -3,10 +3,6 @@ import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
 import type { Outcome } from "../../shared/errors";
 import * as lifecycle from "../../shared/services/lifecycle";
-import type { EntryView, PurgeAnswer, TrashAnswer } from "../../shared/services/lifecycle";
-import { createModel } from "../../shared/services/models/create-model";
-import { setManualOrder } from "../../shared/services/models/manual-order";
-import type { Model } from "../../shared/repositories/model-repository";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, pendingEventIds } from "./after-commit";
 import type * as C from "./commands";
@@ -44,43 +40,42 @@ export class SiteObject extends DurableObject<Env> {
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
-  createEntry(r: C.CreateEntryRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.createEntry, 201);
+  // Named shortcuts for the most used commands; statuses and builders live in the registry only.
+  createEntry(r: C.CreateEntryRequest) {
+    return this.command("createEntry", r);
   }
-  saveDraft(r: C.SaveDraftRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.saveDraft);
+  saveDraft(r: C.SaveDraftRequest) {
+    return this.command("saveDraft", r);
   }
-  addLanguage(r: C.AddLanguageRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.addLanguage, 201);
+  addLanguage(r: C.AddLanguageRequest) {
+    return this.command("addLanguage", r);
   }
-  publish(r: C.PublishRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.publishEntry);
+  publish(r: C.PublishRequest) {
+    return this.command("publish", r);
   }
-  unpublish(r: C.UnpublishRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.unpublishEntry);
+  unpublish(r: C.UnpublishRequest) {
+    return this.command("unpublish", r);
   }
-  move(r: C.MoveRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.moveEntry);
+  move(r: C.MoveRequest) {
+    return this.command("move", r);
   }
-  trash(r: C.TrashRequest): Promise<Outcome<C.WriteAnswer<TrashAnswer>>> {
-    return this.#write(r, lifecycle.trashEntry);
+  trash(r: C.TrashRequest) {
+    return this.command("trash", r);
   }
-  restore(r: C.TrashRequest): Promise<Outcome<C.WriteAnswer<TrashAnswer>>> {
-    return this.#write(r, lifecycle.restoreEntry);
+  restore(r: C.TrashRequest) {
+    return this.command("restore", r);
   }
-  purge(r: C.PurgeRequest): Promise<Outcome<C.WriteAnswer<PurgeAnswer>>> {
-    return this.#write(r, lifecycle.purgeEntry);
+  purge(r: C.PurgeRequest) {
+    return this.command("purge", r);
   }
-  restoreVersion(r: C.RestoreVersionRequest): Promise<Outcome<C.WriteAnswer<EntryView>>> {
-    return this.#write(r, lifecycle.restoreVersion);
+  restoreVersion(r: C.RestoreVersionRequest) {
+    return this.command("restoreVersion", r);
   }
-
-  createModel(r: C.CreateModelRequest): Promise<Outcome<C.WriteAnswer<Model>>> {
-    return this.#write(r, createModel, 201);
+  createModel(r: C.CreateModelRequest) {
+    return this.command("createModel", r);
   }
-
-  setManualOrder(r: C.ManualOrderRequest): Promise<Outcome<C.WriteAnswer<Model>>> {
-    return this.#write(r, setManualOrder);
+  setManualOrder(r: C.ManualOrderRequest) {
+    return this.command("setManualOrder", r);
   }
 
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */

@@ -38,9 +38,6 @@ export const LANGUAGE_ACTION_FOR_OPERATION: Readonly<Record<ModelOperation, Lang
 /** The model id that stands for every model, in `models` and in `limits.fields`. */
 const EVERY_MODEL = "*";
 
-/** Operations that write fields; a field's write limit applies to them. */
-const WRITE_OPERATIONS: readonly ModelOperation[] = ["create", "update", "update:own"];
-
 /** One question put to {@link decide}. */
 export interface AccessQuestion {
   /** The operation asked for. `update:own` is answered like `update` (ownership decides). */

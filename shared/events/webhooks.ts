@@ -147,18 +147,8 @@ export async function deleteWebhook(ctx: LifecycleContext, id: string): Promise<
   return answer;
 }
 
-interface DeadRow {
-  id: string;
-  event_id: string;
-  event_name: string | null;
-  webhook_id: string;
-  webhook_url: string | null;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A dead delivery as read: the view, with the row's last update in place of `dead_at`. */
+type DeadRow = Omit<DeadLetterView, "dead_at"> & { updated_at: string };
 
 const DEAD_SQL = `SELECT d.id, d.event_id, e.name AS event_name, d.webhook_id, w.url AS webhook_url, d.attempts, d.last_status, d.last_error, d.created_at, d.updated_at
   FROM event_deliveries d

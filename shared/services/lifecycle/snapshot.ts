@@ -1,6 +1,6 @@
 import type { CompiledQuery } from "kysely";
 import type { EntryRow, VersionRow } from "../../db/database";
-import { mediaIds, relationTargets } from "../../content/validate-fields";
+import { mediaIds } from "../../content/validate-fields";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";

@@ -4,71 +4,17 @@ import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { hasSystemPermission } from "../../auth/permissions";
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
-import type { PermissionSet } from "../../../schema/permissions";
 import { modelRepository, type Model, type StoredDefinition } from "../../repositories/model-repository";
 import { reindexModelStatements } from "../../search/reindex";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { renderSnapshot, snapshotStatements, type RenderedSnapshot } from "../lifecycle/snapshot";
 import { parse } from "../validation";
-import { createModel, type CreateModelInput, type NewField } from "./create-model";
+import { createModel, MODEL_SLUG, type CreateModelInput, type NewField } from "./create-model";
+import { loadModel } from "../lifecycle/load";
+import { blockedChanges, type BlockedChange } from "./model-change-checks";
+import { checkRoleGrants, checkTokenScopes } from "./model-grant-checks";
 
-/** Model slugs become public paths; same rule as createModel. */
-const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
-
-/** A role naming a model or fields a model apply would remove. */
-interface StaleRole {
-  id: string;
-  slug: string;
-  field_ids: string[];
-}
-
-/**
- * Roles of the site that would name the removed model (in `models` or `limits.fields`), or the
- * removed fields of it (in `limits.fields[model | "*"].read|write`) → 409 stale_role_grant.
- */
-async function checkRoleGrants(ctx: LifecycleContext, modelId: string, removedFieldIds: readonly string[] | "model"): Promise<void> {
-  const rows = await ctx.db.selectFrom("roles").select(["id", "slug", "permissions"]).where("site_id", "=", ctx.site.id).orderBy("slug").execute();
-  const stale: StaleRole[] = [];
-  for (const row of rows) {
-    const permissions = JSON.parse(row.permissions) as PermissionSet;
-    const fieldLimits = permissions.limits?.fields ?? {};
-    if (removedFieldIds === "model") {
-      if (Object.hasOwn(permissions.models, modelId) || Object.hasOwn(fieldLimits, modelId)) stale.push({ id: row.id, slug: row.slug, field_ids: [] });
-      continue;
-    }
-    const gone = new Set(removedFieldIds);
-    const named = new Set<string>();
-    for (const key of [modelId, "*"]) {
-      const limit = Object.hasOwn(fieldLimits, key) ? fieldLimits[key] : undefined;
-      for (const id of [...(limit?.read ?? []), ...(limit?.write ?? [])]) if (gone.has(id)) named.add(id);
-    }
-    if (named.size > 0) stale.push({ id: row.id, slug: row.slug, field_ids: [...named] });
-  }
-  if (stale.length === 0) return;
-  const roles = stale.map((r) => ({ id: r.id, slug: r.slug }));
-  const slugs = stale.map((r) => `"${r.slug}"`).join(", ");
-  if (removedFieldIds === "model") {
-    throw new AppError("stale_role_grant", `Roles ${slugs} still name this model; change those roles first, then remove the model.`, { roles, model_id: modelId });
-  }
-  const fieldIds = [...new Set(stale.flatMap((r) => r.field_ids))];
-  throw new AppError("stale_role_grant", `Roles ${slugs} still list removed fields in their field limits; change those roles first, then remove the fields.`, { roles, model_id: modelId, field_ids: fieldIds });
-}
-
-/** Live site API tokens and management credentials scoped to the model → 409 stale_token_scope. */
-async function checkTokenScopes(ctx: LifecycleContext, modelId: string): Promise<void> {
-  const named = (table: "site_api_tokens" | "management_credentials") =>
-    ctx.d1
-      .prepare(`SELECT id FROM ${table} WHERE site_id = ? AND revoked_at IS NULL AND model_ids IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${table}.model_ids) j WHERE j.value = ?) ORDER BY created_at, id`)
-      .bind(ctx.site.id, modelId)
-      .all<{ id: string }>();
-  const siteTokens = (await named("site_api_tokens")).results.map((r) => r.id);
-  const credentials = (await named("management_credentials")).results.map((r) => r.id);
-  if (siteTokens.length === 0 && credentials.length === 0) return;
-  throw new AppError("stale_token_scope", "Live site API tokens or management credentials are scoped to this model; revoke or replace them first, then remove the model.", {
-    site_tokens: siteTokens,
-    management_credentials: credentials,
-  });
-}
+export type { BlockedChange };
 
 /** What every model write answers (spec: model write answers). */
 export interface ModelWriteAnswer {
@@ -81,23 +27,8 @@ export interface ModelWriteAnswer {
   dependents?: { complete: true };
 }
 
-/** One change unsafe for existing content (409 model_change_blocked). */
-export interface BlockedChange {
-  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled";
-  field: string | null;
-  affected_count: number;
-  message: string;
-  suggestion: string;
-}
-
 function needApply(ctx: LifecycleContext): void {
   if (!hasSystemPermission(ctx.actor.permissions, "model:apply")) throw new AppError("missing_permission", "Changing models needs model:apply.");
-}
-
-async function loadModel(ctx: LifecycleContext, id: string): Promise<Model> {
-  const model = await modelRepository(ctx.db, ctx.scope).findById(id);
-  if (!model) throw new AppError("not_found", "No such model.");
-  return model;
 }
 
 function checkRevision(model: Model, expected: number): void {
@@ -119,97 +50,6 @@ async function checkNames(ctx: LifecycleContext, self: string, slug: string, nam
   if (others.some((m) => m.slug === slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug });
   if (others.some((m) => m.name === name)) throw new AppError("model_name_collision", "Another model has this name.", { name });
   return all;
-}
-
-const path = (fieldId: string) => `$."${fieldId}"`;
-
-/** Live (not trashed) entries of the model with a value for the field in some version. */
-async function countWithValues(ctx: LifecycleContext, modelId: string, fieldId: string): Promise<number> {
-  const row = await ctx.d1
-    .prepare(
-      `SELECT count(DISTINCT e.instance_id) AS n FROM entries e WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL AND (
-         EXISTS (SELECT 1 FROM versions v WHERE v.site_id = e.site_id AND v.instance_id = e.instance_id AND json_extract(v.fields, ?) IS NOT NULL)
-         OR EXISTS (SELECT 1 FROM relation_links r JOIN versions v ON v.id = r.version_id AND v.site_id = r.site_id WHERE r.site_id = e.site_id AND v.instance_id = e.instance_id AND r.field_id = ?))`,
-    )
-    .bind(ctx.site.id, modelId, path(fieldId), fieldId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-/** Published live entries whose published version has no value for the field. */
-async function countPublishedMissing(ctx: LifecycleContext, modelId: string, fieldId: string): Promise<number> {
-  const row = await ctx.d1
-    .prepare(
-      `SELECT count(*) AS n FROM entries e JOIN versions v ON v.site_id = e.site_id AND v.id = e.published_version_id
-       WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL
-         AND (json_extract(v.fields, ?) IS NULL OR json_extract(v.fields, ?) = '' OR json_extract(v.fields, ?) = '[]')
-         AND NOT EXISTS (SELECT 1 FROM relation_links r WHERE r.site_id = v.site_id AND r.version_id = v.id AND r.field_id = ?)`,
-    )
-    .bind(ctx.site.id, modelId, path(fieldId), path(fieldId), path(fieldId), fieldId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-/** Live entries with a version using one of the option values. */
-async function countUsingOptions(ctx: LifecycleContext, modelId: string, fieldId: string, values: readonly string[]): Promise<number> {
-  const marks = values.map(() => "?").join(", ");
-  const row = await ctx.d1
-    .prepare(
-      `SELECT count(DISTINCT e.instance_id) AS n FROM entries e JOIN versions v ON v.site_id = e.site_id AND v.instance_id = e.instance_id
-       WHERE e.site_id = ? AND e.model_id = ? AND e.trashed_at IS NULL
-         AND EXISTS (SELECT 1 FROM json_each(v.fields, ?) j WHERE j.value IN (${marks}))`,
-    )
-    .bind(ctx.site.id, modelId, path(fieldId), ...values)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-/** Changes from `before` to `after` that existing content would not survive. */
-async function blockedChanges(ctx: LifecycleContext, before: Model, after: Model): Promise<BlockedChange[]> {
-  const changes: BlockedChange[] = [];
-  const next = new Map(after.fields.map((f) => [f.id, f]));
-  for (const old of before.fields) {
-    const now = next.get(old.id);
-    if (!now) {
-      const n = await countWithValues(ctx, before.id, old.id);
-      if (n > 0) {
-        changes.push({ kind: "field_removed_with_values", field: old.key, affected_count: n, message: `${n} entries hold values for "${old.key}".`, suggestion: "Clear the values (or trash those entries) first, or keep the field." });
-      }
-      continue;
-    }
-    if (now.type !== old.type) {
-      const n = await countWithValues(ctx, before.id, old.id);
-      if (n > 0) {
-        changes.push({ kind: "type_changed", field: old.key, affected_count: n, message: `${n} entries hold "${old.type}" values for "${old.key}".`, suggestion: "Add a new field of the new type and move the values, then remove the old field." });
-      }
-      continue;
-    }
-    if (now.required && !old.required) {
-      const n = await countPublishedMissing(ctx, before.id, old.id);
-      if (n > 0) {
-        changes.push({ kind: "required_added", field: now.key, affected_count: n, message: `${n} published entries have no value for "${now.key}".`, suggestion: "Fill the field in those entries first, then make it required." });
-      }
-    }
-    if (old.type === "select" && old.options && now.options) {
-      const kept = new Set(now.options.map((o) => o.value));
-      const gone = old.options.map((o) => o.value).filter((value) => !kept.has(value));
-      if (gone.length > 0) {
-        const n = await countUsingOptions(ctx, before.id, old.id, gone);
-        if (n > 0) {
-          changes.push({ kind: "option_removed", field: now.key, affected_count: n, message: `${n} entries use the removed options ${gone.join(", ")}.`, suggestion: "Change those entries to another option first, or keep the options." });
-        }
-      }
-    }
-  }
-  if (before.i18n && !after.i18n) {
-    const row = await ctx.d1
-      .prepare("SELECT count(*) AS n FROM entries WHERE site_id = ? AND model_id = ? AND lang <> ?")
-      .bind(ctx.site.id, before.id, ctx.site.default_lang)
-      .first<{ n: number }>();
-    const n = row?.n ?? 0;
-    if (n > 0) changes.push({ kind: "i18n_disabled", field: null, affected_count: n, message: `${n} entries are in a language other than the default.`, suggestion: "Remove the other languages first." });
-  }
-  return changes;
 }
 
 /** What the public API serves from a model: changes here need published items re-rendered. */

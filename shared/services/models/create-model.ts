@@ -22,7 +22,7 @@ export interface CreateModelInput {
 }
 
 /** Model slugs become public paths (/v1/{model}); a leading underscore is reserved for /v1/_search etc. */
-const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
+export const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** Creates a content model. Relation targets must be models of the same site. */
 export async function createModel(ctx: LifecycleContext, input: CreateModelInput): Promise<WritePlan<Model>> {
