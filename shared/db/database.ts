@@ -288,6 +288,8 @@ export interface PluginInstallationsTable {
   previous_token_digest: string | null;
   /** Milliseconds since the epoch. */
   previous_token_expires_at: number | null;
+  /** Signs event deliveries to the plugin (needed in clear to sign); null before 0010. */
+  event_secret: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -350,6 +352,39 @@ export interface Database {
   plugin_installations: PluginInstallationsTable;
   webhooks: WebhooksTable;
   event_deliveries: EventDeliveriesTable;
+  plugin_delegations: PluginDelegationsTable;
+  plugin_launch_codes: PluginLaunchCodesTable;
+}
+
+/** Who a plugin acts for after a launch (migrations/d1/0010_plugin_launches.sql). */
+export interface PluginDelegationsTable {
+  id: string;
+  site_id: string;
+  installation_id: string;
+  person_id: string;
+  credential_id: string | null;
+  /** JSON array of the launching credential's scopes; null for a person's own launch. */
+  scopes: string | null;
+  /** JSON array of the launching credential's models; null for every model. */
+  model_ids: string | null;
+  /** JSON array of delegated capabilities (within the grant at launch). */
+  capabilities: string;
+  launch_kind: "manage_view" | "content_action";
+  launch_target: string;
+  instance_id: string | null;
+  created_at: string;
+  /** Milliseconds since the epoch. */
+  expires_at: number;
+}
+
+/** A single-use launch code, stored as its digest. */
+export interface PluginLaunchCodesTable {
+  code_digest: string;
+  site_id: string;
+  installation_id: string;
+  delegation_id: string;
+  expires_at: number;
+  consumed_at: number | null;
 }
 
 export type SiteRow = Selectable<SitesTable>;

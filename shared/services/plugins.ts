@@ -174,6 +174,7 @@ export async function installPlugin(ctx: LifecycleContext, manifestText: string)
     token_digest: await sha256Hex(token),
     previous_token_digest: null,
     previous_token_expires_at: null,
+    event_secret: null,
     created_by: ctx.actor.id,
     created_at: at,
     updated_at: at,

@@ -1,0 +1,182 @@
+import * as v from "valibot";
+import type { PluginCapability } from "../../schema/plugin-manifest";
+import { ALL_SCOPES, type Scope } from "../../schema/scopes";
+import { decide } from "../auth/permissions";
+import { isoAt } from "../clock";
+import { newSecret, sha256Hex } from "../crypto/digest";
+import type { PluginInstallationsTable } from "../db/database";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+import { commitPlan } from "./lifecycle/commit-plan";
+import type { LifecycleContext } from "./lifecycle/context";
+import { manifestOf } from "./plugins";
+
+/**
+ * Launches (docs/plugins.md, "Launches and delegations"): a person, directly or through a
+ * management credential, opens a plugin's manage view or runs a content action. That never runs
+ * plugin code: it creates a single-use launch code (`dwl_…`, 60000 ms) and a delegation, and
+ * answers the plugin address carrying the code. The plugin exchanges the code with its own
+ * installation token (`exchangeLaunchCode`) and learns the delegation — never a credential of the
+ * person. Every use of the delegation re-checks the person (shared/auth/plugin-delegation.ts).
+ */
+
+/** Spec: launch code lifetime. */
+export const LAUNCH_CODE_LIFETIME_MS = 60_000;
+/** Decision: a delegation may be used for one hour after its launch (docs/plugins.md). */
+export const DELEGATION_LIFETIME_MS = 3_600_000;
+
+/** Spec 2 rule 11: the plugin capabilities each management scope delegates. */
+export const DELEGATED_BY_SCOPE: Readonly<Partial<Record<Scope, readonly PluginCapability[]>>> = {
+  "content:read": ["content:read", "workflow:read"],
+  "lifecycle:publish": ["workflow:publish", "workflow:unpublish", "workflow:locale"],
+  "content:write": ["content:write", "content:create", "draft:write"],
+  "content:trash": ["content:delete"],
+  "media:write": ["media:write", "media:read", "media:update", "media:source"],
+  "content:propose": ["content:propose"],
+};
+
+/** The capabilities a caller holding `scopes` may delegate (a person's own launch: every scope). */
+export function delegatedCapabilities(scopes: readonly Scope[]): PluginCapability[] {
+  const out = new Set<PluginCapability>();
+  for (const scope of scopes) for (const capability of DELEGATED_BY_SCOPE[scope] ?? []) out.add(capability);
+  return [...out];
+}
+
+export type LaunchKind = "manage_view" | "content_action";
+
+/** Who launches: the person (actor), and the credential they launch through, if any. */
+export interface Launcher {
+  credential: { id: string; scopes: Scope[]; model_ids: string[] | null } | null;
+}
+
+export interface LaunchRequest {
+  /** The installation id (`pin_…`) or the plugin's manifest id. */
+  plugin: string;
+  kind: LaunchKind;
+  /** The manage view id or the content action id. */
+  target: string;
+  /** The entry a content action runs on. */
+  instance_id?: string;
+}
+
+/** Spec 2: the launch answer (201). */
+export interface LaunchAnswer {
+  outcome: "launch_created";
+  url: string;
+  expires_at: string;
+  single_use: true;
+}
+
+const StringArray = v.array(v.string());
+
+/** The granted capabilities and model ids of an installation row. */
+export function installationGrant(row: PluginInstallationsTable): { capabilities: PluginCapability[]; model_ids: string[] } {
+  return {
+    capabilities: JSON.parse(row.granted_capabilities) as PluginCapability[],
+    model_ids: v.parse(StringArray, JSON.parse(row.granted_model_ids)),
+  };
+}
+
+/** The site's installation named by id or plugin id; another site's or none: 404 not_found. */
+export async function findInstallation(ctx: LifecycleContext, plugin: string): Promise<PluginInstallationsTable> {
+  const row = await ctx.db
+    .selectFrom("plugin_installations")
+    .selectAll()
+    .where("site_id", "=", ctx.site.id)
+    .where(plugin.startsWith("pin_") ? "id" : "plugin_id", "=", plugin)
+    .executeTakeFirst();
+  if (!row) throw new AppError("not_found", "No such plugin on this site.");
+  return row;
+}
+
+function capabilityRefused(message: string, details?: Record<string, unknown>): AppError {
+  return new AppError("capability_refused", message, details);
+}
+
+/**
+ * Creates a launch (spec 2 rules 10–11). Re-checks, in this order: the installation is the site's
+ * (404 not_found) and active (409 installation_not_active); the view or action exists (404
+ * not_found); for a content action, the entry exists and is not in the Trash (404 not_found) and
+ * its model is one the action applies to (404 not_found), is granted to the installation, is
+ * among the credential's models and is readable by the person now (each 403 capability_refused).
+ * Writes the delegation, the code's digest and an audit record in one batch.
+ */
+export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, request: LaunchRequest): Promise<LaunchAnswer> {
+  const row = await findInstallation(ctx, request.plugin);
+  if (row.state !== "active") {
+    throw new AppError("installation_not_active", "The plugin is not active on this site.", { state: row.state });
+  }
+  const manifest = manifestOf(row);
+  const grant = installationGrant(row);
+  const entryPoint =
+    request.kind === "manage_view" ? manifest.manage_views.find((view) => view.id === request.target) : manifest.content_actions.find((action) => action.id === request.target);
+  if (!entryPoint) throw new AppError("not_found", `The plugin has no ${request.kind === "manage_view" ? "manage view" : "content action"} "${request.target}".`);
+
+  let instanceId: string | null = null;
+  if (request.kind === "content_action") {
+    const entry = await ctx.db
+      .selectFrom("entries")
+      .select(["instance_id", "model_id", "lang", "trashed_at"])
+      .where("site_id", "=", ctx.site.id)
+      .where("instance_id", "=", request.instance_id ?? "")
+      .executeTakeFirst();
+    if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+    const actionModels: readonly string[] | undefined = "model_ids" in entryPoint ? (entryPoint.model_ids as string[] | undefined) : undefined;
+    if (actionModels !== undefined && !actionModels.includes(entry.model_id)) throw new AppError("not_found", "The action does not apply to this entry's model.");
+    if (!grant.model_ids.includes(entry.model_id)) throw capabilityRefused("The plugin is not granted this entry's model.", { model_id: entry.model_id });
+    const credentialModels = launcher.credential?.model_ids ?? null;
+    if (credentialModels !== null && !credentialModels.includes(entry.model_id)) {
+      throw capabilityRefused("The credential does not cover this entry's model.", { model_id: entry.model_id });
+    }
+    const read = decide(ctx.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: ctx.actor.id });
+    if (!read.allowed) throw capabilityRefused("You may not read this entry.", { model_id: entry.model_id });
+    instanceId = entry.instance_id;
+  }
+
+  const scopes = launcher.credential?.scopes ?? ALL_SCOPES;
+  const delegable = new Set(delegatedCapabilities(scopes));
+  const capabilities = grant.capabilities.filter((c) => delegable.has(c));
+  const now = ctx.clock.now();
+  const code = newSecret("dwl_");
+  const delegationId = newId("dlg");
+  const expiresAt = now + LAUNCH_CODE_LIFETIME_MS;
+  const url = new URL(manifest.endpoint.replace(/\/+$/, "") + entryPoint.path);
+  url.searchParams.set("code", code);
+
+  await commitPlan(ctx, {
+    statements: [
+      ctx.db
+        .insertInto("plugin_delegations")
+        .values({
+          id: delegationId,
+          site_id: ctx.site.id,
+          installation_id: row.id,
+          person_id: ctx.actor.id,
+          credential_id: launcher.credential?.id ?? null,
+          scopes: launcher.credential ? JSON.stringify(launcher.credential.scopes) : null,
+          model_ids: launcher.credential?.model_ids ? JSON.stringify(launcher.credential.model_ids) : null,
+          capabilities: JSON.stringify(capabilities),
+          launch_kind: request.kind,
+          launch_target: request.target,
+          instance_id: instanceId,
+          created_at: isoAt(now),
+          expires_at: now + DELEGATION_LIFETIME_MS,
+        })
+        .compile(),
+      ctx.db
+        .insertInto("plugin_launch_codes")
+        .values({ code_digest: await sha256Hex(code), site_id: ctx.site.id, installation_id: row.id, delegation_id: delegationId, expires_at: expiresAt, consumed_at: null })
+        .compile(),
+    ],
+    answer: null,
+    events: [],
+    purgeTags: [],
+    audit: {
+      action: "plugin.launch",
+      targetKind: "plugin_installation",
+      targetId: row.id,
+      details: { kind: request.kind, target: request.target, instance_id: instanceId, delegation_id: delegationId, capabilities },
+    },
+  });
+  return { outcome: "launch_created", url: url.toString(), expires_at: isoAt(expiresAt), single_use: true };
+}
