@@ -1335,6 +1335,114 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/plugins — scope plugins:use */
+  listPlugins: {
+    method: "GET";
+    path: "/api/manage/v1/plugins";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "plugin_id": string;
+        "name": string;
+        "version": string;
+        "state": "active" | "disabled";
+        "launchable": boolean;
+        "manage_views"?: Array<{
+          "id": string;
+          "label": string;
+        }>;
+        "content_actions"?: Array<{
+          "id": string;
+          "label": string;
+          "model_ids": Array<string>;
+        }>;
+        "policies"?: Array<{
+          "id": string;
+          "label": string;
+          "kind": "content_policy";
+          "mode": "validate" | "transform";
+        }>;
+        "mcp_tool"?: {
+          "omitted_because": string | null;
+        };
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/plugins/manage-views — scope plugins:use */
+  listPluginManageViews: {
+    method: "GET";
+    path: "/api/manage/v1/plugins/manage-views";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "installation_id": string;
+        "plugin_id": string;
+        "plugin_name": string;
+        "id": string;
+        "label": string;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/plugins/content-actions — scope plugins:use */
+  listPluginContentActions: {
+    method: "GET";
+    path: "/api/manage/v1/plugins/content-actions";
+    params: never;
+    query: {
+      "instance_id"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "installation_id": string;
+        "plugin_id": string;
+        "plugin_name": string;
+        "id": string;
+        "label": string;
+        "model_ids": Array<string>;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/plugins/{id}/manage-views/{view}/launch — scope plugins:use */
+  launchPluginManageView: {
+    method: "POST";
+    path: "/api/manage/v1/plugins/{id}/manage-views/{view}/launch";
+    params: {
+      "id": string;
+      "view": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "outcome": "launch_created";
+      "url": string;
+      "expires_at": string;
+      "single_use": true;
+    };
+  };
+  /** POST /api/manage/v1/plugins/{id}/content-actions/{action}/entries/{instance_id}/launch — scope plugins:use */
+  launchPluginContentAction: {
+    method: "POST";
+    path: "/api/manage/v1/plugins/{id}/content-actions/{action}/entries/{instance_id}/launch";
+    params: {
+      "id": string;
+      "action": string;
+      "instance_id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "outcome": "launch_created";
+      "url": string;
+      "expires_at": string;
+      "single_use": true;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

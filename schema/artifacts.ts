@@ -1,5 +1,6 @@
 import { buildOpenApi } from "./openapi";
 import { manageSurface } from "./manage-api";
+import { pluginSurface } from "./plugin-api";
 import { publicSurface } from "./public-api";
 import { buildTypes } from "./typescript";
 
@@ -12,5 +13,7 @@ export function contractArtifacts(): Record<string, string> {
     "openapi-v1.json": `${JSON.stringify(buildOpenApi(manageSurface), null, 2)}\n`,
     "openapi/public-v1.json": `${JSON.stringify(buildOpenApi(publicSurface), null, 2)}\n`,
     "openapi/manage-v1.ts": buildTypes(manageSurface, "ManageOperations"),
+    "openapi/plugin-v1.json": `${JSON.stringify(buildOpenApi(pluginSurface), null, 2)}\n`,
+    "openapi/plugin-v1.ts": buildTypes(pluginSurface, "PluginOperations"),
   };
 }

@@ -38,5 +38,7 @@ export interface Surface {
   basePath: string;
   /** How callers authenticate, as an OpenAPI security scheme. */
   security?: { name: string; scheme: Record<string, unknown> };
+  /** The body of every refusal (default: the ErrorBody envelope of the public and management APIs). */
+  errorBody?: AnySchema;
   routes: readonly RouteSpec[];
 }

@@ -3,6 +3,7 @@ import type { RouteSpec, Surface } from "./contract";
 import { entryRoutes } from "./manage-entries";
 import { modelProposalRoutes } from "./manage-model-proposals";
 import { modelRoutes } from "./manage-models";
+import { pluginRoutes } from "./manage-plugins";
 import { proposalRoutes } from "./manage-proposals";
 import { roleRoutes } from "./manage-roles";
 import { settingsRoutes } from "./manage-settings";
@@ -35,5 +36,5 @@ export const manageSurface: Surface = {
     "Manage one site's content, models and settings. The site comes from the credential (Authorization: Bearer dwm_…). Every write needs an Idempotency-Key.",
   basePath: "/api/manage/v1",
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes],
 };

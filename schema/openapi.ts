@@ -70,7 +70,7 @@ export function buildOpenApi(surface: Surface): Json {
     const path = `${surface.basePath}${route.path}`;
     paths[path] = { ...(paths[path] ?? {}), [route.method]: operation(route, surface) };
   }
-  const components: Json = { schemas: { ErrorBody: strip(schemaOf(ErrorBody, "output")) } };
+  const components: Json = { schemas: { ErrorBody: strip(schemaOf(surface.errorBody ?? ErrorBody, "output")) } };
   if (surface.security) components.securitySchemes = { [surface.security.name]: surface.security.scheme };
   return {
     openapi: "3.1.0",

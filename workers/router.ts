@@ -3,6 +3,7 @@ import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { handleManage, MANAGE_BASE } from "./manage/router";
+import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
 
@@ -15,7 +16,9 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   try {
     if (isAdminHost(request, env)) return await handleAdmin(request, env);
     // Credential-addressed surfaces answer on any host; the site comes from the credential.
-    if (new URL(request.url).pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
+    const pathname = new URL(request.url).pathname;
+    if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
+    if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
     const hit = await cachedAnswer(request, cacheMaxAge(env));
     if (hit) return hit;
     const site = await siteForRequest(request, env);

@@ -2,9 +2,8 @@ import { isoAt, type Clock } from "../clock";
 import type { Env, EventMessage } from "../env";
 import { newId } from "../ids";
 import { envelopeOf, type OutboxRow } from "./envelope";
-import { subscribes } from "./names";
 import { signatureHeader } from "./signature";
-import { subscriberById, subscribersFor, type Subscriber } from "./subscribers";
+import { subscriberById, subscribersFor, takes, type Subscriber } from "./subscribers";
 
 /** Attempts per delivery before it is `dead` (listed in the admin dead letters). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -90,7 +89,7 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
   const body = JSON.stringify(envelope);
 
   const startedAt = isoAt(clock.now());
-  const subscribers = await subscribersFor(env, event.site_id, event.name);
+  const subscribers = await subscribersFor(env, event.site_id, event.name, envelope.data);
   if (subscribers.length > 0) {
     await env.DB.batch(
       subscribers.map((s) =>
@@ -123,7 +122,13 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
         .run();
       continue;
     }
-    if (!subscribes(subscriber.events, event.name)) continue;
+    if (!takes(subscriber, event.name, envelope.data)) {
+      // e.g. a plugin whose grant no longer includes the event's model: it must not receive it.
+      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
+        .bind("subscriber no longer takes this event", isoAt(now), delivery.id, delivery.site_id)
+        .run();
+      continue;
+    }
     const claim = await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending' AND next_attempt_at = ?")
       .bind(isoAt(now + CLAIM_MS), isoAt(now), delivery.id, delivery.site_id, delivery.next_attempt_at)
       .run();

@@ -7,6 +7,7 @@ import { newId } from "../ids";
 import { commitPlan } from "../services/lifecycle/commit-plan";
 import type { LifecycleContext } from "../services/lifecycle/context";
 import { EVENT_NAMES } from "./names";
+import { pluginEventsUrl } from "./subscribers";
 
 /**
  * Site webhooks (docs/events.md): managing them needs `site:infra`. The `whsec_` signing secret is
@@ -29,8 +30,11 @@ export interface DeadLetterView {
   id: string;
   event_id: string;
   event_name: string | null;
+  /** The subscriber: a webhook (`whk_…`) or a plugin installation (`pin_…`). */
   webhook_id: string;
+  /** The webhook's URL or the plugin's events URL (`<endpoint>/events`); null once it is gone. */
   webhook_url: string | null;
+  subscriber_kind: "webhook" | "plugin";
   attempts: number;
   last_status: number | null;
   last_error: string | null;
@@ -148,20 +152,25 @@ export async function deleteWebhook(ctx: LifecycleContext, id: string): Promise<
 }
 
 /** A dead delivery as read: the view, with the row's last update in place of `dead_at`. */
-type DeadRow = Omit<DeadLetterView, "dead_at"> & { updated_at: string };
+type DeadRow = Omit<DeadLetterView, "dead_at" | "subscriber_kind"> & { updated_at: string; plugin_endpoint: string | null };
 
-const DEAD_SQL = `SELECT d.id, d.event_id, e.name AS event_name, d.webhook_id, w.url AS webhook_url, d.attempts, d.last_status, d.last_error, d.created_at, d.updated_at
+const DEAD_SQL = `SELECT d.id, d.event_id, e.name AS event_name, d.webhook_id, w.url AS webhook_url, json_extract(p.manifest, '$.endpoint') AS plugin_endpoint,
+  d.attempts, d.last_status, d.last_error, d.created_at, d.updated_at
   FROM event_deliveries d
   LEFT JOIN outbox_events e ON e.id = d.event_id AND e.site_id = d.site_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id AND w.site_id = d.site_id
+  LEFT JOIN plugin_installations p ON p.id = d.webhook_id AND p.site_id = d.site_id
   WHERE d.site_id = ? AND d.state = 'dead'`;
+
+const isPluginId = (id: string) => id.startsWith("pin_");
 
 const deadView = (r: DeadRow): DeadLetterView => ({
   id: r.id,
   event_id: r.event_id,
   event_name: r.event_name,
   webhook_id: r.webhook_id,
-  webhook_url: r.webhook_url,
+  webhook_url: isPluginId(r.webhook_id) ? (r.plugin_endpoint === null ? null : pluginEventsUrl(r.plugin_endpoint)) : r.webhook_url,
+  subscriber_kind: isPluginId(r.webhook_id) ? "plugin" : "webhook",
   attempts: r.attempts,
   last_status: r.last_status,
   last_error: r.last_error,
@@ -179,14 +188,28 @@ export async function listDeadLetters(ctx: LifecycleContext): Promise<DeadLetter
 /**
  * Sends a dead delivery again: back to `pending` with a fresh set of attempts, and its event on
  * the queue (other subscribers of the event are not sent to again: they are delivered or dead).
- * Not a dead delivery of this site, or its webhook was deleted: 404.
+ * Not a dead delivery of this site, or its webhook was deleted or its plugin uninstalled: 404; a
+ * plugin installation that is not `active` (or has no event secret): 409 installation_not_active.
  */
 export async function retryDeadLetter(ctx: LifecycleContext, env: Env, id: string): Promise<{ id: string; state: "pending" }> {
   requireInfra(ctx);
   const row = await ctx.d1.prepare(`${DEAD_SQL} AND d.id = ?`).bind(ctx.site.id, id).first<DeadRow>();
   if (!row) throw new AppError("not_found", "No such dead letter.");
-  const hook = await ctx.db.selectFrom("webhooks").select(["id"]).where("site_id", "=", ctx.site.id).where("id", "=", row.webhook_id).where("active", "=", 1).executeTakeFirst();
-  if (!hook) throw new AppError("not_found", "The webhook of this dead letter was deleted.");
+  if (isPluginId(row.webhook_id)) {
+    const plugin = await ctx.db
+      .selectFrom("plugin_installations")
+      .select(["id", "state", "event_secret"])
+      .where("site_id", "=", ctx.site.id)
+      .where("id", "=", row.webhook_id)
+      .executeTakeFirst();
+    if (!plugin) throw new AppError("not_found", "The plugin of this dead letter was uninstalled.");
+    if (plugin.state !== "active" || plugin.event_secret === null) {
+      throw new AppError("installation_not_active", "The plugin of this dead letter is not active.", { state: plugin.state });
+    }
+  } else {
+    const hook = await ctx.db.selectFrom("webhooks").select(["id"]).where("site_id", "=", ctx.site.id).where("id", "=", row.webhook_id).where("active", "=", 1).executeTakeFirst();
+    if (!hook) throw new AppError("not_found", "The webhook of this dead letter was deleted.");
+  }
   const at = isoAt(ctx.clock.now());
   const reset = await ctx.d1
     .prepare("UPDATE event_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'dead'")

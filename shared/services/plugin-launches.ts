@@ -1,15 +1,16 @@
-import * as v from "valibot";
 import type { PluginCapability } from "../../schema/plugin-manifest";
 import { ALL_SCOPES, type Scope } from "../../schema/scopes";
 import { decide } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { newSecret, sha256Hex } from "../crypto/digest";
-import type { PluginInstallationsTable } from "../db/database";
+import type { Kysely } from "kysely";
+import { resolveDelegation } from "../auth/plugin-delegation";
+import type { Database, PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { commitPlan } from "./lifecycle/commit-plan";
 import type { LifecycleContext } from "./lifecycle/context";
-import { manifestOf } from "./plugins";
+import { installationGrant, manifestOf } from "./plugins";
 
 /**
  * Launches (docs/plugins.md, "Launches and delegations"): a person, directly or through a
@@ -65,16 +66,6 @@ export interface LaunchAnswer {
   url: string;
   expires_at: string;
   single_use: true;
-}
-
-const StringArray = v.array(v.string());
-
-/** The granted capabilities and model ids of an installation row. */
-export function installationGrant(row: PluginInstallationsTable): { capabilities: PluginCapability[]; model_ids: string[] } {
-  return {
-    capabilities: JSON.parse(row.granted_capabilities) as PluginCapability[],
-    model_ids: v.parse(StringArray, JSON.parse(row.granted_model_ids)),
-  };
 }
 
 /** The site's installation named by id or plugin id; another site's or none: 404 not_found. */
@@ -179,4 +170,44 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
     },
   });
   return { outcome: "launch_created", url: url.toString(), expires_at: isoAt(expiresAt), single_use: true };
+}
+
+/** What the plugin learns by exchanging a launch code: the delegation, never a credential. */
+export interface ExchangeAnswer {
+  delegation_id: string;
+  expires_at: string;
+  person: { id: string; name: string };
+  launch: { kind: LaunchKind; id: string; instance_id: string | null };
+  capabilities: PluginCapability[];
+  model_ids: string[];
+}
+
+/**
+ * Consumes a launch code of `installation` (one conditional UPDATE: unused, unexpired, this
+ * installation's — so two exchanges racing get one success) and answers its delegation after
+ * re-checking the person. Unknown, used, expired or another installation's code: one answer,
+ * 400 invalid_request.
+ */
+export async function exchangeLaunchCode(db: Kysely<Database>, installation: PluginInstallationsTable, code: string, now: number): Promise<ExchangeAnswer> {
+  const consumed = await db
+    .updateTable("plugin_launch_codes")
+    .set({ consumed_at: now })
+    .where("code_digest", "=", await sha256Hex(code))
+    .where("installation_id", "=", installation.id)
+    .where("site_id", "=", installation.site_id)
+    .where("consumed_at", "is", null)
+    .where("expires_at", ">", now)
+    .returning("delegation_id")
+    .executeTakeFirst();
+  if (!consumed) throw new AppError("invalid_request", "The launch code is unknown, already used or expired.");
+  const delegate = await resolveDelegation(db, installation, consumed.delegation_id, now);
+  const person = await db.selectFrom("persons").select(["id", "name"]).where("id", "=", delegate.delegation.person_id).executeTakeFirstOrThrow();
+  return {
+    delegation_id: delegate.delegation.id,
+    expires_at: isoAt(delegate.delegation.expires_at),
+    person: { id: person.id, name: person.name },
+    launch: { kind: delegate.delegation.launch_kind, id: delegate.delegation.launch_target, instance_id: delegate.delegation.instance_id },
+    capabilities: delegate.capabilities,
+    model_ids: delegate.modelIds,
+  };
 }

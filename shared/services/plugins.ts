@@ -50,10 +50,12 @@ export interface InstallationView {
   updated_at: string;
 }
 
-/** An installation or a rotation: the only time the token is shown. */
+/** An installation or a rotation: the only time the token and the event secret are shown. */
 export interface InstallationWithToken {
   installation: InstallationView;
   token: string;
+  /** `whsec_…`: signs the plugin's event deliveries (docs/events.md); stored as is, never listed. */
+  event_secret: string;
 }
 
 export const GrantBody = v.strictObject({
@@ -72,6 +74,14 @@ function requirePlugins(ctx: LifecycleContext): void {
 /** The stored manifest of a row (validated when it was installed). */
 export function manifestOf(row: PluginInstallationsTable): PluginManifest {
   return JSON.parse(row.manifest) as PluginManifest;
+}
+
+/** The granted capabilities and model ids of an installation row. */
+export function installationGrant(row: PluginInstallationsTable): { capabilities: PluginCapability[]; model_ids: string[] } {
+  return {
+    capabilities: JSON.parse(row.granted_capabilities) as PluginCapability[],
+    model_ids: JSON.parse(row.granted_model_ids) as string[],
+  };
 }
 
 export function toInstallationView(row: PluginInstallationsTable): InstallationView {
@@ -162,6 +172,7 @@ export async function installPlugin(ctx: LifecycleContext, manifestText: string)
     .executeTakeFirst();
   if (existing) throw new AppError("plugin_already_installed", `The plugin "${manifest.id}" is already installed on this site.`, { installation_id: existing.id });
   const token = newSecret("dwp_");
+  const eventSecret = newSecret("whsec_");
   const at = isoAt(ctx.clock.now());
   const row: PluginInstallationsTable = {
     id: newId("pin"),
@@ -174,7 +185,7 @@ export async function installPlugin(ctx: LifecycleContext, manifestText: string)
     token_digest: await sha256Hex(token),
     previous_token_digest: null,
     previous_token_expires_at: null,
-    event_secret: null,
+    event_secret: eventSecret,
     created_by: ctx.actor.id,
     created_at: at,
     updated_at: at,
@@ -190,7 +201,7 @@ export async function installPlugin(ctx: LifecycleContext, manifestText: string)
     purgeTags: [],
     audit: { action: "plugin.install", targetKind: "plugin_installation", targetId: row.id, details: { plugin_id: manifest.id, version: manifest.version, capabilities: manifest.capabilities } },
   });
-  return { installation, token };
+  return { installation, token, event_secret: eventSecret };
 }
 
 /** Every installation of the site, oldest first. */
@@ -293,13 +304,16 @@ export async function uninstallPlugin(ctx: LifecycleContext, installationId: str
 
 /**
  * A new installation token, shown once. The replaced token keeps working for 600000 ms from now;
- * a token replaced by an earlier rotation stops at once. A revoked installation: 409.
+ * a token replaced by an earlier rotation stops at once. A new event secret too, shown once: it
+ * replaces the old one at once (every later delivery attempt, retries included, is signed with
+ * it). A revoked installation: 409.
  */
 export async function rotateInstallationToken(ctx: LifecycleContext, installationId: string): Promise<InstallationWithToken> {
   requirePlugins(ctx);
   const row = await findRow(ctx, installationId);
   if (row.state === "revoked") throw new AppError("installation_state_conflict", "A revoked installation has no token to rotate.", { state: row.state });
   const token = newSecret("dwp_");
+  const eventSecret = newSecret("whsec_");
   const now = ctx.clock.now();
   const updatedAt = nextUpdatedAt(ctx, row);
   const next: PluginInstallationsTable = {
@@ -307,6 +321,7 @@ export async function rotateInstallationToken(ctx: LifecycleContext, installatio
     token_digest: await sha256Hex(token),
     previous_token_digest: row.token_digest,
     previous_token_expires_at: now + TOKEN_ROTATION_OVERLAP_MS,
+    event_secret: eventSecret,
     updated_at: updatedAt,
   };
   const installation = await run(ctx, {
@@ -318,6 +333,7 @@ export async function rotateInstallationToken(ctx: LifecycleContext, installatio
           token_digest: next.token_digest,
           previous_token_digest: next.previous_token_digest,
           previous_token_expires_at: next.previous_token_expires_at,
+          event_secret: eventSecret,
           updated_at: updatedAt,
         })
         .where("site_id", "=", ctx.site.id)
@@ -329,5 +345,5 @@ export async function rotateInstallationToken(ctx: LifecycleContext, installatio
     purgeTags: [],
     audit: { action: "plugin.rotate_token", targetKind: "plugin_installation", targetId: row.id, details: { plugin_id: row.plugin_id, previous_token_expires_at: next.previous_token_expires_at } },
   });
-  return { installation, token };
+  return { installation, token, event_secret: eventSecret };
 }

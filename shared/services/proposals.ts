@@ -176,7 +176,7 @@ const stillOpen = (ctx: LifecycleContext, row: ProposalRow) =>
  */
 export async function applyProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<{ proposal: ProposalView; entry: EntryView }>> {
   const row = await openProposal(ctx, input.proposal_id);
-  const { entry } = await loadEntry(ctx, row.instance_id);
+  const { entry, model } = await loadEntry(ctx, row.instance_id);
   if (entry.current_version_id !== row.base_version_id) {
     throw new AppError("proposal_stale", "The entry was saved since this proposal was made.", { current_version_id: entry.current_version_id, base_version_id: row.base_version_id });
   }
@@ -185,7 +185,7 @@ export async function applyProposal(ctx: LifecycleContext, input: { proposal_id:
   return {
     statements: [stillOpen(ctx, row), ...save.statements, decideStatement(ctx, row, "applied", at)],
     answer: { proposal: decided(ctx, row, "applied", at), entry: save.answer },
-    events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id } }],
+    events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: save.purgeTags,
     audit: { action: "proposal.apply", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id, ...(save.audit.details ?? {}) } },
   };
@@ -200,7 +200,7 @@ export async function rejectProposal(ctx: LifecycleContext, input: { proposal_id
   return {
     statements: [stillOpen(ctx, row), decideStatement(ctx, row, "rejected", at)],
     answer: decided(ctx, row, "rejected", at),
-    events: [{ name: "proposal.rejected", payload: { proposal_id: row.id, instance_id: row.instance_id } }],
+    events: [{ name: "proposal.rejected", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: [],
     audit: { action: "proposal.reject", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id } },
   };

@@ -45,8 +45,7 @@ export async function installTestPlugin(
   if (state !== "pending") await transitionInstallation(s.ctx(), installed.installation.id, "activate");
   if (state === "disabled") await transitionInstallation(s.ctx(), installed.installation.id, "disable");
   if (state === "revoked") await transitionInstallation(s.ctx(), installed.installation.id, "revoke");
-  const withSecret = installed as { event_secret?: string };
-  return { id: installed.installation.id, token: installed.token, eventSecret: withSecret.event_secret ?? null };
+  return { id: installed.installation.id, token: installed.token, eventSecret: installed.event_secret };
 }
 
 export interface PluginResult<T = unknown> {

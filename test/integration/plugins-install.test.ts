@@ -25,6 +25,7 @@ interface Installation {
 interface Installed {
   installation: Installation;
   token: string;
+  event_secret: string;
 }
 
 interface BlocksBody {
@@ -98,11 +99,17 @@ describe("POST /api/plugins", () => {
     expect(JSON.stringify(list.body)).not.toContain(res.body.token);
     expect(JSON.stringify(list.body)).not.toContain(String(row?.token_digest));
     expect(JSON.stringify(list.body)).not.toContain("digest");
+    // The event secret: shown once beside the token, stored as is, never listed nor audited.
+    expect(res.body.event_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(row?.event_secret).toBe(res.body.event_secret);
+    expect(JSON.stringify(list.body)).not.toContain(res.body.event_secret);
+    expect(res.body.installation).not.toHaveProperty("event_secret");
 
     const audit = await env.DB.prepare("SELECT * FROM audit_log WHERE site_id = ? AND action = 'plugin.install'").bind(s.site.id).all<Record<string, unknown>>();
     expect(audit.results).toHaveLength(1);
     expect(audit.results[0]).toMatchObject({ actor_id: s.adminId, target_kind: "plugin_installation", target_id: res.body.installation.id });
     expect(JSON.stringify(audit.results)).not.toContain(res.body.token);
+    expect(JSON.stringify(audit.results)).not.toContain(res.body.event_secret);
 
     const again = await install(session, s);
     expect(again.status).toBe(409);
@@ -221,7 +228,7 @@ describe("grants and states", () => {
 describe("token rotation", () => {
   it("shows a new token once; the previous one works until 600000 ms after the rotation", async () => {
     const { s, session } = await setup();
-    const { installation, token: first } = (await install(session, s)).body;
+    const { installation, token: first, event_secret: firstSecret } = (await install(session, s)).body;
     await move(session, s, installation.id, "activate");
     const clock = new FakeClock(Date.UTC(2030, 0, 1));
     const rotatedAt = clock.now();
@@ -232,6 +239,10 @@ describe("token rotation", () => {
 
     const row = await env.DB.prepare("SELECT * FROM plugin_installations WHERE id = ?").bind(installation.id).first<Record<string, unknown>>();
     expect(row).toMatchObject({ token_digest: await sha256Hex(rotated.token), previous_token_digest: await sha256Hex(first), previous_token_expires_at: rotatedAt + 600000 });
+    // A new event secret replaces the old one at once.
+    expect(rotated.event_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(rotated.event_secret).not.toBe(firstSecret);
+    expect(row?.event_secret).toBe(rotated.event_secret);
 
     expect(await authCode(first, rotatedAt + 599_999)).toBe(`ok:${installation.id}`);
     expect(await authCode(first, rotatedAt + 600_000)).toBe("plugin_unauthorized");

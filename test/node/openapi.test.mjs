@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { loadTs, root } from "../../scripts/lib/load-ts.mjs";
 
-const files = ["openapi-v1.json", "openapi/public-v1.json"];
+const files = ["openapi-v1.json", "openapi/public-v1.json", "openapi/plugin-v1.json"];
 
 describe("OpenAPI artefacts", () => {
   for (const file of files) {
@@ -36,5 +36,15 @@ describe("OpenAPI artefacts", () => {
       const op = document.paths[`${manageSurface.basePath}${route.path}`][route.method];
       assert.ok(op.parameters.some((p) => p.name === "Idempotency-Key" && p.required), `${route.operationId} requires Idempotency-Key`);
     }
+  });
+
+  it("documents every plugin protocol route, each with a handler", async () => {
+    const { pluginSurface } = await loadTs("schema/plugin-api.ts");
+    const { PLUGIN_HANDLERS } = await loadTs("workers/plugin/router.ts");
+    const document = JSON.parse(readFileSync(path.join(root, "openapi/plugin-v1.json"), "utf8"));
+    const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    assert.deepEqual(documented, pluginSurface.routes.map((r) => `${r.method} ${pluginSurface.basePath}${r.path}`).sort());
+    assert.deepEqual(Object.keys(PLUGIN_HANDLERS).sort(), pluginSurface.routes.map((r) => r.operationId).sort());
+    assert.ok(document.components.schemas.ErrorBody.properties.outcome, "refusals are documented as the outcome envelope");
   });
 });

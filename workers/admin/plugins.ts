@@ -28,7 +28,7 @@ export async function getPlugin(call: SiteCall): Promise<Response> {
 
 /**
  * POST /api/plugins: the body is the manifest itself (application/json, at most 32768 bytes,
- * checked on the raw bytes). 201 `{ installation, token }`; the token is shown this once.
+ * checked on the raw bytes). 201 `{ installation, token, event_secret }`; both secrets are shown this once.
  */
 export async function installPluginRoute(call: SiteCall): Promise<Response> {
   const type = (call.request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
@@ -56,7 +56,7 @@ export async function uninstallPluginRoute(call: SiteCall): Promise<Response> {
   return json(await uninstallPlugin(call.ctx, call.params[0] ?? ""));
 }
 
-/** POST /api/plugins/{id}/rotate-token: 200 `{ installation, token }`, the new token shown once. */
+/** POST /api/plugins/{id}/rotate-token: 200 `{ installation, token, event_secret }`, both new, shown once. */
 export async function rotatePluginToken(call: SiteCall): Promise<Response> {
   return json(await rotateInstallationToken(call.ctx, call.params[0] ?? ""));
 }

@@ -11,6 +11,7 @@ import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
+import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
 /**
@@ -55,6 +56,11 @@ const ROUTES: readonly AdminRoute[] = [
   { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/disable$/, access: "site", handle: disablePlugin },
   { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/revoke$/, access: "site", handle: revokePlugin },
   { method: "POST", path: /^\/api\/plugins\/([^/]{1,100})\/rotate-token$/, access: "site", handle: rotatePluginToken },
+  { method: "GET", path: /^\/api\/plugin-launches\/plugins$/, access: "site", handle: listLaunchablePlugins },
+  { method: "GET", path: /^\/api\/plugin-launches\/manage-views$/, access: "site", handle: listLaunchManageViews },
+  { method: "GET", path: /^\/api\/plugin-launches\/content-actions$/, access: "site", handle: listLaunchContentActions },
+  { method: "POST", path: /^\/api\/plugin-launches\/([^/]{1,100})\/manage-views\/([^/]{1,100})$/, access: "site", handle: launchManageView },
+  { method: "POST", path: /^\/api\/plugin-launches\/([^/]{1,100})\/content-actions\/([^/]{1,100})\/entries\/([^/]{1,100})$/, access: "site", handle: launchContentAction },
 ];
 
 /** Whether the request's Host is the admin host (compared lower-case, without port). */

@@ -124,10 +124,10 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   authorize(ctx.actor, { operation: "publish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
   requireNotTrashed(entry);
   requireRevision(entry, input.expected_workflow_revision);
+  requireMove(entry, "published", "publish");
   if (input.expected_version_id !== undefined && input.expected_version_id !== entry.current_version_id) {
     throw new AppError("version_conflict", "The draft changed since you read it.", { current_version_id: entry.current_version_id });
   }
-  requireMove(entry, "published", "publish");
   if (!version) throw new AppError("transition_unavailable", "The entry has no draft to publish.");
   await requirePublishedAddressFree(ctx, entry, version.slug);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
@@ -191,12 +191,12 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   authorize(ctx.actor, { operation: "unpublish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
   requireNotTrashed(entry);
   requireRevision(entry, input.expected_workflow_revision);
+  requireMove(entry, "unpublished", "unpublish");
   if (input.expected_published_version_id !== undefined && input.expected_published_version_id !== entry.published_version_id) {
     throw new AppError("version_conflict", "The published version changed since you read it.", {
       published_version_id: entry.published_version_id,
     });
   }
-  requireMove(entry, "unpublished", "unpublish");
   if (input.refuse_if_dependents) {
     const dependents = await publishedDependents(ctx, entry.translation_group_id);
     if (dependents.length > 0) {

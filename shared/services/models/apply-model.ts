@@ -342,7 +342,7 @@ export async function setModelFolder(ctx: LifecycleContext, input: ModelFolderIn
   return {
     statements: [ctx.db.updateTable("models").set({ folder: input.folder }).where("site_id", "=", ctx.site.id).where("id", "=", model.id).compile()],
     answer: { model_id: model.id, slug: model.slug, folder: input.folder },
-    events: [],
+    events: [{ name: "model.folder_changed", payload: { model_id: model.id, slug: model.slug, folder: input.folder } }],
     purgeTags: [],
     audit: { action: "model.folder", targetKind: "model", targetId: model.id, details: { from: model.folder, to: input.folder } },
   };

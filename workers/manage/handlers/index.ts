@@ -2,6 +2,7 @@ import type { ManageHandler } from "../context";
 import * as entries from "./entries";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
+import * as plugins from "./plugins";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
 import * as settings from "./settings";
@@ -46,4 +47,9 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   createModelProposal: modelProposals.createModelProposal,
   listModelProposals: modelProposals.listModelProposals,
   getModelProposal: modelProposals.getModelProposal,
+  listPlugins: plugins.listPlugins,
+  listPluginManageViews: plugins.listPluginManageViews,
+  listPluginContentActions: plugins.listPluginContentActions,
+  launchPluginManageView: plugins.launchPluginManageView,
+  launchPluginContentAction: plugins.launchPluginContentAction,
 };

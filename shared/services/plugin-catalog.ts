@@ -1,0 +1,144 @@
+import { decide } from "../auth/permissions";
+import type { PluginInstallationsTable } from "../db/database";
+import { AppError } from "../errors";
+import type { LifecycleContext } from "./lifecycle/context";
+import { installationGrant, manifestOf } from "./plugins";
+
+/**
+ * What a person (admin session) or a management credential (`plugins:use`) may launch: the
+ * plugin list, the flat list of manage views and the flat list of content actions (spec 2,
+ * "Plugin items"). One module for both surfaces; the launch itself is `createLaunch`
+ * (shared/services/plugin-launches.ts), which re-checks everything listed here.
+ *
+ * Decisions (docs/management-api.md, "Plugins"): listing and launching need no `site:plugins` (that
+ * is for installing and granting); `pending` and `revoked` installations are never listed; only
+ * `active` installations offer views and actions; `mcp_tool.omitted_because` is always `null`
+ * until per-plugin MCP tools exist.
+ */
+
+/** Who is looking: the credential's models (null: every model, also for a person's own session). */
+export interface CatalogViewer {
+  model_ids: readonly string[] | null;
+}
+
+export interface PluginPolicyItem {
+  id: string;
+  label: string;
+  kind: "content_policy";
+  mode: "validate" | "transform";
+}
+
+export interface PluginListEntry {
+  /** The installation id (`pin_…`). */
+  id: string;
+  plugin_id: string;
+  name: string;
+  version: string;
+  state: "active" | "disabled";
+  /** Active, with at least one manage view or content action. */
+  launchable: boolean;
+  manage_views?: { id: string; label: string }[];
+  content_actions?: { id: string; label: string; model_ids: string[] }[];
+  policies?: PluginPolicyItem[];
+  mcp_tool?: { omitted_because: string | null };
+}
+
+export interface ManageViewItem {
+  installation_id: string;
+  plugin_id: string;
+  plugin_name: string;
+  id: string;
+  label: string;
+}
+
+export interface ContentActionItem {
+  installation_id: string;
+  plugin_id: string;
+  plugin_name: string;
+  id: string;
+  label: string;
+  /** The models the action can run on: its declared models (all when none) ∩ the granted models. */
+  model_ids: string[];
+}
+
+async function installations(ctx: LifecycleContext, states: PluginInstallationsTable["state"][]): Promise<PluginInstallationsTable[]> {
+  return ctx.db
+    .selectFrom("plugin_installations")
+    .selectAll()
+    .where("site_id", "=", ctx.site.id)
+    .where("state", "in", states)
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+}
+
+/** The models a content action runs on: declared (all when none) ∩ granted, in granted order. */
+function actionModels(row: PluginInstallationsTable, declared: readonly string[] | undefined): string[] {
+  const granted = installationGrant(row).model_ids;
+  return declared === undefined ? granted : granted.filter((id) => declared.includes(id));
+}
+
+/** Spec 2 plugin list entries: `active` and `disabled` installations of the site, oldest first. */
+export async function listPluginEntries(ctx: LifecycleContext): Promise<PluginListEntry[]> {
+  const rows = await installations(ctx, ["active", "disabled"]);
+  return rows.map((row) => {
+    const manifest = manifestOf(row);
+    const base = { id: row.id, plugin_id: row.plugin_id, name: manifest.name, version: manifest.version };
+    if (row.state !== "active") return { ...base, state: "disabled", launchable: false };
+    return {
+      ...base,
+      state: "active",
+      launchable: manifest.manage_views.length > 0 || manifest.content_actions.length > 0,
+      manage_views: manifest.manage_views.map((view) => ({ id: view.id, label: view.label })),
+      content_actions: manifest.content_actions.map((action) => ({ id: action.id, label: action.label, model_ids: actionModels(row, action.model_ids) })),
+      policies: manifest.content_policies.map((policy) => ({ id: policy.id, label: policy.label, kind: "content_policy", mode: policy.mode })),
+      mcp_tool: { omitted_because: null },
+    };
+  });
+}
+
+/** Manage views of every active installation. */
+export async function listManageViews(ctx: LifecycleContext): Promise<ManageViewItem[]> {
+  const rows = await installations(ctx, ["active"]);
+  return rows.flatMap((row) => {
+    const manifest = manifestOf(row);
+    return manifest.manage_views.map((view) => ({ installation_id: row.id, plugin_id: row.plugin_id, plugin_name: manifest.name, id: view.id, label: view.label }));
+  });
+}
+
+/**
+ * Content actions of every active installation. With `instanceId`, only those a launch on that
+ * entry would accept: the entry's model is among the action's models, granted to the
+ * installation, inside the viewer's models and readable (in the entry's language) by the actor.
+ * An unknown or trashed entry is 404 not_found.
+ */
+export async function listContentActions(ctx: LifecycleContext, viewer: CatalogViewer, instanceId?: string): Promise<ContentActionItem[]> {
+  let entry: { model_id: string; lang: string } | undefined;
+  if (instanceId !== undefined) {
+    const row = await ctx.db
+      .selectFrom("entries")
+      .select(["model_id", "lang", "trashed_at"])
+      .where("site_id", "=", ctx.site.id)
+      .where("instance_id", "=", instanceId)
+      .executeTakeFirst();
+    if (!row || row.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+    entry = row;
+  }
+  const rows = await installations(ctx, ["active"]);
+  const items = rows.flatMap((row) => {
+    const manifest = manifestOf(row);
+    return manifest.content_actions.map((action) => ({
+      installation_id: row.id,
+      plugin_id: row.plugin_id,
+      plugin_name: manifest.name,
+      id: action.id,
+      label: action.label,
+      model_ids: actionModels(row, action.model_ids),
+    }));
+  });
+  if (!entry) return items;
+  const { model_id, lang } = entry;
+  if (viewer.model_ids !== null && !viewer.model_ids.includes(model_id)) return [];
+  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model_id, lang, actorId: ctx.actor.id }).allowed) return [];
+  return items.filter((item) => item.model_ids.includes(model_id));
+}

@@ -1,0 +1,75 @@
+import * as v from "valibot";
+import { AppError } from "../../shared/errors";
+import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugin-catalog";
+import { createLaunch, type LaunchRequest } from "../../shared/services/plugin-launches";
+import { parse } from "../../shared/services/validation";
+import { json } from "../http/respond";
+import type { SiteCall } from "./auth";
+
+/**
+ * Admin routes of plugin launches (docs/plugins.md, "Launches and delegations"): the same lists
+ * and launches as the management API's `plugins:use` routes, for the signed-in person on the site
+ * of X-Site-Id. A person's own launch delegates every scope (`credential: null`).
+ */
+
+const InstanceQuery = v.strictObject({ instance_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))) });
+const NoQuery = v.strictObject({});
+
+function query<S extends v.GenericSchema>(call: SiteCall, schema: S): v.InferOutput<S> {
+  const params = new URL(call.request.url).searchParams;
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length === 1 ? (all[0] ?? "") : all;
+  }
+  return parse(schema, out);
+}
+
+/** A launch takes no body: none, or the JSON object `{}`. */
+async function noBody(request: Request): Promise<void> {
+  const text = await request.text();
+  if (text.trim().length === 0) return;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "The body is not valid JSON.");
+  }
+  parse(NoQuery, input);
+}
+
+async function launch(call: SiteCall, request: LaunchRequest): Promise<Response> {
+  query(call, NoQuery);
+  await noBody(call.request);
+  return json(await createLaunch(call.ctx, { credential: null }, request), 201);
+}
+
+/** GET /api/plugin-launches/plugins: the spec 2 plugin list entries. */
+export async function listLaunchablePlugins(call: SiteCall): Promise<Response> {
+  query(call, NoQuery);
+  return json({ data: await listPluginEntries(call.ctx) });
+}
+
+/** GET /api/plugin-launches/manage-views */
+export async function listLaunchManageViews(call: SiteCall): Promise<Response> {
+  query(call, NoQuery);
+  return json({ data: await listManageViews(call.ctx) });
+}
+
+/** GET /api/plugin-launches/content-actions[?instance_id=…] */
+export async function listLaunchContentActions(call: SiteCall): Promise<Response> {
+  const { instance_id } = query(call, InstanceQuery);
+  return json({ data: await listContentActions(call.ctx, { model_ids: null }, instance_id) });
+}
+
+/** POST /api/plugin-launches/{id}/manage-views/{view}: 201 launch answer. */
+export async function launchManageView(call: SiteCall): Promise<Response> {
+  return launch(call, { plugin: call.params[0] ?? "", kind: "manage_view", target: call.params[1] ?? "" });
+}
+
+/** POST /api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}: 201 launch answer. */
+export async function launchContentAction(call: SiteCall): Promise<Response> {
+  return launch(call, { plugin: call.params[0] ?? "", kind: "content_action", target: call.params[1] ?? "", instance_id: call.params[2] ?? "" });
+}

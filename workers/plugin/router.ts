@@ -1,0 +1,120 @@
+import { pluginSurface } from "../../schema/plugin-api";
+import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type TransitionCommand } from "../../schema/plugin-protocol";
+import type { RouteSpec } from "../../schema/contract";
+import { authenticatePlugin } from "../../shared/auth/plugin-authority";
+import { resolveDelegation } from "../../shared/auth/plugin-delegation";
+import { systemClock } from "../../shared/clock";
+import { createDb } from "../../shared/db/client";
+import type { PluginInstallationsTable } from "../../shared/db/database";
+import type { Env } from "../../shared/env";
+import { AppError } from "../../shared/errors";
+import { findSiteById } from "../../shared/repositories/site-repository";
+import { installationGrant } from "../../shared/services/plugins";
+import { exchangeLaunchCode } from "../../shared/services/plugin-launches";
+import { listContent, readContent, type ContentListInput } from "../../shared/services/plugin-content";
+import { parse } from "../../shared/services/validation";
+import { siteObject } from "../forward";
+import { routeMatcher } from "../manage/route-match";
+import { outcomeResponse, renderPluginError } from "./outcome";
+import { parseJsonBody, readCappedBody, singleValuedQuery } from "./request";
+import { runTransition } from "./transitions";
+
+export { PROTOCOL_BASE };
+
+/** What every protocol handler gets: the installation the token belongs to and the parsed request. */
+export interface PluginCall {
+  env: Env;
+  request: Request;
+  url: URL;
+  installation: PluginInstallationsTable;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+  now: number;
+}
+
+type Handler = (call: PluginCall) => Promise<Response>;
+
+async function context(call: PluginCall): Promise<Response> {
+  const site = await findSiteById(createDb(call.env.DB), call.installation.site_id);
+  if (!site) throw new AppError("plugin_unauthorized", "The installation token is missing, unknown, disabled or revoked.");
+  const grant = installationGrant(call.installation);
+  const data: Context = {
+    installation_id: call.installation.id,
+    site: { id: site.id, name: site.name, default_lang: site.default_lang },
+    protocol_version: PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.length - 1] ?? 1,
+    capabilities: grant.capabilities,
+    model_ids: grant.model_ids,
+  };
+  return outcomeResponse("ok", "Installation context.", data);
+}
+
+async function contentList(call: PluginCall): Promise<Response> {
+  return outcomeResponse("ok", "Content page.", await listContent(createDb(call.env.DB), call.installation, call.query as unknown as ContentListInput));
+}
+
+async function contentItem(call: PluginCall): Promise<Response> {
+  const db = createDb(call.env.DB);
+  const delegationId = call.query.delegation_id;
+  const delegate = delegationId === undefined ? null : (await resolveDelegation(db, call.installation, delegationId, call.now)).actor;
+  return outcomeResponse("ok", "Content item.", await readContent(db, call.installation, call.params.instance_id ?? "", delegate));
+}
+
+async function transition(call: PluginCall): Promise<Response> {
+  return runTransition(call, call.params.instance_id ?? "", call.body as TransitionCommand);
+}
+
+async function exchange(call: PluginCall): Promise<Response> {
+  const { code } = call.body as { code: string };
+  return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(createDb(call.env.DB), call.installation, code, call.now));
+}
+
+/** One handler per operation of schema/plugin-api.ts. */
+export const PLUGIN_HANDLERS: Readonly<Record<string, Handler>> = {
+  getContext: context,
+  listContent: contentList,
+  getContent: contentItem,
+  transitionContent: transition,
+  exchangeLaunchCode: exchange,
+};
+
+const match = routeMatcher(pluginSurface.routes);
+
+function parseOptional(schema: RouteSpec["query"], input: unknown): unknown {
+  return schema ? parse(schema, input) : input;
+}
+
+/**
+ * Plugin protocol v1 (docs/plugins.md): size limit before parsing → installation token → rate limit
+ * (per installation, in the site's object) → route → closed-schema parsing → handler. Every answer
+ * is the outcome envelope; the site comes from the token.
+ */
+export async function handlePlugin(request: Request, env: Env): Promise<Response> {
+  const requestId = crypto.randomUUID();
+  try {
+    const body = request.method === "GET" || request.method === "HEAD" ? "" : await readCappedBody(request);
+    const now = systemClock.now();
+    const installation = await authenticatePlugin(env.DB, request, now);
+    const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
+    if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this installation.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+    const url = new URL(request.url);
+    const matched = match(request.method, url.pathname.slice(PROTOCOL_BASE.length) || "/");
+    if (matched === undefined || matched === "method_not_allowed") throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+    const { route, params } = matched;
+    const handler = PLUGIN_HANDLERS[route.operationId];
+    if (!handler) throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+    const call: PluginCall = {
+      env,
+      request,
+      url,
+      installation,
+      params: parseOptional(route.params, params) as Record<string, string>,
+      query: parseOptional(route.query, singleValuedQuery(url)) as Record<string, string | undefined>,
+      body: route.body ? parse(route.body, parseJsonBody(request, body)) : undefined,
+      now,
+    };
+    return await handler(call);
+  } catch (thrown) {
+    return renderPluginError(thrown, requestId);
+  }
+}

@@ -1,0 +1,63 @@
+import type { TransitionCommand } from "../../schema/plugin-protocol";
+import { resolveDelegation } from "../../shared/auth/plugin-delegation";
+import { createDb } from "../../shared/db/client";
+import { AppError } from "../../shared/errors";
+import type { EntryView } from "../../shared/services/lifecycle";
+import { findGrantedEntry, requireCapability, toSummary } from "../../shared/services/plugin-content";
+import { installationGrant } from "../../shared/services/plugins";
+import { RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
+import type { IdempotencyRequest, WriteAnswer } from "../../objects/site/commands";
+import { settle, siteObject } from "../forward";
+import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
+import { outcomeResponse } from "./outcome";
+import type { PluginCall } from "./router";
+
+const CAPABILITY = { publish: "workflow:publish", unpublish: "workflow:unpublish" } as const;
+
+/** The idempotency claim of a transition: optional, scoped to the installation (old and new tokens alike). */
+async function idempotencyOf(call: PluginCall, body: unknown): Promise<IdempotencyRequest | undefined> {
+  if (!call.request.headers.has("idempotency-key")) return undefined;
+  return {
+    scope: `plugin:${call.installation.id}`,
+    key: idempotencyKey(call.request),
+    fingerprint: await requestFingerprint("POST", call.url.pathname, body),
+    retentionMs: RETENTION_LIFECYCLE_MS,
+  };
+}
+
+/**
+ * POST /content/{instance_id}/transitions. Checks, in order: the capability is granted (403
+ * capability_refused) → the entry is in the grant (404 content_not_found) → the delegation's person
+ * still holds the authority and was delegated the capability (403 requester_unauthorized) → the
+ * site's object runs the lifecycle's publish or unpublish with the optimistic checks; its refusals
+ * become protocol outcomes (workers/plugin/outcome.ts).
+ */
+export async function runTransition(call: PluginCall, instanceId: string, command: TransitionCommand): Promise<Response> {
+  const capability = CAPABILITY[command.kind];
+  requireCapability(call.installation, capability);
+  const db = createDb(call.env.DB);
+  const entry = await findGrantedEntry(db, call.installation, instanceId);
+  const delegate = await resolveDelegation(db, call.installation, command.delegation_id, call.now);
+  if (!delegate.capabilities.includes(capability) || !delegate.modelIds.includes(entry.model_id)) {
+    throw new AppError("requester_unauthorized", `The person behind the delegation did not delegate "${capability}" on this model.`);
+  }
+  const site = siteObject(call.env, call.installation.site_id);
+  const idempotency = await idempotencyOf(call, command);
+  const base = { siteId: call.installation.site_id, actor: delegate.actor, ...(idempotency ? { idempotency } : {}) };
+  const outcome =
+    command.kind === "publish"
+      ? await settle<WriteAnswer<EntryView>>(site.command("publish", { ...base, input: { instance_id: entry.instance_id, expected_version_id: command.expected_current_version_id, expected_workflow_revision: command.expected_workflow_revision } }))
+      : await settle<WriteAnswer<EntryView>>(
+          site.command("unpublish", {
+            ...base,
+            input: { instance_id: entry.instance_id, expected_published_version_id: command.expected_published_version_id, expected_workflow_revision: command.expected_workflow_revision, refuse_if_dependents: true },
+          }),
+        );
+  if (!outcome.ok) throw AppError.fromFailure(outcome.error);
+  const view: EntryView = outcome.value.body;
+  const withWorkflow = installationGrant(call.installation).capabilities.includes("workflow:read");
+  const data = toSummary({ ...view, translation_group_id: view.translation_group_id, workflow_state: view.workflow.state, workflow_revision: view.workflow.revision, trashed_at: view.trashed_at }, withWorkflow);
+  return outcome.value.replayed
+    ? outcomeResponse("idempotent_replay", "The command was already applied; this is its first result.", data)
+    : outcomeResponse("transition_applied", `The entry was ${command.kind === "publish" ? "published" : "unpublished"}.`, data);
+}
