@@ -14,11 +14,18 @@ import type { LifecycleContext } from "../../shared/services/lifecycle";
 import { createManagementCredential } from "../../shared/services/management-credentials";
 import { createSiteToken } from "../../shared/services/site-tokens";
 import { ALL_SCOPES } from "../../schema/scopes";
+import { ensureDemoPlugin } from "./plugin";
 
 export interface DemoCredentials {
   site_api_token: string;
   /** `dwm_…`: every scope on the demo site, every model, acting as the demo admin. */
   management_token: string;
+  /** `dwp_…`: the active `demo-helper` plugin installation (every plugin capability, every demo model). */
+  plugin_token: string;
+  /** `whsec_…`: signs the demo plugin's event deliveries. */
+  plugin_event_secret: string;
+  /** `pin_…`: the demo plugin's installation id. */
+  plugin_installation_id: string;
 }
 
 async function liveSiteToken(d1: D1Database, siteId: string, token: string | undefined): Promise<boolean> {
@@ -64,5 +71,12 @@ export async function ensureDemoCredentials(d1: D1Database, demoSiteId: string, 
   if (!(await liveManagementCredential(d1, site.id, managementToken))) {
     managementToken = (await createManagementCredential(ctx, { name: "Demo seed: management (every scope)", scopes: ALL_SCOPES })).token;
   }
-  return { site_api_token: siteToken ?? "", management_token: managementToken ?? "" };
+  const plugin = await ensureDemoPlugin(ctx, known.plugin_token);
+  return {
+    site_api_token: siteToken ?? "",
+    management_token: managementToken ?? "",
+    plugin_token: plugin.token,
+    plugin_event_secret: plugin.event_secret,
+    plugin_installation_id: plugin.installation_id,
+  };
 }

@@ -2,6 +2,9 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ADMIN, seedDemo, type DemoSeedResult } from "../../scripts/seed/demo";
 import { verifyPassword } from "../../shared/auth/passwords";
+import { ensureDemoCredentials } from "../../scripts/seed/credentials";
+import { authenticatePlugin } from "../../shared/auth/plugin-authority";
+import { PLUGIN_CAPABILITIES } from "../../schema/plugin-manifest";
 
 /** The same seed `npm run seed` runs, against the test D1 and R2. */
 let first: DemoSeedResult;
@@ -138,6 +141,34 @@ describe("demo seed", () => {
     );
     expect(shared.length).toBeGreaterThanOrEqual(2);
     for (const row of shared) expect(row.other_title).not.toBe(row.demo_title);
+  });
+
+  it("installs the active demo plugin with every capability on every demo model; token reused while live, rotated when unknown", async () => {
+    const demo = site("demo").id;
+    const creds = await ensureDemoCredentials(env.DB, demo, first.admin_id, {});
+    expect(creds.plugin_token).toMatch(/^dwp_[A-Za-z0-9_-]{43}$/);
+    expect(creds.plugin_event_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const row = await env.DB.prepare("SELECT * FROM plugin_installations WHERE id = ?").bind(creds.plugin_installation_id)
+      .first<{ site_id: string; plugin_id: string; state: string; granted_capabilities: string; granted_model_ids: string; manifest: string; event_secret: string }>();
+    expect(row).toMatchObject({ site_id: demo, plugin_id: "demo-helper", state: "active", event_secret: creds.plugin_event_secret });
+    expect(JSON.parse(row?.granted_capabilities ?? "[]")).toEqual([...PLUGIN_CAPABILITIES]);
+    const models = await rows<{ id: string }>("SELECT id FROM models WHERE site_id = ?", demo);
+    expect([...(JSON.parse(row?.granted_model_ids ?? "[]") as string[])].sort()).toEqual(models.map((m) => m.id).sort());
+    const manifest = JSON.parse(row?.manifest ?? "{}") as { endpoint: string; events: string[]; manage_views: unknown[]; content_actions: unknown[] };
+    expect(manifest.endpoint).toBe("http://127.0.0.1:8790");
+    expect(manifest.events).toEqual(["entry.published"]);
+    expect(manifest.manage_views).toHaveLength(1);
+    expect(manifest.content_actions).toHaveLength(1);
+    const auth = await authenticatePlugin(env.DB, new Request("http://x/", { headers: { authorization: `Bearer ${creds.plugin_token}` } }), Date.now());
+    expect(auth.id).toBe(creds.plugin_installation_id);
+
+    expect(await ensureDemoCredentials(env.DB, demo, first.admin_id, creds)).toEqual(creds);
+    const rotated = await ensureDemoCredentials(env.DB, demo, first.admin_id, { ...creds, plugin_token: undefined });
+    expect(rotated.plugin_installation_id).toBe(creds.plugin_installation_id);
+    expect(rotated.plugin_token).not.toBe(creds.plugin_token);
+    expect(rotated.plugin_event_secret).not.toBe(creds.plugin_event_secret);
+    expect(rotated.management_token).toBe(creds.management_token);
+    expect(await count("SELECT count(*) AS n FROM plugin_installations WHERE site_id = ?", demo)).toBe(1);
   });
 
   it("is idempotent: a second call writes nothing and answers the same ids", async () => {

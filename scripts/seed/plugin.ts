@@ -1,0 +1,85 @@
+/**
+ * The demo plugin: an ACTIVE installation of `demo-helper` on the demo site, granted every plugin
+ * capability on every demo model, whose endpoint is the example plugin
+ * (`examples/plugin/server.mjs`, run on 127.0.0.1:8790). Idempotent like the other demo
+ * credentials: the token is shown once and stored as a digest, so the caller passes back the one it
+ * kept; a live one is reused, otherwise the token is rotated (which also issues a new event secret).
+ */
+import { PLUGIN_CAPABILITIES, type PluginManifest } from "../../schema/plugin-manifest";
+import { sha256Hex } from "../../shared/crypto/digest";
+import type { PluginInstallationsTable } from "../../shared/db/database";
+import { modelRepository } from "../../shared/repositories/model-repository";
+import type { LifecycleContext } from "../../shared/services/lifecycle";
+import { grantInstallation, installationGrant, installPlugin, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins";
+
+/** Where `node examples/plugin/server.mjs` listens by default. */
+export const DEMO_PLUGIN_PORT = 8790;
+
+export const DEMO_PLUGIN_MANIFEST = {
+  id: "demo-helper",
+  name: "Demo helper",
+  version: "1.0.0",
+  endpoint: `http://127.0.0.1:${DEMO_PLUGIN_PORT}`,
+  capabilities: [...PLUGIN_CAPABILITIES],
+  rich_text_blocks: [],
+  manage_views: [{ id: "dashboard", label: "Helper dashboard", path: "/views/dashboard" }],
+  content_actions: [{ id: "review", label: "Review and publish", path: "/actions/review" }],
+  operations: [],
+  content_policies: [],
+  events: ["entry.published"],
+} satisfies PluginManifest;
+
+export interface DemoPlugin {
+  installation_id: string;
+  token: string;
+  event_secret: string;
+}
+
+async function findRow(ctx: LifecycleContext): Promise<PluginInstallationsTable | undefined> {
+  return ctx.db
+    .selectFrom("plugin_installations")
+    .selectAll()
+    .where("site_id", "=", ctx.site.id)
+    .where("plugin_id", "=", DEMO_PLUGIN_MANIFEST.id)
+    .executeTakeFirst();
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
+
+/**
+ * Makes sure `demo-helper` is installed, granted every capability on every model of the site and
+ * active; answers its token and event secret (the known token reused while it is the current one).
+ * `ctx.actor` must hold `site:plugins` (the demo admin does).
+ */
+export async function ensureDemoPlugin(ctx: LifecycleContext, knownToken: string | undefined): Promise<DemoPlugin> {
+  let row = await findRow(ctx);
+  if (row?.state === "revoked") {
+    // Revoked is final: the only way back is uninstalling and installing again.
+    await uninstallPlugin(ctx, row.id);
+    row = undefined;
+  }
+  let fresh: { token: string; event_secret: string } | null = null;
+  if (!row) {
+    const installed = await installPlugin(ctx, JSON.stringify(DEMO_PLUGIN_MANIFEST));
+    fresh = { token: installed.token, event_secret: installed.event_secret };
+    row = await findRow(ctx);
+    if (!row) throw new Error("demo plugin missing after install");
+  }
+  const modelIds = (await modelRepository(ctx.db, ctx.scope).list()).map((m) => m.id);
+  const grant = installationGrant(row);
+  if (!sameSet(grant.capabilities, PLUGIN_CAPABILITIES) || !sameSet(grant.model_ids, modelIds)) {
+    await grantInstallation(ctx, row.id, { capabilities: [...PLUGIN_CAPABILITIES], model_ids: modelIds });
+  }
+  if (row.state !== "active") await transitionInstallation(ctx, row.id, "activate");
+  if (!fresh) {
+    const current = await findRow(ctx);
+    const live = knownToken !== undefined && current !== undefined && current.token_digest === (await sha256Hex(knownToken));
+    if (live && current.event_secret) {
+      fresh = { token: knownToken, event_secret: current.event_secret };
+    } else {
+      const rotated = await rotateInstallationToken(ctx, row.id);
+      fresh = { token: rotated.token, event_secret: rotated.event_secret };
+    }
+  }
+  return { installation_id: row.id, ...fresh };
+}
