@@ -1,24 +1,14 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../workers/index";
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
 import { expectValue, siteObject } from "../../workers/forward";
-import type { EventMessage } from "../../shared/env";
 import { MAX_DELIVERY_ATTEMPTS } from "../../shared/events/deliver";
 import { pluginEventsUrl, takes } from "../../shared/events/subscribers";
 import { grantInstallation, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins";
 import { adminCall, signIn } from "../helpers/admin-api";
+import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, silenceAutoQueue } from "../helpers/event-receiver";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { installTestPlugin, testManifest } from "../helpers/plugins";
 
-/** The real consumer, kept before the auto-run one is silenced (tests drive every batch). */
-const realQueue = worker.queue;
-
-interface ReceivedCall {
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 interface DeadLetter {
   id: string;
@@ -39,40 +29,7 @@ let bases = 0;
 /** A fresh plugin base path; its events arrive at `<base>/events`. */
 const newBase = () => `/plugin-${Date.now().toString(36)}-${(bases++).toString(36)}`;
 
-function receiver(): Fetcher {
-  const bound = env.WEBHOOK_FETCH;
-  if (!bound) throw new Error("WEBHOOK_FETCH is not bound (vitest.config.ts)");
-  return bound;
-}
-async function callsTo(path: string): Promise<ReceivedCall[]> {
-  return (await (await receiver().fetch(`http://receiver.control/calls?path=${encodeURIComponent(path)}`)).json()) as ReceivedCall[];
-}
-async function setFailing(path: string, failing: boolean): Promise<void> {
-  await receiver().fetch(`http://receiver.control/fail?path=${encodeURIComponent(path)}`, { method: failing ? "PUT" : "DELETE" });
-}
 
-let messages = 0;
-async function drive(bodies: EventMessage[]) {
-  const batch = createMessageBatch<EventMessage>(
-    "driftwood-events",
-    bodies.map((body) => ({ id: `pmsg-${messages++}`, timestamp: new Date(), attempts: 1, body })),
-  );
-  const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
-  const ctx = createExecutionContext();
-  await realQueue.call(worker, batch, env);
-  const result = await getQueueResult(batch, ctx);
-  const delays = retries.flatMap((spy) => spy.mock.calls.map((args) => args[0]?.delaySeconds));
-  return { ...result, delays };
-}
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, enc.encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-const messagesOf = (siteId: string, events: { id: string }[]): EventMessage[] => events.map((e) => ({ event_id: e.id, site_id: siteId }));
 
 async function outboxCount(siteId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE site_id = ?").bind(siteId).first<{ n: number }>();
@@ -96,12 +53,7 @@ async function createAndPublish(s: SeededSite, modelId: string, name = "Ada") {
   return { created, published };
 }
 
-beforeEach(() => {
-  vi.spyOn(worker, "queue").mockImplementation(async (batch) => batch.ackAll());
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+silenceAutoQueue();
 
 describe("plugin event subscribers", () => {
   it("an active plugin subscribed to entry.published receives a signed delivery at <endpoint>/events", async () => {
@@ -110,9 +62,9 @@ describe("plugin event subscribers", () => {
     const p = await plugin(s, [models.author.id]);
     expect(p.eventSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const { created, published } = await createAndPublish(s, models.author.id);
-    const result = await drive(messagesOf(s.site.id, [...created.events, ...published.events]));
+    const result = await driveQueue(messagesOf(s.site.id, [...created.events, ...published.events]));
     expect(result.retryMessages).toEqual([]);
-    await drive(messagesOf(s.site.id, published.events)); // at-least-once: nothing new
+    await driveQueue(messagesOf(s.site.id, published.events)); // at-least-once: nothing new
 
     const calls = await callsTo(p.eventsPath);
     expect(calls).toHaveLength(1); // entry.created is not in the manifest
@@ -143,7 +95,7 @@ describe("plugin event subscribers", () => {
     const disabled = await plugin(s, [models.author.id], ["entry.published"], "disabled");
     const both = await plugin(s, [models.author.id], ["entry.created", "entry.published", "role.created"]);
     const { created, published } = await createAndPublish(s, models.author.id);
-    await drive(messagesOf(s.site.id, [...created.events, ...published.events]));
+    await driveQueue(messagesOf(s.site.id, [...created.events, ...published.events]));
     expect(await callsTo(notGranted.eventsPath)).toHaveLength(0);
     expect(await callsTo(disabled.eventsPath)).toHaveLength(0);
     expect((await callsTo(both.eventsPath)).map((c) => c.headers["x-driftwood-event"]).sort()).toEqual(["entry.created", "entry.published"]);
@@ -153,7 +105,7 @@ describe("plugin event subscribers", () => {
       siteObject(env, s.site.id).command("createRole", { siteId: s.site.id, actor: s.admin, input: { slug: "reviewer", name: "Reviewer", permissions: { models: {}, system: [] } } }),
     )) as Written;
     expect(role.events.map((e) => e.name)).toEqual(["role.created"]);
-    await drive(messagesOf(s.site.id, role.events));
+    await driveQueue(messagesOf(s.site.id, role.events));
     expect((await callsTo(both.eventsPath)).map((c) => c.headers["x-driftwood-event"]).sort()).toEqual(["entry.created", "entry.published", "role.created"]);
     expect(await callsTo(notGranted.eventsPath)).toHaveLength(0);
     // Manifests list names; should "*" ever reach a plugin subscriber, it never takes a model-less event.
@@ -168,11 +120,11 @@ describe("plugin event subscribers", () => {
     const second = await createAndPublish(s, models.author.id, "Grace");
     const failingPath = later.eventsPath;
     await setFailing(failingPath, true);
-    await drive(messagesOf(s.site.id, second.published.events));
+    await driveQueue(messagesOf(s.site.id, second.published.events));
     expect(await callsTo(failingPath)).toHaveLength(1);
     await transitionInstallation(s.ctx(), later.id, "disable");
     await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE site_id = ? AND state = 'pending'").bind(s.site.id).run();
-    const after = await drive(messagesOf(s.site.id, second.published.events));
+    const after = await driveQueue(messagesOf(s.site.id, second.published.events));
     expect(after.retryMessages).toEqual([]);
     expect(await callsTo(failingPath)).toHaveLength(1);
     const dead = await env.DB.prepare("SELECT state, last_error FROM event_deliveries WHERE site_id = ? AND webhook_id = ?").bind(s.site.id, later.id).first();
@@ -187,11 +139,11 @@ describe("plugin event subscribers", () => {
     const p = await plugin(s, [models.author.id]);
     await setFailing(p.eventsPath, true);
     const { published } = await createAndPublish(s, models.author.id);
-    await drive(messagesOf(s.site.id, published.events));
+    await driveQueue(messagesOf(s.site.id, published.events));
     expect(await callsTo(p.eventsPath)).toHaveLength(1);
     await grantInstallation(s.ctx(), p.id, { capabilities: ["content:read"], model_ids: [models.article.id] });
     await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE site_id = ? AND state = 'pending'").bind(s.site.id).run();
-    expect((await drive(messagesOf(s.site.id, published.events))).retryMessages).toEqual([]);
+    expect((await driveQueue(messagesOf(s.site.id, published.events))).retryMessages).toEqual([]);
     expect(await callsTo(p.eventsPath)).toHaveLength(1);
     const row = await env.DB.prepare("SELECT state, last_error FROM event_deliveries WHERE site_id = ? AND webhook_id = ?").bind(s.site.id, p.id).first();
     expect(row).toEqual({ state: "dead", last_error: "subscriber no longer takes this event" });
@@ -216,7 +168,7 @@ describe("plugin event subscribers", () => {
     const replay = await expectValue(stub.publish(request));
     expect(replay.replayed).toBe(true);
     expect(await outboxCount(s.site.id)).toBe(before);
-    await drive(messagesOf(s.site.id, [...first.events, ...replay.events]));
+    await driveQueue(messagesOf(s.site.id, [...first.events, ...replay.events]));
     expect(await callsTo(p.eventsPath)).toHaveLength(1);
   });
 
@@ -230,7 +182,7 @@ describe("plugin event subscribers", () => {
     const message = messagesOf(s.site.id, published.events);
     const delays: number[] = [];
     for (let i = 1; i <= MAX_DELIVERY_ATTEMPTS; i++) {
-      const result = await drive(message);
+      const result = await driveQueue(message);
       if (i < MAX_DELIVERY_ATTEMPTS) delays.push(result.delays[0] ?? 0);
       else expect(result.retryMessages).toEqual([]);
       await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE site_id = ? AND state = 'pending'").bind(s.site.id).run();
@@ -262,7 +214,7 @@ describe("plugin event subscribers", () => {
     expect(rotated.event_secret).not.toBe(p.eventSecret);
     await setFailing(p.eventsPath, false);
     expect((await adminCall(session, "POST", `/api/webhooks/dead-letters/${letter.id}/retry`, { siteId: s.site.id })).status).toBe(202);
-    expect((await drive(message)).retryMessages).toEqual([]);
+    expect((await driveQueue(message)).retryMessages).toEqual([]);
     const calls = await callsTo(p.eventsPath);
     expect(calls).toHaveLength(MAX_DELIVERY_ATTEMPTS + 1);
     const last = calls.at(-1);
@@ -277,7 +229,7 @@ describe("plugin event subscribers", () => {
     const again = await createAndPublish(s, models.author.id, "Grace");
     const msg2 = messagesOf(s.site.id, again.published.events);
     for (let i = 1; i <= MAX_DELIVERY_ATTEMPTS; i++) {
-      await drive(msg2);
+      await driveQueue(msg2);
       await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE site_id = ? AND state = 'pending'").bind(s.site.id).run();
     }
     await setFailing(p.eventsPath, false);
@@ -299,7 +251,7 @@ describe("model events", () => {
     expect(filed.events.map((e) => e.name)).toEqual(["model.folder_changed"]);
     const row = await env.DB.prepare("SELECT payload FROM outbox_events WHERE id = ?").bind(filed.events[0]?.id ?? "").first<{ payload: string }>();
     expect(JSON.parse(row?.payload ?? "{}")).toMatchObject({ model_id: models.author.id, slug: "author", folder: "People" });
-    await drive(messagesOf(s.site.id, filed.events));
+    await driveQueue(messagesOf(s.site.id, filed.events));
     const calls = await callsTo(p.eventsPath);
     expect(calls).toHaveLength(1);
     expect(JSON.parse(calls[0]?.body ?? "{}")).toMatchObject({ name: "model.folder_changed", data: { model_id: models.author.id, slug: "author", folder: "People" } });

@@ -1,21 +1,11 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../workers/index";
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
 import { expectValue, settle, siteObject } from "../../workers/forward";
-import type { EventMessage } from "../../shared/env";
 import { MAX_DELIVERY_ATTEMPTS } from "../../shared/events/deliver";
 import { adminCall, signIn, type AdminSession } from "../helpers/admin-api";
+import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, silenceAutoQueue } from "../helpers/event-receiver";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 
-/** The real consumer, kept before the auto-run one is silenced (tests drive every batch). */
-const realQueue = worker.queue;
-
-interface WebhookCall {
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 interface Created {
   id: string;
@@ -38,40 +28,6 @@ interface DeadLetter {
 let paths = 0;
 const newPath = () => `/hook-${Date.now().toString(36)}-${(paths++).toString(36)}`;
 
-function receiver(): Fetcher {
-  const bound = env.WEBHOOK_FETCH;
-  if (!bound) throw new Error("WEBHOOK_FETCH is not bound (vitest.config.ts)");
-  return bound;
-}
-async function callsTo(path: string): Promise<WebhookCall[]> {
-  return (await (await receiver().fetch(`http://receiver.control/calls?path=${encodeURIComponent(path)}`)).json()) as WebhookCall[];
-}
-async function setFailing(path: string, failing: boolean): Promise<void> {
-  await receiver().fetch(`http://receiver.control/fail?path=${encodeURIComponent(path)}`, { method: failing ? "PUT" : "DELETE" });
-}
-
-let messages = 0;
-/** Runs the worker's queue consumer on messages, like the queue would. */
-async function drive(bodies: EventMessage[]) {
-  const batch = createMessageBatch<EventMessage>(
-    "driftwood-events",
-    bodies.map((body) => ({ id: `msg-${messages++}`, timestamp: new Date(), attempts: 1, body })),
-  );
-  // getQueueResult does not report delays; watch each message's retry call for them.
-  const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
-  const ctx = createExecutionContext();
-  await realQueue.call(worker, batch, env);
-  const result = await getQueueResult(batch, ctx);
-  const delays = retries.flatMap((spy) => spy.mock.calls.map((args) => args[0]?.delaySeconds));
-  return { ...result, delays };
-}
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, enc.encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 async function subscribe(session: AdminSession, s: SeededSite, path: string, events: string[] = ["*"]): Promise<Created> {
   const res = await adminCall<Created>(session, "POST", "/api/webhooks", { siteId: s.site.id, body: { url: `https://hooks.example.test${path}`, events } });
@@ -94,20 +50,13 @@ async function createAndPublish(s: SeededSite, authorModelId: string, name = "Ad
   return { created, published };
 }
 
-const messagesOf = (siteId: string, events: { id: string }[]): EventMessage[] => events.map((e) => ({ event_id: e.id, site_id: siteId }));
 
 async function outboxCount(siteId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM outbox_events WHERE site_id = ?").bind(siteId).first<{ n: number }>();
   return row?.n ?? 0;
 }
 
-beforeEach(() => {
-  // The queue also runs the consumer by itself; tests drive it explicitly instead.
-  vi.spyOn(worker, "queue").mockImplementation(async (batch) => batch.ackAll());
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+silenceAutoQueue();
 
 describe("webhook subscriptions (admin)", () => {
   it("creates with the secret shown once, lists without it, checks url and events, deletes", async () => {
@@ -153,10 +102,10 @@ describe("event delivery", () => {
     const { created, published } = await createAndPublish(s, models.author.id);
     expect(published.events.map((e) => e.name)).toEqual(["entry.published"]);
 
-    const result = await drive(messagesOf(s.site.id, [...created.events, ...published.events]));
+    const result = await driveQueue(messagesOf(s.site.id, [...created.events, ...published.events]));
     expect(result.retryMessages).toEqual([]);
     // Driving the same messages again (the queue delivers at least once) sends nothing new.
-    await drive(messagesOf(s.site.id, published.events));
+    await driveQueue(messagesOf(s.site.id, published.events));
 
     const calls = await callsTo(path);
     expect(calls).toHaveLength(1);
@@ -184,7 +133,7 @@ describe("event delivery", () => {
     await subscribe(session, s, onlyCreated, ["entry.created"]);
     await subscribe(session, s, everything, ["*"]);
     const { created, published } = await createAndPublish(s, models.author.id);
-    await drive(messagesOf(s.site.id, [...created.events, ...published.events]));
+    await driveQueue(messagesOf(s.site.id, [...created.events, ...published.events]));
     expect((await callsTo(onlyCreated)).map((c) => c.headers["x-driftwood-event"])).toEqual(["entry.created"]);
     expect((await callsTo(everything)).map((c) => c.headers["x-driftwood-event"]).sort()).toEqual(["entry.created", "entry.published"]);
   });
@@ -198,7 +147,7 @@ describe("event delivery", () => {
     const message = messagesOf(s.site.id, published.events);
     const delays: number[] = [];
     for (let i = 1; i <= MAX_DELIVERY_ATTEMPTS; i++) {
-      const result = await drive(message);
+      const result = await driveQueue(message);
       if (i < MAX_DELIVERY_ATTEMPTS) {
         expect(result.retryMessages).toHaveLength(1);
         delays.push(result.delays[0] ?? 0);
@@ -208,7 +157,7 @@ describe("event delivery", () => {
       }
       // A message arriving before its backoff elapsed sends nothing and waits again.
       if (i === 1) {
-        const early = await drive(message);
+        const early = await driveQueue(message);
         expect(early.retryMessages).toHaveLength(1);
         expect((await callsTo(path)).length).toBe(1);
       }
@@ -232,7 +181,7 @@ describe("event delivery", () => {
     await setFailing(path, false);
     const retried = await adminCall(session, "POST", `/api/webhooks/dead-letters/${letter.id}/retry`, { siteId: s.site.id });
     expect(retried.status).toBe(202);
-    const again = await drive(message);
+    const again = await driveQueue(message);
     expect(again.retryMessages).toEqual([]);
     const calls = await callsTo(path);
     expect(calls).toHaveLength(MAX_DELIVERY_ATTEMPTS + 1);
@@ -251,9 +200,9 @@ describe("event delivery", () => {
     await subscribe(b.session, b.s, pathB);
     const { created, published } = await createAndPublish(a.s, a.models.author.id);
     const events = [...created.events, ...published.events];
-    await drive(messagesOf(a.s.site.id, events));
+    await driveQueue(messagesOf(a.s.site.id, events));
     // A message naming A's event under B's site loads nothing (the outbox read is site-scoped).
-    const forged = await drive(messagesOf(b.s.site.id, events));
+    const forged = await driveQueue(messagesOf(b.s.site.id, events));
     expect(forged.retryMessages).toEqual([]);
     expect(await callsTo(pathA)).toHaveLength(2);
     expect(await callsTo(pathB)).toHaveLength(0);

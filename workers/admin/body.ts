@@ -1,6 +1,7 @@
 import type * as v from "valibot";
 import { AppError } from "../../shared/errors";
 import { parse } from "../../shared/services/validation";
+import { parseJsonText } from "../http/json-body";
 
 /** Largest admin JSON body accepted. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -11,15 +12,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * 64 KiB and be valid JSON; otherwise 400 invalid_request.
  */
 export async function readBody<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
   const text = await request.text();
   if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new AppError("invalid_request", "The body is too large.");
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The body is not valid JSON.");
-  }
-  return parse(schema, input);
+  return parse(schema, parseJsonText(request, text));
 }

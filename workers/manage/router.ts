@@ -10,6 +10,7 @@ import { isScope } from "../../schema/scopes";
 import { parse } from "../../shared/services/validation";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
+import { parseJsonText } from "../http/json-body";
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
@@ -39,13 +40,7 @@ async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.length === 0) return {};
   if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new AppError("invalid_request", "The body is too large.");
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The body is not valid JSON.");
-  }
+  return parseJsonText(request, text);
 }
 
 /** Query values: one string each, or arrays for repeated names. */

@@ -36,17 +36,6 @@ export async function readCappedBody(request: Request): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
-/** A JSON body (application/json); anything else is 400 invalid_request. */
-export function parseJsonBody(request: Request, text: string): unknown {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The body is not valid JSON.");
-  }
-}
-
 /** Query values as strings; a repeated key is refused (the protocol's query values are single strings). */
 export function singleValuedQuery(url: URL): Record<string, string> {
   const out: Record<string, string> = {};

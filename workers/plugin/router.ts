@@ -16,7 +16,8 @@ import { parse } from "../../shared/services/validation";
 import { siteObject } from "../forward";
 import { routeMatcher } from "../manage/route-match";
 import { outcomeResponse, renderPluginError } from "./outcome";
-import { parseJsonBody, readCappedBody, singleValuedQuery } from "./request";
+import { parseJsonText } from "../http/json-body";
+import { readCappedBody, singleValuedQuery } from "./request";
 import { runTransition } from "./transitions";
 
 export { PROTOCOL_BASE };
@@ -110,7 +111,7 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
       installation,
       params: parseOptional(route.params, params) as Record<string, string>,
       query: parseOptional(route.query, singleValuedQuery(url)) as Record<string, string | undefined>,
-      body: route.body ? parse(route.body, parseJsonBody(request, body)) : undefined,
+      body: route.body ? parse(route.body, parseJsonText(request, body)) : undefined,
       now,
     };
     return await handler(call);
