@@ -548,6 +548,7 @@ export interface ManageOperations {
             "min_date"?: string;
             "max_date"?: string;
           };
+          "unique"?: "model" | "language";
         }>;
       };
       "note"?: string;
@@ -706,6 +707,11 @@ export interface ManageOperations {
         "is_public": boolean;
         "i18n": boolean;
         "folder": string | null;
+        "settings": {
+          "preview_url": string | null;
+          "icon": string | null;
+          "help_text": string | null;
+        };
         "definition": {
           "fields": Array<{
             [key: string]: unknown;
@@ -731,6 +737,11 @@ export interface ManageOperations {
           "kind"?: "collection" | "single";
           "is_public"?: boolean;
           "enableI18n"?: boolean;
+          "settings"?: {
+            "preview_url"?: string | null;
+            "icon"?: string | null;
+            "help_text"?: string | null;
+          };
         };
         "fields": Array<{
           "id"?: unknown;
@@ -759,6 +770,7 @@ export interface ManageOperations {
             "min_date"?: string;
             "max_date"?: string;
           };
+          "unique"?: "model" | "language";
         }>;
       };
     };
@@ -793,6 +805,11 @@ export interface ManageOperations {
       "is_public": boolean;
       "i18n": boolean;
       "folder": string | null;
+      "settings": {
+        "preview_url": string | null;
+        "icon": string | null;
+        "help_text": string | null;
+      };
       "definition": {
         "fields": Array<{
           [key: string]: unknown;
@@ -818,6 +835,11 @@ export interface ManageOperations {
         "description"?: string | null;
         "enableI18n"?: boolean;
         "is_public"?: boolean;
+        "settings"?: {
+          "preview_url"?: string | null;
+          "icon"?: string | null;
+          "help_text"?: string | null;
+        };
       };
     };
     response: {
@@ -871,6 +893,7 @@ export interface ManageOperations {
             "min_date"?: string;
             "max_date"?: string;
           };
+          "unique"?: "model" | "language";
         }>;
       };
     };

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { FieldDefinitionEntries } from "./model-definition";
+import { ModelSettingsPatch, ModelSettingsView } from "./model-settings";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -24,6 +25,7 @@ export const ModelView = v.pipe(
     is_public: v.boolean(),
     i18n: v.boolean(),
     folder: v.nullable(v.string()),
+    settings: ModelSettingsView,
     definition: v.object({ fields: v.array(v.record(v.string(), v.unknown())) }),
     updated_at: v.string(),
     revision: v.number(),
@@ -55,6 +57,7 @@ export const CreateModelBody = v.strictObject({
       kind: v.optional(v.picklist(["collection", "single"])),
       is_public: v.optional(v.boolean()),
       enableI18n: v.optional(v.boolean()),
+      settings: v.optional(ModelSettingsPatch),
     }),
     fields: v.pipe(v.array(NewFieldInput), v.maxLength(200)),
   }),
@@ -67,6 +70,7 @@ export const UpdateModelBody = v.strictObject({
     description: v.optional(Description),
     enableI18n: v.optional(v.boolean()),
     is_public: v.optional(v.boolean()),
+    settings: v.optional(ModelSettingsPatch),
   }),
 });
 export const ReplaceDefinitionBody = v.strictObject({ expected_revision: Revision, definition: v.strictObject({ fields: Fields }) });
@@ -75,7 +79,7 @@ export const RemoveModelBody = v.strictObject({ expected_revision: Revision, con
 
 const ModelPath = v.strictObject({ id: Id });
 const writeErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
-const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant"] as const;
+const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported"] as const;
 
 /** Model operations of the management API. */
 export const modelRoutes: readonly RouteSpec[] = [

@@ -106,6 +106,10 @@ export const NUMBER_TYPES: readonly FieldType[] = ["integer", "decimal"];
 export const DATE_TYPES: readonly FieldType[] = ["date", "datetime"];
 /** Types that may hold several values (`multiple: true`). */
 export const MULTIPLE_TYPES: readonly FieldType[] = ["select", "media", "relation"];
+/** Types whose value may be unique (`unique: "model" | "language"`). */
+export const UNIQUE_TYPES: readonly FieldType[] = ["text", "slug", "integer", "decimal"];
+/** Where a unique value must be unique: among all the model's entries, or per language. */
+export const UNIQUE_SCOPES = ["model", "language"] as const;
 
 export const FieldKey = v.pipe(
   v.string("Field key must be a string."),
@@ -245,6 +249,12 @@ export const FieldDefinitionEntries = v.strictObject({
     ),
   ),
   validation: v.optional(FieldValidation),
+  /**
+   * Values must be unique among the model's entries: `model` across every language (languages of
+   * one item may share a value), `language` per language. Only text, slug, integer and decimal fields;
+   * a model apply refuses it elsewhere with 422 unique_unsupported (docs/unique-fields.md).
+   */
+  unique: v.optional(v.picklist(UNIQUE_SCOPES, 'unique must be "model" or "language".')),
 });
 
 export const FieldDefinition = v.pipe(

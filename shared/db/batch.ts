@@ -25,6 +25,10 @@ export function batchFailure(error: unknown): unknown {
   const guardMatch = GUARD_PATTERN.exec(message);
   if (guardMatch?.[1]) {
     const code = guardMatch[1] as ErrorCode;
+    if (code === "write_conflict") {
+      // unique_values' trigger (docs/unique-fields.md): another item claimed a unique value first.
+      return new AppError(code, "Another entry claimed one of these unique values while the request was handled; nothing was written.");
+    }
     return new AppError(code, "The item changed while the request was handled; nothing was written.");
   }
   const unique = UNIQUE_PATTERN.exec(message);

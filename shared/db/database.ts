@@ -354,6 +354,20 @@ export interface Database {
   event_deliveries: EventDeliveriesTable;
   plugin_delegations: PluginDelegationsTable;
   plugin_launch_codes: PluginLaunchCodesTable;
+  unique_values: UniqueValuesTable;
+}
+
+/** A unique field's value claimed by one entry language (migrations/d1/0011_unique_values.sql). */
+export interface UniqueValuesTable {
+  site_id: string;
+  model_id: string;
+  field_id: string;
+  /** '' under `unique: "model"`, the language code under `unique: "language"`. */
+  scope: string;
+  /** The normalised value (docs/unique-fields.md). */
+  value: string;
+  translation_group_id: string;
+  instance_id: string;
 }
 
 /** Who a plugin acts for after a launch (migrations/d1/0010_plugin_launches.sql). */

@@ -1,3 +1,4 @@
+import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from "../../schema/model-settings";
 import type { Kysely } from "kysely";
 import type { Database, ModelRow } from "../db/database";
 import { assertScope, type SiteScope } from "../db/site-scope";
@@ -14,6 +15,8 @@ export interface Model {
   is_public: boolean;
   i18n: boolean;
   fields: FieldDefinition[];
+  /** Editor-facing settings (schema/model-settings.ts), kept in the definition JSON. */
+  settings: ModelSettings;
   folder: string | null;
   manual_order: string[];
   revision: number;
@@ -24,6 +27,7 @@ export interface Model {
 /** What models.definition holds. */
 export interface StoredDefinition {
   fields: FieldDefinition[];
+  settings?: ModelSettings;
 }
 
 export function toModel(row: ModelRow): Model {
@@ -38,6 +42,7 @@ export function toModel(row: ModelRow): Model {
     is_public: row.is_public === 1,
     i18n: row.i18n === 1,
     fields: definition.fields,
+    settings: { ...DEFAULT_MODEL_SETTINGS, ...(definition.settings ?? {}) },
     folder: row.folder,
     manual_order: row.manual_order ? (JSON.parse(row.manual_order) as string[]) : [],
     revision: row.revision,
@@ -78,7 +83,7 @@ export function modelRepository(db: Kysely<Database>, scope: SiteScope) {
           kind: model.kind,
           is_public: model.is_public ? 1 : 0,
           i18n: model.i18n ? 1 : 0,
-          definition: JSON.stringify({ fields: model.fields } satisfies StoredDefinition),
+          definition: JSON.stringify({ fields: model.fields, settings: model.settings } satisfies StoredDefinition),
           folder: model.folder,
           manual_order: model.manual_order.length > 0 ? JSON.stringify(model.manual_order) : null,
           revision: model.revision,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";
+import { installTestPlugin } from "../helpers/plugins";
 import { publicGet } from "../helpers/public-api";
 import { createManagementCredential, revokeManagementCredential } from "../../shared/services/management-credentials";
 import { createSiteToken, revokeSiteToken } from "../../shared/services/site-tokens";
@@ -100,8 +101,12 @@ describe("management API: models", () => {
     expect(after.body.data.fields).toHaveProperty("headline", "Hello Models");
     expect(after.body.data.fields).not.toHaveProperty("title");
 
-    const moved = await manage<WriteBody>(token, "PUT", `/models/${article.id}`, { body: { expected_revision: 2, model: { slug: "post", name: "Post" } } });
+    const moveKey = newKey();
+    const moved = await manage<WriteBody>(token, "PUT", `/models/${article.id}`, { key: moveKey, body: { expected_revision: 2, model: { slug: "post", name: "Post" } } });
     expect(moved.status).toBe(200);
+    const movedAgain = await manage<WriteBody>(token, "PUT", `/models/${article.id}`, { key: moveKey, body: { expected_revision: 2, model: { slug: "post", name: "Post" } } });
+    expect(movedAgain.body).toMatchObject({ slug: "post", renamed_from: "article", revision: 3, replayed: true });
+    expect(movedAgain.body).not.toHaveProperty("dependents");
     expect(moved.body).toMatchObject({ slug: "post", renamed_from: "article", revision: 3, dependents: { complete: true } });
     const served = await publicGet<{ data: { model: string; id: string } }>(s.host, "/v1/post/hello-models");
     expect(served.status).toBe(200);
@@ -169,6 +174,7 @@ describe("management API: models", () => {
     const s = await seedSite();
     const { article, note } = await blogModels(s.ctx());
     const token = await credential(s);
+    const plugin = await installTestPlugin(s, { modelIds: [article.id, note.id] });
     const created = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: note.id, fields: { title: "Trashed" } } });
     expect((await manage(token, "POST", `/entries/${created.body.instance_id}/trash`, { body: {} })).status).toBe(200);
 
@@ -185,8 +191,14 @@ describe("management API: models", () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ model_id: note.id, slug: "note", dependents: { complete: true } });
     expect(await modelRow(s, note.id)).toBeNull();
+    // Permission migration: the plugin's grant no longer names the removed model.
+    const grant = await env.DB.prepare("SELECT granted_model_ids FROM plugin_installations WHERE id = ?").bind(plugin.id).first<{ granted_model_ids: string }>();
+    expect(JSON.parse(grant?.granted_model_ids ?? "null")).toEqual([article.id]);
     const replay = await manage<WriteBody>(token, "POST", `/models/${note.id}/remove`, { key, body: { expected_revision: 1, confirm: note.id } });
     expect(replay.body.replayed).toBe(true);
+    // dependents.complete describes the first run's re-rendering: absent on a replay (spec 2).
+    const { dependents: _first, ...firstWithoutDependents } = removed.body;
+    expect(replay.body).toEqual({ ...firstWithoutDependents, replayed: true });
     expect((await manage<Err>(token, "POST", `/models/${note.id}/remove`, { body: { expected_revision: 1, confirm: note.id } })).status).toBe(404);
     expect((await manage<Err>(token, "GET", `/models/${article.id}`)).status).toBe(200);
   });
@@ -288,5 +300,33 @@ describe("management API: model apply refusals for stale grants and scopes", () 
     const removed = await manage<WriteBody>(token, "POST", `/models/${note.id}/remove`, { body: { expected_revision: 1, confirm: note.id } });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(await modelRow(s, note.id)).toBeNull();
+  });
+
+  it("sets model settings on create and PUT /models/{id}: named keys merge, null clears, bad values write nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", {
+      body: { definition: { model: { name: "Page", slug: "page", settings: { icon: "file-text", help_text: "One page of the site." } }, fields: [{ key: "title", label: "Title", type: "text" }] } },
+    });
+    expect(created.status).toBe(201);
+    type WithSettings = ModelBody & { settings: { preview_url: string | null; icon: string | null; help_text: string | null } };
+    const read = await manage<WithSettings>(token, "GET", `/models/${created.body.model_id}`);
+    expect(read.body.settings).toEqual({ preview_url: null, icon: "file-text", help_text: "One page of the site." });
+
+    const updated = await manage<WriteBody>(token, "PUT", `/models/${created.body.model_id}`, {
+      body: { expected_revision: 1, model: { settings: { preview_url: "https://www.example.com/{lang}/{slug}", help_text: null } } },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.revision).toBe(2);
+    const after = await manage<WithSettings>(token, "GET", `/models/${created.body.model_id}`);
+    expect(after.body.settings).toEqual({ preview_url: "https://www.example.com/{lang}/{slug}", icon: "file-text", help_text: null });
+    expect(after.body.name).toBe("Page");
+
+    for (const settings of [{ preview_url: "javascript:alert(1)" }, { icon: "Not An Icon" }, { colour: "red" }]) {
+      const refused = await manage<Err>(token, "PUT", `/models/${created.body.model_id}`, { body: { expected_revision: 2, model: { settings } } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe("invalid_request");
+    }
+    expect((await modelRow(s, created.body.model_id))?.revision).toBe(2);
   });
 });

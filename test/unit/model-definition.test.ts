@@ -7,6 +7,7 @@ import {
   FieldType,
   FieldValidation,
   ModelFields,
+  UNIQUE_TYPES,
   dateTimeMillis,
   isCalendarDate,
 } from "../../schema/model-definition";
@@ -334,5 +335,19 @@ describe("date helpers", () => {
     ]) {
       expect(dateTimeMillis(text)).toBeUndefined();
     }
+  });
+});
+
+describe("FieldDefinition unique", () => {
+  it("accepts a model or language scope and refuses any other value", () => {
+    expect(accepts(FieldDefinition, fieldOf("text", { unique: "model" }))).toBe(true);
+    expect(accepts(FieldDefinition, fieldOf("integer", { unique: "language" }))).toBe(true);
+    expect(issuePaths(FieldDefinition, fieldOf("text", { unique: "site" }))).toEqual(["unique"]);
+    expect(issuePaths(FieldDefinition, fieldOf("text", { unique: true }))).toEqual(["unique"]);
+  });
+
+  it("leaves the type check to the model apply (422 unique_unsupported, not a schema issue)", () => {
+    expect(accepts(FieldDefinition, fieldOf("boolean", { unique: "model" }))).toBe(true);
+    expect(UNIQUE_TYPES).toEqual(["text", "slug", "integer", "decimal"]);
   });
 });

@@ -5,6 +5,16 @@ import { json } from "../http/respond";
 import type { ManageCall } from "./context";
 
 /**
+ * Spec 2 (Resources, models): `dependents.complete` reports what this run re-rendered, so a replay,
+ * which re-renders nothing, answers without it.
+ */
+function withoutDependents<T>(body: T): T {
+  if (body === null || typeof body !== "object" || !("dependents" in body)) return body;
+  const { dependents: _dropped, ...rest } = body as Record<string, unknown>;
+  return rest as T;
+}
+
+/**
  * Runs a registered command in the site's object with the call's idempotency key, and answers it:
  * the first answer's status and body, with `replayed: true` on a replay; when the write changed
  * cached public answers that could not be evicted, `cache` says so.
@@ -19,7 +29,8 @@ export async function runCommand<K extends CommandName>(call: ManageCall, name: 
     }),
   );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);
-  const { status, body, replayed, purge } = outcome.value;
+  const { status, replayed, purge } = outcome.value;
+  const body = replayed ? withoutDependents(outcome.value.body) : outcome.value.body;
   const extra: Record<string, unknown> = {};
   if (replayed) extra.replayed = true;
   if (purge.tags.length > 0 && !purge.evicted && purge.reason !== "caching_off") extra.cache = { evicted: false, reason: purge.reason };

@@ -8,6 +8,7 @@ import { newInstance } from "./new-instance";
 import { loadEntry, requireNotTrashed, requireSiteLanguage } from "./load";
 import { prepareFields } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
+import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface AddLanguageInput {
   /** Any instance of the item; the new language joins its translation group. */
@@ -35,11 +36,13 @@ export async function addLanguage(ctx: LifecycleContext, input: AddLanguageInput
   const prepared = await prepareFields(ctx, model, base, input.fields ?? {}, slug);
   authorize(ctx.actor, { operation: "create", modelId: model.id, lang: input.lang, fieldIds: prepared.written, access: "write" });
   await requireFreeSlug(ctx, model.id, input.lang, slug);
+  const claims = claimsOf(model, input.lang, prepared.stored);
+  await requireClaimsFree(ctx, model, source.translation_group_id, claims);
 
   const created = await newInstance(ctx, model, { lang: input.lang, slug, group: source }, prepared);
   const instanceId = created.row.instance_id;
   return {
-    statements: created.statements,
+    statements: [...created.statements, ...claimStatements(ctx, model, created.row, claims)],
     answer: created.answer,
     events: [{ name: "entry.language_added", payload: { instance_id: instanceId, translation_group_id: source.translation_group_id, model_id: model.id, lang: input.lang } }],
     purgeTags: [],

@@ -7,6 +7,7 @@ import { loadModel, requireSiteLanguage } from "./load";
 import { newInstance } from "./new-instance";
 import { prepareFields } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug, slugify } from "./slugs";
+import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface CreateEntryInput {
   model_id: string;
@@ -46,11 +47,14 @@ export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput
   const slug = wanted === "" && model.kind === "single" ? null : requireValidSlug(wanted);
   await requireFreeSlug(ctx, model.id, lang, slug);
   const label = prepared.label ?? slug;
+  // A new item has its own new translation group: no claim can be its own yet.
+  const claims = claimsOf(model, lang, prepared.stored);
+  await requireClaimsFree(ctx, model, "", claims);
 
   const created = await newInstance(ctx, model, { lang, slug }, { ...prepared, label });
   const { instance_id: instanceId, translation_group_id: groupId, current_version_id: versionId } = created.row;
   return {
-    statements: created.statements,
+    statements: [...created.statements, ...claimStatements(ctx, model, created.row, claims)],
     answer: created.answer,
     events: [{ name: "entry.created", payload: { instance_id: instanceId, translation_group_id: groupId, model_id: model.id, lang, version_id: versionId } }],
     purgeTags: [], // a draft is not served

@@ -10,6 +10,7 @@ import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed } from "./load";
 import { prepareFields } from "./prepare-fields";
 import { newVersionStatements } from "./version-statements";
+import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface RestoreVersionInput {
   instance_id: string;
@@ -38,6 +39,9 @@ export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersio
   authorize(ctx.actor, { operation: "restore", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id, fieldIds: prepared.written, access: "write" });
   authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id, fieldIds: prepared.written, access: "write" });
 
+  const claims = claimsOf(model, entry.lang, prepared.stored);
+  await requireClaimsFree(ctx, model, entry.translation_group_id, claims);
+
   const at = isoAt(ctx.clock.now());
   const next = await newVersionStatements(ctx, model, entry.instance_id, prepared, entry.slug, at, old.id);
   const updated = { ...entry, current_version_id: next.versionId, label: prepared.label ?? entry.label, updated_at: at };
@@ -46,6 +50,7 @@ export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersio
       guard(ctx.db, "version_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND current_version_id IS ?)", [entry.instance_id, entry.current_version_id]),
       ...next.statements,
       ctx.db.updateTable("entries").set({ current_version_id: next.versionId, label: updated.label, updated_at: at }).where("site_id", "=", ctx.site.id).where("instance_id", "=", entry.instance_id).compile(),
+      ...claimStatements(ctx, model, entry, claims),
     ],
     answer: entryView(updated, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor),
     events: [{ name: "entry.version_restored", payload: { instance_id: entry.instance_id, model_id: model.id, lang: entry.lang, version_id: next.versionId, restored_from: old.id } }],

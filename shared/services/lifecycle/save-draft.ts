@@ -9,6 +9,7 @@ import { loadEntry, requireNotTrashed } from "./load";
 import { prepareFields } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
 import { newVersionStatements } from "./version-statements";
+import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface SaveDraftInput {
   instance_id: string;
@@ -40,6 +41,8 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
     access: "write",
   });
   if (slug !== entry.slug) await requireFreeSlug(ctx, model.id, entry.lang, slug, entry.instance_id);
+  const claims = claimsOf(model, entry.lang, prepared.stored);
+  await requireClaimsFree(ctx, model, entry.translation_group_id, claims);
 
   const at = isoAt(ctx.clock.now());
   const next = await newVersionStatements(ctx, model, entry.instance_id, prepared, slug, at);
@@ -58,6 +61,7 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
         .where("site_id", "=", ctx.site.id)
         .where("instance_id", "=", entry.instance_id)
         .compile(),
+      ...claimStatements(ctx, model, entry, claims),
     ],
     answer: entryView(updated, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor),
     events: [{ name: "entry.draft_saved", payload: { instance_id: entry.instance_id, model_id: model.id, lang: entry.lang, version_id: next.versionId } }],

@@ -13,6 +13,7 @@ import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed } from "./load";
 import { pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
+import { claimGuards, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface PublishInput {
   instance_id: string;
@@ -133,6 +134,9 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
   const issues = validateFieldValues(model.fields, values, "publish");
   if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });
+  // Claims follow the draft, so the published values are this item's claims; still checked (and guarded).
+  const claims = claimsOf(model, entry.lang, JSON.parse(version.fields) as Record<string, FieldValue>);
+  await requireClaimsFree(ctx, model, entry.translation_group_id, claims, "The draft cannot be published as it is.");
 
   const at = isoAt(ctx.clock.now());
   const published: EntryRow = {
@@ -159,6 +163,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     statements: [
       ...transitionStatements(ctx, entry, set),
       guard(ctx.db, "version_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND current_version_id IS ?)", [entry.instance_id, version.id]),
+      ...claimGuards(ctx, model, entry.translation_group_id, claims),
       ...snapshotStatements(ctx, published, version, rendered, await groupSortAt(ctx, entry, at), model),
       ...dependents.statements,
     ],

@@ -9,6 +9,7 @@ import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { loadEntry } from "./load";
 import { requireFreeSlug } from "./slugs";
+import { claimStatements, claimsOf, releaseStatements, takenClaims, uniqueFields, type ClaimIssue } from "./unique-values";
 
 export interface TrashInput {
   instance_id: string;
@@ -60,7 +61,8 @@ export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Prom
   }
   const at = isoAt(ctx.clock.now());
   return {
-    statements: stamp(ctx, instances, at, at),
+    // Trash content claims no unique value: restoring it claims them again.
+    statements: [...stamp(ctx, instances, at, at), ...releaseStatements(ctx, instances.map((e) => e.instance_id))],
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: at },
     events: [{ name: "entry.trashed", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
     purgeTags: [], // refused while published: nothing served changes
@@ -75,9 +77,22 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
   const instances = await affected(ctx, entry, input.language_only, true);
   for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
   for (const e of instances) await requireFreeSlug(ctx, model.id, e.lang, e.slug, e.instance_id);
+  // Its unique values must still be free: another item may have taken one while it was in Trash.
+  const entries = entryRepository(ctx.db, ctx.scope);
+  const reclaims: CompiledQuery[] = [];
+  const issues: ClaimIssue[] = [];
+  for (const e of uniqueFields(model.fields).length > 0 ? instances : []) {
+    const version = e.current_version_id ? await entries.findVersion(e.current_version_id) : undefined;
+    const claims = claimsOf(model, e.lang, version ? (JSON.parse(version.fields) as Record<string, unknown>) : {});
+    issues.push(...(await takenClaims(ctx, model, e.translation_group_id, claims, e.lang)));
+    reclaims.push(...claimStatements(ctx, model, e, claims));
+  }
+  if (issues.length > 0) {
+    throw new AppError("field_validation_failed", "Some unique values of the item are used by other entries now; change those entries first.", { issues });
+  }
   const at = isoAt(ctx.clock.now());
   return {
-    statements: stamp(ctx, instances, null, at),
+    statements: [...stamp(ctx, instances, null, at), ...reclaims],
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: null },
     events: [{ name: "entry.restored", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
     purgeTags: [], // comes back as a draft: nothing served changes
@@ -104,6 +119,7 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
       ctx.db.deleteFrom("entries").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
     );
   }
+  statements.push(...releaseStatements(ctx, ids));
   // Links other items hold to a group that no longer exists would point nowhere.
   if (groupGone) statements.push(ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("target_group_id", "=", entry.translation_group_id).compile());
   return {

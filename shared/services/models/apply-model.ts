@@ -1,3 +1,4 @@
+import { mergeModelSettings, type ModelSettingsPatch } from "../../../schema/model-settings";
 import { CompiledQuery } from "kysely";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
@@ -13,6 +14,8 @@ import { createModel, MODEL_SLUG, type CreateModelInput, type NewField } from ".
 import { loadModel } from "../lifecycle/load";
 import { blockedChanges, type BlockedChange } from "./model-change-checks";
 import { checkRoleGrants, checkTokenScopes } from "./model-grant-checks";
+import { requireUniqueSupported } from "../lifecycle/unique-values";
+import { uniqueRebuild } from "./unique-rebuild";
 
 export type { BlockedChange };
 
@@ -122,7 +125,7 @@ function updateRow(ctx: LifecycleContext, model: Model, expectedRevision: number
       description: model.description,
       is_public: model.is_public ? 1 : 0,
       i18n: model.i18n ? 1 : 0,
-      definition: JSON.stringify({ fields: model.fields } satisfies StoredDefinition),
+      definition: JSON.stringify({ fields: model.fields, settings: model.settings } satisfies StoredDefinition),
       revision: model.revision,
       updated_at: model.updated_at,
     })
@@ -143,6 +146,7 @@ async function applyChange(
   createdFieldIds: string[],
   action: string,
 ): Promise<WritePlan<ModelWriteAnswer>> {
+  requireUniqueSupported(draft.fields);
   const at = isoAt(ctx.clock.now());
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
   const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
@@ -150,6 +154,8 @@ async function applyChange(
   const changes = await blockedChanges(ctx, before, after);
   if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
   const statements: CompiledQuery[] = [updateRow(ctx, after, before.revision)];
+  // Unique claims: dropped for fields no longer unique, rebuilt from current drafts for new ones.
+  statements.push(...(await uniqueRebuild(ctx, before, after)).statements);
   const renamed = before.slug !== after.slug;
   const itemTags: string[] = [];
   statements.push(...(await reindexModelStatements(ctx, after)));
@@ -188,7 +194,7 @@ async function applyChange(
 
 export interface CreateModelDefinitionInput {
   definition: {
-    model: { name: string; slug: string; description?: string | null; kind?: "collection" | "single"; is_public?: boolean; enableI18n?: boolean };
+    model: { name: string; slug: string; description?: string | null; kind?: "collection" | "single"; is_public?: boolean; enableI18n?: boolean; settings?: ModelSettingsPatch };
     fields: NewField[];
   };
 }
@@ -205,6 +211,7 @@ export async function createModelFromDefinition(ctx: LifecycleContext, input: Cr
     ...(m.kind !== undefined ? { kind: m.kind } : {}),
     ...(m.is_public !== undefined ? { is_public: m.is_public } : {}),
     ...(m.enableI18n !== undefined ? { i18n: m.enableI18n } : {}),
+    ...(m.settings !== undefined ? { settings: m.settings } : {}),
   };
   const plan = await createModel(ctx, create);
   const model = plan.answer;
@@ -217,7 +224,7 @@ export async function createModelFromDefinition(ctx: LifecycleContext, input: Cr
 export interface UpdateModelInput {
   model_id: string;
   expected_revision: number;
-  model: { name?: string; slug?: string; description?: string | null; enableI18n?: boolean; is_public?: boolean };
+  model: { name?: string; slug?: string; description?: string | null; enableI18n?: boolean; is_public?: boolean; settings?: ModelSettingsPatch };
 }
 
 /** PUT /models/{id}: model settings; fields kept. */
@@ -236,6 +243,7 @@ export async function updateModelSettings(ctx: LifecycleContext, input: UpdateMo
     description: m.description !== undefined ? m.description : before.description,
     i18n: m.enableI18n ?? before.i18n,
     is_public: m.is_public ?? before.is_public,
+    settings: mergeModelSettings(before.settings, m.settings),
   };
   return applyChange(ctx, before, draft, [], "model.update");
 }
@@ -291,6 +299,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
     return { ...f, id };
   });
   const fields: FieldDefinition[] = parse(ModelFields, withIds);
+  requireUniqueSupported(fields);
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
@@ -312,7 +321,7 @@ export async function checkProposedNewModel(ctx: LifecycleContext, definition: P
   await checkNames(ctx, "", definition.model.slug, definition.model.name);
   checkDuplicateKeys(definition.fields);
   if (definition.fields.some((f) => f.id !== undefined)) throw new AppError("invalid_request", "A new model's fields have no ids.");
-  parse(ModelFields, definition.fields.map((f) => ({ ...f, id: newId("fld") })));
+  requireUniqueSupported(parse(ModelFields, definition.fields.map((f) => ({ ...f, id: newId("fld") }))));
 }
 
 /**
@@ -375,6 +384,12 @@ export async function removeModel(ctx: LifecycleContext, input: RemoveModelInput
     statements: [
       ctx.db.deleteFrom("models").where("site_id", "=", ctx.site.id).where("id", "=", model.id).where("revision", "=", input.expected_revision).compile(),
       CompiledQuery.raw("DELETE FROM search_documents WHERE site_id = ? AND model_id = ?", [ctx.site.id, model.id]),
+      // Permission migration (spec 2 rule 9): plugin grants name models by id; a removed model leaves them.
+      CompiledQuery.raw(
+        `UPDATE plugin_installations SET granted_model_ids = (SELECT json_group_array(j.value) FROM json_each(plugin_installations.granted_model_ids) j WHERE j.value != ?)
+         WHERE site_id = ? AND EXISTS (SELECT 1 FROM json_each(plugin_installations.granted_model_ids) j WHERE j.value = ?)`,
+        [model.id, ctx.site.id, model.id],
+      ),
     ],
     answer: { model_id: model.id, slug: model.slug, revision: model.revision, updated_at: at, created_field_ids: [], renamed_from: null, dependents: { complete: true } },
     events: [{ name: "model.deleted", payload: { model_id: model.id, slug: model.slug } }],

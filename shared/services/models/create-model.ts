@@ -2,10 +2,12 @@ import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { hasSystemPermission } from "../../auth/permissions";
+import { DEFAULT_MODEL_SETTINGS, mergeModelSettings, type ModelSettingsPatch } from "../../../schema/model-settings";
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { parse } from "../validation";
+import { requireUniqueSupported } from "../lifecycle/unique-values";
 
 /** A field as a model write names it: without `id` when new. */
 export type NewField = Omit<FieldDefinition, "id"> & { id?: string };
@@ -18,6 +20,7 @@ export interface CreateModelInput {
   is_public?: boolean;
   i18n?: boolean;
   folder?: string | null;
+  settings?: ModelSettingsPatch;
   fields: NewField[];
 }
 
@@ -33,6 +36,7 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
     throw new AppError("invalid_request", "A model slug is a lower-case letter then letters, digits or hyphens (at most 64).", { slug: input.slug });
   }
   const fields = parse(ModelFields, input.fields.map((f) => ({ ...f, id: f.id ?? newId("fld") })));
+  requireUniqueSupported(fields);
   const models = modelRepository(ctx.db, ctx.scope);
   const existing = await models.list();
   if (existing.some((m) => m.slug === input.slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug: input.slug });
@@ -53,6 +57,7 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
     is_public: input.is_public ?? true,
     i18n: input.i18n ?? false,
     fields,
+    settings: mergeModelSettings(DEFAULT_MODEL_SETTINGS, input.settings),
     folder: input.folder ?? null,
     manual_order: [],
     revision: 1,

@@ -1,10 +1,11 @@
 import type { LifecycleContext } from "../lifecycle/context";
 import type { Model } from "../../repositories/model-repository";
+import { uniqueRebuild } from "./unique-rebuild";
 
 /** Changes a model apply refuses while content depends on the old shape (409 model_change_blocked). */
 /** One change unsafe for existing content (409 model_change_blocked). */
 export interface BlockedChange {
-  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled";
+  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict";
   field: string | null;
   affected_count: number;
   message: string;
@@ -99,5 +100,6 @@ export async function blockedChanges(ctx: LifecycleContext, before: Model, after
     const n = row?.n ?? 0;
     if (n > 0) changes.push({ kind: "i18n_disabled", field: null, affected_count: n, message: `${n} entries are in a language other than the default.`, suggestion: "Remove the other languages first." });
   }
+  changes.push(...(await uniqueRebuild(ctx, before, after)).changes);
   return changes;
 }

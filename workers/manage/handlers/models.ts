@@ -21,6 +21,7 @@ function modelView(model: Model) {
     is_public: model.is_public,
     i18n: model.i18n,
     folder: model.folder,
+    settings: model.settings,
     definition: { fields: model.fields },
     updated_at: model.updated_at,
     revision: model.revision,
