@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { AppError } from "../../shared/errors";
 import { SEEDED_ROLES } from "../../shared/auth/permissions";
 import { systemClock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
@@ -101,4 +102,15 @@ export async function blogModels(ctx: LifecycleContext): Promise<{ author: Model
     fields: [{ key: "title", label: "Title", type: "text", required: true }],
   });
   return { author, category, article, note };
+}
+
+/** The AppError a promise rejects with; anything else (or success) fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
 }

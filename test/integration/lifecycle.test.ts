@@ -1,18 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../shared/errors";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { addModel, apply, blogModels, seedSite } from "../helpers/fixtures";
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+import { addModel, apply, blogModels, seedSite, failure } from "../helpers/fixtures";
 
 async function publishedRow(siteId: string, instanceId: string) {
   return env.DB.prepare("SELECT * FROM published_items WHERE site_id = ? AND instance_id = ?").bind(siteId, instanceId).first<{ body: string; sort_at: string; mentions: string }>();

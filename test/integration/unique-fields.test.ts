@@ -1,25 +1,14 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { settle } from "../../workers/forward";
-import { AppError } from "../../shared/errors";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { commitPlan } from "../../shared/services/lifecycle";
 import { uniqueValue } from "../../shared/services/lifecycle/unique-values";
 import { createModel } from "../../shared/services/models/create-model";
 import { replaceModelDefinition } from "../../shared/services/models/apply-model";
 import type { Model } from "../../shared/repositories/model-repository";
-import { addModel, apply, seedSite, type SeededSite } from "../helpers/fixtures";
+import { addModel, apply, seedSite, type SeededSite, failure } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function claims(s: SeededSite, instanceId?: string): Promise<{ field_id: string; scope: string; value: string; instance_id: string }[]> {
   const sql = `SELECT field_id, scope, value, instance_id FROM unique_values WHERE site_id = ?${instanceId ? " AND instance_id = ?" : ""} ORDER BY field_id, scope, value, instance_id`;
