@@ -100,7 +100,7 @@ export const TransitionCommand = v.variant("kind", [PublishCommand, UnpublishCom
 export type TransitionCommand = v.InferOutput<typeof TransitionCommand>;
 
 export const ContentListQuery = v.strictObject({
-  model_id: v.pipe(v.string(), v.minLength(1)),
+  model_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
   published: v.optional(v.picklist(["true", "false"])),
   after: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
   limit: v.optional(

@@ -3,6 +3,7 @@ import { createModel } from "../../shared/services/models/create-model";
 import { setManualOrder } from "../../shared/services/models/manual-order";
 import * as modelApply from "../../shared/services/models/apply-model";
 import * as modelProposals from "../../shared/services/model-proposals";
+import * as pluginTransitions from "../../shared/services/plugin-transitions";
 import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
@@ -41,6 +42,8 @@ export const COMMANDS = {
   createModelProposal: { build: modelProposals.createModelProposal, status: 201 },
   applyModelProposal: { build: modelProposals.applyModelProposal, status: 200 },
   dismissModelProposal: { build: modelProposals.dismissModelProposal, status: 200 },
+  pluginPublish: { build: pluginTransitions.pluginPublish, status: 200 },
+  pluginUnpublish: { build: pluginTransitions.pluginUnpublish, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

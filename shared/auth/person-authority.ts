@@ -9,6 +9,8 @@ export interface HeldRole {
   id: string;
   slug: string;
   name: string;
+  /** The role's revision when read: a guard on it notices a role changed before a write commits. */
+  revision: number;
 }
 
 /** A site a person may work on, with the role they hold there. */
@@ -46,7 +48,7 @@ export async function personAuthority(db: Kysely<Database>, personId: string, si
     .selectFrom("memberships")
     .innerJoin("persons", "persons.id", "memberships.person_id")
     .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
-    .select(["persons.active as person_active", "roles.id as role_id", "roles.slug as role_slug", "roles.name as role_name", "roles.permissions"])
+    .select(["persons.active as person_active", "roles.id as role_id", "roles.slug as role_slug", "roles.name as role_name", "roles.revision as role_revision", "roles.permissions"])
     .where("memberships.site_id", "=", siteId)
     .where("memberships.person_id", "=", personId)
     .where("memberships.active", "=", 1)
@@ -59,7 +61,7 @@ export async function personAuthority(db: Kysely<Database>, personId: string, si
   return {
     ok: true,
     actor: { kind: "person", id: personId, permissions: parsePermissions(row.role_id, row.permissions) },
-    role: { id: row.role_id, slug: row.role_slug, name: row.role_name },
+    role: { id: row.role_id, slug: row.role_slug, name: row.role_name, revision: row.role_revision },
   };
 }
 

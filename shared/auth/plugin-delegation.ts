@@ -27,6 +27,20 @@ export interface Delegate {
   capabilities: PluginCapability[];
   /** Models the delegation may touch: the grant ∩ the credential's models. */
   modelIds: string[];
+  /** What was read, so a write can guard that none of it changed before it commits. */
+  basis: AuthorityBasis;
+}
+
+/** The rows an authority decision rested on (shared/services/plugin-transitions.ts guards them). */
+export interface AuthorityBasis {
+  installationId: string;
+  grantedCapabilities: string;
+  grantedModelIds: string;
+  delegationId: string;
+  personId: string;
+  roleId: string;
+  roleRevision: number;
+  credentialId: string | null;
 }
 
 const StoredScopes = v.array(Scope);
@@ -82,5 +96,15 @@ export async function resolveDelegation(db: Kysely<Database>, installation: Plug
     actor: { kind: "plugin", id: delegation.person_id, installationId: installation.id, permissions },
     capabilities,
     modelIds,
+    basis: {
+      installationId: installation.id,
+      grantedCapabilities: installation.granted_capabilities,
+      grantedModelIds: installation.granted_model_ids,
+      delegationId: delegation.id,
+      personId: delegation.person_id,
+      roleId: authority.role.id,
+      roleRevision: authority.role.revision,
+      credentialId: delegation.credential_id,
+    },
   };
 }

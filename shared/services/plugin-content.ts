@@ -146,11 +146,18 @@ export interface ContentItemAnswer extends ContentSummary {
  * (`delegation_id`), the person must be able to read the entry now, and only fields they may read
  * are shown.
  */
-export async function readContent(db: Kysely<Database>, installation: PluginInstallationsTable, instanceId: string, delegate: Actor | null): Promise<ContentItemAnswer> {
+export async function readContent(
+  db: Kysely<Database>,
+  installation: PluginInstallationsTable,
+  instanceId: string,
+  resolveDelegate: (() => Promise<Actor>) | null,
+): Promise<ContentItemAnswer> {
   requireCapability(installation, "content:read");
   const row = await findGrantedEntry(db, installation, instanceId);
   const model = await modelRepository(db, siteScope(installation.site_id)).findById(row.model_id);
   if (!model) throw new AppError("content_not_found", "No such content in this installation's scope.");
+  // The delegation is checked after the capability and the content, in the documented order.
+  const delegate = resolveDelegate ? await resolveDelegate() : null;
   if (delegate) {
     const read = decide(delegate.permissions, { operation: "read", modelId: row.model_id, lang: row.lang, actorId: delegate.id });
     if (!read.allowed) throw new AppError("requester_unauthorized", "The person behind the delegation may not read this entry.");

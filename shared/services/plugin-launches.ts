@@ -6,6 +6,7 @@ import { newSecret, sha256Hex } from "../crypto/digest";
 import type { Kysely } from "kysely";
 import { resolveDelegation } from "../auth/plugin-delegation";
 import type { Database, PluginInstallationsTable } from "../db/database";
+import { guard } from "../db/batch";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { commitPlan } from "./lifecycle/commit-plan";
@@ -122,11 +123,18 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
     const read = decide(ctx.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: ctx.actor.id });
     if (!read.allowed) throw capabilityRefused("You may not read this entry.", { model_id: entry.model_id });
     instanceId = entry.instance_id;
+  } else {
+    // A view acts on the plugin's models: the person must read one of them, inside the credential's models.
+    const credentialModels = launcher.credential?.model_ids ?? null;
+    const reachable = grant.model_ids.filter((id) => (credentialModels === null || credentialModels.includes(id)) && decide(ctx.actor.permissions, { operation: "read", modelId: id, actorId: ctx.actor.id }).allowed);
+    if (grant.model_ids.length > 0 && reachable.length === 0) throw capabilityRefused("You may not read any of the models granted to this plugin.");
   }
 
   const scopes = launcher.credential?.scopes ?? ALL_SCOPES;
   const delegable = new Set(delegatedCapabilities(scopes));
   const capabilities = grant.capabilities.filter((c) => delegable.has(c));
+  // Spec 2 rule 11: what the launcher's scopes cannot delegate is refused, not silently granted.
+  if (grant.capabilities.length > 0 && capabilities.length === 0) throw capabilityRefused("Your scopes delegate none of the capabilities granted to this plugin.");
   const now = ctx.clock.now();
   const code = newSecret("dwl_");
   const delegationId = newId("dlg");
@@ -136,6 +144,8 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
 
   await commitPlan(ctx, {
     statements: [
+      // A disable, revoke or grant change committed since the reads above writes no launch.
+      guard(ctx.db, "installation_not_active", "EXISTS (SELECT 1 FROM plugin_installations WHERE id = ? AND state = 'active' AND updated_at = ?)", [row.id, row.updated_at]),
       ctx.db
         .insertInto("plugin_delegations")
         .values({
@@ -183,24 +193,34 @@ export interface ExchangeAnswer {
 }
 
 /**
- * Consumes a launch code of `installation` (one conditional UPDATE: unused, unexpired, this
- * installation's — so two exchanges racing get one success) and answers its delegation after
- * re-checking the person. Unknown, used, expired or another installation's code: one answer,
- * 400 invalid_request.
+ * Exchanges a launch code of `installation`: the person is re-checked first (a refusal leaves the
+ * code unused), then the code is consumed by one conditional UPDATE (unused, unexpired, this
+ * installation's), so two exchanges racing get one success. Unknown, used, expired or another
+ * installation's code: one answer, 400 invalid_request.
  */
 export async function exchangeLaunchCode(db: Kysely<Database>, installation: PluginInstallationsTable, code: string, now: number): Promise<ExchangeAnswer> {
-  const consumed = await db
-    .updateTable("plugin_launch_codes")
-    .set({ consumed_at: now })
-    .where("code_digest", "=", await sha256Hex(code))
+  const digest = await sha256Hex(code);
+  const unknown = () => new AppError("invalid_request", "The launch code is unknown, already used or expired.");
+  const found = await db
+    .selectFrom("plugin_launch_codes")
+    .select("delegation_id")
+    .where("code_digest", "=", digest)
     .where("installation_id", "=", installation.id)
     .where("site_id", "=", installation.site_id)
     .where("consumed_at", "is", null)
     .where("expires_at", ">", now)
-    .returning("delegation_id")
     .executeTakeFirst();
-  if (!consumed) throw new AppError("invalid_request", "The launch code is unknown, already used or expired.");
-  const delegate = await resolveDelegation(db, installation, consumed.delegation_id, now);
+  if (!found) throw unknown();
+  const delegate = await resolveDelegation(db, installation, found.delegation_id, now);
+  const consumed = await db
+    .updateTable("plugin_launch_codes")
+    .set({ consumed_at: now })
+    .where("code_digest", "=", digest)
+    .where("installation_id", "=", installation.id)
+    .where("consumed_at", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  if (Number(consumed.numUpdatedRows) !== 1) throw unknown();
   const person = await db.selectFrom("persons").select(["id", "name"]).where("id", "=", delegate.delegation.person_id).executeTakeFirstOrThrow();
   return {
     delegation_id: delegate.delegation.id,

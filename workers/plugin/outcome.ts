@@ -19,6 +19,22 @@ export function outcomeResponse(code: OutcomeCode, message: string, data?: unkno
   });
 }
 
+/**
+ * Details a plugin may see. Refusals are built for every surface; some carry ids outside a
+ * plugin's grant (the published items that depend on an entry, say), so only these keys pass, and
+ * a list of dependents is reduced to its length.
+ */
+const SAFE_DETAIL_KEYS = new Set(["workflow_revision", "current_version_id", "published_version_id", "retry_after", "issues", "max", "capability", "model_id", "state", "key"]);
+
+function pluginSafeDetails(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  const safe: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details ?? {})) {
+    if (SAFE_DETAIL_KEYS.has(key)) safe[key] = value;
+    else if (key === "dependents" && Array.isArray(value)) safe.dependents_count = value.length;
+  }
+  return safe;
+}
+
 function isOutcomeCode(code: string): code is OutcomeCode {
   return Object.hasOwn(OUTCOMES, code);
 }
@@ -47,7 +63,7 @@ export function renderPluginError(thrown: unknown, requestId: string): Response 
   const code = outcomeCodeOf(thrown.code);
   const retryAfter = thrown.details?.retry_after;
   if (typeof retryAfter === "number") headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
-  const details: Record<string, unknown> = { ...(thrown.details ?? {}) };
+  const details = pluginSafeDetails(thrown.details);
   if (code !== thrown.code) details.cause = thrown.code;
   return outcomeResponse(code, thrown.message, Object.keys(details).length > 0 ? details : undefined, headers);
 }

@@ -57,8 +57,8 @@ async function contentList(call: PluginCall): Promise<Response> {
 async function contentItem(call: PluginCall): Promise<Response> {
   const db = createDb(call.env.DB);
   const delegationId = call.query.delegation_id;
-  const delegate = delegationId === undefined ? null : (await resolveDelegation(db, call.installation, delegationId, call.now)).actor;
-  return outcomeResponse("ok", "Content item.", await readContent(db, call.installation, call.params.instance_id ?? "", delegate));
+  const resolve = delegationId === undefined ? null : async () => (await resolveDelegation(db, call.installation, delegationId, call.now)).actor;
+  return outcomeResponse("ok", "Content item.", await readContent(db, call.installation, call.params.instance_id ?? "", resolve));
 }
 
 async function transition(call: PluginCall): Promise<Response> {
@@ -93,7 +93,8 @@ function parseOptional(schema: RouteSpec["query"], input: unknown): unknown {
 export async function handlePlugin(request: Request, env: Env): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
-    const body = request.method === "GET" || request.method === "HEAD" ? "" : await readCappedBody(request);
+    // Every method: a GET carrying a body is held to the same limit.
+    const body = await readCappedBody(request);
     const now = systemClock.now();
     const installation = await authenticatePlugin(env.DB, request, now);
     const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);

@@ -26,13 +26,16 @@ async function idempotencyOf(call: PluginCall, body: unknown): Promise<Idempoten
 }
 
 /**
- * POST /content/{instance_id}/transitions. Checks, in order: the capability is granted (403
- * capability_refused) → the entry is in the grant (404 content_not_found) → the delegation's person
- * still holds the authority and was delegated the capability (403 requester_unauthorized) → the
- * site's object runs the lifecycle's publish or unpublish with the optimistic checks; its refusals
- * become protocol outcomes (workers/plugin/outcome.ts).
+ * POST /content/{instance_id}/transitions. Checks, in order: the Idempotency-Key's shape (400) →
+ * the capability is granted (403 capability_refused) → the entry is in the grant (404
+ * content_not_found) → the delegation's person still holds the authority, was delegated the
+ * capability on this model and, for a content action, launched it on this entry (403
+ * requester_unauthorized) → the site's object runs the lifecycle's publish or unpublish with the
+ * optimistic checks, guarded so that none of what was checked changed before the commit
+ * (shared/services/plugin-transitions.ts). Refusals become protocol outcomes (./outcome.ts).
  */
 export async function runTransition(call: PluginCall, instanceId: string, command: TransitionCommand): Promise<Response> {
+  const idempotency = await idempotencyOf(call, command);
   const capability = CAPABILITY[command.kind];
   requireCapability(call.installation, capability);
   const db = createDb(call.env.DB);
@@ -41,22 +44,27 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
   if (!delegate.capabilities.includes(capability) || !delegate.modelIds.includes(entry.model_id)) {
     throw new AppError("requester_unauthorized", `The person behind the delegation did not delegate "${capability}" on this model.`);
   }
+  if (delegate.delegation.instance_id !== null && delegate.delegation.instance_id !== entry.instance_id) {
+    throw new AppError("requester_unauthorized", "This delegation comes from a content action on another entry.");
+  }
   const site = siteObject(call.env, call.installation.site_id);
-  const idempotency = await idempotencyOf(call, command);
   const base = { siteId: call.installation.site_id, actor: delegate.actor, ...(idempotency ? { idempotency } : {}) };
+  const guarded = { instance_id: entry.instance_id, basis: delegate.basis, checked_at: call.now };
   const outcome =
     command.kind === "publish"
-      ? await settle<WriteAnswer<EntryView>>(site.command("publish", { ...base, input: { instance_id: entry.instance_id, expected_version_id: command.expected_current_version_id, expected_workflow_revision: command.expected_workflow_revision } }))
+      ? await settle<WriteAnswer<EntryView>>(
+          site.command("pluginPublish", { ...base, input: { ...guarded, command: { expected_version_id: command.expected_current_version_id, expected_workflow_revision: command.expected_workflow_revision } } }),
+        )
       : await settle<WriteAnswer<EntryView>>(
-          site.command("unpublish", {
+          site.command("pluginUnpublish", {
             ...base,
-            input: { instance_id: entry.instance_id, expected_published_version_id: command.expected_published_version_id, expected_workflow_revision: command.expected_workflow_revision, refuse_if_dependents: true },
+            input: { ...guarded, command: { expected_published_version_id: command.expected_published_version_id, expected_workflow_revision: command.expected_workflow_revision, refuse_if_dependents: true } },
           }),
         );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);
   const view: EntryView = outcome.value.body;
   const withWorkflow = installationGrant(call.installation).capabilities.includes("workflow:read");
-  const data = toSummary({ ...view, translation_group_id: view.translation_group_id, workflow_state: view.workflow.state, workflow_revision: view.workflow.revision, trashed_at: view.trashed_at }, withWorkflow);
+  const data = toSummary({ ...view, workflow_state: view.workflow.state, workflow_revision: view.workflow.revision }, withWorkflow);
   return outcome.value.replayed
     ? outcomeResponse("idempotent_replay", "The command was already applied; this is its first result.", data)
     : outcomeResponse("transition_applied", `The entry was ${command.kind === "publish" ? "published" : "unpublished"}.`, data);
