@@ -505,6 +505,77 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** POST /api/manage/v1/entries/{id}/editing — scope content:write */
+  startEditing: {
+    method: "POST";
+    path: "/api/manage/v1/entries/{id}/editing";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "lease": {
+        "instance_id": string;
+        "token": string;
+        "holder": string;
+        "expires_at": string;
+      };
+    };
+  };
+  /** PUT /api/manage/v1/entries/{id}/editing — scope content:write */
+  renewEditing: {
+    method: "PUT";
+    path: "/api/manage/v1/entries/{id}/editing";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "token": string;
+    };
+    response: {
+      "lease": {
+        "instance_id": string;
+        "token": string;
+        "holder": string;
+        "expires_at": string;
+      };
+    };
+  };
+  /** DELETE /api/manage/v1/entries/{id}/editing — scope content:write */
+  stopEditing: {
+    method: "DELETE";
+    path: "/api/manage/v1/entries/{id}/editing";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "token": string;
+    };
+    response: {
+      "released": boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/{id}/editing/take-over — scope content:write */
+  takeOverEditing: {
+    method: "POST";
+    path: "/api/manage/v1/entries/{id}/editing/take-over";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "lease": {
+        "instance_id": string;
+        "token": string;
+        "holder": string;
+        "expires_at": string;
+      };
+    };
+  };
   /** POST /api/manage/v1/models/proposals — scope schema:propose — needs Idempotency-Key */
   createModelProposal: {
     method: "POST";
@@ -1356,6 +1427,24 @@ export interface ManageOperations {
       "revision": number;
       "search_reindexed"?: boolean;
       "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/rich-blocks — scope content:read */
+  listRichBlocks: {
+    method: "GET";
+    path: "/api/manage/v1/rich-blocks";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "name": string;
+        "label": string;
+        "version": number;
+        "fields": {
+          [key: string]: unknown;
+        };
+      }>;
     };
   };
   /** GET /api/manage/v1/plugins — scope plugins:use */

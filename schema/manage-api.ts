@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
+import { editingRoutes } from "./manage-editing";
 import { entryRoutes } from "./manage-entries";
 import { modelProposalRoutes } from "./manage-model-proposals";
 import { modelRoutes } from "./manage-models";
@@ -36,5 +37,5 @@ export const manageSurface: Surface = {
     "Manage one site's content, models and settings. The site comes from the credential (Authorization: Bearer dwm_…). Every write needs an Idempotency-Key.",
   basePath: "/api/manage/v1",
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes],
 };

@@ -45,8 +45,22 @@ export const LaunchBody = v.strictObject({});
 const listErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited"] as const;
 const launchErrors = [...listErrors, "not_found", "installation_not_active", "capability_refused"] as const;
 
+const RichBlock = v.pipe(
+  v.object({ name: v.string(), label: v.string(), version: v.number(), fields: v.record(v.string(), v.unknown()) }),
+  v.title("RichBlock"),
+);
+
 /** Plugin lists and launches (scope `plugins:use`); launches take no Idempotency-Key. */
 export const pluginRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "listRichBlocks",
+    method: "get",
+    path: "/rich-blocks",
+    summary: "Rich-text block definitions of active plugins, named <plugin id>/<name>",
+    scope: "content:read",
+    response: v.strictObject({ data: v.array(RichBlock) }),
+    errors: listErrors,
+  },
   {
     operationId: "listPlugins",
     method: "get",

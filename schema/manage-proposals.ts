@@ -46,7 +46,7 @@ const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthori
 
 /** Entry field proposals, assignment and preview links of the management API. */
 export const proposalRoutes: readonly RouteSpec[] = [
-  { operationId: "createEntryProposal", method: "post", path: "/entries/{id}/proposals", summary: "Propose field values for a person to apply or reject", scope: "content:propose", idempotent: true, params: EntryPath, body: CreateProposalBody, status: 201, response: Proposal, errors: [...commonWriteErrors, "field_validation_failed", "proposal_field_unsupported", "entry_in_trash"] },
+  { operationId: "createEntryProposal", method: "post", path: "/entries/{id}/proposals", summary: "Propose field values for a person to apply or reject", scope: "content:propose", idempotent: true, params: EntryPath, body: CreateProposalBody, status: 201, response: Proposal, errors: [...commonWriteErrors, "field_validation_failed", "proposal_field_unsupported", "field_denied", "locale_denied", "entry_in_trash"] },
   {
     operationId: "listProposals",
     method: "get",

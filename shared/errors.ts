@@ -72,6 +72,7 @@ export const ERROR_STATUS = {
   unique_unsupported: 422,
   locked: 423,
   lock_lost: 423,
+  too_many_leases: 409,
   rate_limited: 429,
   internal: 500,
   temporary_failure: 503,

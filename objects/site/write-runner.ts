@@ -71,8 +71,24 @@ export class WriteRunner {
       await enqueueEvents(this.env, this.clock, request.siteId, value.events.map((e) => e.id));
       return { ok: true, value: answer };
     } catch (error) {
-      if (idem) this.ledger.free(idem.scope, idem.key);
-      if (error instanceof AppError) return { ok: false, error: error.toFailure() };
+      if (error instanceof AppError) {
+        if (idem) this.ledger.free(idem.scope, idem.key);
+        return { ok: false, error: error.toFailure() };
+      }
+      // A fault (D1 or transport) may come after the batch committed: rule 3 answers such a
+      // write from what it wrote; only a write known not to have committed frees its key.
+      // If even that read fails, the claim stays pending and a later retry resolves it from D1.
+      if (idem) {
+        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
+          (answer) => ({ known: true as const, answer }),
+          () => ({ known: false as const, answer: undefined }),
+        );
+        if (written.answer) {
+          this.ledger.complete(idem.scope, idem.key, written.answer);
+          return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
+        }
+        if (written.known) this.ledger.free(idem.scope, idem.key);
+      }
       throw error;
     }
   }

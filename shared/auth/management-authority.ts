@@ -109,7 +109,7 @@ export async function authenticateManagement(d1: D1Database, request: Request): 
   return {
     credential: { id: row.id, name: row.name, scopes, model_ids: modelIds },
     site,
-    actor: { kind: "management_credential", id: row.created_by, credentialId: row.id, permissions },
+    actor: { kind: "management_credential", id: row.created_by, credentialId: row.id, scopes, permissions },
   };
 }
 

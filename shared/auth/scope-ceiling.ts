@@ -143,3 +143,31 @@ export function grantProblems(
   const missingModels = (named ?? []).filter((modelId) => !modelOperations(creator, modelId).includes("read"));
   return { scopes: missingScopes, model_ids: missingModels };
 }
+
+/**
+ * Spec 2 rule 15: the model operations a credential may put into a role, by the scope that
+ * authors them — "without content:write it cannot give update; without lifecycle:publish it cannot
+ * give content:publish". Scopes that only *use* `update` (moves, assignment, pages) do not let a
+ * credential hand it out. `read` is always within reach (every credential holds content:read).
+ */
+const ROLE_GRANTABLE_BY_SCOPE: Readonly<Partial<Record<Scope, readonly ModelOperation[]>>> = {
+  "content:read": ["read"],
+  "content:write": ["create", "update", "update:own", "restore"],
+  "lifecycle:publish": ["publish", "unpublish"],
+  "content:trash": ["delete"],
+  "content:purge": ["delete"],
+};
+
+/** Operations of `set` a credential with `scopes` may not hand out in a role, each with the scope it lacks. */
+export function roleOperationsBeyondScopes(scopes: readonly string[], set: PermissionSet): string[] {
+  const grantable = new Set<ModelOperation>();
+  for (const scope of scopes) for (const op of ROLE_GRANTABLE_BY_SCOPE[scope as Scope] ?? []) grantable.add(op);
+  const reasons: string[] = [];
+  const needs: Partial<Record<ModelOperation, string>> = { create: "content:write", update: "content:write", "update:own": "content:write", restore: "content:write", publish: "lifecycle:publish", unpublish: "lifecycle:publish", delete: "content:trash" };
+  for (const [modelId, ops] of Object.entries(set.models)) {
+    for (const op of ops) {
+      if (!grantable.has(op)) reasons.push(`"${op}" on model "${modelId}" needs the ${needs[op] ?? "content:write"} scope to be handed out`);
+    }
+  }
+  return reasons;
+}

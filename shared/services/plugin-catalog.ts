@@ -1,4 +1,6 @@
+import type { PluginManifest } from "../../schema/plugin-manifest";
 import { decide } from "../auth/permissions";
+import { createDb } from "../db/client";
 import type { PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import type { LifecycleContext } from "./lifecycle/context";
@@ -141,4 +143,34 @@ export async function listContentActions(ctx: LifecycleContext, viewer: CatalogV
   if (viewer.model_ids !== null && !viewer.model_ids.includes(model_id)) return [];
   if (!decide(ctx.actor.permissions, { operation: "read", modelId: model_id, lang, actorId: ctx.actor.id }).allowed) return [];
   return items.filter((item) => item.model_ids.includes(model_id));
+}
+
+/** A rich-text block of an active plugin, named `<plugin id>/<block name>`. */
+export interface RichBlock {
+  name: string;
+  label: string;
+  version: number;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * The rich-text blocks of the site's ACTIVE installations, by plugin id then manifest order: what
+ * `GET /v1/_rich-blocks` (public) and `GET /api/manage/v1/rich-blocks` answer.
+ */
+export async function activeRichBlocks(d1: D1Database, siteId: string): Promise<RichBlock[]> {
+  const rows = await createDb(d1)
+    .selectFrom("plugin_installations")
+    .select(["plugin_id", "manifest"])
+    .where("site_id", "=", siteId)
+    .where("state", "=", "active")
+    .orderBy("plugin_id", "asc")
+    .execute();
+  return rows.flatMap((row) =>
+    (JSON.parse(row.manifest) as PluginManifest).rich_text_blocks.map((block) => ({
+      name: `${row.plugin_id}/${block.name}`,
+      label: block.label,
+      version: block.version,
+      fields: block.fields,
+    })),
+  );
 }

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { decide, readableFieldIds } from "../auth/permissions";
+import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { toKeyedValues } from "../content/validate-fields";
 import { guard } from "../db/batch";
@@ -78,6 +78,18 @@ export function proposalView(row: ProposalRow): ProposalView {
   };
 }
 
+/**
+ * A proposal as a reader sees it: proposed and original values of fields the reader's role may not
+ * read are left out (spec: "original_fields holds old values the reader may read").
+ */
+export function readerProposalView(row: ProposalRow, permissions: PermissionSet, model: Pick<Model, "id" | "fields">): ProposalView {
+  const view = proposalView(row);
+  const readable = new Set(readableFieldIds(permissions, model.id, model.fields.map((f) => f.id)));
+  const keys = new Set(model.fields.filter((f) => readable.has(f.id)).map((f) => f.key));
+  const only = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([k]) => keys.has(k)));
+  return { ...view, fields: only(view.fields), original_fields: only(view.original_fields) };
+}
+
 /** Bytes of the proposed values as JSON. */
 export function proposalValueBytes(fields: Readonly<Record<string, unknown>>): number {
   return new TextEncoder().encode(JSON.stringify(fields)).byteLength;
@@ -114,11 +126,18 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
   if (unsupported.length > 0) {
     throw new AppError("proposal_field_unsupported", "Relation and media fields cannot be proposed.", { fields: unsupported });
   }
+  // The proposer's language and field write limits apply as to a save (spec: writes outside them
+  // return field_denied or locale_denied); proposing itself needs only read on the model.
+  const updateLanguages = ctx.actor.permissions.limits?.languages?.[LANGUAGE_ACTION_FOR_OPERATION.update];
+  if (updateLanguages !== undefined && !updateLanguages.includes(entry.lang)) {
+    throw new AppError("locale_denied", `Language "${entry.lang}" is not allowed for "update".`, { lang: entry.lang });
+  }
+  authorize(ctx.actor, { operation: "read", modelId: model.id, fieldIds: model.fields.filter((f) => keys.includes(f.key)).map((f) => f.id), access: "write" });
   const base = await entryRepository(ctx.db, ctx.scope).findVersion(input.base_version_id);
   if (!base || base.instance_id !== entry.instance_id) throw new AppError("not_found", "No such version of this entry.", { base_version_id: input.base_version_id });
 
-  const readable = new Set(readableFieldIds(ctx.actor.permissions, model.id, model.fields.map((f) => f.id)));
-  const baseByKey = toKeyedValues(model.fields.filter((f) => readable.has(f.id)), JSON.parse(base.fields) as Record<string, unknown>);
+  // Every old value is kept; each reader sees those its role may read (readerProposalView).
+  const baseByKey = toKeyedValues(model.fields, JSON.parse(base.fields) as Record<string, unknown>);
   const original: Record<string, unknown> = {};
   for (const key of keys) if (key in baseByKey) original[key] = baseByKey[key];
 
@@ -140,7 +159,7 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
   };
   return {
     statements: [ctx.db.insertInto("entry_proposals").values({ ...row, site_id: ctx.site.id }).compile()],
-    answer: proposalView(row),
+    answer: readerProposalView(row, ctx.actor.permissions, model),
     events: [{ name: "proposal.created", payload: { proposal_id: row.id, instance_id: entry.instance_id, model_id: model.id } }],
     purgeTags: [],
     audit: { action: "proposal.create", targetKind: "proposal", targetId: row.id, details: { instance_id: entry.instance_id, fields: input.fields } },
@@ -163,8 +182,8 @@ function decideStatement(ctx: LifecycleContext, row: ProposalRow, state: Proposa
     .compile();
 }
 
-function decided(ctx: LifecycleContext, row: ProposalRow, state: ProposalState, at: string): ProposalView {
-  return proposalView({ ...row, state, revision: row.revision + 1, decided_by: ctx.actor.id, updated_at: at });
+function decided(ctx: LifecycleContext, row: ProposalRow, model: Model, state: ProposalState, at: string): ProposalView {
+  return readerProposalView({ ...row, state, revision: row.revision + 1, decided_by: ctx.actor.id, updated_at: at }, ctx.actor.permissions, model);
 }
 
 const stillOpen = (ctx: LifecycleContext, row: ProposalRow) =>
@@ -184,7 +203,7 @@ export async function applyProposal(ctx: LifecycleContext, input: { proposal_id:
   const at = isoAt(ctx.clock.now());
   return {
     statements: [stillOpen(ctx, row), ...save.statements, decideStatement(ctx, row, "applied", at)],
-    answer: { proposal: decided(ctx, row, "applied", at), entry: save.answer },
+    answer: { proposal: decided(ctx, row, model, "applied", at), entry: save.answer },
     events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: save.purgeTags,
     audit: { action: "proposal.apply", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id, ...(save.audit.details ?? {}) } },
@@ -199,7 +218,7 @@ export async function rejectProposal(ctx: LifecycleContext, input: { proposal_id
   const at = isoAt(ctx.clock.now());
   return {
     statements: [stillOpen(ctx, row), decideStatement(ctx, row, "rejected", at)],
-    answer: decided(ctx, row, "rejected", at),
+    answer: decided(ctx, row, model, "rejected", at),
     events: [{ name: "proposal.rejected", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: [],
     audit: { action: "proposal.reject", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id } },

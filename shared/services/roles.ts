@@ -1,3 +1,4 @@
+import { roleOperationsBeyondScopes } from "../auth/scope-ceiling";
 import type { CompiledQuery } from "kysely";
 import { PermissionSet, describePermissionProblems } from "../../schema/permissions";
 import * as v from "valibot";
@@ -127,6 +128,7 @@ export function checkGrantable(actor: Actor, raw: unknown): PermissionSet {
   if (actor.kind !== "person" && set.models[EVERY_MODEL] !== undefined) {
     reasons.push(`the model wildcard "*" is never within a credential's ceiling; name the models`);
   }
+  if (actor.scopes !== undefined) reasons.push(...roleOperationsBeyondScopes(actor.scopes, set));
   reasons.push(...isWithin(set, actor.permissions).reasons);
   if (reasons.length > 0) throw new AppError("escalation_refused", "The permission set goes beyond what you may hand out.", { reasons });
   return set;

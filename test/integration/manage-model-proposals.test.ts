@@ -126,3 +126,23 @@ describe("management API: model proposals", () => {
     expect((await manage<Err>(readOnly, "GET", "/models/proposals/mpr_x")).status).toBe(403);
   });
 });
+
+describe("management API: model proposals and the credential's models", () => {
+  it("leaves out and hides update proposals on models the credential may not read", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const token = await credential(s);
+    const author = (await manage<ModelBody>(token, "GET", `/models/${models.author.id}`)).body;
+    const created = await manage<ModelProposalView>(token, "POST", "/models/proposals", { body: newModel });
+    const update = await manage<ModelProposalView>(token, "POST", "/models/proposals", { body: updateBody(author, author.definition.fields) });
+    expect(update.status, JSON.stringify(update.body)).toBe(201);
+    const narrowed = await credential(s, ["schema:propose"], [models.article.id]);
+    const list = await manage<{ data: ModelProposalView[] }>(narrowed, "GET", "/models/proposals");
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((p) => p.id)).toEqual([created.body.id]);
+    const one = await manage<Err>(narrowed, "GET", `/models/proposals/${update.body.id}`);
+    expect(one.status).toBe(404);
+    expect(one.body.error.code).toBe("not_found");
+    expect((await manage<ModelProposalView>(narrowed, "GET", `/models/proposals/${created.body.id}`)).status).toBe(200);
+  });
+});

@@ -200,3 +200,18 @@ describe("admin session: plugin launches", () => {
     expect(noSession.status).toBe(401);
   });
 });
+
+describe("management API: rich-text blocks", () => {
+  it("lists the blocks of active plugins only, named <plugin id>/<name>, with content:read", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const blocks = [{ name: "callout", label: "Callout", version: 2, fields: { text: { type: "text" } } }];
+    await installTestPlugin(s, { manifest: testManifest({ id: "blocks-on", rich_text_blocks: blocks }), modelIds: [article.id] });
+    await installTestPlugin(s, { manifest: testManifest({ id: "blocks-off", rich_text_blocks: blocks }), modelIds: [article.id], state: "disabled" });
+    const token = await credential(s, ["content:read"]);
+    const listed = await manage<{ data: unknown[] }>(token, "GET", "/rich-blocks");
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ data: [{ name: "blocks-on/callout", label: "Callout", version: 2, fields: { text: { type: "text" } } }] });
+  });
+});
+

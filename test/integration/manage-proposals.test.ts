@@ -162,3 +162,68 @@ describe("management API: preview", () => {
     expect((await manage(token, "POST", `/entries/${entry.instance_id}/preview`, { key: null })).status).toBe(200);
   });
 });
+
+/** Replaces the limits of the admin role (the credentials' creator), bumping its revision. */
+async function limitAdminRole(s: SeededSite, limits: Record<string, unknown>) {
+  const role = await env.DB.prepare("SELECT r.id, r.permissions FROM roles r JOIN memberships m ON m.role_id = r.id WHERE m.person_id = ? AND m.site_id = ?").bind(s.adminId, s.site.id).first<{ id: string; permissions: string }>();
+  const permissions = { ...(JSON.parse(role?.permissions ?? "{}") as Record<string, unknown>), limits };
+  await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), role?.id).run();
+}
+
+const proposalCount = async (instanceId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM entry_proposals WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;
+
+describe("management API: proposals and the reader's role", () => {
+  it("reads leave out proposed and original values of fields the reader may not read", async () => {
+    const { s, token, entry, article } = await setup();
+    const proposed = await propose(token, entry, { fields: { title: "Proposed", summary: "New summary" } });
+    expect(proposed.status).toBe(201);
+    const titleId = article.fields.find((f) => f.key === "title")?.id ?? "";
+    await limitAdminRole(s, { fields: { [article.id]: { read: [titleId] } } });
+    const one = await manage<ProposalView>(token, "GET", `/proposals/${proposed.body.id}`);
+    expect(one.body.fields).toEqual({ title: "Proposed" });
+    expect(one.body.original_fields).toEqual({ title: "Original" });
+    const list = await manage<{ data: ProposalView[] }>(token, "GET", `/proposals?instance_id=${entry.instance_id}`);
+    expect(list.body.data.map((p) => [p.fields, p.original_fields])).toEqual([[{ title: "Proposed" }, { title: "Original" }]]);
+    // Old values are kept whole: a reader who may read every field sees them all.
+    await limitAdminRole(s, {});
+    const full = await manage<ProposalView>(token, "GET", `/proposals/${proposed.body.id}`);
+    expect(full.body.original_fields).toEqual({ title: "Original", summary: "Old summary" });
+  });
+
+  it("refuses proposed fields and languages outside the proposer's write limits, with nothing written", async () => {
+    const { s, token, entry, article } = await setup();
+    const titleId = article.fields.find((f) => f.key === "title")?.id ?? "";
+    const summaryId = article.fields.find((f) => f.key === "summary")?.id ?? "";
+    await limitAdminRole(s, { fields: { [article.id]: { write: [titleId] } } });
+    const field = await propose(token, entry, { fields: { title: "Fine", summary: "Not mine" } });
+    expect(field.status).toBe(403);
+    expect(field.body.error).toMatchObject({ code: "field_denied", fields: [summaryId] });
+    await limitAdminRole(s, { languages: { update: ["fr"] } });
+    const locale = await propose(token, entry, { fields: { title: "Fine" } });
+    expect(locale.status).toBe(403);
+    expect(locale.body.error).toMatchObject({ code: "locale_denied", lang: "en" });
+    expect(await proposalCount(entry.instance_id)).toBe(0);
+  });
+
+  it("pages past any number of proposals the reader may not read", async () => {
+    const { s, token, entry, article, author } = await setup();
+    const readable = await propose(token, entry, { fields: { title: "Readable" } });
+    const writer = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: author.id, fields: { name: "Ann" } } });
+    const hidden = await propose(token, writer.body, { fields: { name: "Hidden" } });
+    expect(hidden.status).toBe(201);
+    // 600 newer proposals on an entry of a model the narrowed credential may not read.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+       INSERT INTO entry_proposals (id, site_id, instance_id, base_version_id, fields, original_fields, note, source, state, revision, created_by, decided_by, created_at, updated_at)
+       SELECT p.id || '_' || n.i, p.site_id, p.instance_id, p.base_version_id, p.fields, p.original_fields, p.note, p.source, p.state, p.revision, p.created_by, p.decided_by, '2999-01-01T00:00:00.000Z', p.updated_at
+       FROM entry_proposals p, n WHERE p.id = ?`,
+    ).bind(hidden.body.id).run();
+    const narrowed = await credential(s, ["content:read"], [article.id]);
+    const page = await manage<{ data: ProposalView[]; page: { has_more: boolean; next_cursor: string | null } }>(narrowed, "GET", "/proposals?limit=1");
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((p) => p.id)).toEqual([readable.body.id]);
+    expect(page.body.page).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await manage<Err>(narrowed, "GET", `/proposals/${hidden.body.id}`)).status).toBe(404);
+  });
+});

@@ -100,6 +100,14 @@ describe("management API: roles", () => {
       expect(res.body.error.code).toBe("escalation_refused");
       expect((res.body.error.reasons ?? []).join("\n")).toContain(says);
     }
+    // Scopes that only use update (moves, assignment, pages, publishing) do not let a credential hand it out (rule 15).
+    const movers = await credential(s, ["content:read", "roles:write", "workflow:move", "workflow:assign", "pages:write", "lifecycle:publish"]);
+    const viaMove = await manage<Err>(movers, "POST", "/roles", { body: { slug: "mover", name: "Mover", permissions: { models: { mdl_x: ["read", "update"] }, system: [] } } });
+    expect(viaMove.status).toBe(403);
+    expect(viaMove.body.error.code).toBe("escalation_refused");
+    expect((viaMove.body.error.reasons ?? []).join("\n")).toContain("content:write");
+    const publisher = await manage<RoleView>(movers, "POST", "/roles", { body: { slug: "publisher", name: "Publisher", permissions: { models: { mdl_x: ["read", "publish"] }, system: [] } } });
+    expect(publisher.status).toBe(201);
     // Within the ceiling: read on a named model.
     const ok = await manage<RoleView>(narrow, "POST", "/roles", { body: { slug: "reader", name: "Reader", permissions: { models: { mdl_x: ["read"] }, system: [] } } });
     expect(ok.status).toBe(201);
@@ -111,7 +119,7 @@ describe("management API: roles", () => {
     expect((await manage<Err>(full, "POST", "/roles", { body: { slug: "all", name: "All", permissions: { models: { "*": ["read"] }, system: [] } } })).body.error.code).toBe("escalation_refused");
     const reads = await manage<Err>(await credential(s, ["content:read"]), "POST", "/roles", { body: { slug: "x", name: "X", permissions: { models: {}, system: [] } } });
     expect(reads.body.error).toMatchObject({ code: "insufficient_scope", scope: "roles:write" });
-    expect(await roleCount(s)).toBe(5);
+    expect(await roleCount(s)).toBe(6);
   });
 
   it("refuses to delete a seeded role, a held role and the last role granting access; seeded roles keep their slug", async () => {

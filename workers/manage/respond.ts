@@ -20,12 +20,15 @@ function withoutDependents<T>(body: T): T {
  * cached public answers that could not be evicted, `cache` says so.
  */
 export async function runCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<Response> {
+  const leaseToken = call.request.headers.get("x-editing-token");
   const outcome = await settle<{ status: number; body: CommandAnswer<K>; replayed: boolean; purge: { tags: string[]; evicted: boolean; reason?: string } }>(
     siteObject(call.env, call.site.id).command(name, {
       siteId: call.site.id,
       actor: call.actor,
       input,
       ...(call.idempotency ? { idempotency: call.idempotency } : {}),
+      // The editing lease the caller took (POST /entries/{id}/editing): a taken-over lease is lock_lost.
+      ...(leaseToken ? { leaseToken } : {}),
     }),
   );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);

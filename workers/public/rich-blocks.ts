@@ -1,5 +1,4 @@
-import type { PluginManifest } from "../../schema/plugin-manifest";
-import { createDb } from "../../shared/db/client";
+import { activeRichBlocks } from "../../shared/services/plugin-catalog";
 import type { Site } from "../../shared/repositories/site-repository";
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import type { PublicAnswer } from "./respond";
@@ -11,20 +10,6 @@ import type { PublicAnswer } from "./respond";
  * purge the site tag this answer carries.
  */
 export async function richBlocks(d1: D1Database, site: Site): Promise<PublicAnswer> {
-  const rows = await createDb(d1)
-    .selectFrom("plugin_installations")
-    .select(["plugin_id", "manifest"])
-    .where("site_id", "=", site.id)
-    .where("state", "=", "active")
-    .orderBy("plugin_id", "asc")
-    .execute();
-  const data = rows.flatMap((row) =>
-    (JSON.parse(row.manifest) as PluginManifest).rich_text_blocks.map((block) => ({
-      name: `${row.plugin_id}/${block.name}`,
-      label: block.label,
-      version: block.version,
-      fields: block.fields,
-    })),
-  );
+  const data = await activeRichBlocks(d1, site.id);
   return { body: JSON.stringify({ data }), tags: [cacheTag.site(site.id)], cacheable: true };
 }

@@ -11,6 +11,8 @@ export interface Actor {
   /** The person acting (for a credential: its creator; for a plugin: the delegating person). */
   id: string;
   credentialId?: string;
+  /** A management credential's scopes: what it may hand out in a role write (spec 2 rule 15). */
+  scopes?: readonly string[];
   installationId?: string;
   /** The effective permissions: for credentials already intersected with scopes and models. */
   permissions: PermissionSet;

@@ -1,10 +1,21 @@
 import type { EntryRow, VersionRow } from "../../db/database";
 import { workflowView, type WorkflowView } from "../../content/workflow";
-import { toKeyedValues } from "../../content/validate-fields";
+import { titleField, toKeyedValues } from "../../content/validate-fields";
 import { readableFieldIds } from "../../auth/permissions";
 import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { Actor } from "./context";
+import type { PermissionSet } from "../../../schema/permissions";
+
+/**
+ * An entry's (or version's) label as a reader sees it: the label is taken from the title field, so
+ * a reader whose role may not read that field gets `null`.
+ */
+export function readableLabel(label: string | null, model: Pick<Model, "id" | "fields">, permissions: PermissionSet): string | null {
+  const title = titleField(model.fields);
+  if (!title) return label;
+  return readableFieldIds(permissions, model.id, [title.id]).length > 0 ? label : null;
+}
 
 /** An entry as every write answers it and as reads show it (fields the actor may not read left out). */
 export interface EntryView {
@@ -40,7 +51,7 @@ export function entryView(entry: EntryRow, model: Model, version: Pick<VersionRo
     model_slug: model.slug,
     lang: entry.lang,
     slug: entry.slug,
-    label: entry.label,
+    label: readableLabel(entry.label, model, actor.permissions),
     current_version_id: entry.current_version_id,
     published_version_id: entry.published_version_id,
     published_at: entry.published_at,

@@ -35,6 +35,16 @@ export interface MoveInput {
   expected_workflow_revision?: number;
 }
 
+/**
+ * Spec 2, Scopes: `lifecycle:publish` needs from the creator "update and the transition's
+ * permission", and a lost permission is lost by the credential at once — so a credential's publish
+ * or unpublish also asks for `update` now (ownership decides for `update:own`).
+ */
+function requireCredentialUpdate(ctx: LifecycleContext, modelId: string, entry: EntryRow): void {
+  if (ctx.actor.kind !== "management_credential") return;
+  authorize(ctx.actor, { operation: "update", modelId, lang: entry.lang, ownerId: entry.owner_id });
+}
+
 function requireRevision(entry: EntryRow, expected: number | undefined): void {
   if (expected !== undefined && expected !== entry.workflow_revision) {
     throw new AppError("workflow_conflict", "The entry moved through its workflow since you read it.", {
@@ -123,6 +133,7 @@ async function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRo
 export async function publishEntry(ctx: LifecycleContext, input: PublishInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
   authorize(ctx.actor, { operation: "publish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  requireCredentialUpdate(ctx, model.id, entry);
   requireNotTrashed(entry);
   requireRevision(entry, input.expected_workflow_revision);
   requireMove(entry, "published", "publish");
@@ -194,6 +205,7 @@ export async function publishedDependents(ctx: LifecycleContext, groupId: string
 export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
   authorize(ctx.actor, { operation: "unpublish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  requireCredentialUpdate(ctx, model.id, entry);
   requireNotTrashed(entry);
   requireRevision(entry, input.expected_workflow_revision);
   requireMove(entry, "unpublished", "unpublish");

@@ -6,7 +6,7 @@ import { signingSecret } from "../../../shared/public/signing-keys";
 import { sha256Hex } from "../../../shared/crypto/digest";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
-import { entryView } from "../../../shared/services/lifecycle/entry-view";
+import { entryView, readableLabel } from "../../../shared/services/lifecycle/entry-view";
 import type {
   AddLanguageBody,
   CreateEntryBody,
@@ -90,9 +90,11 @@ export async function getEntry(call: ManageCall): Promise<Response> {
 
 /** GET /entries/{id}/versions */
 export async function listEntryVersions(call: ManageCall): Promise<Response> {
-  const { entry } = await readableEntry(call);
+  const { entry, model } = await readableEntry(call);
   const versions = await entryRepository(call.ctx.db, call.ctx.scope).listVersions(entry.instance_id);
-  return json({ data: versions.map(({ id, number, slug, label, created_by, restored_from, created_at }) => ({ id, number, slug, label, created_by, restored_from, created_at })) });
+  return json({
+    data: versions.map(({ id, number, slug, label, created_by, restored_from, created_at }) => ({ id, number, slug, label: readableLabel(label, model, call.actor.permissions), created_by, restored_from, created_at })),
+  });
 }
 
 /** GET /entries/{id}/dependents: entries whose current or published version links to this item. */
@@ -115,7 +117,7 @@ export async function listEntryDependents(call: ManageCall): Promise<Response> {
     if (!live || !model || !readable(call, model, r.lang)) continue;
     const published = r.version_id === r.published_version_id;
     const prior = seen.get(r.instance_id);
-    seen.set(r.instance_id, { instance_id: r.instance_id, model_id: r.model_id, lang: r.lang, label: r.label, published: published || (prior?.published ?? false) });
+    seen.set(r.instance_id, { instance_id: r.instance_id, model_id: r.model_id, lang: r.lang, label: readableLabel(r.label, model, call.actor.permissions), published: published || (prior?.published ?? false) });
   }
   return json({ data: [...seen.values()] });
 }

@@ -1,4 +1,5 @@
 import type { ManageHandler } from "../context";
+import * as editing from "./editing";
 import * as entries from "./entries";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
@@ -11,6 +12,11 @@ import { getSite } from "./site";
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
 export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getSite,
+  startEditing: editing.startEditing,
+  renewEditing: editing.renewEditing,
+  stopEditing: editing.stopEditing,
+  takeOverEditing: editing.takeOverEditing,
+  listRichBlocks: plugins.listRichBlocks,
   listModels: models.listModels,
   getModel: models.getModel,
   createModel: models.createModel,

@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { findModelProposal, isStale, modelProposalView, type ModelProposalRow } from "../../../shared/services/model-proposals";
@@ -27,6 +28,10 @@ async function modelsById(call: ManageCall): Promise<Map<string, Model>> {
 
 const view = (row: ModelProposalRow, models: Map<string, Model>) => modelProposalView(row, isStale(row, row.model_id ? models.get(row.model_id) : undefined));
 
+/** An update-mode proposal is seen only by an actor that may read its model (create-mode ones name no model). */
+const visible = (call: ManageCall, row: Pick<ModelProposalRow, "mode" | "model_id">) =>
+  row.mode !== "update" || (row.model_id !== null && decide(call.actor.permissions, { operation: "read", modelId: row.model_id }).allowed);
+
 /** GET /models/proposals */
 export async function listModelProposals(call: ManageCall): Promise<Response> {
   const q = call.query as { state?: "open" | "applied" | "dismissed" };
@@ -37,12 +42,12 @@ export async function listModelProposals(call: ManageCall): Promise<Response> {
   if (q.state) query = query.where("state", "=", q.state);
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").execute();
   const models = await modelsById(call);
-  return json({ data: rows.map((r) => view(r, models)) });
+  return json({ data: rows.filter((r) => visible(call, r)).map((r) => view(r, models)) });
 }
 
 /** GET /models/proposals/{id} */
 export async function getModelProposal(call: ManageCall): Promise<Response> {
   const row = await findModelProposal(call.ctx, call.params.id ?? "");
-  if (!row) throw new AppError("not_found", "No such model proposal.");
+  if (!row || !visible(call, row)) throw new AppError("not_found", "No such model proposal.");
   return json(view(row, await modelsById(call)));
 }

@@ -1,5 +1,5 @@
 import type { Scope } from "../../../schema/scopes";
-import { listContentActions, listManageViews, listPluginEntries } from "../../../shared/services/plugin-catalog";
+import { activeRichBlocks, listContentActions, listManageViews, listPluginEntries } from "../../../shared/services/plugin-catalog";
 import { createLaunch, type Launcher } from "../../../shared/services/plugin-launches";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -9,6 +9,11 @@ import type { ManageCall } from "../context";
 function launcher(call: ManageCall): Launcher {
   const { id, scopes, model_ids } = call.credential;
   return { credential: { id, scopes: scopes as Scope[], model_ids } };
+}
+
+/** GET /rich-blocks: the same list as the public `/v1/_rich-blocks`. */
+export async function listRichBlocks(call: ManageCall): Promise<Response> {
+  return json({ data: await activeRichBlocks(call.env.DB, call.site.id) });
 }
 
 /** GET /plugins */

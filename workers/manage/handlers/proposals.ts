@@ -5,9 +5,9 @@ import { decodeCursor, encodeCursor } from "../../../shared/public/cursor";
 import { signingSecret } from "../../../shared/public/signing-keys";
 import { sha256Hex } from "../../../shared/crypto/digest";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
-import { modelRepository } from "../../../shared/repositories/model-repository";
+import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { createPreview } from "../../../shared/services/preview";
-import { eligibleAssignees, findProposal, proposalView, type ProposalRow } from "../../../shared/services/proposals";
+import { eligibleAssignees, findProposal, readerProposalView, type ProposalRow } from "../../../shared/services/proposals";
 import type { AssignmentBody, CreateProposalBody, PreviewBody } from "../../../schema/manage-proposals";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -17,12 +17,14 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 const id = (call: ManageCall) => call.params.id ?? "";
 
-/** The proposal's entry may be read by the actor; other proposals are "not found". */
-async function readableInstances(call: ManageCall, instanceIds: readonly string[]): Promise<Set<string>> {
-  if (instanceIds.length === 0) return new Set();
-  const entries = await entryRepository(call.ctx.db, call.ctx.scope).findMany([...new Set(instanceIds)]);
-  return new Set(entries.filter((e) => decide(call.actor.permissions, { operation: "read", modelId: e.model_id, lang: e.lang }).allowed).map((e) => e.instance_id));
+/** Models whose entries the actor may read, by id. */
+async function readableModels(call: ManageCall): Promise<Map<string, Model>> {
+  const models = await modelRepository(call.ctx.db, call.ctx.scope).list();
+  return new Map(models.filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed).map((m) => [m.id, m]));
 }
+
+/** A proposal as the actor may see it (values of fields its role may not read left out). */
+const readerView = (call: ManageCall, row: ProposalRow, model: Model) => readerProposalView(row, call.actor.permissions, model);
 
 /** POST /entries/{id}/proposals */
 export async function createEntryProposal(call: ManageCall): Promise<Response> {
@@ -42,23 +44,41 @@ export async function listProposals(call: ManageCall): Promise<Response> {
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
   const shape = (await sha256Hex(JSON.stringify(["proposals", q.state ?? null, q.instance_id ?? null]))).slice(0, 16);
   const secret = await signingSecret(call.env.DB, "cursor");
-  let query = call.ctx.db.selectFrom("entry_proposals").selectAll().where("site_id", "=", call.site.id);
-  if (q.state === "open" || q.state === "applied" || q.state === "rejected") query = query.where("state", "=", q.state);
-  if (q.instance_id) query = query.where("instance_id", "=", q.instance_id);
+  let from: { s: string; g: string } | undefined;
   if (q.cursor) {
     const state = await decodeCursor(secret, q.cursor);
     if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
-    const f = { s: state.s, g: state.g };
-    query = query.where((eb) => eb.or([eb("created_at", "<", f.s), eb.and([eb("created_at", "=", f.s), eb("id", "<=", f.g)])]));
+    from = { s: state.s, g: state.g };
   }
-  // Proposals on entries the role may not read are left out; read a page's worth until one fills.
-  const rows: ProposalRow[] = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(MAX_LIMIT * 5).execute();
-  const readable = await readableInstances(call, rows.map((r) => r.instance_id));
-  const visible = rows.filter((r) => readable.has(r.instance_id));
-  const page = visible.slice(0, limit);
-  const next = visible[limit];
+  // Proposals on entries the role may not read (model or language) are left out in the query
+  // itself, so every page is full and the cursor never skips a readable proposal.
+  const models = await readableModels(call);
+  const readLanguages = call.actor.permissions.limits?.languages?.read;
+  let rows: (ProposalRow & { model_id: string })[] = [];
+  if (models.size > 0 && (readLanguages === undefined || readLanguages.length > 0)) {
+    let query = call.ctx.db
+      .selectFrom("entry_proposals")
+      .innerJoin("entries", (join) => join.onRef("entries.site_id", "=", "entry_proposals.site_id").onRef("entries.instance_id", "=", "entry_proposals.instance_id"))
+      .selectAll("entry_proposals")
+      .select("entries.model_id")
+      .where("entry_proposals.site_id", "=", call.site.id)
+      .where("entries.model_id", "in", [...models.keys()]);
+    if (readLanguages !== undefined) query = query.where("entries.lang", "in", readLanguages);
+    if (q.state === "open" || q.state === "applied" || q.state === "rejected") query = query.where("entry_proposals.state", "=", q.state);
+    if (q.instance_id) query = query.where("entry_proposals.instance_id", "=", q.instance_id);
+    if (from) {
+      const f = from;
+      query = query.where((eb) => eb.or([eb("entry_proposals.created_at", "<", f.s), eb.and([eb("entry_proposals.created_at", "=", f.s), eb("entry_proposals.id", "<=", f.g)])]));
+    }
+    rows = await query.orderBy("entry_proposals.created_at", "desc").orderBy("entry_proposals.id", "desc").limit(limit + 1).execute();
+  }
+  const page = rows.slice(0, limit);
+  const next = rows[limit];
   return json({
-    data: page.map(proposalView),
+    data: page.flatMap(({ model_id, ...row }) => {
+      const model = models.get(model_id);
+      return model ? [readerView(call, row, model)] : [];
+    }),
     page: { limit, has_more: next !== undefined, next_cursor: next ? await encodeCursor(secret, { q: shape, s: next.created_at, g: next.id }) : null },
   });
 }
@@ -66,8 +86,10 @@ export async function listProposals(call: ManageCall): Promise<Response> {
 /** GET /proposals/{id} */
 export async function getProposal(call: ManageCall): Promise<Response> {
   const row = await findProposal(call.ctx, id(call));
-  if (!row || !(await readableInstances(call, [row.instance_id])).has(row.instance_id)) throw new AppError("not_found", "No such proposal.");
-  return json(proposalView(row));
+  const entry = row ? await entryRepository(call.ctx.db, call.ctx.scope).find(row.instance_id) : undefined;
+  const model = entry ? await modelRepository(call.ctx.db, call.ctx.scope).findById(entry.model_id) : undefined;
+  if (!row || !entry || !model || !decide(call.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such proposal.");
+  return json(readerView(call, row, model));
 }
 
 /** PUT /entries/{id}/assignment */

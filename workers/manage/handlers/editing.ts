@@ -1,0 +1,62 @@
+import { isoAt } from "../../../shared/clock";
+import { AppError } from "../../../shared/errors";
+import { authorize } from "../../../shared/services/lifecycle/authorize";
+import { entryRepository } from "../../../shared/repositories/entry-repository";
+import { siteObject } from "../../forward";
+import { json } from "../../http/respond";
+import type { ManageCall } from "../context";
+
+/**
+ * Editing leases (schema/manage-editing.ts). The holder is the person the credential acts for, so
+ * the same person in the admin and through a credential holds one lease. Taking or taking over a
+ * lease needs what saving the entry needs (update, ownership for update:own, the language limit).
+ */
+
+interface LeaseLike {
+  resource: string;
+  holder: string;
+  token: string;
+  expiresAt: number;
+}
+
+function view(lease: LeaseLike) {
+  return { instance_id: lease.resource, token: lease.token, holder: lease.holder, expires_at: isoAt(lease.expiresAt) };
+}
+
+async function editableEntry(call: ManageCall): Promise<string> {
+  const entry = await entryRepository(call.ctx.db, call.ctx.scope).find(call.params.id ?? "");
+  if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+  authorize(call.actor, { operation: "update", modelId: entry.model_id, lang: entry.lang, ownerId: entry.owner_id });
+  return entry.instance_id;
+}
+
+/** POST /entries/{id}/editing */
+export async function startEditing(call: ManageCall): Promise<Response> {
+  const instanceId = await editableEntry(call);
+  const result = await siteObject(call.env, call.site.id).acquireLease(instanceId, call.actor.id);
+  if (result.ok) return json({ lease: view(result.lease) }, 201);
+  if (result.reason === "locked") throw new AppError("locked", "Someone else is editing this entry.", { held_by: result.heldBy, expires_at: isoAt(result.expiresAt) });
+  throw new AppError("too_many_leases", "You hold too many editing leases; release some first.");
+}
+
+/** PUT /entries/{id}/editing */
+export async function renewEditing(call: ManageCall): Promise<Response> {
+  const instanceId = await editableEntry(call);
+  const { token } = call.body as { token: string };
+  const result = await siteObject(call.env, call.site.id).renewLease(instanceId, token);
+  if (!result.ok) throw new AppError("lock_lost", "Your editing lease was taken over or expired; take it again.");
+  return json({ lease: view(result.lease) });
+}
+
+/** DELETE /entries/{id}/editing */
+export async function stopEditing(call: ManageCall): Promise<Response> {
+  const instanceId = await editableEntry(call);
+  const { token } = call.body as { token: string };
+  return json({ released: await siteObject(call.env, call.site.id).releaseLease(instanceId, token) });
+}
+
+/** POST /entries/{id}/editing/take-over */
+export async function takeOverEditing(call: ManageCall): Promise<Response> {
+  const instanceId = await editableEntry(call);
+  return json({ lease: view(await siteObject(call.env, call.site.id).takeOverLease(instanceId, call.actor.id)) });
+}
