@@ -618,8 +618,11 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
-          };
+          } | string;
           "unique"?: "model" | "language";
+          "config"?: string;
+          "ui"?: string;
+          "derived"?: string;
         }>;
       };
       "note"?: string;

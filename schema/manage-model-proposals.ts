@@ -4,8 +4,48 @@ import { FieldDefinitionEntries } from "./model-definition";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
-/** A field as a model proposal names it: `id` only for a field the model already has. */
-const ProposedField = v.pipe(v.strictObject({ ...FieldDefinitionEntries.entries, id: v.optional(FieldDefinitionEntries.entries.id) }), v.title("ProposedField"));
+/** JSON text of an object (spec 2: a proposed field's `config`, `derived`, `ui`, `validation` are JSON text). */
+function jsonText(name: string) {
+  return v.pipe(
+    v.string(),
+    v.maxLength(65536),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        const parsed: unknown = JSON.parse(dataset.value);
+        if (parsed === null || (typeof parsed === "object" && !Array.isArray(parsed))) return (parsed ?? {}) as Record<string, unknown>;
+      } catch {
+        // reported below
+      }
+      addIssue({ message: `${name} must be JSON text of an object.` });
+      return NEVER;
+    }),
+  );
+}
+
+/**
+ * A field as a model proposal names it: `id` only for a field the model already has. As the spec
+ * describes, `config` (the type's settings: `multiple`, `options`, `targets`, …), `ui` (`help`) and
+ * `validation` may come as JSON text; the same settings may also be given as plain keys. `derived`
+ * must be empty: derived fields do not exist here. The result is a plain field definition, checked
+ * by the model apply's own schema (unknown settings → 400 invalid_request).
+ */
+const ProposedField = v.pipe(
+  v.strictObject({
+    ...FieldDefinitionEntries.entries,
+    id: v.optional(FieldDefinitionEntries.entries.id),
+    validation: v.optional(v.union([FieldDefinitionEntries.entries.validation, jsonText("validation")])),
+    config: v.optional(jsonText("config")),
+    ui: v.optional(v.pipe(jsonText("ui"), v.check((u) => Object.keys(u).every((k) => k === "help") && (u.help === undefined || typeof u.help === "string"), 'ui holds only "help" (a string).'))),
+    derived: v.optional(v.pipe(jsonText("derived"), v.check((d) => Object.keys(d).length === 0, "derived fields are not supported; send derived as \"{}\" or leave it out."))),
+  }),
+  v.transform(({ config, ui, derived: _derived, validation, ...field }) => ({
+    ...field,
+    ...(config ?? {}),
+    ...(ui && typeof ui.help === "string" ? { help: ui.help } : {}),
+    ...(validation !== undefined ? { validation } : {}),
+  })),
+  v.title("ProposedField"),
+);
 
 /** POST /models/proposals body (at most 200 fields, note at most 500 characters → 400). */
 export const CreateModelProposalBody = v.strictObject({

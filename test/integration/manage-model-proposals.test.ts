@@ -146,3 +146,31 @@ describe("management API: model proposals and the credential's models", () => {
     expect((await manage<ModelProposalView>(narrowed, "GET", `/models/proposals/${created.body.id}`)).status).toBe(200);
   });
 });
+
+describe("management API: model proposal fields as JSON text (spec 2)", () => {
+  it("accepts config, ui and validation as JSON text, refuses derived fields and malformed text", async () => {
+    const { token } = await setup();
+    const field = {
+      key: "status",
+      label: "Status",
+      type: "select",
+      config: JSON.stringify({ options: [{ value: "draft", label: "Draft" }, { value: "final", label: "Final" }] }),
+      ui: JSON.stringify({ help: "Where the text stands." }),
+      derived: "{}",
+    };
+    const title = { key: "title", label: "Title", type: "text", title: true, validation: JSON.stringify({ max_length: 80 }) };
+    const body = { mode: "create", definition: { model: { name: "Memo", slug: "memo" }, fields: [title, field] } };
+    const created = await manage<ModelProposalView>(token, "POST", "/models/proposals", { body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.definition.fields).toEqual([
+      { key: "title", label: "Title", type: "text", title: true, validation: { max_length: 80 } },
+      { key: "status", label: "Status", type: "select", options: [{ value: "draft", label: "Draft" }, { value: "final", label: "Final" }], help: "Where the text stands." },
+    ]);
+    for (const bad of [{ ...field, derived: JSON.stringify({ from: "title" }) }, { ...field, config: "{not json" }, { ...field, ui: JSON.stringify({ colour: "red" }) }, { ...field, config: JSON.stringify({ nonsense: true }) }]) {
+      const refused = await manage<Err>(token, "POST", "/models/proposals", { body: { ...body, definition: { ...body.definition, fields: [title, bad] } } });
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.error.code).toBe("invalid_request");
+    }
+  });
+});
+
