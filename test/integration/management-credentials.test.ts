@@ -166,6 +166,7 @@ describe("POST /api/management-credentials", () => {
       kind: "management_credential",
       id: s.adminId,
       credentialId: all.id,
+      scopes: ["content:read", "content:write", "lifecycle:publish"],
       permissions: { models: { "*": ["read", "create", "update", "update:own", "publish", "unpublish", "restore"] }, system: ["content:restore"] },
     });
     expect(hasScope(auth, "lifecycle:publish")).toBe(true);
