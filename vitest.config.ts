@@ -58,6 +58,7 @@ interface WebhookCall {
 
 const webhookCalls: WebhookCall[] = [];
 const failingPaths = new Set<string>();
+const slowPaths = new Set<string>();
 
 /**
  * A stand-in for subscribers' webhook endpoints, bound as `WEBHOOK_FETCH`. Any request to another
@@ -74,6 +75,11 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
       else failingPaths.delete(path);
       return new Response(null, { status: 204 });
     }
+    if (url.pathname === "/slow") {
+      if (request.method === "PUT") slowPaths.add(path);
+      else slowPaths.delete(path);
+      return new Response(null, { status: 204 });
+    }
     return new Response(JSON.stringify(webhookCalls.filter((c) => c.path === path)), { headers: { "content-type": "application/json" } });
   }
   const headers: Record<string, string> = {};
@@ -81,6 +87,8 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
     headers[key] = value;
   });
   webhookCalls.push({ url: request.url, path: url.pathname, headers, body: await request.text() });
+  // A receiver slower than the service's 5000 ms call timeout: the service gives up first.
+  if (slowPaths.has(url.pathname)) await new Promise((resolve) => setTimeout(resolve, 8000));
   return failingPaths.has(url.pathname) ? new Response("receiver down", { status: 500 }) : new Response(null, { status: 204 });
 }
 

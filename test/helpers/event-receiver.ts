@@ -46,6 +46,11 @@ export async function setFailing(path: string, failing: boolean): Promise<void> 
   await receiver().fetch(`http://receiver.control/fail?path=${encodeURIComponent(path)}`, { method: failing ? "PUT" : "DELETE" });
 }
 
+/** Makes the receiver answer only after 8000 ms at `path` (or stop being slow). */
+export async function setSlow(path: string, slow: boolean): Promise<void> {
+  await receiver().fetch(`http://receiver.control/slow?path=${encodeURIComponent(path)}`, { method: slow ? "PUT" : "DELETE" });
+}
+
 let messages = 0;
 /** Runs the worker's queue consumer on messages, like the queue would; reports the retry delays asked for. */
 export async function driveQueue(bodies: EventMessage[]) {

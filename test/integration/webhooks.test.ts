@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expectValue, settle, siteObject } from "../../workers/forward";
 import { MAX_DELIVERY_ATTEMPTS } from "../../shared/events/deliver";
 import { adminCall, signIn, type AdminSession } from "../helpers/admin-api";
-import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, silenceAutoQueue } from "../helpers/event-receiver";
+import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, setSlow, silenceAutoQueue } from "../helpers/event-receiver";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 
 
@@ -136,6 +136,20 @@ describe("event delivery", () => {
     await driveQueue(messagesOf(s.site.id, [...created.events, ...published.events]));
     expect((await callsTo(onlyCreated)).map((c) => c.headers["x-driftwood-event"])).toEqual(["entry.created"]);
     expect((await callsTo(everything)).map((c) => c.headers["x-driftwood-event"]).sort()).toEqual(["entry.created", "entry.published"]);
+  });
+
+  it("gives up on a receiver after 5000 ms and retries it later (spec: remote call timeout)", async () => {
+    const { s, models, session } = await setup();
+    const path = newPath();
+    await setSlow(path, true);
+    await subscribe(session, s, path, ["entry.published"]);
+    const { published } = await createAndPublish(s, models.author.id);
+    const result = await driveQueue(messagesOf(s.site.id, published.events));
+    expect(result.retryMessages).toHaveLength(1);
+    expect(await callsTo(path)).toHaveLength(1);
+    const row = await env.DB.prepare("SELECT state, attempts, last_status, last_error FROM event_deliveries WHERE site_id = ?").bind(s.site.id).first();
+    expect(row).toEqual({ state: "pending", attempts: 1, last_status: null, last_error: "timeout after 5000 ms" });
+    await setSlow(path, false);
   });
 
   it("retries a failing receiver with growing backoff, then lists it dead; a retry delivers", async () => {
