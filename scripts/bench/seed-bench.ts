@@ -11,7 +11,7 @@
  * `growArticles` is the exception: for the rows-read measurement at 10,000 items it copies the
  * published rows (published_items, published_relations) directly with SQL. Nothing else reads them.
  */
-import { SEEDED_ROLES } from "../../shared/auth/permissions";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { isoAt, type Clock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";

@@ -3,7 +3,7 @@
  * plaintext of the demo's own credentials in a local file beside the dev state (never in git) and
  * passes it back here: a secret whose digest is still live is reused, anything else is minted anew.
  */
-import { SEEDED_ROLES } from "../../shared/auth/permissions";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { systemClock } from "../../shared/clock";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { createDb } from "../../shared/db/client";

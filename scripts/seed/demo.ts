@@ -6,7 +6,7 @@
  * Idempotent: when site `demo` already exists nothing is written and the existing ids are read back.
  * Runs inside workerd: from scripts/seed/seed-worker.ts (npm run seed) and from the integration test.
  */
-import { SEEDED_ROLES } from "../../shared/auth/permissions";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { isoAt, systemClock, type Clock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";

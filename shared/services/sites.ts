@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from "kysely";
-import { SEEDED_ROLES } from "../auth/permissions";
+import { SEEDED_ROLES } from "../auth/seeded-roles";
 import { hashPassword } from "../auth/passwords";
 import type { Database } from "../db/database";
 import { newId } from "../ids";

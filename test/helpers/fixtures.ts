@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { AppError } from "../../shared/errors";
-import { SEEDED_ROLES } from "../../shared/auth/permissions";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { systemClock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";

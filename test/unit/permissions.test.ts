@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import {
   ALL_LANGUAGE_ACTIONS,
   ALL_MODEL_OPERATIONS,
   ALL_SYSTEM_PERMISSIONS,
   LANGUAGE_ACTION_FOR_OPERATION,
-  SEEDED_ROLES,
   decide,
   hasSystemPermission,
   intersectPermissionSets,

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import type { PermissionSet } from "../../schema/permissions";
 import { ALL_SCOPES, isScope, normaliseScopes, Scope } from "../../schema/scopes";
-import { ALL_MODEL_OPERATIONS, ALL_SYSTEM_PERMISSIONS, decide, intersectPermissionSets, SEEDED_ROLES } from "../../shared/auth/permissions";
+import { ALL_MODEL_OPERATIONS, ALL_SYSTEM_PERMISSIONS, decide, intersectPermissionSets } from "../../shared/auth/permissions";
+import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { grantProblems, SCOPE_CEILING, scopeCeiling } from "../../shared/auth/scope-ceiling";
 
 function role(slug: string): PermissionSet {
