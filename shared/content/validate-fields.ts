@@ -3,9 +3,8 @@
  * conversions between values addressed by field key (the API) and by field id (storage).
  * Everything here is pure: no I/O, no clock, no randomness.
  */
+import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
 import {
-  dateTimeMillis,
-  isCalendarDate,
   type FieldDefinition,
   type FieldValue,
 } from "../../schema/model-definition";

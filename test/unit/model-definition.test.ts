@@ -1,3 +1,4 @@
+import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,8 +9,6 @@ import {
   FieldValidation,
   ModelFields,
   UNIQUE_TYPES,
-  dateTimeMillis,
-  isCalendarDate,
 } from "../../schema/model-definition";
 
 type Schema = v.GenericSchema;
