@@ -11,9 +11,7 @@ import { isoAt, systemClock, type Clock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
-import { parseSiteSettings, type SiteSettings } from "../../shared/content/site-settings";
-import { reindexSite } from "../../shared/search/reindex";
-import { newId } from "../../shared/ids";
+import type { SiteSettings } from "../../shared/content/site-settings";
 import { findSiteById, type Site } from "../../shared/repositories/site-repository";
 import type { Model } from "../../shared/repositories/model-repository";
 import {
@@ -47,6 +45,7 @@ import {
   type AuthorKey,
   type CategoryKey,
 } from "./content";
+import { demoMedia } from "./media";
 
 /** The demo login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_ADMIN = { email: "admin@demo.localhost", password: "driftwood-demo", name: "Demo Admin" } as const;
@@ -134,46 +133,6 @@ const SETUP_AT = FIRST_ARTICLE_DAY - 14 * DAY;
 
 const dateOnly = (ms: number) => isoAt(ms).slice(0, 10);
 const hours = (n: number) => n * 3_600_000;
-
-/** Two tiny valid PNGs (RGB, 8-bit). The media rows describe them truthfully. */
-const IMAGES = [
-  {
-    file_name: "sea-at-dawn.png",
-    width: 16,
-    height: 9,
-    alt: { en: "A pale sky over a dark blue sea", fr: "Un ciel pâle au-dessus d'une mer bleu sombre" },
-    focal: { x: 0.5, y: 0.45 },
-    base64:
-      "iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAPUlEQVR42pXCIRXAMBBEwRWxEkNKQkoiYnFxcHBEnJczUQ1/3uirRrWrUZ1qVLcalUdQ+Qkqz6DyG1ReQX8AeephXhO3RQAAAABJRU5ErkJggg==",
-  },
-  {
-    file_name: "driftwood-grain.png",
-    width: 12,
-    height: 12,
-    alt: { en: "Close-up of weathered wood grain", fr: "Gros plan sur le grain d'un bois patiné" },
-    focal: null,
-    base64:
-      "iVBORw0KGgoAAAANSUhEUgAAAAwAAAAMCAIAAADZF8uwAAAAK0lEQVR42mNYUBGwoCKgItS8ItQcF5uBoIoFFQEMBFVAFRG0kWHUTUS5CQBqna5hkfT51QAAAABJRU5ErkJggg==",
-  },
-] as const;
-
-function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-async function sha256OfBytes(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function randomHex(byteCount: number): string {
-  const bytes = new Uint8Array(byteCount);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function adminActor(personId: string): Actor {
   const role = SEEDED_ROLES.find((r) => r.slug === "admin");
@@ -387,47 +346,6 @@ async function demoModels(ctx: LifecycleContext): Promise<Record<"article" | "au
   return { article, author, category, note, homepage };
 }
 
-/** Media rows (there is no media service yet) and, when the bucket is bound, their bytes. */
-async function demoMedia(env: SeedEnv, ctx: LifecycleContext): Promise<string[]> {
-  const at = isoAt(ctx.clock.now());
-  const ids: string[] = [];
-  const statements = [];
-  for (const image of IMAGES) {
-    const id = newId("med");
-    const bytes = decodeBase64(image.base64);
-    const objectKey = `${ctx.site.id}/${id}/${randomHex(8)}`;
-    if (env.MEDIA) await env.MEDIA.put(objectKey, bytes, { httpMetadata: { contentType: "image/png" } });
-    statements.push(
-      ctx.db
-        .insertInto("media")
-        .values({
-          id,
-          site_id: ctx.site.id,
-          object_key: objectKey,
-          kind: "image",
-          file_name: image.file_name,
-          mime_type: "image/png",
-          byte_length: bytes.byteLength,
-          sha256: await sha256OfBytes(bytes),
-          width: image.width,
-          height: image.height,
-          alt_texts: JSON.stringify(image.alt),
-          default_focal: image.focal ? JSON.stringify(image.focal) : null,
-          loading: "lazy",
-          fetch_priority: "auto",
-          folder_id: null,
-          revision: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .compile(),
-    );
-    ids.push(id);
-  }
-  await commit(env.DB, statements);
-  return ids;
-}
-
 async function seedOtherSite(ctx: LifecycleContext, clock: SeedClock, log: string[]): Promise<void> {
   clock.set(SETUP_AT + hours(2));
   const article = await addModel(ctx, {
@@ -508,22 +426,3 @@ async function countDemo(d1: D1Database, demoId: string, otherId: string): Promi
   };
 }
 
-/**
- * Search is off until a site enables it; the demo searches its public collections. Runs on every
- * seed (also for a demo seeded before search existed) but only while search was never configured.
- */
-export async function ensureDemoSearch(d1: D1Database, demoSiteId: string): Promise<void> {
-  const row = await d1.prepare("SELECT settings FROM sites WHERE id = ?").bind(demoSiteId).first<{ settings: string }>();
-  if (!row) return;
-  const settings = parseSiteSettings(row.settings);
-  if (settings.search.models.length > 0) return;
-  const { results } = await d1
-    .prepare("SELECT id FROM models WHERE site_id = ? AND slug IN ('article', 'author', 'category') ORDER BY slug")
-    .bind(demoSiteId)
-    .all<{ id: string }>();
-  const search = { ...settings.search, enabled: true, models: results.map((r) => r.id) };
-  await d1.prepare("UPDATE sites SET settings = ? WHERE id = ?").bind(JSON.stringify({ ...settings, search }), demoSiteId).run();
-  // A demo published before the search index existed has nothing indexed yet.
-  const site = await findSiteById(createDb(d1), demoSiteId);
-  if (site) await reindexSite({ db: createDb(d1), d1, scope: siteScope(site.id), site });
-}

@@ -6,7 +6,8 @@
  */
 import { AppError } from "../../shared/errors";
 import { ensureDemoCredentials, type DemoCredentials } from "./credentials";
-import { ensureDemoSearch, seedDemo, type SeedEnv } from "./demo";
+import { seedDemo, type SeedEnv } from "./demo";
+import { ensureDemoSearch } from "./search";
 
 export default {
   async fetch(request: Request, env: SeedEnv): Promise<Response> {

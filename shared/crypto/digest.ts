@@ -1,9 +1,14 @@
 const encoder = new TextEncoder();
 
-/** Lower-case hex SHA-256 of a text. Secrets are stored and looked up only by this digest. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** Lower-case hex of bytes. */
+export function hex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Lower-case hex SHA-256 of a text (or bytes). Secrets are stored and looked up only by this digest. */
+export async function sha256Hex(input: string | Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", typeof input === "string" ? encoder.encode(input) : input);
+  return hex(new Uint8Array(digest));
 }
 
 /** base64url without padding. */

@@ -3,7 +3,7 @@ import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../auth
 import { isoAt } from "../clock";
 import { toKeyedValues } from "../content/validate-fields";
 import { guard } from "../db/batch";
-import type { EntryRow } from "../db/database";
+import type { EntryProposalsTable, EntryRow } from "../db/database";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { PermissionSet } from "../../schema/permissions";
@@ -44,21 +44,8 @@ export interface ProposalView {
   updated_at: string;
 }
 
-export interface ProposalRow {
-  id: string;
-  instance_id: string;
-  base_version_id: string;
-  fields: string;
-  original_fields: string;
-  note: string | null;
-  source: string;
-  state: ProposalState;
-  revision: number;
-  created_by: string;
-  decided_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A stored proposal as the services handle it (the table row without its site). */
+export type ProposalRow = Omit<EntryProposalsTable, "site_id">;
 
 export function proposalView(row: ProposalRow): ProposalView {
   return {
