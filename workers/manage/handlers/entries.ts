@@ -1,9 +1,7 @@
 import type * as v from "valibot";
+import { newestFirst } from "../newest-first";
 import { decide, readableLanguages } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
-import { decodeCursor, encodeCursor } from "../../../shared/public/cursor";
-import { signingSecret } from "../../../shared/public/signing-keys";
-import { sha256Hex } from "../../../shared/crypto/digest";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { entryView, readableLabel } from "../../../shared/services/lifecycle/entry-view";
@@ -43,14 +41,7 @@ export async function listEntries(call: ManageCall): Promise<Response> {
   const models = (await modelRepository(call.ctx.db, call.ctx.scope).list()).filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed);
   const modelIds = models.filter((m) => !q.model_id || m.id === q.model_id).map((m) => m.id);
   const langs = readableLanguages(call.actor.permissions, call.site.languages).filter((l) => !q.lang || l === q.lang);
-  const shape = (await sha256Hex(JSON.stringify(["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null]))).slice(0, 16);
-  const secret = await signingSecret(call.env.DB, "cursor");
-  let from: { s: string; g: string } | undefined;
-  if (q.cursor) {
-    const state = await decodeCursor(secret, q.cursor);
-    if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
-    from = { s: state.s, g: state.g };
-  }
+  const pages = await newestFirst(call.env.DB, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null], q.cursor);
   let rows: Awaited<ReturnType<ReturnType<typeof entryRepository>["findMany"]>> = [];
   if (modelIds.length > 0 && langs.length > 0) {
     let query = call.ctx.db
@@ -61,10 +52,8 @@ export async function listEntries(call: ManageCall): Promise<Response> {
       .where("lang", "in", langs);
     if (q.state === "trash") query = query.where("trashed_at", "is not", null);
     else if (q.state) query = query.where("trashed_at", "is", null).where("workflow_state", "=", q.state);
-    if (from) {
-      const f = from;
-      query = query.where((eb) => eb.or([eb("created_at", "<", f.s), eb.and([eb("created_at", "=", f.s), eb("instance_id", "<=", f.g)])]));
-    }
+    const from = pages.from;
+    if (from) query = query.where((eb) => eb.or([eb("created_at", "<", from.createdAt), eb.and([eb("created_at", "=", from.createdAt), eb("instance_id", "<=", from.id)])]));
     rows = await query.orderBy("created_at", "desc").orderBy("instance_id", "desc").limit(limit + 1).execute();
   }
   const page = rows.slice(0, limit);
@@ -77,7 +66,7 @@ export async function listEntries(call: ManageCall): Promise<Response> {
   });
   return json({
     data,
-    page: { limit, has_more: next !== undefined, next_cursor: next ? await encodeCursor(secret, { q: shape, s: next.created_at, g: next.instance_id }) : null },
+    page: { limit, has_more: next !== undefined, next_cursor: next ? await pages.cursorAt({ created_at: next.created_at, id: next.instance_id }) : null },
   });
 }
 

@@ -1,9 +1,7 @@
 import type * as v from "valibot";
+import { newestFirst } from "../newest-first";
 import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
-import { decodeCursor, encodeCursor } from "../../../shared/public/cursor";
-import { signingSecret } from "../../../shared/public/signing-keys";
-import { sha256Hex } from "../../../shared/crypto/digest";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { createPreview } from "../../../shared/services/preview";
@@ -42,14 +40,7 @@ export async function createEntryProposal(call: ManageCall): Promise<Response> {
 export async function listProposals(call: ManageCall): Promise<Response> {
   const q = call.query as { state?: string; instance_id?: string; cursor?: string; limit?: string };
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
-  const shape = (await sha256Hex(JSON.stringify(["proposals", q.state ?? null, q.instance_id ?? null]))).slice(0, 16);
-  const secret = await signingSecret(call.env.DB, "cursor");
-  let from: { s: string; g: string } | undefined;
-  if (q.cursor) {
-    const state = await decodeCursor(secret, q.cursor);
-    if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
-    from = { s: state.s, g: state.g };
-  }
+  const pages = await newestFirst(call.env.DB, ["proposals", q.state ?? null, q.instance_id ?? null], q.cursor);
   // Proposals on entries the role may not read (model or language) are left out in the query
   // itself, so every page is full and the cursor never skips a readable proposal.
   const models = await readableModels(call);
@@ -66,9 +57,9 @@ export async function listProposals(call: ManageCall): Promise<Response> {
     if (readLanguages !== undefined) query = query.where("entries.lang", "in", readLanguages);
     if (q.state === "open" || q.state === "applied" || q.state === "rejected") query = query.where("entry_proposals.state", "=", q.state);
     if (q.instance_id) query = query.where("entry_proposals.instance_id", "=", q.instance_id);
+    const from = pages.from;
     if (from) {
-      const f = from;
-      query = query.where((eb) => eb.or([eb("entry_proposals.created_at", "<", f.s), eb.and([eb("entry_proposals.created_at", "=", f.s), eb("entry_proposals.id", "<=", f.g)])]));
+      query = query.where((eb) => eb.or([eb("entry_proposals.created_at", "<", from.createdAt), eb.and([eb("entry_proposals.created_at", "=", from.createdAt), eb("entry_proposals.id", "<=", from.id)])]));
     }
     rows = await query.orderBy("entry_proposals.created_at", "desc").orderBy("entry_proposals.id", "desc").limit(limit + 1).execute();
   }
@@ -79,7 +70,7 @@ export async function listProposals(call: ManageCall): Promise<Response> {
       const model = models.get(model_id);
       return model ? [readerView(call, row, model)] : [];
     }),
-    page: { limit, has_more: next !== undefined, next_cursor: next ? await encodeCursor(secret, { q: shape, s: next.created_at, g: next.id }) : null },
+    page: { limit, has_more: next !== undefined, next_cursor: next ? await pages.cursorAt(next) : null },
   });
 }
 
