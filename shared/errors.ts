@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   content_not_found: 404,
   search_off: 404,
+  method_not_allowed: 405,
   version_conflict: 409,
   workflow_conflict: 409,
   dependent_content: 409,

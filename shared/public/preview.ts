@@ -1,11 +1,12 @@
+import { PREVIEW_MINUTES } from "../../schema/admin-bodies";
 import { signCapability, verifyCapability } from "../auth/tokens";
 import { signingSecret } from "./signing-keys";
 
 /** The audience of preview capabilities; tokens signed for another purpose never verify here. */
 export const PREVIEW_AUDIENCE = "driftwood:preview";
 
-/** Lifetime of a preview capability, in minutes. */
-export const PREVIEW_MINUTES = { min: 1, max: 60, default: 10 } as const;
+/** Lifetime of a preview capability, in minutes (declared with the admin body that sets it). */
+export { PREVIEW_MINUTES };
 
 /** What a verified preview capability names: one instance of one model of one site. */
 export interface PreviewClaims {

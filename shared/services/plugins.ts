@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { MAX_MANIFEST_BYTES, PluginCapabilitySchema, PluginManifestSchema, type PluginCapability, type PluginManifest } from "../../schema/plugin-manifest";
+import { GrantBody } from "../../schema/admin-bodies";
+import { MAX_MANIFEST_BYTES, PluginManifestSchema, type PluginCapability, type PluginManifest } from "../../schema/plugin-manifest";
 import { hasSystemPermission } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { newSecret, sha256Hex } from "../crypto/digest";
@@ -58,10 +59,8 @@ export interface InstallationWithToken {
   event_secret: string;
 }
 
-export const GrantBody = v.strictObject({
-  capabilities: v.pipe(v.array(PluginCapabilitySchema), v.maxLength(50)),
-  model_ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.maxLength(100)),
-});
+/** The grant body is declared with the admin route that takes it. */
+export { GrantBody };
 
 export type GrantInput = v.InferOutput<typeof GrantBody>;
 

@@ -1,5 +1,4 @@
-import * as v from "valibot";
-import { Scope } from "../../schema/scopes";
+import { CreateManagementCredentialBody } from "../../schema/admin-bodies";
 import {
   createManagementCredential,
   listManagementCredentials,
@@ -8,15 +7,6 @@ import {
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
-
-/** POST /api/management-credentials body. `model_ids` absent or null: every model of the site. */
-const CreateManagementCredentialBody = v.strictObject({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80)),
-  scopes: v.pipe(v.array(Scope), v.maxLength(50)),
-  model_ids: v.optional(
-    v.nullable(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.minLength(1), v.maxLength(50))),
-  ),
-});
 
 /** GET /api/management-credentials: the site's credentials, never their secrets. */
 export async function listCredentials(call: SiteCall): Promise<Response> {

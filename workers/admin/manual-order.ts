@@ -1,13 +1,8 @@
-import * as v from "valibot";
-import { MAX_MANUAL_ORDER } from "../../shared/services/models/manual-order";
+import { ManualOrderBody } from "../../schema/admin-bodies";
 import { expectValue, siteObject } from "../forward";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
-
-const ManualOrderBody = v.strictObject({
-  items: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(64))), v.maxLength(MAX_MANUAL_ORDER)),
-});
 
 /** PUT /api/models/{id}/manual-order: the order `order=manual` lists serve (all languages). */
 export async function putManualOrder(call: SiteCall): Promise<Response> {

@@ -1,4 +1,5 @@
-import * as v from "valibot";
+import type * as v from "valibot";
+import { Empty as NoQuery, InstanceQuery } from "../../schema/admin-bodies";
 import { AppError } from "../../shared/errors";
 import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugin-catalog";
 import { createLaunch, type LaunchRequest } from "../../shared/services/plugin-launches";
@@ -11,9 +12,6 @@ import type { SiteCall } from "./auth";
  * and launches as the management API's `plugins:use` routes, for the signed-in person on the site
  * of X-Site-Id. A person's own launch delegates every scope (`credential: null`).
  */
-
-const InstanceQuery = v.strictObject({ instance_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))) });
-const NoQuery = v.strictObject({});
 
 function query<S extends v.GenericSchema>(call: SiteCall, schema: S): v.InferOutput<S> {
   const params = new URL(call.request.url).searchParams;

@@ -1,5 +1,5 @@
+import { GrantBody } from "../../schema/admin-bodies";
 import {
-  GrantBody,
   getInstallation,
   grantInstallation,
   installPlugin,

@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import { SignInBody } from "../../schema/admin-bodies";
 import { personSites, type PersonSite } from "../../shared/auth/person-authority";
 import { checkPassword, csrfTokenFor, endSession, startSession } from "../../shared/auth/sessions";
 import { systemClock } from "../../shared/clock";
@@ -9,12 +9,6 @@ import { json } from "../http/respond";
 import type { SessionCall } from "./auth";
 import { readBody } from "./body";
 import { clearedSessionCookie, sessionCookie } from "./cookies";
-
-/** POST /api/session body. */
-const SignInBody = v.strictObject({
-  email: v.pipe(v.string(), v.minLength(1), v.maxLength(320)),
-  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
-});
 
 /** What sign-in and GET /api/session answer. */
 export interface SessionAnswer {

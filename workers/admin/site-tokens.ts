@@ -1,14 +1,8 @@
-import * as v from "valibot";
+import { CreateSiteTokenBody } from "../../schema/admin-bodies";
 import { createSiteToken, listSiteTokens, revokeSiteToken } from "../../shared/services/site-tokens";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
-
-/** POST /api/site-tokens body. */
-const CreateSiteTokenBody = v.strictObject({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80)),
-  model_ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.minLength(1), v.maxLength(50)),
-});
 
 /** GET /api/site-tokens: the site's tokens, never their secrets. */
 export async function listTokens(call: SiteCall): Promise<Response> {

@@ -1,14 +1,8 @@
-import * as v from "valibot";
+import { CreateWebhookBody } from "../../schema/admin-bodies";
 import { createWebhook, deleteWebhook, listDeadLetters, listWebhooks, retryDeadLetter } from "../../shared/events/webhooks";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
-
-/** POST /api/webhooks body (names are checked against the known events by the service). */
-const CreateWebhookBody = v.strictObject({
-  url: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(2048)),
-  events: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.minLength(1), v.maxLength(50)),
-});
 
 /** GET /api/webhooks: the site's webhooks, never their secrets. */
 export async function listHooks(call: SiteCall): Promise<Response> {

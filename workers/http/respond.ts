@@ -14,6 +14,8 @@ export function errorResponse(error: AppError, requestId?: string): Response {
   const headers: Record<string, string> = requestId ? { "x-request-id": requestId } : {};
   const retryAfter = error.details?.retry_after;
   if (typeof retryAfter === "number") headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
+  const allow = error.details?.allow;
+  if (Array.isArray(allow)) headers.allow = allow.join(", ");
   return json({ error: { code: error.code, message: error.message, ...(error.details ?? {}) } }, error.status, headers);
 }
 

@@ -11,10 +11,10 @@ import { parse } from "../../shared/services/validation";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
 import { parseJsonText } from "../http/json-body";
+import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
-import { routeMatcher } from "./route-match";
 
 export const MANAGE_BASE = manageSurface.basePath;
 
@@ -33,7 +33,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
 const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry"]);
 
-const match = routeMatcher(manageSurface.routes);
+const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
 
 async function readJson(request: Request): Promise<unknown> {
@@ -60,15 +60,17 @@ function queryObject(url: URL): Record<string, string | string[]> {
  */
 export async function handleManage(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
-  const matched = match(request.method, url.pathname.slice(MANAGE_BASE.length) || "/");
-  if (matched === undefined) throw new AppError("not_found", "No such management route.");
+  const matched = await match(request);
+  if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
   if (request.headers.has("x-site-id") || url.searchParams.has("site_id") || url.searchParams.has("database")) {
     throw new AppError("invalid_request", "The site comes from the credential; do not name a site or database.");
   }
+  // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = await authenticateManagement(env.DB, request);
   const rate = await siteObject(env, auth.site.id).takeRate(`manage:${auth.credential.id}`, rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
   if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this credential.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
-  if (matched === "method_not_allowed") throw new AppError("not_found", "No such management route.");
+  if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
+  if (matched.kind === "malformed") throw malformedPath();
   const { route, params } = matched;
   if (route.scope && !(isScope(route.scope) && hasScope(auth, route.scope))) {
     throw new AppError("insufficient_scope", `This operation needs the ${route.scope} scope.`, { scope: route.scope });

@@ -14,7 +14,7 @@ import { exchangeLaunchCode } from "../../shared/services/plugin-launches";
 import { listContent, readContent, type ContentListInput } from "../../shared/services/plugin-content";
 import { parse } from "../../shared/services/validation";
 import { siteObject } from "../forward";
-import { routeMatcher } from "../manage/route-match";
+import { malformedPath, routeTable } from "../http/route-table";
 import { outcomeResponse, renderPluginError } from "./outcome";
 import { parseJsonText } from "../http/json-body";
 import { readCappedBody, singleValuedQuery } from "./request";
@@ -79,7 +79,7 @@ export const PLUGIN_HANDLERS: Readonly<Record<string, Handler>> = {
   exchangeLaunchCode: exchange,
 };
 
-const match = routeMatcher(pluginSurface.routes);
+const match = routeTable(PROTOCOL_BASE, pluginSurface.routes);
 
 function parseOptional(schema: RouteSpec["query"], input: unknown): unknown {
   return schema ? parse(schema, input) : input;
@@ -100,8 +100,11 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
     if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this installation.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
     const url = new URL(request.url);
-    const matched = match(request.method, url.pathname.slice(PROTOCOL_BASE.length) || "/");
-    if (matched === undefined || matched === "method_not_allowed") throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+    const matched = await match(request);
+    // The protocol's codes are closed: an unknown route or method and a path that is not valid
+    // percent-encoding are all requests not valid for protocol v1 (never a retryable failure).
+    if (matched.kind === "malformed") throw malformedPath();
+    if (matched.kind !== "matched") throw new AppError("invalid_request", "No such route in plugin protocol v1.");
     const { route, params } = matched;
     const handler = PLUGIN_HANDLERS[route.operationId];
     if (!handler) throw new AppError("invalid_request", "No such route in plugin protocol v1.");

@@ -1,7 +1,9 @@
+import { publicSurface } from "../../schema/public-api";
 import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
 import { carriesToken } from "../../shared/public/site-tokens";
 import { json } from "../http/respond";
+import { routeTable } from "../http/route-table";
 import { cacheMaxAge, withCache } from "../public/cache";
 import { readItem } from "../public/item";
 import { readPreview } from "../public/preview";
@@ -14,49 +16,80 @@ import { handleSearch, handleSuggest } from "../public/search";
 
 export { publicNotFound };
 
-const MODEL_PATH = /^\/v1\/([a-z][a-z0-9-]{0,63})$/;
-const ITEM_PATH = /^\/v1\/([a-z][a-z0-9-]{0,63})\/([^/]{1,200})$/;
+/** What every public handler gets: the request, its site (by Host) and its decoded path parameters. */
+interface PublicCall {
+  request: Request;
+  env: Env;
+  ctx: ExecutionContext;
+  site: Site;
+  url: URL;
+  params: Record<string, string>;
+}
 
-/** Public read API of the site that owns the Host. Every refusal of a thing is the same 404. */
-export async function handlePublic(request: Request, env: Env, ctx: ExecutionContext, site: Site | undefined): Promise<Response> {
-  if (!site) throw publicNotFound();
-  if (request.method !== "GET" && request.method !== "HEAD") throw publicNotFound();
-  const url = new URL(request.url);
-  const path = url.pathname;
-  if (path === "/health") {
+type PublicHandler = (call: PublicCall) => Promise<Response>;
+
+const MODEL_SLUG = /^[a-z][a-z0-9-]{0,63}$/;
+const MAX_SLUG_LENGTH = 200;
+
+/** The path's model slug, or the public 404 (a malformed slug names no model). */
+function modelParam(call: PublicCall): string {
+  const model = call.params.model ?? "";
+  if (!MODEL_SLUG.test(model)) throw publicNotFound();
+  return model;
+}
+
+/** One handler per operation of schema/public-api.ts. */
+export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
+  health: async ({ url, site }) => {
     parseNoParams(url);
     return json({ ok: true, site: site.slug });
-  }
-  const maxAge = cacheMaxAge(env);
-  if (path === "/v1/_embeds") {
+  },
+  listEmbeds: async ({ request, env, ctx, url, site }) => {
     parseNoParams(url);
-    return withCache(request, maxAge, carriesToken(request), ctx, async () => embeds(site));
-  }
-  if (path === "/v1/_rich-blocks") {
+    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, async () => embeds(site));
+  },
+  listRichBlocks: async ({ request, env, ctx, url, site }) => {
     parseNoParams(url);
-    return withCache(request, maxAge, carriesToken(request), ctx, () => richBlocks(env.DB, site));
-  }
-  if (path === "/v1/_search") return handleSearch(request, env, ctx, site);
-  if (path === "/v1/_search/suggest") return handleSuggest(request, env, ctx, site);
-  const list = MODEL_PATH.exec(path);
-  if (list?.[1]) {
+    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, () => richBlocks(env.DB, site));
+  },
+  search: ({ request, env, ctx, site }) => handleSearch(request, env, ctx, site),
+  suggest: ({ request, env, ctx, site }) => handleSuggest(request, env, ctx, site),
+  listItems: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const slug = modelParam(call);
     const params = parseListParams(url);
     const bypass = carriesToken(request);
-    return withCache(request, maxAge, bypass, ctx, async () => {
-      const model = await readableModel(env, site, list[1] ?? "", request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, slug, request);
       return listItems(env.DB, site, model, servedChain(site, params.locale), params, !bypass);
     });
-  }
-  const item = ITEM_PATH.exec(path);
-  if (item?.[1] && item[2]) {
+  },
+  getItem: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = call.params.slug ?? "";
+    if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
     const params = parseItemParams(url);
     const bypass = carriesToken(request) || params.preview !== undefined;
-    return withCache(request, maxAge, bypass, ctx, async () => {
-      const model = await readableModel(env, site, item[1] ?? "", request);
-      const slug = decodeURIComponent(item[2] ?? "");
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, modelSlug, request);
       if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now());
       return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass);
     });
-  }
-  throw publicNotFound();
+  },
+};
+
+const match = routeTable(publicSurface.basePath, publicSurface.routes, { headAsGet: true });
+
+/**
+ * Public read API of the site that owns the Host. Every refusal of a thing is the same 404: an
+ * unknown host, path or method, and a path that is not valid percent-encoding.
+ */
+export async function handlePublic(request: Request, env: Env, ctx: ExecutionContext, site: Site | undefined): Promise<Response> {
+  if (!site) throw publicNotFound();
+  const matched = await match(request);
+  if (matched.kind !== "matched") throw publicNotFound();
+  const handler = PUBLIC_HANDLERS[matched.route.operationId];
+  if (!handler) throw publicNotFound();
+  return handler({ request, env, ctx, site, url: new URL(request.url), params: matched.params });
 }

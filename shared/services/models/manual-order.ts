@@ -1,4 +1,5 @@
 import type { CompiledQuery } from "kysely";
+import { MAX_MANUAL_ORDER } from "../../../schema/admin-bodies";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { hasSystemPermission } from "../../auth/permissions";
@@ -13,8 +14,8 @@ export interface ManualOrderInput {
   items: string[];
 }
 
-/** At most this many items can be placed by hand; the rest follow by date. */
-export const MAX_MANUAL_ORDER = 1000;
+/** At most this many items can be placed by hand; the rest follow by date (declared with the admin body). */
+export { MAX_MANUAL_ORDER };
 
 /**
  * Sets a model's manual order (`order=manual`), one order shared by all languages. Items not named

@@ -1,0 +1,241 @@
+import * as v from "valibot";
+import type { RouteSpec, Surface } from "./contract";
+import {
+  CreateManagementCredentialBody,
+  CreateSiteTokenBody,
+  CreateWebhookBody,
+  Empty,
+  GrantBody,
+  InstanceQuery,
+  ManualOrderBody,
+  PreviewBody,
+  SignInBody,
+} from "./admin-bodies";
+import { PluginManifestSchema } from "./plugin-manifest";
+import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
+
+/**
+ * The admin JSON API on the admin host (docs/admin-api.md) as a route table: the router
+ * (workers/admin/router.ts) matches with it and `openapi/admin-v1.json` is generated from it.
+ * `access` says what a route needs before its handler runs: nothing (`public`), a live session
+ * (`session`), or a session plus an active membership on the X-Site-Id site (`site`).
+ */
+export interface AdminRouteSpec extends RouteSpec {
+  access: "public" | "session" | "site";
+}
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
+const IdPath = v.strictObject({ id: Id });
+/** A JSON object answer whose keys are described in docs/ rather than pinned here. */
+const Described = (title: string) => v.pipe(v.looseObject({}), v.title(title));
+const list = <S extends v.GenericSchema>(item: S) => v.strictObject({ data: v.array(item) });
+
+const Person = v.strictObject({ id: v.string(), email: v.string(), name: v.string() });
+const SessionAnswer = v.pipe(
+  v.strictObject({
+    person: Person,
+    sites: v.array(v.strictObject({ id: v.string(), slug: v.string(), name: v.string(), role: v.string() })),
+    csrf_token: v.string(),
+  }),
+  v.title("SessionAnswer"),
+);
+
+const TokenView = v.pipe(
+  v.strictObject({ id: v.string(), name: v.string(), model_ids: v.array(v.string()), created_by: v.nullable(v.string()), created_at: v.string(), revoked_at: v.nullable(v.string()) }),
+  v.title("SiteTokenView"),
+);
+const CreatedToken = v.strictObject({ id: v.string(), name: v.string(), model_ids: v.array(v.string()), created_at: v.string(), token: v.string() });
+
+const CredentialView = v.pipe(
+  v.strictObject({
+    id: v.string(),
+    name: v.string(),
+    scopes: v.array(v.string()),
+    model_ids: v.nullable(v.array(v.string())),
+    created_by: v.string(),
+    created_at: v.string(),
+    revoked_at: v.nullable(v.string()),
+  }),
+  v.title("ManagementCredentialView"),
+);
+const CreatedCredential = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  scopes: v.array(v.string()),
+  model_ids: v.nullable(v.array(v.string())),
+  created_at: v.string(),
+  token: v.string(),
+});
+
+const WebhookView = v.pipe(
+  v.strictObject({ id: v.string(), url: v.string(), events: v.array(v.string()), created_by: v.nullable(v.string()), created_at: v.string() }),
+  v.title("WebhookView"),
+);
+const CreatedWebhook = v.strictObject({ ...WebhookView.entries, secret: v.string() });
+const DeadLetter = v.pipe(
+  v.strictObject({
+    id: v.string(),
+    event_id: v.string(),
+    event_name: v.nullable(v.string()),
+    webhook_id: v.string(),
+    webhook_url: v.nullable(v.string()),
+    subscriber_kind: v.picklist(["webhook", "plugin"]),
+    attempts: v.number(),
+    last_status: v.nullable(v.number()),
+    last_error: v.nullable(v.string()),
+    created_at: v.string(),
+    dead_at: v.string(),
+  }),
+  v.title("DeadLetterView"),
+);
+
+const Installation = Described("InstallationView");
+const InstallationWithToken = v.strictObject({ installation: Installation, token: v.string(), event_secret: v.string() });
+
+const sessionErrors = ["unauthorized", "csrf_failed"] as const;
+const siteErrors = [...sessionErrors, "invalid_request", "forbidden", "missing_permission"] as const;
+const withId = [...siteErrors, "not_found"] as const;
+
+const sessionRoutes: readonly AdminRouteSpec[] = [
+  { operationId: "signIn", method: "post", path: "/api/session", access: "public", summary: "Sign in: the session cookie and the session answer", body: SignInBody, response: SessionAnswer, errors: ["invalid_request", "unauthorized"] },
+  { operationId: "getSession", method: "get", path: "/api/session", access: "session", summary: "The signed-in person, their sites and the session's CSRF token", response: SessionAnswer, errors: ["unauthorized"] },
+  { operationId: "signOut", method: "delete", path: "/api/session", access: "session", summary: "Sign out (204, cookie cleared)", status: 204, response: v.null(), errors: [...sessionErrors] },
+];
+
+const secretRoutes: readonly AdminRouteSpec[] = [
+  { operationId: "listSiteTokens", method: "get", path: "/api/site-tokens", access: "site", summary: "The site's API tokens, never their secrets", response: list(TokenView), errors: [...siteErrors] },
+  { operationId: "createSiteToken", method: "post", path: "/api/site-tokens", access: "site", summary: "A site API token; the secret is shown this once", body: CreateSiteTokenBody, status: 201, response: CreatedToken, errors: [...siteErrors, "unknown_model"] },
+  { operationId: "revokeSiteToken", method: "delete", path: "/api/site-tokens/{id}", access: "site", summary: "Revoke a site API token", params: IdPath, response: TokenView, errors: [...withId] },
+  { operationId: "listManagementCredentials", method: "get", path: "/api/management-credentials", access: "site", summary: "The site's management credentials, never their secrets", response: list(CredentialView), errors: [...siteErrors] },
+  {
+    operationId: "createManagementCredential",
+    method: "post",
+    path: "/api/management-credentials",
+    access: "site",
+    summary: "A management credential; the secret is shown this once",
+    body: CreateManagementCredentialBody,
+    status: 201,
+    response: CreatedCredential,
+    errors: [...siteErrors, "unknown_model", "grant_not_held"],
+  },
+  { operationId: "revokeManagementCredential", method: "delete", path: "/api/management-credentials/{id}", access: "site", summary: "Revoke a management credential", params: IdPath, response: CredentialView, errors: [...withId] },
+  { operationId: "listWebhooks", method: "get", path: "/api/webhooks", access: "site", summary: "The site's webhooks, never their secrets", response: list(WebhookView), errors: [...siteErrors] },
+  { operationId: "createWebhook", method: "post", path: "/api/webhooks", access: "site", summary: "A webhook; the signing secret is shown this once", body: CreateWebhookBody, status: 201, response: CreatedWebhook, errors: [...siteErrors] },
+  { operationId: "deleteWebhook", method: "delete", path: "/api/webhooks/{id}", access: "site", summary: "Deactivate a webhook", params: IdPath, response: WebhookView, errors: [...withId] },
+  { operationId: "listDeadLetters", method: "get", path: "/api/webhooks/dead-letters", access: "site", summary: "Deliveries that gave up (webhooks and plugins)", response: list(DeadLetter), errors: [...siteErrors] },
+  { operationId: "retryDeadLetter", method: "post", path: "/api/webhooks/dead-letters/{id}/retry", access: "site", summary: "Send a dead delivery again (202)", params: IdPath, status: 202, response: Described("RetriedDelivery"), errors: [...withId] },
+];
+
+const contentRoutes: readonly AdminRouteSpec[] = [
+  {
+    operationId: "createPreview",
+    method: "post",
+    path: "/api/preview",
+    access: "site",
+    summary: "A preview capability for an entry's current draft",
+    body: PreviewBody,
+    response: v.strictObject({ preview: v.string(), expires_at: v.string(), url: v.string() }),
+    errors: [...withId, "locale_denied", "invalid_slug"],
+  },
+  {
+    operationId: "getPublicClient",
+    method: "get",
+    path: "/api/models/public-client.ts",
+    access: "site",
+    summary: "The generated dependency-free TypeScript client of the site (text/plain)",
+    response: v.pipe(v.string(), v.description("TypeScript source")),
+    errors: [...siteErrors],
+  },
+  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked"] },
+  { operationId: "dismissModelProposal", method: "post", path: "/api/models/proposals/{id}/dismiss", access: "site", summary: "Dismiss a model proposal", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId] },
+  {
+    operationId: "putManualOrder",
+    method: "put",
+    path: "/api/models/{id}/manual-order",
+    access: "site",
+    summary: "A model's manual order (order=manual), shared by all languages",
+    params: IdPath,
+    body: ManualOrderBody,
+    response: v.strictObject({ model_id: v.string(), manual_order: v.array(v.string()), cache: v.unknown() }),
+    errors: [...withId],
+  },
+  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale"] },
+  { operationId: "rejectProposal", method: "post", path: "/api/proposals/{id}/reject", access: "site", summary: "Reject an entry field proposal", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId] },
+];
+
+const pluginRoutes: readonly AdminRouteSpec[] = [
+  { operationId: "listPlugins", method: "get", path: "/api/plugins", access: "site", summary: "The site's plugin installations", response: list(Installation), errors: [...siteErrors] },
+  {
+    operationId: "installPlugin",
+    method: "post",
+    path: "/api/plugins",
+    access: "site",
+    summary: "Install from a manifest (at most 32768 bytes); token and event secret shown once",
+    body: PluginManifestSchema,
+    status: 201,
+    response: InstallationWithToken,
+    errors: [...siteErrors, "manifest_too_large", "plugin_already_installed"],
+  },
+  { operationId: "getPlugin", method: "get", path: "/api/plugins/{id}", access: "site", summary: "One installation", params: IdPath, response: Installation, errors: [...withId] },
+  { operationId: "uninstallPlugin", method: "delete", path: "/api/plugins/{id}", access: "site", summary: "Uninstall", params: IdPath, response: Described("Uninstalled"), errors: [...withId] },
+  { operationId: "grantPlugin", method: "put", path: "/api/plugins/{id}/grant", access: "site", summary: "Replace the grant", params: IdPath, body: GrantBody, response: Installation, errors: [...withId, "grant_not_requested"] },
+  { operationId: "activatePlugin", method: "post", path: "/api/plugins/{id}/activate", access: "site", summary: "Activate", params: IdPath, response: Installation, errors: [...withId, "installation_state_conflict"] },
+  { operationId: "disablePlugin", method: "post", path: "/api/plugins/{id}/disable", access: "site", summary: "Disable", params: IdPath, response: Installation, errors: [...withId, "installation_state_conflict"] },
+  { operationId: "revokePlugin", method: "post", path: "/api/plugins/{id}/revoke", access: "site", summary: "Revoke", params: IdPath, response: Installation, errors: [...withId, "installation_state_conflict"] },
+  { operationId: "rotatePluginToken", method: "post", path: "/api/plugins/{id}/rotate-token", access: "site", summary: "A new token and event secret, shown once", params: IdPath, response: InstallationWithToken, errors: [...withId, "installation_state_conflict"] },
+];
+
+const launchErrors = [...withId, "installation_not_active", "capability_refused"] as const;
+
+const launchRoutes: readonly AdminRouteSpec[] = [
+  { operationId: "listLaunchablePlugins", method: "get", path: "/api/plugin-launches/plugins", access: "site", summary: "Plugin list entries for the signed-in person", query: Empty, response: list(PluginListEntry), errors: [...siteErrors] },
+  { operationId: "listLaunchManageViews", method: "get", path: "/api/plugin-launches/manage-views", access: "site", summary: "Manage views the person may launch", query: Empty, response: list(Described("PluginManageView")), errors: [...siteErrors] },
+  {
+    operationId: "listLaunchContentActions",
+    method: "get",
+    path: "/api/plugin-launches/content-actions",
+    access: "site",
+    summary: "Content actions the person may launch (instance_id keeps those for that entry)",
+    query: InstanceQuery,
+    response: list(Described("PluginContentAction")),
+    errors: [...siteErrors],
+  },
+  {
+    operationId: "launchManageView",
+    method: "post",
+    path: "/api/plugin-launches/{id}/manage-views/{view}",
+    access: "site",
+    summary: "A single-use launch link of a manage view (no body or {})",
+    params: v.strictObject({ id: Id, view: Id }),
+    query: Empty,
+    body: Empty,
+    status: 201,
+    response: LaunchAnswer,
+    errors: [...launchErrors],
+  },
+  {
+    operationId: "launchContentAction",
+    method: "post",
+    path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}",
+    access: "site",
+    summary: "A single-use launch link of a content action on an entry (no body or {})",
+    params: v.strictObject({ id: Id, action: Id, instance_id: Id }),
+    query: Empty,
+    body: Empty,
+    status: 201,
+    response: LaunchAnswer,
+    errors: [...launchErrors],
+  },
+];
+
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...secretRoutes, ...contentRoutes, ...pluginRoutes, ...launchRoutes];
+
+export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
+  title: "Driftwood admin JSON API",
+  version: "1",
+  description:
+    "Admin routes on the admin host, for a signed-in person (dw_session cookie). Writes other than sign-in need X-CSRF-Token; site routes name the site with X-Site-Id.",
+  basePath: "",
+  security: { name: "session", scheme: { type: "apiKey", in: "cookie", name: "dw_session" } },
+  routes: adminRoutes,
+};
