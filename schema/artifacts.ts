@@ -1,3 +1,4 @@
+import { adminSurface } from "./admin-api";
 import { buildOpenApi } from "./openapi";
 import { manageSurface } from "./manage-api";
 import { pluginSurface } from "./plugin-api";
@@ -15,5 +16,6 @@ export function contractArtifacts(): Record<string, string> {
     "openapi/manage-v1.ts": buildTypes(manageSurface, "ManageOperations"),
     "openapi/plugin-v1.json": `${JSON.stringify(buildOpenApi(pluginSurface), null, 2)}\n`,
     "openapi/plugin-v1.ts": buildTypes(pluginSurface, "PluginOperations"),
+    "openapi/admin-v1.json": `${JSON.stringify(buildOpenApi(adminSurface), null, 2)}\n`,
   };
 }

@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { loadTs, root } from "../../scripts/lib/load-ts.mjs";
 
-const files = ["openapi-v1.json", "openapi/public-v1.json", "openapi/plugin-v1.json"];
+const files = ["openapi-v1.json", "openapi/public-v1.json", "openapi/plugin-v1.json", "openapi/admin-v1.json"];
 
 describe("OpenAPI artefacts", () => {
   for (const file of files) {
@@ -46,5 +46,24 @@ describe("OpenAPI artefacts", () => {
     assert.deepEqual(documented, pluginSurface.routes.map((r) => `${r.method} ${pluginSurface.basePath}${r.path}`).sort());
     assert.deepEqual(Object.keys(PLUGIN_HANDLERS).sort(), pluginSurface.routes.map((r) => r.operationId).sort());
     assert.ok(document.components.schemas.ErrorBody.properties.outcome, "refusals are documented as the outcome envelope");
+  });
+
+  it("documents every public route, each with a handler", async () => {
+    const { publicSurface } = await loadTs("schema/public-api.ts");
+    const { PUBLIC_HANDLERS } = await loadTs("workers/routes/public.ts");
+    const document = JSON.parse(readFileSync(path.join(root, "openapi/public-v1.json"), "utf8"));
+    const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    assert.deepEqual(documented, publicSurface.routes.map((r) => `${r.method} ${r.path}`).sort());
+    assert.deepEqual(Object.keys(PUBLIC_HANDLERS).sort(), publicSurface.routes.map((r) => r.operationId).sort());
+  });
+
+  it("documents every admin route, each with a handler written for the access it declares", async () => {
+    const { adminSurface } = await loadTs("schema/admin-api.ts");
+    const { ADMIN_HANDLERS } = await loadTs("workers/admin/router.ts");
+    const document = JSON.parse(readFileSync(path.join(root, "openapi/admin-v1.json"), "utf8"));
+    const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    assert.deepEqual(documented, adminSurface.routes.map((r) => `${r.method} ${r.path}`).sort());
+    const handled = Object.entries(ADMIN_HANDLERS).flatMap(([access, handlers]) => Object.keys(handlers).map((id) => `${access} ${id}`)).sort();
+    assert.deepEqual(handled, adminSurface.routes.map((r) => `${r.access} ${r.operationId}`).sort());
   });
 });
