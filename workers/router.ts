@@ -1,4 +1,5 @@
 import type { Env } from "../shared/env";
+import { drainUnreadBody } from "./http/drain-body";
 import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
@@ -12,6 +13,14 @@ import { handlePublic } from "./routes/public";
  * OAuth) are matched by path on any host; everything else is the public API of the Host's site.
  */
 export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const answer = await dispatch(request, env, ctx);
+  // Every surface may refuse before reading a body (credential, size, route): read what is left
+  // before answering, so a local `wrangler dev` never stalls the next request (drain-body.ts).
+  await drainUnreadBody(request);
+  return answer;
+}
+
+async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
     if (isAdminHost(request, env)) return await handleAdmin(request, env);

@@ -14,26 +14,34 @@ import { root } from "./load-ts.mjs";
 const require = createRequire(import.meta.url);
 const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 
-/** One HTTP request to 127.0.0.1 with an explicit Host header (Node's fetch would replace it). */
-export function request(port, { method = "GET", host, path: pathname, headers = {}, body }) {
+/**
+ * One HTTP request to 127.0.0.1 with an explicit Host header (Node's fetch would replace it), on a
+ * connection of its own. `chunks` sends the body with chunked transfer encoding (no Content-Length),
+ * one write per chunk; `timeoutMs` fails the request when no full answer came in time.
+ */
+export function request(port, { method = "GET", host, path: pathname, headers = {}, body, chunks, timeoutMs }) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const framing =
+      chunks !== undefined
+        ? { "content-type": "application/json", "transfer-encoding": "chunked" }
+        : payload !== undefined
+          ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+          : {};
     const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method,
-        path: pathname,
-        headers: { host, ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...headers },
-      },
+      { host: "127.0.0.1", port, method, path: pathname, agent: false, headers: { host, ...framing, ...headers } },
       (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        const received = [];
+        res.on("data", (c) => received.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(received).toString("utf8") }));
       },
     );
-    req.on("error", reject);
-    if (payload !== undefined) req.write(payload);
+    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms: ${method} ${pathname}`)));
+    // The server may answer (and stop reading) before the whole body is written: that is not a failure of the request.
+    req.on("error", (error) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    req.on("close", () => reject(new Error(`connection closed without an answer: ${method} ${pathname}`)));
+    if (chunks !== undefined) for (const chunk of chunks) req.write(chunk);
+    else if (payload !== undefined) req.write(payload);
     req.end();
   });
 }

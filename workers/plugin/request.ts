@@ -22,7 +22,8 @@ export async function readCappedBody(request: Request): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_PLUGIN_REQUEST_BYTES) {
-      await reader.cancel();
+      // Released, not cancelled: the router drains the rest before answering (workers/http/drain-body.ts).
+      reader.releaseLock();
       throw tooLarge();
     }
     chunks.push(value);
