@@ -70,6 +70,10 @@ describe("routing: malformed percent-encoding (issue #9 item 9)", () => {
     const res = await adminCall<{ error: { code: string } }>(session, "DELETE", "/api/site-tokens/%ZZ", { siteId: s.site.id });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
+    // The table's closed path schemas hold too: an id longer than 100 characters is refused the same way.
+    const long = await adminCall<{ error: { code: string } }>(session, "DELETE", `/api/site-tokens/${"x".repeat(101)}`, { siteId: s.site.id });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe("invalid_request");
   });
 });
 

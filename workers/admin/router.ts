@@ -1,6 +1,7 @@
 import type { Env } from "../../shared/env";
 import { adminSurface } from "../../schema/admin-api";
 import { AppError } from "../../shared/errors";
+import { parse } from "../../shared/services/validation";
 import { malformedPath, methodNotAllowed, pathParamNames, routeTable } from "../http/route-table";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
@@ -80,26 +81,31 @@ export async function handleAdmin(request: Request, env: Env): Promise<Response>
   if (matched.kind === "none") throw noRoute();
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
   const { route } = matched;
+  /** Refusals of the path itself come after the route's access checks: a caller without a session learns nothing from them. */
+  const checkPath = (): void => {
+    if (matched.kind === "malformed") throw malformedPath();
+    if (route.params) parse(route.params, matched.params);
+  };
   const params = matched.kind === "matched" ? pathParamNames(route.path).map((name) => matched.params[name] ?? "") : [];
   switch (route.access) {
     case "public": {
       const handle = PUBLIC_HANDLERS[route.operationId];
       if (!handle) throw noRoute();
-      if (matched.kind === "malformed") throw malformedPath();
+      checkPath();
       return handle(request, env);
     }
     case "session": {
       const handle = SESSION_HANDLERS[route.operationId];
       if (!handle) throw noRoute();
       const call = await requireSession(request, env, params);
-      if (matched.kind === "malformed") throw malformedPath();
+      checkPath();
       return handle(call);
     }
     case "site": {
       const handle = SITE_HANDLERS[route.operationId];
       if (!handle) throw noRoute();
       const call = await requireSite(await requireSession(request, env, params));
-      if (matched.kind === "malformed") throw malformedPath();
+      checkPath();
       return handle(call);
     }
   }
