@@ -144,6 +144,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     access: "site",
     summary: "The generated dependency-free TypeScript client of the site (text/plain)",
     response: v.pipe(v.string(), v.description("TypeScript source")),
+    responseType: "text/plain",
     errors: [...siteErrors],
   },
   { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked"] },

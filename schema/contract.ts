@@ -26,6 +26,8 @@ export interface RouteSpec {
   /** Success status and body. */
   status?: number;
   response: AnySchema;
+  /** Media type of the success body (default `application/json`). */
+  responseType?: string;
   /** Refusals the operation may answer with (status comes from ERROR_STATUS). */
   errors: readonly ErrorCode[];
 }

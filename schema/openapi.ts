@@ -32,8 +32,10 @@ function strip(json: Json): Json {
 }
 
 function operation(route: RouteSpec, surface: Surface): Json {
+  const status = route.status ?? 200;
   const responses: Json = {
-    [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: strip(schemaOf(route.response, "output")) } } },
+    // A 204 has no body to describe.
+    [String(status)]: status === 204 ? { description: "Success" } : { description: "Success", content: { [route.responseType ?? "application/json"]: { schema: strip(schemaOf(route.response, "output")) } } },
   };
   const byStatus = new Map<number, string[]>();
   for (const code of route.errors) {
@@ -59,7 +61,9 @@ function operation(route: RouteSpec, surface: Surface): Json {
   }
   if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: strip(schemaOf(route.body, "input")) } } };
   if (route.scope) op["x-scope"] = route.scope;
-  if (surface.security) op.security = [{ [surface.security.name]: [] }];
+  // A route any caller may use (the admin's sign-in) declares no security of its own.
+  const anonymous = "access" in route && route.access === "public";
+  if (surface.security) op.security = anonymous ? [] : [{ [surface.security.name]: [] }];
   return op;
 }
 
