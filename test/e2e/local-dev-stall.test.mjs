@@ -60,6 +60,7 @@ describe("local dev: a refused oversized plugin body", () => {
     assert.equal(next.status, 200, next.text);
   });
 
+  // A guard rather than a reproduction: a body left wholly unread did not stall before the drain either.
   it("any surface refusing before it reads the body: a management write with a wrong credential", { timeout: 60_000 }, async () => {
     const refused = await request(PORT, {
       method: "POST",
