@@ -114,7 +114,7 @@ describe("GET /v1/{model}/{slug}?preview=", () => {
     await apply(twin.ctx(), lifecycle.createEntry(twin.ctx(), { model_id: (await twinArticle(twin)).id, slug: "story", fields: { title: "Twin" } }));
     const good = (await requestPreview(session, s, { instance_id: entry.instance_id })).body.preview;
 
-    const expired = (await mintPreview(env.DB, { siteId: s.site.id, instanceId: entry.instance_id, modelId: models.article.id }, { nowMs: Date.now() - 2 * 60 * 60_000, minutes: 1 })).token;
+    const expired = (await mintPreview(env.DB, { siteId: s.site.id, instanceId: entry.instance_id, modelId: models.article.id, fields: "all" }, { nowMs: Date.now() - 2 * 60 * 60_000, minutes: 1 })).token;
     const [header, payload, signature] = good.split(".");
     const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
     const badSignature = `${header}.${payload}.${flipped}`;

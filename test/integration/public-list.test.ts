@@ -36,7 +36,7 @@ describe("GET /v1/{model}", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.body.data.map((d) => d.slug)).toEqual(["article-2", "article-1", "article-0"]);
     expect(res.body.page).toEqual({ limit: 20, has_more: false, next_cursor: null });
-    expect(Object.keys(res.body.data[0] ?? {}).sort()).toEqual(["fields", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
+    expect(Object.keys(res.body.data[0] ?? {}).sort()).toEqual(["fields", "first_published_at", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
     expect(JSON.stringify(res.body)).not.toContain("internal_note");
     const asc = await publicGet<ListBody>(s.host, "/v1/article?order=asc");
     expect(asc.body.data.map((d) => d.slug)).toEqual(["article-0", "article-1", "article-2"]);
