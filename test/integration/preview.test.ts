@@ -150,8 +150,11 @@ describe("GET /v1/{model}/{slug}?preview= and field read limits", () => {
   it("shows every public field to a minter without field limits, never a private one", async () => {
     const { s, entry, session } = await siteWithDraft();
     const res = await requestPreview(session, s, { instance_id: entry.instance_id });
-    const shown = await publicGet<ItemBody>(s.host, res.body.url);
+    const shown = await publicGet<ItemBody & { data: { first_published_at: string } }>(s.host, res.body.url);
     expect(Object.keys(shown.body.data.fields).sort()).toEqual(["body", "summary", "title"]);
+    // The draft of a published item shows when the item was first published, like the live item.
+    const live = await publicGet<{ data: { first_published_at: string } }>(s.host, "/v1/article/story");
+    expect(shown.body.data.first_published_at).toBe(live.body.data.first_published_at);
     expect(JSON.stringify(shown.body)).not.toContain("secret");
   });
 });

@@ -63,6 +63,7 @@ describe("GET {admin}/api/models/public-client.ts", () => {
     expect(source).not.toContain("internal_note");
     expect(source).not.toContain("NoteFields");
     expect(source).toContain("export function createClient");
+    expect(source).toMatch(/first_published_at: string;/);
 
     await addModel(s.ctx(), { slug: "event", name: "Event", fields: [{ key: "starts", label: "Starts", type: "datetime" }, { key: "seats", label: "Seats", type: "integer" }] });
     const after = await (await fetchClient(s.site.id, session.cookie)).text();
