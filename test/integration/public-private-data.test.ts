@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { ADMIN, signIn } from "../helpers/admin-api";
@@ -154,5 +154,33 @@ describe("public snapshots and private data", () => {
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(await read()).toEqual([]);
     expect((await publicGet(s.host, "/v1/post?tag=memos:secret-plan")).body).toMatchObject({ data: [] });
+  });
+
+  it("the D1 migration brings snapshots written before these rules to the same answers", async () => {
+    const world = await privateLinksSite();
+    const { s } = world;
+    const expected = (await publicGet<{ data: Item }>(s.host, "/v1/post/hello")).body;
+    // A row as the renderer wrote it before: no first_published_at, the memo linked, Jane's name shown, the memo indexed.
+    const memoRef = { instance_id: world.secret.instance_id, model: "memo", slug: "secret-plan", display: "Secret plan" };
+    await env.DB.prepare(
+      `UPDATE published_items SET body = json_set(json_remove(body, '$.first_published_at'), '$.relations.memos', json(?), '$.relations.people[0].display', 'Jane Hidden')
+       WHERE site_id = ? AND instance_id = ?`,
+    ).bind(JSON.stringify([memoRef]), s.site.id, world.hello.instance_id).run();
+    await env.DB.prepare(
+      `INSERT INTO published_relations (site_id, instance_id, model_id, lang, field, target_group_id, target_slug, translation_group_id, sort_at)
+       SELECT site_id, instance_id, model_id, lang, 'memos', ?, 'secret-plan', translation_group_id, sort_at FROM published_items WHERE site_id = ? AND instance_id = ?`,
+    ).bind(world.secret.translation_group_id, s.site.id, world.hello.instance_id).run();
+    const legacy = await publicGet(s.host, "/v1/post/hello");
+    expect(JSON.stringify(legacy.body)).toContain("Secret plan");
+
+    // The migration's data statements (its index statements are not re-run beside other test files).
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0012_"));
+    const statements = (migration?.queries ?? []).filter((q) => /^\s*(UPDATE|DELETE)\b/i.test(q.replace(/^\s*--.*$/gm, "")));
+    expect(statements.length).toBeGreaterThanOrEqual(3);
+    for (const sql of statements) await env.DB.prepare(sql).run();
+
+    expect((await publicGet(s.host, "/v1/post/hello")).body).toEqual(expected);
+    const filtered = await publicGet(s.host, "/v1/post?tag=memos:secret-plan");
+    expect(filtered.body).toMatchObject({ data: [] });
   });
 });
