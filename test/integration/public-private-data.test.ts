@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { ADMIN, signIn } from "../helpers/admin-api";
+import { ADMIN, adminCall, signIn } from "../helpers/admin-api";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
@@ -154,6 +154,30 @@ describe("public snapshots and private data", () => {
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(await read()).toEqual([]);
     expect((await publicGet(s.host, "/v1/post?tag=memos:secret-plan")).body).toMatchObject({ data: [] });
+  });
+
+  it("keeps a private model's links to items of its own model for the readers of that model", async () => {
+    const world = await privateLinksSite();
+    const { s, token, memo } = world;
+    const current = await manage<{ revision: number; definition: { fields: Record<string, unknown>[] } }>(token, "GET", `/models/${memo.id}`);
+    const replaced = await manage(token, "PUT", `/models/${memo.id}/definition`, {
+      body: {
+        expected_revision: current.body.revision,
+        definition: { fields: [...current.body.definition.fields, { key: "see_also", label: "See also", type: "relation", multiple: true, targets: [memo.id] }] },
+      },
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const linked = await publishNew(token, memo.id, "follow-up", { title: "Follow-up", see_also: [world.secret.instance_id] });
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const siteToken = (await adminCall<{ token: string }>(session, "POST", "/api/site-tokens", { siteId: s.site.id, body: { name: "Memos", model_ids: [memo.id] } })).body.token;
+
+    const read = await publicGet<{ data: Item }>(s.host, "/v1/memo/follow-up", { authorization: `Bearer ${siteToken}` });
+    expect(read.status).toBe(200);
+    expect(read.body.data.relations.see_also).toEqual([{ instance_id: world.secret.instance_id, model: "memo", slug: "secret-plan", display: "Secret plan" }]);
+    expect((await publicGet(s.host, "/v1/memo/follow-up")).status).toBe(404);
+    expect(linked.instance_id).toBe(read.body.data.id);
+    // The public post still does not name the memo.
+    expectNothingPrivate(JSON.stringify((await publicGet(s.host, "/v1/post/hello")).body), world);
   });
 
   it("the D1 migration brings snapshots written before these rules to the same answers", async () => {
