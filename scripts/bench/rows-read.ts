@@ -53,7 +53,7 @@ export async function measureRowsRead(d1: D1Database, host: string, modelSlug: s
       const result = await repo.list({ modelId: model.id, chain, order: "desc", limit: DEFAULT_PAGE_SIZE, filters, ...(from ? { from } : {}) });
       if (page === 1 || page === deepPage) figures.push({ list, page, rows: result.rows.length, rows_read: result.rowsRead });
       if (!result.next) break;
-      from = { sort_at: result.next.sort_at, group_id: result.next.group_id };
+      from = { sort_at: result.next.sort_at, instance_id: result.next.instance_id };
     }
   }
   return { page_size: DEFAULT_PAGE_SIZE, items, figures };

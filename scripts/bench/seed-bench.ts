@@ -211,7 +211,7 @@ export async function growArticles(d1: D1Database, siteId: string, modelId: stri
         .prepare(
           `${k} INSERT INTO published_items (site_id, instance_id, model_id, translation_group_id, lang, slug, label, version_id, published_at, sort_at, manual_position, body, mentions)
            SELECT p.site_id, p.instance_id || '-x' || k.n, p.model_id, p.translation_group_id || '-x' || k.n, p.lang, p.slug || '-x' || k.n, p.label, p.version_id,
-                  p.published_at, ${older("p.sort_at")}, p.manual_position, p.body, p.mentions
+                  p.published_at, ${older("p.sort_at")}, p.manual_position, json_set(p.body, '$.first_published_at', ${older("p.sort_at")}), p.mentions
            FROM published_items p, k WHERE p.site_id = ? AND p.model_id = ? AND p.instance_id NOT LIKE '%-x%'`,
         )
         .bind(copies, siteId, modelId),

@@ -184,6 +184,14 @@ export function hasSystemPermission(set: PermissionSet, permission: SystemPermis
 }
 
 /**
+ * The field ids a set's read field limit allows on a model, or `undefined` when reads of the model
+ * are not limited by field (every field, including fields added later).
+ */
+export function readFieldLimit(set: PermissionSet, modelId: string): readonly string[] | undefined {
+  return fieldList(set, modelId, "read");
+}
+
+/**
  * Of `allFieldIds` (a model's fields, in order), those the read field limit allows. Only field
  * limits are applied here: whether the model may be read at all is {@link decide}'s question.
  */

@@ -7,7 +7,7 @@ import { errors, jwtVerify, SignJWT } from "jose";
  */
 
 /** Claims a capability carries besides the registered ones (`aud`, `iat`, `exp`). */
-export type CapabilityClaims = Record<string, string | number>;
+export type CapabilityClaims = Record<string, string | number | string[]>;
 
 export interface SignOptions {
   /** What the token is for (`aud`); a token of one purpose never verifies as another. */

@@ -1,17 +1,56 @@
 import type { FieldDefinition } from "../../schema/model-definition";
 import type { Model } from "../repositories/model-repository";
 import type { Site } from "../repositories/site-repository";
+import { MODEL_SLUG } from "../services/models/create-model";
 
-/** PascalCase type name of a model slug ("blog-post" → "BlogPost"). */
+/*
+ * The client is code that people compile and run: every text that comes from a site (model names,
+ * field labels, option values, slugs) goes in only through `literal` (a string literal) or `comment`
+ * (the inside of a comment), and identifiers are derived only from slugs that passed validation.
+ */
+
+/** A TypeScript string literal of any text (JSON escapes, plus the two line separators JSON leaves raw). */
+export function literal(value: string): string {
+  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** Any text made safe inside a comment: cannot close it, cannot end its line. */
+export function comment(text: string): string {
+  return text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
+/** PascalCase type name of a validated model slug ("blog-post" → "BlogPost"). */
 function typeName(slug: string): string {
   return slug
-    .split(/[^a-zA-Z0-9]+/)
+    .split("-")
     .filter(Boolean)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("");
 }
 
-const str = (value: string) => JSON.stringify(value);
+/** Names the client itself declares, which no model type may take. */
+const DECLARED = ["SITE", "LOCALES", "Locale", "RelationRef", "MediaRef", "Item", "Page", "Models", "ModelSlug", "RelationFields", "ListOptions", "ItemOptions", "DriftwoodError", "ClientOptions", "createClient"];
+const TYPE_SUFFIXES = ["", "Fields", "Relations", "Media", "RelationField"];
+
+/**
+ * A distinct type name per model (slugs sorted): the PascalCase slug, or with `Model` (then a number)
+ * added when that name, or one of its companion types, is taken ("item" → "ItemModel"; "a-b" and
+ * "a--b" both PascalCase to "AB").
+ */
+function typeNames(models: readonly Model[]): Map<string, string> {
+  const used = new Set(DECLARED);
+  const names = new Map<string, string>();
+  for (const model of models) {
+    const base = typeName(model.slug);
+    const candidates = [base, `${base}Model`, ...Array.from({ length: models.length }, (_, i) => `${base}Model${i + 2}`)];
+    const name = candidates.find((c) => TYPE_SUFFIXES.every((suffix) => !used.has(c + suffix))) ?? base;
+    for (const suffix of TYPE_SUFFIXES) used.add(name + suffix);
+    names.set(model.id, name);
+  }
+  return names;
+}
+
+const str = literal;
 
 /** The TypeScript type of a served field value. */
 function valueType(field: FieldDefinition): string {
@@ -32,16 +71,15 @@ function valueType(field: FieldDefinition): string {
   }
 }
 
-function modelTypes(model: Model): string {
-  const name = typeName(model.slug);
+function modelTypes(model: Model, name: string): string {
   const visible = model.fields.filter((f) => !f.private);
-  const line = (f: FieldDefinition, type: string) => `  /** ${f.label.replace(/\*\//g, "* /")} */\n  ${str(f.key)}: ${type};`;
+  const line = (f: FieldDefinition, type: string) => `  /** ${comment(f.label)} */\n  ${str(f.key)}: ${type};`;
   const fields = visible.filter((f) => f.type !== "relation" && f.type !== "media").map((f) => line(f, valueType(f)));
   const relations = visible.filter((f) => f.type === "relation").map((f) => line(f, "RelationRef[]"));
   const media = visible.filter((f) => f.type === "media").map((f) => line(f, "MediaRef[]"));
   const relationKeys = visible.filter((f) => f.type === "relation").map((f) => str(f.key)).join(" | ") || "never";
   return [
-    `/** Fields of ${model.name} (${model.slug}). */`,
+    `/** Fields of ${comment(model.name)} (${model.slug}). */`,
     `export interface ${name}Fields {\n${fields.join("\n")}\n}`,
     `export interface ${name}Relations {\n${relations.join("\n")}\n}`,
     `export interface ${name}Media {\n${media.join("\n")}\n}`,
@@ -55,15 +93,18 @@ function modelTypes(model: Model): string {
  * request, so it follows model changes. Private models and private fields are never named.
  */
 export function generatePublicClient(site: Site, models: readonly Model[], generatedAt: string): string {
-  const publicModels = models.filter((m) => m.is_public).sort((a, b) => a.slug.localeCompare(b.slug));
-  const modelMap = publicModels.map((m) => `  ${str(m.slug)}: ${typeName(m.slug)};`).join("\n");
-  const relationMap = publicModels.map((m) => `  ${str(m.slug)}: ${typeName(m.slug)}RelationField;`).join("\n");
+  // A slug that does not validate has no public address either (schema/public-api.ts ModelPath).
+  const publicModels = models.filter((m) => m.is_public && MODEL_SLUG.test(m.slug)).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  const names = typeNames(publicModels);
+  const nameOf = (m: Model) => names.get(m.id) ?? "";
+  const modelMap = publicModels.map((m) => `  ${str(m.slug)}: ${nameOf(m)};`).join("\n");
+  const relationMap = publicModels.map((m) => `  ${str(m.slug)}: ${nameOf(m)}RelationField;`).join("\n");
   return `// Driftwood public API client for site ${str(site.slug)}. Generated ${generatedAt}; do not edit.
 // Regenerate after a model changes: GET {admin_url}/api/models/public-client.ts
 /* eslint-disable */
 
 export const SITE = ${str(site.slug)};
-export const LOCALES = ${JSON.stringify(site.languages)} as const;
+export const LOCALES = [${site.languages.map(str).join(",")}] as const;
 export type Locale = (typeof LOCALES)[number];
 
 export interface RelationRef {
@@ -93,7 +134,10 @@ export interface Item<M extends string, F, R, Md> {
   model: M;
   locale: string;
   version: string;
+  /** When this language was last published. */
   published_at: string;
+  /** When the item was first published in any language: lists are ordered by it, then by id. */
+  first_published_at: string;
   fields: F;
   relations: R;
   media: Md;
@@ -105,7 +149,7 @@ export interface Page {
   next_cursor: string | null;
 }
 
-${publicModels.map(modelTypes).join("\n\n")}
+${publicModels.map((m) => modelTypes(m, nameOf(m))).join("\n\n")}
 
 export interface Models {
 ${modelMap}

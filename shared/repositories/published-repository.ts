@@ -9,10 +9,12 @@ export type PublishedFilter =
 
 export type PublishedOrder = "asc" | "desc" | "manual";
 
+/** A row's place in list order: (first publication, item id), after the manual position if any. */
 export interface PublishedPosition {
   manual_position?: number;
   sort_at: string;
-  group_id: string;
+  /** The served instance's id (the item's `id`): ties of the first publication are ordered by it. */
+  instance_id: string;
 }
 
 export interface PublishedListQuery {
@@ -30,7 +32,7 @@ export interface PublishedListRow {
   body: string;
   mentions: string;
   sort_at: string;
-  group_id: string;
+  instance_id: string;
   manual_position: number;
 }
 
@@ -63,23 +65,28 @@ function filterMatch(alias: string, siteId: string, filter: PublishedFilter, par
   return `${alias}.field = ? AND ${alias}.target_group_id = (SELECT translation_group_id FROM entries WHERE site_id = ? AND instance_id = ?)`;
 }
 
+/*
+ * List order is (first_published_at, id) as items serve them: `sort_at` is the item's
+ * `first_published_at` and `instance_id` its `id`, so a client can check the order it is given.
+ */
+
 /**
  * Keyset condition: rows from `from` on (inclusive) in list order. The cursor holds the first row of
  * the next page (the extra row each page fetches), so a page reads exactly limit + 1 rows.
  */
 function keyset(alias: string, order: PublishedOrder, from: PublishedPosition, params: unknown[]): string {
   if (order === "manual") {
-    params.push(from.manual_position ?? 0, from.manual_position ?? 0, from.sort_at, from.group_id);
-    return `(${alias}.manual_position > ? OR (${alias}.manual_position = ? AND (${alias}.sort_at, ${alias}.translation_group_id) <= (?, ?)))`;
+    params.push(from.manual_position ?? 0, from.manual_position ?? 0, from.sort_at, from.instance_id);
+    return `(${alias}.manual_position > ? OR (${alias}.manual_position = ? AND (${alias}.sort_at, ${alias}.instance_id) <= (?, ?)))`;
   }
-  params.push(from.sort_at, from.group_id);
-  return `(${alias}.sort_at, ${alias}.translation_group_id) ${order === "asc" ? ">=" : "<="} (?, ?)`;
+  params.push(from.sort_at, from.instance_id);
+  return `(${alias}.sort_at, ${alias}.instance_id) ${order === "asc" ? ">=" : "<="} (?, ?)`;
 }
 
 function orderBy(alias: string, order: PublishedOrder): string {
-  if (order === "manual") return `${alias}.manual_position ASC, ${alias}.sort_at DESC, ${alias}.translation_group_id DESC`;
+  if (order === "manual") return `${alias}.manual_position ASC, ${alias}.sort_at DESC, ${alias}.instance_id DESC`;
   const dir = order === "asc" ? "ASC" : "DESC";
-  return `${alias}.sort_at ${dir}, ${alias}.translation_group_id ${dir}`;
+  return `${alias}.sort_at ${dir}, ${alias}.instance_id ${dir}`;
 }
 
 /**
@@ -118,7 +125,7 @@ function listSql(siteId: string, q: PublishedListQuery): Sql {
   if (q.from) where.push(keyset(base, q.order, q.from, params));
   params.push(q.limit + 1);
   return {
-    text: `SELECT p.body, p.mentions, p.sort_at, p.translation_group_id AS group_id, p.manual_position FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${orderBy(base, q.order)} LIMIT ?`,
+    text: `SELECT p.body, p.mentions, p.sort_at, p.instance_id, p.manual_position FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${orderBy(base, q.order)} LIMIT ?`,
     params,
   };
 }

@@ -1,4 +1,4 @@
-import { decide } from "../auth/permissions";
+import { decide, readFieldLimit } from "../auth/permissions";
 import { AppError } from "../errors";
 import { isoAt } from "../clock";
 import { mintPreview, PREVIEW_MINUTES } from "../public/preview";
@@ -19,7 +19,8 @@ export interface PreviewLink {
  * A preview capability for an entry's current draft, for any surface (admin session today, the
  * management API later). The actor needs `read` on the entry's model in the entry's language.
  * Unknown and trashed entries are 404 not_found; an entry without a slug has no public address
- * and is 422 invalid_slug.
+ * and is 422 invalid_slug. The capability carries the actor's read field limit on the model, so the
+ * preview shows only the fields its minter may read.
  */
 export async function createPreview(ctx: LifecycleContext, input: { instance_id: string; minutes?: number }): Promise<PreviewLink> {
   const minutes = input.minutes ?? PREVIEW_MINUTES.default;
@@ -35,7 +36,9 @@ export async function createPreview(ctx: LifecycleContext, input: { instance_id:
   if (!entry.current_version_id) throw new AppError("not_found", "No such entry.");
   if (entry.slug === null) throw new AppError("invalid_slug", "The entry has no slug, so it has no public address to preview.");
 
-  const minted = await mintPreview(ctx.d1, { siteId: ctx.site.id, instanceId: entry.instance_id, modelId: model.id }, { nowMs: ctx.clock.now(), minutes });
+  const limit = readFieldLimit(ctx.actor.permissions, model.id);
+  const fields = limit === undefined ? "all" : model.fields.filter((f) => limit.includes(f.id)).map((f) => f.id);
+  const minted = await mintPreview(ctx.d1, { siteId: ctx.site.id, instanceId: entry.instance_id, modelId: model.id, fields }, { nowMs: ctx.clock.now(), minutes });
   return {
     preview: minted.token,
     expires_at: isoAt(minted.expiresAtMs),

@@ -314,6 +314,29 @@ describe("public answers with caching on", () => {
     expect((await read(s.host, "/v1/article/a1", cachingOff())).status).toBe(404);
   });
 
+  it("share one cursor between every order of the same filters, so a cached page's next page answers", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const ann = await publishNew(s, models.author.id, { name: "Ann" });
+    const culture = await publishNew(s, models.category.id, { title: "Culture" });
+    for (const title of ["One", "Two", "Three"]) await publishNew(s, models.article.id, { title, author: ann.instance_id, categories: [culture.instance_id] });
+    const byAuthor = `relation=${encodeURIComponent(`author:${ann.instance_id}`)}`;
+    const byCategory = `relation=${encodeURIComponent(`categories:${culture.instance_id}`)}`;
+
+    const first = await read(s.host, `/v1/article?${byAuthor}&${byCategory}&limit=2`, cachingOn());
+    expect(first.status).toBe(200);
+    // The other order is the same cache entry, so this caller receives the first caller's cursor.
+    const swapped = await read(s.host, `/v1/article?${byCategory}&${byAuthor}&limit=2`, cachingOn());
+    expect(swapped.body).toBe(first.body);
+    const cursor = (JSON.parse(swapped.body) as { page: { next_cursor: string } }).page.next_cursor;
+    expect(cursor).toEqual(expect.any(String));
+    for (const order of [`${byCategory}&${byAuthor}`, `${byAuthor}&${byCategory}`]) {
+      const next = await read(s.host, `/v1/article?${order}&limit=2&cursor=${encodeURIComponent(cursor)}`, cachingOn());
+      expect(next.status, next.body).toBe(200);
+      expect((JSON.parse(next.body) as { data: { slug: string }[] }).data.map((d) => d.slug)).toEqual(["one"]);
+    }
+  });
+
   it("answers with a token or a preview privately, never from or into the cache", async () => {
     const s = await seedSite();
     const models = await blogModels(s.ctx());

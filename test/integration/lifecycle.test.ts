@@ -128,7 +128,7 @@ describe("lifecycle: publish and unpublish", () => {
     expect(published.published_version_id).toBe(post.current_version_id);
     const row = await publishedRow(s.site.id, post.instance_id);
     const body = JSON.parse(row?.body ?? "{}");
-    expect(Object.keys(body).sort()).toEqual(["fields", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
+    expect(Object.keys(body).sort()).toEqual(["fields", "first_published_at", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
     expect(body.fields).toEqual({ title: "Post", summary: null, body: null });
     expect(body.relations.author).toEqual([{ instance_id: ann.instance_id, model: "author", slug: "ann-lee", display: "Ann Lee" }]);
     expect(body.relations.categories).toEqual([{ instance_id: cat.instance_id, model: "category", slug: "news", display: "News" }]);

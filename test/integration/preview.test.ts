@@ -106,6 +106,59 @@ describe("POST /api/preview", () => {
   });
 });
 
+describe("GET /v1/{model}/{slug}?preview= and field read limits", () => {
+  it("shows only the fields its minter may read, whoever opens it", async () => {
+    const { s, models, entry, session } = await siteWithDraft();
+    const field = (key: string) => models.article.fields.find((f) => f.key === key)?.id ?? "";
+    await apply(
+      s.ctx(),
+      lifecycle.saveDraft(s.ctx(), { instance_id: entry.instance_id, expected_version_id: entry.current_version_id ?? "", fields: { title: "Draft title", summary: "Embargoed summary", body: "<p>Embargoed body</p>" } }),
+    );
+    // The minter's role may read the article's title and summary only (roles are re-read on every admin request).
+    const adminRole = await roleId(s.site.id, "admin");
+    const row = await env.DB.prepare("SELECT permissions FROM roles WHERE id = ?").bind(adminRole).first<{ permissions: string }>();
+    const permissions = { ...(JSON.parse(row?.permissions ?? "{}") as Record<string, unknown>), limits: { fields: { [models.article.id]: { read: [field("title"), field("summary")] } } } };
+    await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), adminRole).run();
+
+    const limited = await requestPreview(session, s, { instance_id: entry.instance_id });
+    expect(limited.status, JSON.stringify(limited.body)).toBe(200);
+    const shown = await publicGet<{ data: ItemBody["data"] & { relations: Record<string, unknown>; media: Record<string, unknown> } }>(s.host, limited.body.url);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data.fields).toEqual({ title: "Draft title", summary: "Embargoed summary" });
+    expect(shown.body.data.relations).toEqual({});
+    expect(shown.body.data.media).toEqual({});
+    expect(JSON.stringify(shown.body)).not.toContain("Embargoed body");
+
+    // A link minted after the role narrows shows less.
+    const narrower = { ...permissions, limits: { fields: { [models.article.id]: { read: [field("title")] } } } };
+    await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(narrower), adminRole).run();
+    const titleOnly = await requestPreview(session, s, { instance_id: entry.instance_id });
+    const shownNow = await publicGet<ItemBody>(s.host, titleOnly.body.url);
+    expect(shownNow.body.data.fields).toEqual({ title: "Draft title" });
+
+    // A capability that does not say which fields it shows shows nothing.
+    const unbounded = await signCapability(
+      { site: s.site.id, sub: entry.instance_id, mdl: models.article.id },
+      await signingSecret(env.DB, "preview"),
+      { audience: PREVIEW_AUDIENCE, issuedAtMs: Date.now(), expiresAtMs: Date.now() + 60_000 },
+    );
+    const refused = await publicGet(s.host, `/v1/article/story?preview=${encodeURIComponent(unbounded)}`);
+    expect(refused.status).toBe(404);
+    expect(withoutRequestId(refused.body)).toEqual(await notFoundBody(s.host));
+  });
+
+  it("shows every public field to a minter without field limits, never a private one", async () => {
+    const { s, entry, session } = await siteWithDraft();
+    const res = await requestPreview(session, s, { instance_id: entry.instance_id });
+    const shown = await publicGet<ItemBody & { data: { first_published_at: string } }>(s.host, res.body.url);
+    expect(Object.keys(shown.body.data.fields).sort()).toEqual(["body", "summary", "title"]);
+    // The draft of a published item shows when the item was first published, like the live item.
+    const live = await publicGet<{ data: { first_published_at: string } }>(s.host, "/v1/article/story");
+    expect(shown.body.data.first_published_at).toBe(live.body.data.first_published_at);
+    expect(JSON.stringify(shown.body)).not.toContain("secret");
+  });
+});
+
 describe("GET /v1/{model}/{slug}?preview=", () => {
   it("answers expired, tampered, foreign-site, other-model, other-slug and foreign-purpose capabilities with the same 404", async () => {
     const { s, models, entry, session } = await siteWithDraft();
@@ -114,7 +167,7 @@ describe("GET /v1/{model}/{slug}?preview=", () => {
     await apply(twin.ctx(), lifecycle.createEntry(twin.ctx(), { model_id: (await twinArticle(twin)).id, slug: "story", fields: { title: "Twin" } }));
     const good = (await requestPreview(session, s, { instance_id: entry.instance_id })).body.preview;
 
-    const expired = (await mintPreview(env.DB, { siteId: s.site.id, instanceId: entry.instance_id, modelId: models.article.id }, { nowMs: Date.now() - 2 * 60 * 60_000, minutes: 1 })).token;
+    const expired = (await mintPreview(env.DB, { siteId: s.site.id, instanceId: entry.instance_id, modelId: models.article.id, fields: "all" }, { nowMs: Date.now() - 2 * 60 * 60_000, minutes: 1 })).token;
     const [header, payload, signature] = good.split(".");
     const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
     const badSignature = `${header}.${payload}.${flipped}`;

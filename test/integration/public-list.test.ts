@@ -1,7 +1,20 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { publicGet, type ListBody } from "../helpers/public-api";
+
+interface Dated {
+  id: string;
+  slug: string;
+  locale: string;
+  published_at: string;
+  first_published_at: string;
+}
+
+/** (first_published_at, id) of items, as a client checks the order it was given. */
+const sortKey = (d: Dated) => [d.first_published_at, d.id] as const;
+const before = (a: Dated, b: Dated) => (sortKey(a)[0] < sortKey(b)[0] || (sortKey(a)[0] === sortKey(b)[0] && sortKey(a)[1] < sortKey(b)[1]));
 
 async function publishArticles(s: SeededSite, count: number, extra: (i: number) => Record<string, unknown> = () => ({})) {
   const models = await blogModels(s.ctx());
@@ -36,7 +49,7 @@ describe("GET /v1/{model}", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.body.data.map((d) => d.slug)).toEqual(["article-2", "article-1", "article-0"]);
     expect(res.body.page).toEqual({ limit: 20, has_more: false, next_cursor: null });
-    expect(Object.keys(res.body.data[0] ?? {}).sort()).toEqual(["fields", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
+    expect(Object.keys(res.body.data[0] ?? {}).sort()).toEqual(["fields", "first_published_at", "id", "locale", "media", "model", "published_at", "relations", "slug", "version"]);
     expect(JSON.stringify(res.body)).not.toContain("internal_note");
     const asc = await publicGet<ListBody>(s.host, "/v1/article?order=asc");
     expect(asc.body.data.map((d) => d.slug)).toEqual(["article-0", "article-1", "article-2"]);
@@ -130,6 +143,56 @@ describe("GET /v1/{model}", () => {
     expect(res.body.data.map((d) => [d.slug, d.locale])).toEqual([["article-2", "en"], ["article-1-fr", "fr"], ["article-0", "en"]]);
     expect((await walk(s.host, "/v1/article?locale=fr&limit=1")).length).toBe(3);
     expect((await publicGet(s.host, "/v1/article?locale=de")).status).toBe(404);
+  });
+
+  it("shows each item's first publication, keeps it through re-publishing and translation, and orders by it then id", async () => {
+    const s = await seedSite();
+    const { ids } = await publishArticles(s, 3);
+    const first = await publicGet<{ data: Dated[] }>(s.host, "/v1/article");
+    const firstOf = new Map(first.body.data.map((d) => [d.slug, d.first_published_at]));
+    for (const d of first.body.data) expect(d.first_published_at).toBe(d.published_at);
+
+    // Re-publish article-0 and publish a French article-1 later: neither moves, both show when the item was first published.
+    const current = await env.DB.prepare("SELECT current_version_id AS v FROM entries WHERE instance_id = ?").bind(ids[0] ?? "").first<{ v: string }>();
+    const draft = await apply(s.ctx(), lifecycle.saveDraft(s.ctx(), { instance_id: ids[0] ?? "", expected_version_id: current?.v ?? "", fields: { title: "Article 0, revised" } }));
+    await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: draft.instance_id }));
+    const fr = await apply(s.ctx(), lifecycle.addLanguage(s.ctx(), { instance_id: ids[1] ?? "", lang: "fr", slug: "article-1-fr", fields: { title: "Article un" } }));
+    await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: fr.instance_id }));
+
+    const en = await publicGet<{ data: Dated[] }>(s.host, "/v1/article");
+    expect(en.body.data.map((d) => [d.slug, d.first_published_at])).toEqual(first.body.data.map((d) => [d.slug, d.first_published_at]));
+    const revised = en.body.data.find((d) => d.slug === "article-0");
+    expect(revised && revised.published_at > revised.first_published_at).toBe(true);
+    const french = await publicGet<{ data: Dated[] }>(s.host, "/v1/article?locale=fr");
+    const translated = french.body.data.find((d) => d.slug === "article-1-fr");
+    expect(translated?.first_published_at).toBe(firstOf.get("article-1"));
+    expect(translated && translated.published_at > translated.first_published_at).toBe(true);
+    const item = await publicGet<{ data: Dated }>(s.host, "/v1/article/article-1-fr?locale=fr");
+    expect(item.body.data.first_published_at).toBe(firstOf.get("article-1"));
+
+    for (const [list, ascending] of [[en.body.data, false], [french.body.data, false], [(await publicGet<{ data: Dated[] }>(s.host, "/v1/article?order=asc")).body.data, true]] as const) {
+      for (let i = 1; i < list.length; i++) {
+        const [a, b] = [list[i - 1], list[i]];
+        if (a && b) expect(ascending ? before(a, b) : before(b, a)).toBe(true);
+      }
+    }
+  });
+
+  it("orders items first published at the same instant by id, on every page", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const instant = Date.parse("2026-01-02T03:04:05.678Z");
+    const frozen = { ...s.ctx(), clock: { now: () => instant } };
+    for (const title of ["Tie A", "Tie B", "Tie C", "Tie D", "Tie E"]) {
+      const e = await apply(frozen, lifecycle.createEntry(frozen, { model_id: models.article.id, fields: { title } }));
+      await apply(frozen, lifecycle.publishEntry(frozen, { instance_id: e.instance_id }));
+    }
+    const all = (await publicGet<{ data: Dated[] }>(s.host, "/v1/article")).body.data;
+    expect(new Set(all.map((d) => d.first_published_at))).toEqual(new Set(["2026-01-02T03:04:05.678Z"]));
+    const byIdDesc = [...all].sort((a, b) => (a.id < b.id ? 1 : -1)).map((d) => d.slug);
+    expect(all.map((d) => d.slug)).toEqual(byIdDesc);
+    expect(await walk(s.host, "/v1/article?limit=2")).toEqual(byIdDesc);
+    expect(await walk(s.host, "/v1/article?limit=2&order=asc")).toEqual([...byIdDesc].reverse());
   });
 
   it("answers 404 for a missing translation when the site's policy is no fallback", async () => {

@@ -1,5 +1,6 @@
 import type { PublicAnswer } from "./respond";
 import { publicResponse } from "./respond";
+import { canonicalQuery } from "./params";
 
 /** Seconds public answers may be cached (shared with the write path, which purges only when > 0). */
 export { cacheMaxAge } from "../../shared/public/cache-purge";
@@ -8,8 +9,7 @@ export { cacheMaxAge } from "../../shared/public/cache-purge";
 export function cacheKey(request: Request): Request {
   const url = new URL(request.url);
   const host = (request.headers.get("host") ?? url.host).toLowerCase().replace(/:\d+$/, "");
-  const params = [...url.searchParams.entries()].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1));
-  const query = new URLSearchParams(params).toString();
+  const query = new URLSearchParams(canonicalQuery(url)).toString();
   return new Request(`https://${host}${url.pathname}${query ? `?${query}` : ""}`, { method: "GET" });
 }
 

@@ -26,19 +26,21 @@ export async function listItems(d1: D1Database, site: Site, model: Model, chain:
     filterField(model, f.field, f.kind);
     return f.kind === "tag" ? { kind: "tag", field: f.field, slug: f.value } : { kind: "relation", field: f.field, target: f.value };
   });
-  // The cursor continues only the list it came from: same model, languages, order and filters.
-  const shape = (await sha256Hex(JSON.stringify([model.id, chain, params.order, params.filters]))).slice(0, 16);
+  // The cursor continues only the list it came from: same model, languages, order and filters (in
+  // their canonical order, as the cache key has them), and the same kind of position ("id": the
+  // instance id tie-break of list order; cursors of the group tie-break are refused).
+  const shape = (await sha256Hex(JSON.stringify(["id", model.id, chain, params.order, params.filters]))).slice(0, 16);
   const secret = await signingSecret(d1, "cursor");
   let from;
   if (params.cursor !== undefined) {
     const state = await decodeCursor(secret, params.cursor);
     if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
-    from = { sort_at: state.s, group_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
+    from = { sort_at: state.s, instance_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
   }
   const page = await repo.list({ modelId: model.id, chain, order: params.order, limit: params.limit, filters, ...(from ? { from } : {}) });
   const next = page.next;
   const nextCursor = next
-    ? await encodeCursor(secret, { q: shape, s: next.sort_at, g: next.group_id, ...(params.order === "manual" ? { p: next.manual_position } : {}) })
+    ? await encodeCursor(secret, { q: shape, s: next.sort_at, g: next.instance_id, ...(params.order === "manual" ? { p: next.manual_position } : {}) })
     : null;
   const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id), cacheTag.list(model.id)]);
   for (const row of page.rows) for (const group of JSON.parse(row.mentions) as string[]) tags.add(cacheTag.item(group));

@@ -34,6 +34,17 @@ function bad(message: string, parameter: string): AppError {
   return new AppError("invalid_request", message, { parameter });
 }
 
+/**
+ * The query in its one canonical order: by name, then value (code units). Parameters of these
+ * endpoints are either single or ANDed repeats, so the order of a request's query never changes
+ * its answer; the edge cache key and the list cursor both read this order, so two requests that
+ * share a cached page also share its cursor.
+ */
+export function canonicalQuery(url: URL): [string, string][] {
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...url.searchParams.entries()].sort(([a, x], [b, y]) => byCodeUnits(a, b) || byCodeUnits(x, y));
+}
+
 /** Refuses parameters an endpoint does not take, and repeats of those that take one value. */
 export function checkNames(url: URL, single: readonly string[], repeatable: readonly string[] = []): void {
   const seen = new Set<string>();
@@ -66,15 +77,15 @@ export function parseListParams(url: URL): ListParams {
   const cursor = url.searchParams.get("cursor") ?? undefined;
   if (cursor !== undefined && cursor.length === 0) throw bad("cursor is the page.next_cursor of a previous page.", "cursor");
 
+  // Filters in canonical order: the cursor is bound to them, and a cached page is shared by every order.
   const filters: ListFilter[] = [];
-  for (const kind of ["relation", "tag"] as const) {
-    for (const raw of url.searchParams.getAll(kind)) {
-      const colon = raw.indexOf(":");
-      const field = colon > 0 ? raw.slice(0, colon) : "";
-      const value = colon > 0 ? raw.slice(colon + 1) : "";
-      if (!FIELD.test(field) || value.length === 0 || value.length > 200) throw bad(`${kind} is <field>:<value>.`, kind);
-      filters.push({ kind, field, value });
-    }
+  for (const [kind, raw] of canonicalQuery(url)) {
+    if (kind !== "relation" && kind !== "tag") continue;
+    const colon = raw.indexOf(":");
+    const field = colon > 0 ? raw.slice(0, colon) : "";
+    const value = colon > 0 ? raw.slice(colon + 1) : "";
+    if (!FIELD.test(field) || value.length === 0 || value.length > 200) throw bad(`${kind} is <field>:<value>.`, kind);
+    filters.push({ kind, field, value });
   }
   if (filters.length > MAX_FILTERS) {
     throw new AppError("public_filter_too_many", `At most ${MAX_FILTERS} relation and tag filters per request.`, { max: MAX_FILTERS });

@@ -7,7 +7,7 @@ import { entryRepository } from "../../shared/repositories/entry-repository";
 import type { Model } from "../../shared/repositories/model-repository";
 import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle/context";
-import { renderSnapshot } from "../../shared/services/lifecycle/snapshot";
+import { groupFirstPublishedAt, renderSnapshot } from "../../shared/services/lifecycle/snapshot";
 import { publicNotFound } from "./models";
 import type { PublicAnswer } from "./respond";
 
@@ -23,7 +23,8 @@ const PREVIEW_ACTOR: Actor = {
  * The model was already admitted by `readableModel` (a private model still needs a site token).
  * Served only when the capability verifies (signature, expiry), names the Host's site and the
  * path's model, the entry is not in Trash, and the path slug is the draft's slug or the slug
- * the entry is published under. Every refusal is the public 404. Never cacheable.
+ * the entry is published under. Every refusal is the public 404. Never cacheable. It shows only the
+ * fields the capability's minter could read when minting it.
  */
 export async function readPreview(d1: D1Database, site: Site, model: Model, slug: string, token: string, nowMs: number): Promise<PublicAnswer> {
   const claims = await verifyPreview(d1, token, nowMs);
@@ -47,6 +48,11 @@ export async function readPreview(d1: D1Database, site: Site, model: Model, slug
   const ctx: LifecycleContext = { db, d1, scope, site, actor: PREVIEW_ACTOR, clock: systemClock };
   // A draft has no publication time: it shows when its version was written, unless it is the published one.
   const publishedAt = version.id === entry.published_version_id && entry.published_at ? entry.published_at : version.created_at;
-  const rendered = await renderSnapshot(ctx, entry, version, model, publishedAt, new Map());
+  const firstPublishedAt = await groupFirstPublishedAt(ctx, entry.translation_group_id, publishedAt);
+  const rendered = await renderSnapshot(ctx, entry, version, model, {
+    publishedAt,
+    firstPublishedAt,
+    ...(claims.fields === "all" ? {} : { readableFieldIds: new Set(claims.fields) }),
+  });
   return { body: JSON.stringify({ data: rendered.item }), tags: [], cacheable: false };
 }

@@ -5,6 +5,10 @@ import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { indexStatements, unindexStatements } from "../../search/index-statements";
+import { entryRepository } from "../../repositories/entry-repository";
+import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets } from "./relation-targets";
+
+export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
 
 /** A relation value as the public API serves it. */
 export interface RelationRef {
@@ -35,54 +39,13 @@ export interface PublicItem {
   model: string;
   locale: string;
   version: string;
+  /** When this language was last published. */
   published_at: string;
+  /** When the item (its translation group) was first published in any language: the list order. */
+  first_published_at: string;
   fields: Record<string, FieldValue>;
   relations: Record<string, RelationRef[]>;
   media: Record<string, MediaRef[]>;
-}
-
-/** A published instance of a translation group, as relation targets resolve to. */
-export interface PublishedTarget {
-  instance_id: string;
-  group_id: string;
-  model_id: string;
-  lang: string;
-  slug: string | null;
-  label: string | null;
-}
-
-/**
- * Publication changes not yet committed: resolution sees them as if they were, so a batch that
- * publishes or withdraws an item renders its dependents against the new state.
- */
-export type PendingTargets = Map<string, PublishedTarget | null>; // key: `${group}|${lang}`
-
-export const pendingKey = (groupId: string, lang: string) => `${groupId}|${lang}`;
-
-/** Published instances of the given groups, with pending changes applied. */
-async function publishedTargets(ctx: LifecycleContext, groupIds: readonly string[], pending: PendingTargets): Promise<PublishedTarget[]> {
-  const rows =
-    groupIds.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom("published_items")
-          .select(["instance_id", "translation_group_id as group_id", "model_id", "lang", "slug", "label"])
-          .where("site_id", "=", ctx.site.id)
-          .where("translation_group_id", "in", [...groupIds])
-          .execute();
-  const byKey = new Map<string, PublishedTarget>(rows.map((r) => [pendingKey(r.group_id, r.lang), r]));
-  for (const [key, value] of pending) {
-    if (!groupIds.includes(key.split("|")[0] ?? "")) continue;
-    if (value === null) byKey.delete(key);
-    else byKey.set(key, value);
-  }
-  return [...byKey.values()];
-}
-
-/** The instance of a group a reader in `lang` is sent to: same language, site default, then any. */
-function pickTarget(targets: readonly PublishedTarget[], groupId: string, lang: string, defaultLang: string): PublishedTarget | undefined {
-  const ofGroup = targets.filter((t) => t.group_id === groupId);
-  return ofGroup.find((t) => t.lang === lang) ?? ofGroup.find((t) => t.lang === defaultLang) ?? ofGroup[0];
 }
 
 export interface RenderedSnapshot {
@@ -91,15 +54,33 @@ export interface RenderedSnapshot {
   relationRows: { field: string; target_group_id: string; target_slug: string | null }[];
 }
 
-/** Renders the public item of a published version: private fields dropped, relations and media resolved. */
-export async function renderSnapshot(
-  ctx: LifecycleContext,
-  entry: EntryRow,
-  version: VersionRow,
-  model: Model,
-  publishedAt: string,
-  pending: PendingTargets,
-): Promise<RenderedSnapshot> {
+/** How one snapshot is rendered. */
+export interface RenderOptions {
+  /** This language's publication time (`published_at`). */
+  publishedAt: string;
+  /** The group's first publication (`first_published_at`, the list's sort key). */
+  firstPublishedAt: string;
+  /** Publication changes of the same batch, not yet committed. */
+  pending?: PendingTargets;
+  /** Models as the same batch changes them (a model apply), in place of their stored state. */
+  changedModels?: readonly Model[];
+  /** Field ids the reader may read (a preview shows what its minter may read); default every field. */
+  readableFieldIds?: ReadonlySet<string>;
+}
+
+/** When a group was first published in any language (`now` when it never was): lists order by it. */
+export async function groupFirstPublishedAt(ctx: LifecycleContext, groupId: string, now: string): Promise<string> {
+  const group = await entryRepository(ctx.db, ctx.scope).findGroup(groupId);
+  const times = group.map((e) => e.first_published_at).filter((t): t is string => t !== null).sort();
+  return times[0] ?? now;
+}
+
+/**
+ * Renders the public item of a published version: private fields dropped, relations and media
+ * resolved, links to what the model's readers may not read left out (docs/private-data.md).
+ */
+export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, version: VersionRow, model: Model, options: RenderOptions): Promise<RenderedSnapshot> {
+  const pending = options.pending ?? new Map();
   const stored = JSON.parse(version.fields) as Record<string, FieldValue>;
   const links = await ctx.db
     .selectFrom("relation_links")
@@ -111,12 +92,14 @@ export async function renderSnapshot(
     .execute();
   const groupIds = [...new Set(links.map((l) => l.target_group_id))];
   const targets = await publishedTargets(ctx, groupIds, pending);
-  const models = await modelRepository(ctx.db, ctx.scope).findMany([...new Set(targets.map((t) => t.model_id))]);
-  const modelSlug = new Map(models.map((m) => [m.id, m.slug]));
+  const storedModels = await modelRepository(ctx.db, ctx.scope).findMany([...new Set(targets.map((t) => t.model_id))]);
+  const targetModels = new Map(storedModels.map((m) => [m.id, m]));
+  for (const changed of options.changedModels ?? []) targetModels.set(changed.id, changed);
+  const shown = (field: { id: string; private?: boolean | undefined }) => !field.private && (options.readableFieldIds?.has(field.id) ?? true);
 
   const mediaWanted = new Set<string>();
   for (const field of model.fields) {
-    if (field.type === "media" && !field.private) for (const id of mediaIds(field, stored[field.id] ?? null)) mediaWanted.add(id);
+    if (field.type === "media" && shown(field)) for (const id of mediaIds(field, stored[field.id] ?? null)) mediaWanted.add(id);
   }
   const mediaRows =
     mediaWanted.size === 0
@@ -130,7 +113,8 @@ export async function renderSnapshot(
     model: model.slug,
     locale: entry.lang,
     version: version.id,
-    published_at: publishedAt,
+    published_at: options.publishedAt,
+    first_published_at: options.firstPublishedAt,
     fields: {},
     relations: {},
     media: {},
@@ -138,14 +122,16 @@ export async function renderSnapshot(
   const mentions = new Set<string>([entry.translation_group_id]);
   const relationRows: RenderedSnapshot["relationRows"] = [];
   for (const field of model.fields) {
-    if (field.private) continue;
+    if (!shown(field)) continue;
     const value = stored[field.id] ?? null;
     if (field.type === "relation") {
       const refs: RelationRef[] = [];
       for (const link of links.filter((l) => l.field_id === field.id)) {
         const target = pickTarget(targets, link.target_group_id, entry.lang, ctx.site.default_lang);
-        if (!target) continue; // an unpublished target is not served
-        refs.push({ instance_id: target.instance_id, model: modelSlug.get(target.model_id) ?? "", slug: target.slug, display: target.label });
+        const targetModel = target && targetModels.get(target.model_id);
+        // An unpublished target is not served, nor one the model's readers may not read.
+        if (!target || !targetModel || !linkServed(model, targetModel)) continue;
+        refs.push({ instance_id: target.instance_id, model: targetModel.slug, slug: target.slug, display: servedDisplay(targetModel, target.label) });
         mentions.add(target.group_id);
         relationRows.push({ field: field.key, target_group_id: target.group_id, target_slug: target.slug });
       }
@@ -193,10 +179,11 @@ export function snapshotStatements(
   entry: EntryRow,
   version: VersionRow,
   rendered: RenderedSnapshot,
-  sortAt: string,
   model: Model,
 ): CompiledQuery[] {
   const siteId = ctx.site.id;
+  // The served sort key and the stored one are one value, so a client can check the order.
+  const sortAt = rendered.item.first_published_at;
   const statements: CompiledQuery[] = [
     ctx.db.deleteFrom("published_items").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
     ctx.db
@@ -276,8 +263,8 @@ export async function rebuildDependents(
     const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
     const model = await models.findById(source.model_id);
     if (!version || !model) continue;
-    const rendered = await renderSnapshot(ctx, source, version, model, source.published_at, pending);
-    statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at, model));
+    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending });
+    statements.push(...snapshotStatements(ctx, source, version, rendered, model));
     groups.push(source.translation_group_id);
   }
   return { statements, groups };

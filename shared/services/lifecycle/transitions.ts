@@ -7,12 +7,11 @@ import type { EntryRow } from "../../db/database";
 import { findMove, type TransitionKind, type WorkflowMove } from "../../content/workflow";
 import { toKeyedValues, validateFieldValues } from "../../content/validate-fields";
 import type { FieldValue } from "../../../schema/model-definition";
-import { entryRepository } from "../../repositories/entry-repository";
 import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed } from "./load";
-import { pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
+import { groupFirstPublishedAt, pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
 import { claimGuards, claimsOf, requireClaimsFree } from "./unique-values";
 
 export interface PublishInput {
@@ -77,13 +76,6 @@ function transitionStatements(ctx: LifecycleContext, entry: EntryRow, set: Parti
       .where("instance_id", "=", entry.instance_id)
       .compile(),
   ];
-}
-
-/** When a group was first published in any language: lists order by it, so translations keep their place. */
-async function groupSortAt(ctx: LifecycleContext, entry: EntryRow, now: string): Promise<string> {
-  const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
-  const times = group.map((e) => e.first_published_at).filter((t): t is string => t !== null).sort();
-  return times[0] ?? now;
 }
 
 /** Models of the given translation groups (the dependents re-rendered by a publication change). */
@@ -164,7 +156,9 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
       instance_id: entry.instance_id, group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, slug: version.slug, label: version.label,
     }],
   ]);
-  const rendered = await renderSnapshot(ctx, published, version, model, at, pending);
+  // Lists order by the group's first publication, so translations keep their place and a re-publish does not move the item.
+  const firstPublishedAt = await groupFirstPublishedAt(ctx, entry.translation_group_id, at);
+  const rendered = await renderSnapshot(ctx, published, version, model, { publishedAt: at, firstPublishedAt, pending });
   const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
   // Republished under the same slug: dependents keep their relation rows, only their bodies change.
   const before = await servedSlug(ctx, entry.instance_id);
@@ -175,7 +169,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
       ...transitionStatements(ctx, entry, set),
       guard(ctx.db, "version_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND current_version_id IS ?)", [entry.instance_id, version.id]),
       ...claimGuards(ctx, model, entry.translation_group_id, claims),
-      ...snapshotStatements(ctx, published, version, rendered, await groupSortAt(ctx, entry, at), model),
+      ...snapshotStatements(ctx, published, version, rendered, model),
       ...dependents.statements,
     ],
     answer: entryView(published, model, version, ctx.actor),

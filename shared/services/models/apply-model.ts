@@ -8,7 +8,8 @@ import { ModelFields, type FieldDefinition } from "../../../schema/model-definit
 import { modelRepository, type Model, type StoredDefinition } from "../../repositories/model-repository";
 import { reindexModelStatements } from "../../search/reindex";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
-import { renderSnapshot, snapshotStatements, type RenderedSnapshot } from "../lifecycle/snapshot";
+import { renderSnapshot, snapshotStatements } from "../lifecycle/snapshot";
+import { targetShape } from "../lifecycle/relation-targets";
 import { parse } from "../validation";
 import { createModel, MODEL_SLUG, type CreateModelInput, type NewField } from "./create-model";
 import { loadModel } from "../lifecycle/load";
@@ -60,10 +61,17 @@ function servedShape(model: Model): string {
   return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false])]);
 }
 
-/** Re-renders the model's published items (and, after a slug change, items linking to them). */
-async function rerenderStatements(ctx: LifecycleContext, before: Model, after: Model): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
+/**
+ * Re-renders the model's published items when what they serve changed, and items of other models
+ * linking to them when what those show of the model changed (its slug, whether it is public, whether
+ * its title is private). Answers the re-rendered groups and the models whose filtered lists change.
+ */
+async function rerenderStatements(ctx: LifecycleContext, before: Model, after: Model): Promise<{ statements: CompiledQuery[]; groups: string[]; listModels: string[] }> {
   const statements: CompiledQuery[] = [];
   const groups = new Set<string>();
+  const listModels = new Set<string>();
+  // Rendering reads models from D1, where this batch has not changed the model yet.
+  const changedModels = [after];
   const rows = await ctx.db
     .selectFrom("entries")
     .innerJoin("published_items", (join) => join.onRef("published_items.instance_id", "=", "entries.instance_id").onRef("published_items.site_id", "=", "entries.site_id"))
@@ -72,16 +80,16 @@ async function rerenderStatements(ctx: LifecycleContext, before: Model, after: M
     .where("entries.site_id", "=", ctx.site.id)
     .where("entries.model_id", "=", after.id)
     .execute();
-  for (const row of rows) {
+  for (const row of servedShape(before) === servedShape(after) ? [] : rows) {
     if (!row.published_version_id || !row.published_at) continue;
     const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", row.published_version_id).executeTakeFirst();
     if (!version) continue;
-    const rendered = await renderSnapshot(ctx, row, version, after, row.published_at, new Map());
-    statements.push(...snapshotStatements(ctx, row, version, rendered, row.sort_at, after));
+    const rendered = await renderSnapshot(ctx, row, version, after, { publishedAt: row.published_at, firstPublishedAt: row.sort_at, changedModels });
+    statements.push(...snapshotStatements(ctx, row, version, rendered, after));
     groups.add(row.translation_group_id);
   }
-  if (before.slug !== after.slug) {
-    // Items of other models linking to this model's items name its slug in their relation values.
+  if (targetShape(before) !== targetShape(after)) {
+    // Items of other models linking to this model's items show its slug, and link to them only while it is public.
     const sources = await ctx.db
       .selectFrom("published_items")
       .innerJoin("entries", (join) => join.onRef("entries.instance_id", "=", "published_items.instance_id").onRef("entries.site_id", "=", "published_items.site_id"))
@@ -91,11 +99,12 @@ async function rerenderStatements(ctx: LifecycleContext, before: Model, after: M
       .where("published_items.model_id", "<>", after.id)
       .where(({ exists, selectFrom }) =>
         exists(
-          selectFrom("published_relations as pr")
-            .innerJoin("published_items as t", (join) => join.onRef("t.translation_group_id", "=", "pr.target_group_id").onRef("t.site_id", "=", "pr.site_id"))
-            .select("pr.instance_id")
-            .whereRef("pr.instance_id", "=", "published_items.instance_id")
-            .whereRef("pr.site_id", "=", "published_items.site_id")
+          // The published version's links, not the filter index: a link to a private model's item has no index row.
+          selectFrom("relation_links as rl")
+            .innerJoin("entries as t", (join) => join.onRef("t.translation_group_id", "=", "rl.target_group_id").onRef("t.site_id", "=", "rl.site_id"))
+            .select("rl.version_id")
+            .whereRef("rl.version_id", "=", "entries.published_version_id")
+            .whereRef("rl.site_id", "=", "entries.site_id")
             .where("t.model_id", "=", after.id),
         ),
       )
@@ -106,14 +115,14 @@ async function rerenderStatements(ctx: LifecycleContext, before: Model, after: M
       const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
       const model = await models.findById(source.model_id);
       if (!version || !model) continue;
-      const rendered: RenderedSnapshot = await renderSnapshot(ctx, source, version, model, source.published_at, new Map());
-      // The batch has not renamed the model yet: slugs are unique in a site, so the old slug names it.
-      for (const refs of Object.values(rendered.item.relations)) for (const ref of refs) if (ref.model === before.slug) ref.model = after.slug;
-      statements.push(...snapshotStatements(ctx, source, version, rendered, source.sort_at, model));
+      const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, changedModels });
+      statements.push(...snapshotStatements(ctx, source, version, rendered, model));
       groups.add(source.translation_group_id);
+      // Their filter index rows change too: a filtered list that did not hold them may hold them now.
+      listModels.add(model.id);
     }
   }
-  return { statements, groups: [...groups] };
+  return { statements, groups: [...groups], listModels: [...listModels] };
 }
 
 function updateRow(ctx: LifecycleContext, model: Model, expectedRevision: number): CompiledQuery {
@@ -159,11 +168,9 @@ async function applyChange(
   const renamed = before.slug !== after.slug;
   const itemTags: string[] = [];
   statements.push(...(await reindexModelStatements(ctx, after)));
-  if (servedShape(before) !== servedShape(after)) {
-    const rerender = await rerenderStatements(ctx, before, after);
-    statements.push(...rerender.statements);
-    itemTags.push(...rerender.groups.map(cacheTag.item));
-  }
+  const rerender = await rerenderStatements(ctx, before, after);
+  statements.push(...rerender.statements);
+  itemTags.push(...rerender.groups.map(cacheTag.item), ...rerender.listModels.map(cacheTag.list));
   const keyRenames = before.fields.flatMap((f) => {
     const now = after.fields.find((n) => n.id === f.id);
     return now && now.key !== f.key ? [{ field_id: f.id, from: f.key, to: now.key }] : [];
