@@ -7,6 +7,7 @@ import { guard } from "../db/batch";
 import type { PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
 import { modelRepository } from "../repositories/model-repository";
 import { commitPlan } from "./lifecycle/commit-plan";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
@@ -120,6 +121,12 @@ export function readManifest(text: string): PluginManifest {
   return parse(PluginManifestSchema, input);
 }
 
+/** The manifest's endpoint under the outbound address policy; refused: 400 invalid_request on `endpoint`. */
+function checkEndpoint(manifest: PluginManifest, policy: OutboundPolicy): void {
+  const verdict = judgeOutboundUrl(manifest.endpoint, policy);
+  if (!verdict.ok) throw new AppError("invalid_request", "The request is not valid.", { issues: [{ path: "endpoint", message: `endpoint is refused: ${verdict.reason}` }] });
+}
+
 async function findRow(ctx: LifecycleContext, installationId: string): Promise<PluginInstallationsTable> {
   const row = await ctx.db
     .selectFrom("plugin_installations")
@@ -161,9 +168,10 @@ function blockTags(ctx: LifecycleContext, manifest: PluginManifest): string[] {
  * Installs a plugin from its manifest (raw JSON text): state `pending`, nothing granted. A plugin
  * id already installed on the site is 409 plugin_already_installed.
  */
-export async function installPlugin(ctx: LifecycleContext, manifestText: string): Promise<InstallationWithToken> {
+export async function installPlugin(ctx: LifecycleContext, manifestText: string, policy: OutboundPolicy = PUBLIC_ONLY): Promise<InstallationWithToken> {
   requirePlugins(ctx);
   const manifest = readManifest(manifestText);
+  checkEndpoint(manifest, policy);
   const existing = await ctx.db
     .selectFrom("plugin_installations")
     .select("id")

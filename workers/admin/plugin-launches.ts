@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { AppError } from "../../shared/errors";
+import { outboundPolicy } from "../../shared/net/outbound-address";
 import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugin-catalog";
 import { createLaunch, type LaunchRequest } from "../../shared/services/plugin-launches";
 import { parse } from "../../shared/services/validation";
@@ -43,7 +44,7 @@ async function noBody(request: Request): Promise<void> {
 async function launch(call: SiteCall, request: LaunchRequest): Promise<Response> {
   query(call, NoQuery);
   await noBody(call.request);
-  return json(await createLaunch(call.ctx, { credential: null }, request), 201);
+  return json(await createLaunch(call.ctx, { credential: null }, request, outboundPolicy(call.env)), 201);
 }
 
 /** GET /api/plugin-launches/plugins: the spec 2 plugin list entries. */

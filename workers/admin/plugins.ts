@@ -10,6 +10,7 @@ import {
   type InstallationAction,
 } from "../../shared/services/plugins";
 import { AppError } from "../../shared/errors";
+import { outboundPolicy } from "../../shared/net/outbound-address";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
@@ -33,7 +34,7 @@ export async function getPlugin(call: SiteCall): Promise<Response> {
 export async function installPluginRoute(call: SiteCall): Promise<Response> {
   const type = (call.request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") throw new AppError("invalid_request", "Send the manifest as application/json.");
-  return json(await installPlugin(call.ctx, await call.request.text()), 201);
+  return json(await installPlugin(call.ctx, await call.request.text(), outboundPolicy(call.env)), 201);
 }
 
 /** PUT /api/plugins/{id}/grant `{ capabilities, model_ids }`: replaces the grant. */
