@@ -36,7 +36,8 @@ function operation(route: RouteSpec, surface: Surface): Json {
     [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: strip(schemaOf(route.response, "output")) } } },
   };
   const byStatus = new Map<number, string[]>();
-  for (const code of route.errors) {
+  const bodyErrors = route.method === "get" ? [] : (surface.bodyErrors ?? []);
+  for (const code of new Set([...route.errors, ...bodyErrors])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

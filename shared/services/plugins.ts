@@ -7,6 +7,7 @@ import { guard } from "../db/batch";
 import type { PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { parseJsonWithinDepth } from "../json/parse-json";
 import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
 import { modelRepository } from "../repositories/model-repository";
 import { commitPlan } from "./lifecycle/commit-plan";
@@ -105,20 +106,15 @@ export function toInstallationView(row: PluginInstallationsTable): InstallationV
 
 /**
  * A manifest from the raw JSON text: more than 32768 bytes is 400 manifest_too_large (checked on
- * the bytes, before parsing), invalid JSON or shape is 400 invalid_request with `issues`.
+ * the bytes, before parsing), nesting deeper than MAX_JSON_DEPTH or invalid JSON is 400
+ * invalid_request, an invalid shape 400 invalid_request with `issues`.
  */
 export function readManifest(text: string): PluginManifest {
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > MAX_MANIFEST_BYTES) {
     throw new AppError("manifest_too_large", `The manifest is larger than ${MAX_MANIFEST_BYTES} bytes.`, { max: MAX_MANIFEST_BYTES, size: bytes });
   }
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The manifest is not valid JSON.");
-  }
-  return parse(PluginManifestSchema, input);
+  return parse(PluginManifestSchema, parseJsonWithinDepth(text));
 }
 
 /** The manifest's endpoint under the outbound address policy; refused: 400 invalid_request on `endpoint`. */
