@@ -40,6 +40,8 @@ export interface Surface {
   basePath: string;
   /** How callers authenticate, as an OpenAPI security scheme. */
   security?: { name: string; scheme: Record<string, unknown> };
+  /** Refusals of the surface's shared body reader, answered by every operation that is not a GET (e.g. 413 payload_too_large). */
+  bodyErrors?: readonly ErrorCode[];
   /** The body of every refusal (default: the ErrorBody envelope of the public and management APIs). */
   errorBody?: AnySchema;
   routes: readonly RouteSpec[];

@@ -36,6 +36,8 @@ export const manageSurface: Surface = {
   description:
     "Manage one site's content, models and settings. The site comes from the credential (Authorization: Bearer dwm_…). Every write needs an Idempotency-Key.",
   basePath: "/api/manage/v1",
+  // The shared JSON body reader (workers/http/json-body.ts): every write's body is capped.
+  bodyErrors: ["payload_too_large"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
   routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes],
 };

@@ -43,7 +43,7 @@ export const LaunchAnswer = v.pipe(
 export const LaunchBody = v.strictObject({});
 
 const listErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited"] as const;
-const launchErrors = [...listErrors, "not_found", "installation_not_active", "capability_refused"] as const;
+const launchErrors = [...listErrors, "not_found", "installation_not_active", "capability_refused", "plugin_unavailable"] as const;
 
 const RichBlock = v.pipe(
   v.object({ name: v.string(), label: v.string(), version: v.number(), fields: v.record(v.string(), v.unknown()) }),

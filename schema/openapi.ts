@@ -38,7 +38,8 @@ function operation(route: RouteSpec, surface: Surface): Json {
     [String(status)]: status === 204 ? { description: "Success" } : { description: "Success", content: { [route.responseType ?? "application/json"]: { schema: strip(schemaOf(route.response, "output")) } } },
   };
   const byStatus = new Map<number, string[]>();
-  for (const code of route.errors) {
+  const bodyErrors = route.method === "get" ? [] : (surface.bodyErrors ?? []);
+  for (const code of new Set([...route.errors, ...bodyErrors])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -46,9 +46,6 @@ const SEMVER_PATTERN = /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(?:
 const PATH_PATTERN = /^\/(?!\/)[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,199}$/;
 /** An event name such as `entry.published`: dotted lower-case words. */
 const EVENT_PATTERN = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$/;
-/** Hosts on which plain http is allowed (a plugin run on the same machine, e.g. in tests). */
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost"]);
-
 const label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80));
 const localId = v.pipe(v.string(), v.regex(LOCAL_ID_PATTERN, "expected a lower-case id (letters, digits, - and _), at most 64 characters"));
 const path = v.pipe(v.string(), v.regex(PATH_PATTERN, "expected a path starting with / under the plugin's endpoint"));
@@ -59,8 +56,12 @@ const jsonObject = v.custom<Record<string, unknown>>(
   "expected a JSON object",
 );
 
-/** A URL the service may call: https, or http on 127.0.0.1 / localhost only; no credentials or fragment. */
-function isAllowedEndpoint(input: string): boolean {
+/**
+ * The endpoint's form: an absolute http(s) URL without credentials or fragment. Which hosts may be
+ * called is the outbound address policy's decision (docs/outbound-addresses.md), applied by the
+ * install service with the deployment's policy, and again before every call or launch.
+ */
+function isEndpointShaped(input: string): boolean {
   let url: URL;
   try {
     url = new URL(input);
@@ -68,8 +69,7 @@ function isAllowedEndpoint(input: string): boolean {
     return false;
   }
   if (url.username !== "" || url.password !== "" || url.hash !== "") return false;
-  if (url.protocol === "https:") return true;
-  return url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === "https:" || url.protocol === "http:";
 }
 
 /** Whether no value repeats. */
@@ -112,7 +112,7 @@ export const PluginManifestSchema = v.pipe(
     endpoint: v.pipe(
       v.string(),
       v.maxLength(500),
-      v.check(isAllowedEndpoint, "expected an https URL (http only on 127.0.0.1 or localhost)"),
+      v.check(isEndpointShaped, "expected an absolute https URL without credentials or fragment"),
     ),
     capabilities: v.pipe(v.array(PluginCapabilitySchema), v.maxLength(PLUGIN_CAPABILITIES.length), v.check((items) => distinct(items), "capabilities must be unique")),
     rich_text_blocks: v.optional(v.pipe(v.array(RichTextBlock), v.maxLength(50), v.check((items) => distinct(items.map((x) => x.name)), "block names must be unique")), []),

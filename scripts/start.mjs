@@ -65,7 +65,9 @@ function banner(info) {
 async function main() {
   const info = await seed();
   banner(info);
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT)], {
+  // Local development only: the seeded demo plugin runs on 127.0.0.1 (docs/outbound-addresses.md).
+  // wrangler.jsonc never sets this, so a deployment refuses loopback.
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), "--var", "OUTBOUND_ALLOW_LOOPBACK:true"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? "false" },

@@ -18,6 +18,11 @@ export interface Env {
   CF_PURGE_API?: Fetcher;
   /** Optional stand-in for outbound webhook requests (tests bind a fake receiver); without it deliveries use `fetch`. */
   WEBHOOK_FETCH?: Fetcher;
+  /**
+   * `true` only in local development (set by `npm start` and the end-to-end dev server, never in
+   * wrangler.jsonc): outbound calls may then reach loopback hosts (docs/outbound-addresses.md).
+   */
+  OUTBOUND_ALLOW_LOOPBACK?: string;
 }
 
 /** What the outbound event queue carries: a pointer to the outbox row, never a secret. */

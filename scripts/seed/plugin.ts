@@ -9,8 +9,15 @@ import { PLUGIN_CAPABILITIES, type PluginManifest } from "../../schema/plugin-ma
 import { sha256Hex } from "../../shared/crypto/digest";
 import type { PluginInstallationsTable } from "../../shared/db/database";
 import { modelRepository } from "../../shared/repositories/model-repository";
+import type { OutboundPolicy } from "../../shared/net/outbound-address";
 import type { LifecycleContext } from "../../shared/services/lifecycle";
 import { grantInstallation, installationGrant, installPlugin, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins";
+
+/**
+ * The seed writes only the local development state (`.wrangler/state` or an end-to-end test's
+ * folder), where the demo plugin runs on loopback: docs/outbound-addresses.md.
+ */
+const LOCAL_DEVELOPMENT: OutboundPolicy = { allowLoopback: true };
 
 /** Where `node examples/plugin/server.mjs` listens by default. */
 export const DEMO_PLUGIN_PORT = 8790;
@@ -60,7 +67,7 @@ export async function ensureDemoPlugin(ctx: LifecycleContext, knownToken: string
   }
   let fresh: { token: string; event_secret: string } | null = null;
   if (!row) {
-    const installed = await installPlugin(ctx, JSON.stringify(DEMO_PLUGIN_MANIFEST));
+    const installed = await installPlugin(ctx, JSON.stringify(DEMO_PLUGIN_MANIFEST), LOCAL_DEVELOPMENT);
     fresh = { token: installed.token, event_secret: installed.event_secret };
     row = await findRow(ctx);
     if (!row) throw new Error("demo plugin missing after install");

@@ -1,6 +1,7 @@
 import { isoAt, type Clock } from "../clock";
 import type { Env, EventMessage } from "../env";
 import { newId } from "../ids";
+import { judgeOutboundUrl, outboundPolicy } from "../net/outbound-address";
 import { envelopeOf, type OutboxRow } from "./envelope";
 import { signatureHeader } from "./signature";
 import { subscriberById, subscribersFor, takes, type Subscriber } from "./subscribers";
@@ -104,6 +105,7 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
     .bind(event.site_id, event.id)
     .all<DeliveryRow>();
 
+  const policy = outboundPolicy(env);
   let wait: number | null = null;
   const later = (seconds: number) => {
     wait = wait === null ? seconds : Math.min(wait, seconds);
@@ -126,6 +128,14 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
       // e.g. a plugin whose grant no longer includes the event's model: it must not receive it.
       await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
         .bind("subscriber no longer takes this event", isoAt(now), delivery.id, delivery.site_id)
+        .run();
+      continue;
+    }
+    const address = judgeOutboundUrl(subscriber.url, policy);
+    if (!address.ok) {
+      // Checked at registration too; this catches rows written under an older or looser policy. Never retried.
+      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
+        .bind(`outbound address refused: ${address.reason}`, isoAt(now), delivery.id, delivery.site_id)
         .run();
       continue;
     }

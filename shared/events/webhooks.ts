@@ -4,6 +4,7 @@ import { newSecret } from "../crypto/digest";
 import type { Env } from "../env";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
 import { commitPlan } from "../services/lifecycle/commit-plan";
 import type { LifecycleContext } from "../services/lifecycle/context";
 import { EVENT_NAMES } from "./names";
@@ -48,24 +49,15 @@ function requireInfra(ctx: LifecycleContext): void {
   }
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-/** https anywhere; plain http only to the loopback host (local development). */
-export function checkWebhookUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new AppError("invalid_request", "url must be an absolute URL.", { field: "url" });
-  }
-  const loopback = LOOPBACK.has(url.hostname.toLowerCase());
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-    throw new AppError("invalid_request", "url must use https (http only for 127.0.0.1 or localhost).", { field: "url" });
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new AppError("invalid_request", "url must not carry credentials.", { field: "url" });
-  }
-  return url.toString();
+/**
+ * The URL a webhook may be registered with: the outbound address policy
+ * (docs/outbound-addresses.md) — https to a public host, loopback only in local development.
+ * Checked again before every delivery, so a row that predates a stricter policy is never called.
+ */
+export function checkWebhookUrl(text: string, policy: OutboundPolicy): string {
+  const verdict = judgeOutboundUrl(text, policy);
+  if (!verdict.ok) throw new AppError("invalid_request", `url is refused: ${verdict.reason}.`, { field: "url", reason: verdict.reason });
+  return verdict.url.toString();
 }
 
 /** `["*"]` alone, or known event names (repeats dropped). */
@@ -98,9 +90,9 @@ const toView = (row: WebhookRow): WebhookView => ({
 });
 
 /** Subscribes a URL to events of the site; the answer holds the secret, shown this once. */
-export async function createWebhook(ctx: LifecycleContext, input: { url: string; events: readonly string[] }): Promise<CreatedWebhook> {
+export async function createWebhook(ctx: LifecycleContext, input: { url: string; events: readonly string[] }, policy: OutboundPolicy = PUBLIC_ONLY): Promise<CreatedWebhook> {
   requireInfra(ctx);
-  const url = checkWebhookUrl(input.url);
+  const url = checkWebhookUrl(input.url, policy);
   const events = checkEventNames(input.events);
   const id = newId("whk");
   const secret = newSecret("whsec_");

@@ -9,6 +9,7 @@ import type { Database, PluginInstallationsTable } from "../db/database";
 import { guard } from "../db/batch";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
 import { commitPlan } from "./lifecycle/commit-plan";
 import type { LifecycleContext } from "./lifecycle/context";
 import { installationGrant, manifestOf } from "./plugins";
@@ -69,6 +70,16 @@ export interface LaunchAnswer {
   single_use: true;
 }
 
+/**
+ * Where a launch sends the person: the endpoint plus the entry point's path, under the outbound
+ * address policy (a launch code is never handed to a private or local address; 409 plugin_unavailable).
+ */
+function launchUrl(endpoint: string, path: string, policy: OutboundPolicy): URL {
+  const verdict = judgeOutboundUrl(endpoint.replace(/\/+$/, "") + path, policy);
+  if (!verdict.ok) throw new AppError("plugin_unavailable", `The plugin's endpoint is refused: ${verdict.reason}.`, { reason: verdict.reason });
+  return verdict.url;
+}
+
 /** The site's installation named by id or plugin id; another site's or none: 404 not_found. */
 export async function findInstallation(ctx: LifecycleContext, plugin: string): Promise<PluginInstallationsTable> {
   const row = await ctx.db
@@ -93,7 +104,7 @@ function capabilityRefused(message: string, details?: Record<string, unknown>): 
  * among the credential's models and is readable by the person now (each 403 capability_refused).
  * Writes the delegation, the code's digest and an audit record in one batch.
  */
-export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, request: LaunchRequest): Promise<LaunchAnswer> {
+export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, request: LaunchRequest, policy: OutboundPolicy = PUBLIC_ONLY): Promise<LaunchAnswer> {
   const row = await findInstallation(ctx, request.plugin);
   if (row.state !== "active") {
     throw new AppError("installation_not_active", "The plugin is not active on this site.", { state: row.state });
@@ -139,7 +150,7 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
   const code = newSecret("dwl_");
   const delegationId = newId("dlg");
   const expiresAt = now + LAUNCH_CODE_LIFETIME_MS;
-  const url = new URL(manifest.endpoint.replace(/\/+$/, "") + entryPoint.path);
+  const url = launchUrl(manifest.endpoint, entryPoint.path, policy);
   url.searchParams.set("code", code);
 
   await commitPlan(ctx, {

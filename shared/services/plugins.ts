@@ -8,6 +8,8 @@ import { guard } from "../db/batch";
 import type { PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { parseJsonWithinDepth } from "../json/parse-json";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
 import { modelRepository } from "../repositories/model-repository";
 import { commitPlan } from "./lifecycle/commit-plan";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
@@ -103,20 +105,21 @@ export function toInstallationView(row: PluginInstallationsTable): InstallationV
 
 /**
  * A manifest from the raw JSON text: more than 32768 bytes is 400 manifest_too_large (checked on
- * the bytes, before parsing), invalid JSON or shape is 400 invalid_request with `issues`.
+ * the bytes, before parsing), nesting deeper than MAX_JSON_DEPTH or invalid JSON is 400
+ * invalid_request, an invalid shape 400 invalid_request with `issues`.
  */
 export function readManifest(text: string): PluginManifest {
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > MAX_MANIFEST_BYTES) {
     throw new AppError("manifest_too_large", `The manifest is larger than ${MAX_MANIFEST_BYTES} bytes.`, { max: MAX_MANIFEST_BYTES, size: bytes });
   }
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The manifest is not valid JSON.");
-  }
-  return parse(PluginManifestSchema, input);
+  return parse(PluginManifestSchema, parseJsonWithinDepth(text));
+}
+
+/** The manifest's endpoint under the outbound address policy; refused: 400 invalid_request on `endpoint`. */
+function checkEndpoint(manifest: PluginManifest, policy: OutboundPolicy): void {
+  const verdict = judgeOutboundUrl(manifest.endpoint, policy);
+  if (!verdict.ok) throw new AppError("invalid_request", "The request is not valid.", { issues: [{ path: "endpoint", message: `endpoint is refused: ${verdict.reason}` }] });
 }
 
 async function findRow(ctx: LifecycleContext, installationId: string): Promise<PluginInstallationsTable> {
@@ -160,9 +163,10 @@ function blockTags(ctx: LifecycleContext, manifest: PluginManifest): string[] {
  * Installs a plugin from its manifest (raw JSON text): state `pending`, nothing granted. A plugin
  * id already installed on the site is 409 plugin_already_installed.
  */
-export async function installPlugin(ctx: LifecycleContext, manifestText: string): Promise<InstallationWithToken> {
+export async function installPlugin(ctx: LifecycleContext, manifestText: string, policy: OutboundPolicy = PUBLIC_ONLY): Promise<InstallationWithToken> {
   requirePlugins(ctx);
   const manifest = readManifest(manifestText);
+  checkEndpoint(manifest, policy);
   const existing = await ctx.db
     .selectFrom("plugin_installations")
     .select("id")

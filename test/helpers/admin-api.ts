@@ -50,6 +50,8 @@ export async function signIn(email: string, password = "correct horse"): Promise
 export interface CallOptions {
   siteId?: string;
   body?: unknown;
+  /** A body sent as is (as application/json unless `headers` says otherwise), in place of `body`. */
+  rawBody?: BodyInit;
   /** CSRF token to send; the session's by default, `null` to send none. */
   csrf?: string | null;
   headers?: Record<string, string>;
@@ -63,9 +65,9 @@ export async function adminCall<T = unknown>(session: AdminSession | undefined, 
   if (csrf !== null && csrf !== undefined) headers["x-csrf-token"] = csrf;
   if (options.siteId) headers["x-site-id"] = options.siteId;
   const init: RequestInit = { method, headers };
-  if (options.body !== undefined) {
-    headers["content-type"] = "application/json";
-    init.body = JSON.stringify(options.body);
+  if (options.body !== undefined || options.rawBody !== undefined) {
+    headers["content-type"] ??= "application/json";
+    init.body = options.rawBody ?? JSON.stringify(options.body);
   }
   return result<T>(await SELF.fetch(`${ADMIN}${path}`, init));
 }

@@ -24,16 +24,16 @@ export async function manage<T = unknown>(
   token: string | null,
   method: string,
   path: string,
-  options: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {},
+  options: { body?: unknown; rawBody?: BodyInit; key?: string | null; headers?: Record<string, string> } = {},
 ): Promise<ManageResult<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (token) headers.authorization = `Bearer ${token}`;
   const key = options.key === undefined ? (method === "GET" ? null : newKey()) : options.key;
   if (key !== null) headers["idempotency-key"] = key;
   const init: RequestInit = { method, headers };
-  if (options.body !== undefined) {
-    headers["content-type"] = "application/json";
-    init.body = JSON.stringify(options.body);
+  if (options.body !== undefined || options.rawBody !== undefined) {
+    headers["content-type"] ??= "application/json";
+    init.body = options.rawBody ?? JSON.stringify(options.body);
   }
   const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, init);
   const text = await response.text();

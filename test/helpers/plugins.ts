@@ -9,7 +9,7 @@ export function testManifest(overrides: Record<string, unknown> = {}): Record<st
     id: "helper",
     name: "Helper",
     version: "1.0.0",
-    endpoint: "http://127.0.0.1:9/plugin",
+    endpoint: "https://plugins.example.test/plugin",
     capabilities: ["content:read", "workflow:read", "workflow:publish", "workflow:unpublish", "content:write", "content:propose"],
     manage_views: [{ id: "dashboard", label: "Dashboard", path: "/views/dashboard" }],
     content_actions: [{ id: "review", label: "Review", path: "/actions/review" }],

@@ -36,7 +36,7 @@ function expectLaunch(res: { status: number; body: Launch }, path: string): stri
   expect(res.status).toBe(201);
   expect(res.body.outcome).toBe("launch_created");
   expect(res.body.single_use).toBe(true);
-  const match = /^http:\/\/127\.0\.0\.1:9\/plugin(\/[^?]+)\?code=(dwl_[A-Za-z0-9_-]{43})$/.exec(res.body.url);
+  const match = /^https:\/\/plugins\.example\.test\/plugin(\/[^?]+)\?code=(dwl_[A-Za-z0-9_-]{43})$/.exec(res.body.url);
   expect(match?.[1]).toBe(path);
   const lifetime = Date.parse(res.body.expires_at) - Date.now();
   expect(lifetime).toBeGreaterThan(50_000);

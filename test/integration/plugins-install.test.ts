@@ -37,7 +37,7 @@ function manifest(overrides: Record<string, unknown> = {}): Record<string, unkno
     id: "seo-helper",
     name: "SEO helper",
     version: "1.2.0",
-    endpoint: "http://127.0.0.1:8788/plugin",
+    endpoint: "https://plugins.example.test/plugin",
     capabilities: ["content:read", "workflow:read", "workflow:publish"],
     rich_text_blocks: [
       { name: "callout", label: "Callout", version: 1, fields: { text: { type: "text" } } },

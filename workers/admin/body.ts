@@ -1,18 +1,13 @@
 import type * as v from "valibot";
-import { AppError } from "../../shared/errors";
 import { parse } from "../../shared/services/validation";
-import { parseJsonText } from "../http/json-body";
-
-/** Largest admin JSON body accepted. */
-const MAX_BODY_BYTES = 64 * 1024;
+import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 
 /**
- * The request's JSON body parsed against a closed schema. The body must be sent as
- * `application/json` (a cross-site form cannot send that without a CORS preflight), be at most
- * 64 KiB and be valid JSON; otherwise 400 invalid_request.
+ * The request's JSON body parsed against a closed schema. The body must be at most 64 KiB (413
+ * payload_too_large, checked while reading), be sent as `application/json` (a cross-site form
+ * cannot send that without a CORS preflight), nest at most 64 levels and be valid JSON; otherwise
+ * 400 invalid_request.
  */
 export async function readBody<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
-  const text = await request.text();
-  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new AppError("invalid_request", "The body is too large.");
-  return parse(schema, parseJsonText(request, text));
+  return parse(schema, parseJsonText(request, await readCappedText(request, ADMIN_BODY_MAX_BYTES)));
 }

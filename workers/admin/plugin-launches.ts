@@ -1,9 +1,10 @@
 import type * as v from "valibot";
 import { Empty as NoQuery, InstanceQuery } from "../../schema/admin-bodies";
-import { AppError } from "../../shared/errors";
+import { outboundPolicy } from "../../shared/net/outbound-address";
 import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugin-catalog";
 import { createLaunch, type LaunchRequest } from "../../shared/services/plugin-launches";
 import { parse } from "../../shared/services/validation";
+import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 
@@ -25,23 +26,15 @@ function query<S extends v.GenericSchema>(call: SiteCall, schema: S): v.InferOut
 
 /** A launch takes no body: none, or the JSON object `{}`. */
 async function noBody(request: Request): Promise<void> {
-  const text = await request.text();
+  const text = await readCappedText(request, ADMIN_BODY_MAX_BYTES);
   if (text.trim().length === 0) return;
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") throw new AppError("invalid_request", "Send the body as application/json.");
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "The body is not valid JSON.");
-  }
-  parse(NoQuery, input);
+  parse(NoQuery, parseJsonText(request, text));
 }
 
 async function launch(call: SiteCall, request: LaunchRequest): Promise<Response> {
   query(call, NoQuery);
   await noBody(call.request);
-  return json(await createLaunch(call.ctx, { credential: null }, request), 201);
+  return json(await createLaunch(call.ctx, { credential: null }, request, outboundPolicy(call.env)), 201);
 }
 
 /** GET /api/plugin-launches/plugins: the spec 2 plugin list entries. */

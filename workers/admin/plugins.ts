@@ -10,11 +10,17 @@ import {
   type InstallationAction,
 } from "../../shared/services/plugins";
 import { AppError } from "../../shared/errors";
+import { outboundPolicy } from "../../shared/net/outbound-address";
+import { MAX_MANIFEST_BYTES } from "../../schema/plugin-manifest";
+import { readCappedText } from "../http/json-body";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
 
 /** Admin routes of plugin installations (docs/plugins.md); the services check `site:plugins`. */
+
+/** A manifest over its cap stops being read: 400 manifest_too_large (spec: plugin manifest size). */
+const manifestTooLarge = (max: number) => new AppError("manifest_too_large", `The manifest is larger than ${max} bytes.`, { max });
 
 /** GET /api/plugins: the site's installations, never a token or a digest. */
 export async function listPlugins(call: SiteCall): Promise<Response> {
@@ -33,7 +39,8 @@ export async function getPlugin(call: SiteCall): Promise<Response> {
 export async function installPluginRoute(call: SiteCall): Promise<Response> {
   const type = (call.request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") throw new AppError("invalid_request", "Send the manifest as application/json.");
-  return json(await installPlugin(call.ctx, await call.request.text()), 201);
+  const manifest = await readCappedText(call.request, MAX_MANIFEST_BYTES, manifestTooLarge);
+  return json(await installPlugin(call.ctx, manifest, outboundPolicy(call.env)), 201);
 }
 
 /** PUT /api/plugins/{id}/grant `{ capabilities, model_ids }`: replaces the grant. */

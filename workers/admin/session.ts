@@ -1,6 +1,8 @@
 import { SignInBody } from "../../schema/admin-bodies";
 import { personSites, type PersonSite } from "../../shared/auth/person-authority";
 import { checkPassword, csrfTokenFor, endSession, startSession } from "../../shared/auth/sessions";
+import { recordSuccess, reserveAttempt, throttleKeys } from "../../shared/auth/sign-in-throttle";
+import { clientAddressOf } from "../../shared/net/client-address";
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
 import type { Env } from "../../shared/env";
@@ -23,13 +25,19 @@ async function answer(env: Env, person: SessionAnswer["person"], csrfToken: stri
 
 /**
  * POST /api/session: sign in with email and password. Unknown email, wrong password and a
- * deactivated person are one answer: 401 unauthorized.
+ * deactivated person are one answer: 401 unauthorized. Past the failure thresholds of the account
+ * or the client address: 429 rate_limited with Retry-After, before any password work
+ * (shared/auth/sign-in-throttle.ts).
  */
 export async function signIn(request: Request, env: Env): Promise<Response> {
   const body = await readBody(request, SignInBody);
   const db = createDb(env.DB);
+  const keys = await throttleKeys(body.email, clientAddressOf(request));
+  const reservation = await reserveAttempt(env.DB, keys, systemClock.now());
+  if (!reservation.ok) throw new AppError("rate_limited", "Too many failed sign-ins; try again later.", { retry_after: reservation.retryAfterSeconds });
   const person = await checkPassword(db, body.email, body.password);
   if (!person) throw new AppError("unauthorized", "Wrong email or password.");
+  await recordSuccess(env.DB, keys);
   const started = await startSession(db, env.DB, person.id, systemClock.now());
   return json(await answer(env, person, started.csrfToken), 200, { "set-cookie": sessionCookie(started.secret, env.ADMIN_HOST) });
 }

@@ -1,5 +1,6 @@
 import { CreateWebhookBody } from "../../schema/admin-bodies";
 import { createWebhook, deleteWebhook, listDeadLetters, listWebhooks, retryDeadLetter } from "../../shared/events/webhooks";
+import { outboundPolicy } from "../../shared/net/outbound-address";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";
@@ -12,7 +13,7 @@ export async function listHooks(call: SiteCall): Promise<Response> {
 /** POST /api/webhooks: 201 with the signing secret, shown this once. */
 export async function createHook(call: SiteCall): Promise<Response> {
   const body = await readBody(call.request, CreateWebhookBody);
-  return json(await createWebhook(call.ctx, body), 201);
+  return json(await createWebhook(call.ctx, body, outboundPolicy(call.env)), 201);
 }
 
 /** DELETE /api/webhooks/{id}. */

@@ -10,7 +10,7 @@ import { isScope } from "../../schema/scopes";
 import { parse } from "../../shared/services/validation";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
-import { parseJsonText } from "../http/json-body";
+import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
 import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
@@ -27,21 +27,11 @@ function rateLimit(env: Env): number {
   return Number.isSafeInteger(n) && n > 0 ? n : MANAGE_RATE_LIMIT.requests;
 }
 
-/** Largest JSON body the management API reads. */
-const MAX_BODY_BYTES = 1024 * 1024;
-
 /** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
 const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry"]);
 
 const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.length === 0) return {};
-  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) throw new AppError("invalid_request", "The body is too large.");
-  return parseJsonText(request, text);
-}
 
 /** Query values: one string each, or arrays for repeated names. */
 function queryObject(url: URL): Record<string, string | string[]> {
@@ -79,7 +69,7 @@ export async function handleManage(request: Request, env: Env): Promise<Response
   const key = write && !route.noKey ? idempotencyKey(request) : undefined;
   const parsedParams = route.params ? (parse(route.params, params) as Record<string, string>) : params;
   const query = route.query ? (parse(route.query, queryObject(url)) as Record<string, unknown>) : (parse(emptyQuery, queryObject(url)) as Record<string, unknown>);
-  const rawBody = write ? await readJson(request) : undefined;
+  const rawBody = write ? await readJsonBody(request, MANAGE_BODY_MAX_BYTES) : undefined;
   const body = write && route.body ? parse(route.body, rawBody) : rawBody;
   const db = createDb(env.DB);
   const call: ManageCall = {

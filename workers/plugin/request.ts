@@ -1,5 +1,6 @@
 import { MAX_PLUGIN_REQUEST_BYTES } from "../../schema/plugin-protocol";
 import { AppError } from "../../shared/errors";
+import { readCappedText } from "../http/json-body";
 
 function tooLarge(): AppError {
   return new AppError("invalid_request", `A plugin request is at most ${MAX_PLUGIN_REQUEST_BYTES} bytes.`, { max: MAX_PLUGIN_REQUEST_BYTES });
@@ -7,34 +8,11 @@ function tooLarge(): AppError {
 
 /**
  * The request body as text, refused before any parsing when it is over the protocol's size limit:
- * at once by its Content-Length, otherwise while reading (chunked bodies stop at the first byte
- * past the limit).
+ * at once by its Content-Length, otherwise while reading (chunked bodies stop at the first chunk
+ * past the limit). The protocol answers 400 invalid_request in its outcome envelope, not 413.
  */
-export async function readCappedBody(request: Request): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_PLUGIN_REQUEST_BYTES) throw tooLarge();
-  if (request.body === null) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_PLUGIN_REQUEST_BYTES) {
-      // Released, not cancelled: the router drains the rest before answering (workers/http/drain-body.ts).
-      reader.releaseLock();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+export function readCappedBody(request: Request): Promise<string> {
+  return readCappedText(request, MAX_PLUGIN_REQUEST_BYTES, tooLarge);
 }
 
 /** Query values as strings; a repeated key is refused (the protocol's query values are single strings). */

@@ -1,5 +1,6 @@
 import type { Scope } from "../../../schema/scopes";
 import { activeRichBlocks, listContentActions, listManageViews, listPluginEntries } from "../../../shared/services/plugin-catalog";
+import { outboundPolicy } from "../../../shared/net/outbound-address";
 import { createLaunch, type Launcher } from "../../../shared/services/plugin-launches";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -34,13 +35,13 @@ export async function listPluginContentActions(call: ManageCall): Promise<Respon
 
 /** POST /plugins/{id}/manage-views/{view}/launch: 201 launch answer. */
 export async function launchPluginManageView(call: ManageCall): Promise<Response> {
-  return json(await createLaunch(call.ctx, launcher(call), { plugin: call.params.id ?? "", kind: "manage_view", target: call.params.view ?? "" }), 201);
+  return json(await createLaunch(call.ctx, launcher(call), { plugin: call.params.id ?? "", kind: "manage_view", target: call.params.view ?? "" }, outboundPolicy(call.env)), 201);
 }
 
 /** POST /plugins/{id}/content-actions/{action}/entries/{instance_id}/launch: 201 launch answer. */
 export async function launchPluginContentAction(call: ManageCall): Promise<Response> {
   return json(
-    await createLaunch(call.ctx, launcher(call), { plugin: call.params.id ?? "", kind: "content_action", target: call.params.action ?? "", instance_id: call.params.instance_id ?? "" }),
+    await createLaunch(call.ctx, launcher(call), { plugin: call.params.id ?? "", kind: "content_action", target: call.params.action ?? "", instance_id: call.params.instance_id ?? "" }, outboundPolicy(call.env)),
     201,
   );
 }
