@@ -4,6 +4,7 @@
  * Everything here is pure: no I/O, no clock, no randomness.
  */
 import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
+import { fieldPattern } from "./field-pattern";
 import {
   type FieldDefinition,
   type FieldValue,
@@ -171,17 +172,25 @@ function checkString(field: FieldDefinition, value: unknown, push: Push): void {
   if (field.type === "slug" && !SLUG_PATTERN.test(value)) {
     push(field.key, "invalid_slug", `${field.label} may hold only lowercase letters, digits and single hyphens between them.`);
   }
+  let lengthOk = true;
   if (rules.min_length !== undefined && length < rules.min_length) {
     push(field.key, "too_short", `${field.label} must hold at least ${rules.min_length} characters.`);
+    lengthOk = false;
   }
   const maxLength = field.type === "slug" ? Math.min(SLUG_MAX_LENGTH, rules.max_length ?? SLUG_MAX_LENGTH) : rules.max_length;
   if (maxLength !== undefined && length > maxLength) {
     push(field.key, "too_long", `${field.label} must hold at most ${maxLength} characters.`);
+    lengthOk = false;
   } else if (field.type === "rich_text" && utf8Length(value) > RICH_TEXT_MAX_BYTES) {
     push(field.key, "too_long", `${field.label} must hold at most ${RICH_TEXT_MAX_BYTES} bytes.`);
+    lengthOk = false;
   }
-  if (rules.pattern !== undefined) {
-    const pattern = compile(rules.pattern);
+  // A value already refused for its length is not matched too: the length rule bounds the work a
+  // pattern can cost, and one refusal says enough.
+  if (rules.pattern !== undefined && lengthOk) {
+    // RE2 runs in time linear in the value; a pattern it cannot compile (kept from a model saved
+    // before RE2 was used; an apply now refuses it) is not enforced rather than run by a backtracker.
+    const pattern = fieldPattern(rules.pattern);
     if (pattern !== undefined && !pattern.test(value)) {
       push(field.key, "pattern_mismatch", `${field.label} does not have the expected form.`);
     }
@@ -309,14 +318,6 @@ function utf8Length(text: string): number {
     bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
   }
   return bytes;
-}
-
-function compile(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return undefined; // the definition schema refuses such patterns; an old one is not enforced
-  }
 }
 
 /**
