@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
 import {
+  canonicalFieldValues,
   mediaIds,
   relationTargets,
   titleField,
@@ -39,8 +40,8 @@ export async function prepareFields(
   input: Readonly<Record<string, unknown>>,
   slug: string | null,
 ): Promise<PreparedFields> {
-  const byKey = toKeyedValues(model.fields, base) as Record<string, unknown>;
-  Object.assign(byKey, input);
+  // Base values are canonicalised too: a version saved before sanitising existed is cleaned on its next save.
+  const byKey = canonicalFieldValues(model.fields, { ...toKeyedValues(model.fields, base), ...input });
   const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
   const issues = validateFieldValues(model.fields, byKey, mode);
   if (issues.length > 0) {

@@ -1,0 +1,164 @@
+/**
+ * The rich-text sanitiser: every rich_text value is stored and served as the HTML this returns.
+ *
+ * The value is parsed by parse5 exactly as a browser parses `body.innerHTML = value` (fragment
+ * parsing in a body context, scripting on), so the tricks that rely on a sanitiser and a browser
+ * disagreeing about the tree (mXSS through `<noscript>`, `<svg><style>`, comments, unclosed tags)
+ * meet the browser's own tree. The tree is then re-serialised from an allow-list (docs/rich-text.md):
+ * allowed HTML elements keep their allowed attributes, URLs keep allowed schemes only; elements
+ * whose content is code or another document (script, style, template, iframe, object, svg, math…)
+ * go with their content; any other element is unwrapped (its children kept); comments go; every
+ * text and attribute value is escaped. The output holds no raw-text element and no foreign
+ * content, so a browser parses it back into the same tree.
+ */
+import { html, parseFragment, type DefaultTreeAdapterTypes } from "parse5";
+
+type Node = DefaultTreeAdapterTypes.ChildNode;
+type Element = DefaultTreeAdapterTypes.Element;
+
+/** A check of one attribute's value: the value to keep (normalised), or undefined to drop it. */
+type AttributeRule = (value: string) => string | undefined;
+
+const anyText: AttributeRule = (value) => value;
+const oneOf = (...allowed: string[]): AttributeRule => (value) => {
+  const lower = value.trim().toLowerCase();
+  return allowed.includes(lower) ? lower : undefined;
+};
+const matching = (form: RegExp): AttributeRule => (value) => (form.test(value) ? value : undefined);
+
+/** URL schemes a link may use; anything else (javascript:, data:, vbscript:, file:…) is dropped. */
+export const LINK_SCHEMES: readonly string[] = ["http", "https", "mailto", "tel"];
+/** URL schemes an image or a citation may use. */
+export const SOURCE_SCHEMES: readonly string[] = ["http", "https"];
+
+/**
+ * The URL as a browser reads the attribute (parse5 has already decoded character references):
+ * leading and trailing C0 controls and spaces stripped, tabs and newlines removed anywhere. Kept
+ * when it is relative (no scheme before the first `/`, `?` or `#`) or its scheme is in `schemes`.
+ */
+const url = (schemes: readonly string[]): AttributeRule => (value) => {
+  // eslint-disable-next-line no-control-regex -- the URL standard strips exactly these.
+  const cleaned = value.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+  const colon = cleaned.indexOf(":");
+  const firstDelimiter = cleaned.search(/[/?#]/);
+  if (colon === -1 || (firstDelimiter !== -1 && firstDelimiter < colon)) return cleaned;
+  const scheme = cleaned.slice(0, colon).toLowerCase();
+  return schemes.includes(scheme) ? cleaned : undefined;
+};
+
+/** Attributes every allowed element may carry. */
+const GLOBAL_ATTRIBUTES: Readonly<Record<string, AttributeRule>> = {
+  title: anyText,
+  lang: matching(/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/),
+  dir: oneOf("ltr", "rtl", "auto"),
+};
+
+const cite = { cite: url(SOURCE_SCHEMES) };
+const dimension = matching(/^\d{1,5}$/);
+
+/** Allowed elements (HTML namespace only) and the attributes each may carry beyond the global ones. */
+export const ALLOWED_ELEMENTS: Readonly<Record<string, Readonly<Record<string, AttributeRule>>>> = {
+  p: {}, br: {}, hr: {}, h1: {}, h2: {}, h3: {}, h4: {}, h5: {}, h6: {},
+  blockquote: cite, pre: {}, ul: {}, ol: { start: matching(/^-?\d{1,9}$/) }, li: {}, dl: {}, dt: {}, dd: {},
+  figure: {}, figcaption: {},
+  a: { href: url(LINK_SCHEMES) },
+  img: { src: url(SOURCE_SCHEMES), alt: anyText, width: dimension, height: dimension },
+  em: {}, strong: {}, b: {}, i: {}, u: {}, s: {}, sub: {}, sup: {}, small: {}, mark: {}, span: {},
+  code: {}, kbd: {}, samp: {}, var: {}, abbr: {}, cite: {}, dfn: {}, q: cite,
+  del: { ...cite, datetime: anyText }, ins: { ...cite, datetime: anyText }, time: { datetime: anyText },
+};
+
+/** Elements without content or end tag. */
+const VOID_ELEMENTS: ReadonlySet<string> = new Set(["br", "hr", "img"]);
+
+/**
+ * Elements dropped together with their content: code, styles, other documents, forms' controls,
+ * and elements whose content a browser parses as raw text. Anything else not allowed is unwrapped.
+ */
+const DROPPED_WITH_CONTENT: ReadonlySet<string> = new Set([
+  "script", "style", "template", "noscript", "noembed", "noframes", "xmp", "plaintext", "iframe", "frame", "frameset",
+  "object", "embed", "applet", "param", "textarea", "select", "option", "optgroup", "input", "button", "title",
+  "head", "meta", "link", "base", "audio", "video", "source", "track", "canvas", "map", "area", "picture", "portal", "dialog",
+]);
+
+/** A body element as the context of fragment parsing: what `body.innerHTML = value` does. */
+const BODY_CONTEXT: Element = {
+  nodeName: "body",
+  tagName: "body",
+  attrs: [],
+  namespaceURI: html.NS.HTML,
+  childNodes: [],
+  parentNode: null,
+};
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\u00a0/g, "&nbsp;");
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\u00a0/g, "&nbsp;");
+}
+
+function isElement(node: Node): node is Element {
+  return "tagName" in node;
+}
+
+function serialiseAttributes(element: Element, rules: Readonly<Record<string, AttributeRule>>): string {
+  let out = "";
+  for (const attribute of element.attrs) {
+    if (attribute.namespace !== undefined && attribute.namespace !== "") continue; // xlink:href and friends
+    const rule = rules[attribute.name] ?? GLOBAL_ATTRIBUTES[attribute.name];
+    const kept = rule?.(attribute.value);
+    if (kept !== undefined) out += ` ${attribute.name}="${escapeAttribute(kept)}"`;
+  }
+  return out;
+}
+
+function serialiseChildren(nodes: readonly Node[], parent: string | undefined): string {
+  let out = "";
+  nodes.forEach((node, index) => {
+    if (node.nodeName === "#text" && "value" in node) {
+      // A browser drops one newline right after <pre>: keep a leading one by writing it twice.
+      const leading = parent === "pre" && index === 0 && node.value.startsWith("\n") ? "\n" : "";
+      out += leading + escapeText(node.value);
+    } else if (isElement(node)) {
+      out += serialiseElement(node);
+    }
+    // Comments, doctypes and processing instructions are dropped.
+  });
+  return out;
+}
+
+function serialiseElement(element: Element): string {
+  const name = element.tagName;
+  // Foreign content (svg, math and what they hold) goes whole: its parsing rules differ from HTML's.
+  if (element.namespaceURI !== html.NS.HTML || DROPPED_WITH_CONTENT.has(name)) return "";
+  const rules = Object.hasOwn(ALLOWED_ELEMENTS, name) ? ALLOWED_ELEMENTS[name] : undefined;
+  if (rules === undefined) return serialiseChildren(element.childNodes, undefined);
+  const open = `<${name}${serialiseAttributes(element, rules)}>`;
+  if (VOID_ELEMENTS.has(name)) return open;
+  return `${open}${serialiseChildren(element.childNodes, name)}</${name}>`;
+}
+
+/** One pass: parse as a browser would, keep the allowed. */
+function sanitiseOnce(value: string): string {
+  const fragment = parseFragment(BODY_CONTEXT, value, { scriptingEnabled: true });
+  return serialiseChildren(fragment.childNodes, undefined);
+}
+
+/** Passes enough for any output to be stable (unwrapping can leave, say, a <p> in a <p>). */
+const MAX_PASSES = 4;
+
+/**
+ * The canonical form of a rich-text value: safe to insert into any page as HTML, and stable (the
+ * canonical form of a canonical value is itself). Costs one parse when the value is already canonical.
+ */
+export function canonicalRichText(value: string): string {
+  let current = value;
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const next = sanitiseOnce(current);
+    if (next === current) return next;
+    current = next;
+  }
+  return current;
+}
