@@ -114,36 +114,61 @@ function serialiseAttributes(element: Element, rules: Readonly<Record<string, At
   return out;
 }
 
-function serialiseChildren(nodes: readonly Node[], parent: string | undefined): string {
-  let out = "";
-  nodes.forEach((node, index) => {
+/**
+ * Deepest nesting of kept elements: deeper ones are unwrapped (their text kept). Bounds the output a
+ * reader's renderer must walk, as browsers bound their own DOM depth.
+ */
+export const MAX_DEPTH = 128;
+
+/** Work left while serialising: a node to write (at a depth, first in its parent or not), or an end tag. */
+type Step = { node: Node; parent: string | undefined; first: boolean; depth: number } | { close: string };
+
+/**
+ * Serialises `nodes` from the allow-list. Iterative, not recursive: a value of 256 KiB can nest
+ * tens of thousands of elements, more than the call stack holds.
+ */
+function serialise(nodes: readonly Node[]): string {
+  const out: string[] = [];
+  const steps: Step[] = [];
+  const pushChildren = (children: readonly Node[], parent: string | undefined, depth: number) => {
+    for (let i = children.length - 1; i >= 0; i -= 1) {
+      const node = children[i];
+      if (node !== undefined) steps.push({ node, parent, first: i === 0, depth });
+    }
+  };
+  pushChildren(nodes, undefined, 0);
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if ("close" in step) {
+      out.push(`</${step.close}>`);
+      continue;
+    }
+    const { node, parent, first, depth } = step;
     if (node.nodeName === "#text" && "value" in node) {
       // A browser drops one newline right after <pre>: keep a leading one by writing it twice.
-      const leading = parent === "pre" && index === 0 && node.value.startsWith("\n") ? "\n" : "";
-      out += leading + escapeText(node.value);
-    } else if (isElement(node)) {
-      out += serialiseElement(node);
+      out.push((parent === "pre" && first && node.value.startsWith("\n") ? "\n" : "") + escapeText(node.value));
+      continue;
     }
-    // Comments, doctypes and processing instructions are dropped.
-  });
-  return out;
-}
-
-function serialiseElement(element: Element): string {
-  const name = element.tagName;
-  // Foreign content (svg, math and what they hold) goes whole: its parsing rules differ from HTML's.
-  if (element.namespaceURI !== html.NS.HTML || DROPPED_WITH_CONTENT.has(name)) return "";
-  const rules = Object.hasOwn(ALLOWED_ELEMENTS, name) ? ALLOWED_ELEMENTS[name] : undefined;
-  if (rules === undefined) return serialiseChildren(element.childNodes, undefined);
-  const open = `<${name}${serialiseAttributes(element, rules)}>`;
-  if (VOID_ELEMENTS.has(name)) return open;
-  return `${open}${serialiseChildren(element.childNodes, name)}</${name}>`;
+    if (!isElement(node)) continue; // comments, doctypes and processing instructions are dropped
+    const name = node.tagName;
+    // Foreign content (svg, math and what they hold) goes whole: its parsing rules differ from HTML's.
+    if (node.namespaceURI !== html.NS.HTML || DROPPED_WITH_CONTENT.has(name)) continue;
+    const rules = Object.hasOwn(ALLOWED_ELEMENTS, name) ? ALLOWED_ELEMENTS[name] : undefined;
+    if (rules === undefined || depth >= MAX_DEPTH) {
+      pushChildren(node.childNodes, undefined, depth); // unwrapped: the children take its place
+      continue;
+    }
+    out.push(`<${name}${serialiseAttributes(node, rules)}>`);
+    if (VOID_ELEMENTS.has(name)) continue;
+    steps.push({ close: name });
+    pushChildren(node.childNodes, name, depth + 1);
+  }
+  return out.join("");
 }
 
 /** One pass: parse as a browser would, keep the allowed. */
 function sanitiseOnce(value: string): string {
   const fragment = parseFragment(BODY_CONTEXT, value, { scriptingEnabled: true });
-  return serialiseChildren(fragment.childNodes, undefined);
+  return serialise(fragment.childNodes);
 }
 
 /** Passes enough for any output to be stable (unwrapping can leave, say, a <p> in a <p>). */
