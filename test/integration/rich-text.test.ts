@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
@@ -122,6 +123,21 @@ describe("rich text is sanitised on every write (issue #9 item 6)", () => {
     });
     expect(proposed.status).toBe(201);
     expect(proposed.body.fields.body).toBe(`<p>ok</p>`);
+  });
+
+  it("serves clean a draft stored before sanitising existed, once it is published", async () => {
+    const { s, articleId } = await article();
+    const token = await credential(s);
+    const created = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: articleId, slug: "legacy", fields: { title: "Legacy" } } });
+    // A version as the service stored it before: the body exactly as sent.
+    const bodyField = (await env.DB.prepare("SELECT definition FROM models WHERE id = ?").bind(articleId).first<{ definition: string }>())?.definition ?? "{}";
+    const bodyId = (JSON.parse(bodyField) as { fields: { id: string; key: string }[] }).fields.find((f) => f.key === "body")?.id ?? "";
+    const row = await env.DB.prepare("SELECT fields FROM versions WHERE id = ?").bind(created.body.current_version_id).first<{ fields: string }>();
+    const raw = { ...(JSON.parse(row?.fields ?? "{}") as Record<string, unknown>), [bodyId]: `<p>old</p><img src=x onerror=alert(1)><script>alert(2)</script>` };
+    await env.DB.prepare("UPDATE versions SET fields = ? WHERE id = ?").bind(JSON.stringify(raw), created.body.current_version_id).run();
+    expect((await manage(token, "POST", `/entries/${created.body.instance_id}/publish`, { body: {} })).status).toBe(200);
+    const item = await publicGet<ItemBody>(s.host, "/v1/article/legacy");
+    expect(item.body.data.fields.body).toBe(`<p>old</p><img src="x">`);
   });
 
   it("refuses a value over 256 KiB before parsing it, and applies length rules to what is stored", async () => {
