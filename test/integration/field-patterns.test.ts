@@ -48,6 +48,16 @@ describe("field validation.pattern (spec 3: field value validation, invalid_fiel
     expect(replaced.body.error.code).toBe("invalid_field_validation");
   });
 
+  it("refuses a model proposal whose field validation cannot be used, with 422 invalid_field_validation", async () => {
+    const { token } = await site();
+    for (const validation of [{ pattern: "(a)\\1" }, { min: 3, max: 1 }]) {
+      const title = { key: "code", label: "Code", type: validation.pattern ? "text" : "integer", validation: JSON.stringify(validation) };
+      const refused = await manage<Err>(token, "POST", "/models/proposals", { body: { mode: "create", definition: { model: { name: "Memo", slug: "memo" }, fields: [title] } } });
+      expect(refused.status, JSON.stringify(validation)).toBe(422);
+      expect(refused.body.error.code).toBe("invalid_field_validation");
+    }
+  });
+
   it("answers a save against a catastrophic-backtracking pattern at once (linear-time matching)", async () => {
     const { token } = await site();
     const created = await codeModel(token, { pattern: "^(a+)+$" });
