@@ -103,11 +103,16 @@ function isElement(node: Node): node is Element {
   return "tagName" in node;
 }
 
+/** The rule for `name` held by `rules` itself: `constructor` or `__proto__` must not find Object's. */
+function ownRule(rules: Readonly<Record<string, AttributeRule>>, name: string): AttributeRule | undefined {
+  return Object.hasOwn(rules, name) ? rules[name] : undefined;
+}
+
 function serialiseAttributes(element: Element, rules: Readonly<Record<string, AttributeRule>>): string {
   let out = "";
   for (const attribute of element.attrs) {
     if (attribute.namespace !== undefined && attribute.namespace !== "") continue; // xlink:href and friends
-    const rule = rules[attribute.name] ?? GLOBAL_ATTRIBUTES[attribute.name];
+    const rule = ownRule(rules, attribute.name) ?? ownRule(GLOBAL_ATTRIBUTES, attribute.name);
     const kept = rule?.(attribute.value);
     if (kept !== undefined) out += ` ${attribute.name}="${escapeAttribute(kept)}"`;
   }

@@ -16,6 +16,10 @@ describe("canonicalRichText", () => {
     expect(canonicalRichText(`<img src="/m/a.png" alt="A" width="20" height="big" loading="lazy">`)).toBe(`<img src="/m/a.png" alt="A" width="20">`);
   });
 
+  it("drops attributes named after Object's own properties", () => {
+    expect(canonicalRichText(`<p constructor="x" __proto__="y" tostring="z" hasownproperty="w" valueof="v">a</p>`)).toBe(`<p>a</p>`);
+  });
+
   it("keeps http, https, mailto and tel links and relative ones; drops every other scheme, however written", () => {
     for (const href of ["https://example.com/a", "http://example.com", "mailto:a@example.com", "tel:+331", "/path?q=1#f", "#top", "page", "//example.com/x"]) {
       expect(canonicalRichText(`<a href="${href}">x</a>`), href).toBe(`<a href="${href}">x</a>`);
