@@ -72,6 +72,7 @@ export const ERROR_STATUS = {
   proposal_field_unsupported: 422,
   assignee_not_eligible: 422,
   unique_unsupported: 422,
+  invalid_field_validation: 422,
   locked: 423,
   lock_lost: 423,
   too_many_leases: 409,

@@ -4,6 +4,8 @@
  * Everything here is pure: no I/O, no clock, no randomness.
  */
 import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
+import { fieldPattern } from "./field-pattern";
+import { canonicalRichText } from "./rich-text";
 import {
   type FieldDefinition,
   type FieldValue,
@@ -171,17 +173,25 @@ function checkString(field: FieldDefinition, value: unknown, push: Push): void {
   if (field.type === "slug" && !SLUG_PATTERN.test(value)) {
     push(field.key, "invalid_slug", `${field.label} may hold only lowercase letters, digits and single hyphens between them.`);
   }
+  let lengthOk = true;
   if (rules.min_length !== undefined && length < rules.min_length) {
     push(field.key, "too_short", `${field.label} must hold at least ${rules.min_length} characters.`);
+    lengthOk = false;
   }
   const maxLength = field.type === "slug" ? Math.min(SLUG_MAX_LENGTH, rules.max_length ?? SLUG_MAX_LENGTH) : rules.max_length;
   if (maxLength !== undefined && length > maxLength) {
     push(field.key, "too_long", `${field.label} must hold at most ${maxLength} characters.`);
+    lengthOk = false;
   } else if (field.type === "rich_text" && utf8Length(value) > RICH_TEXT_MAX_BYTES) {
     push(field.key, "too_long", `${field.label} must hold at most ${RICH_TEXT_MAX_BYTES} bytes.`);
+    lengthOk = false;
   }
-  if (rules.pattern !== undefined) {
-    const pattern = compile(rules.pattern);
+  // A value already refused for its length is not matched too: the length rule bounds the work a
+  // pattern can cost, and one refusal says enough.
+  if (rules.pattern !== undefined && lengthOk) {
+    // RE2 runs in time linear in the value; a pattern it cannot compile (kept from a model saved
+    // before RE2 was used; an apply now refuses it) is not enforced rather than run by a backtracker.
+    const pattern = fieldPattern(rules.pattern);
     if (pattern !== undefined && !pattern.test(value)) {
       push(field.key, "pattern_mismatch", `${field.label} does not have the expected form.`);
     }
@@ -311,12 +321,24 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-function compile(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return undefined; // the definition schema refuses such patterns; an old one is not enforced
+/**
+ * The values as they are stored: each rich_text string replaced by its canonical, sanitised HTML
+ * (rich-text.ts); every other value, and keys not in `fields`, as given. Every write that stores
+ * field values passes them through here before validating them, so the rules (length, pattern) judge
+ * what is stored and served. A rich_text value over RICH_TEXT_MAX_BYTES is left as it is, unparsed:
+ * validation refuses it, and the parser never sees more than the limit.
+ */
+export function canonicalFieldValues(
+  fields: readonly FieldDefinition[],
+  valuesByKey: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...valuesByKey };
+  for (const field of fields) {
+    if (field.type !== "rich_text" || !Object.hasOwn(valuesByKey, field.key)) continue;
+    const value = valuesByKey[field.key];
+    if (typeof value === "string" && utf8Length(value) <= RICH_TEXT_MAX_BYTES) out[field.key] = canonicalRichText(value);
   }
+  return out;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../auth/permissions";
 import { isoAt } from "../clock";
-import { toKeyedValues } from "../content/validate-fields";
+import { canonicalFieldValues, toKeyedValues } from "../content/validate-fields";
 import { guard } from "../db/batch";
 import type { EntryProposalsTable, EntryRow } from "../db/database";
 import { AppError } from "../errors";
@@ -133,7 +133,8 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
     id: newId("prp"),
     instance_id: entry.instance_id,
     base_version_id: base.id,
-    fields: JSON.stringify(input.fields),
+    // Proposed rich text is stored canonical like a save's: proposals are shown to reviewers.
+    fields: JSON.stringify(canonicalFieldValues(model.fields, input.fields)),
     original_fields: JSON.stringify(original),
     note: input.note ?? null,
     source: JSON.stringify(input.source),

@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
 import {
+  canonicalFieldValues,
   mediaIds,
   relationTargets,
   titleField,
@@ -39,8 +40,10 @@ export async function prepareFields(
   input: Readonly<Record<string, unknown>>,
   slug: string | null,
 ): Promise<PreparedFields> {
-  const byKey = toKeyedValues(model.fields, base) as Record<string, unknown>;
-  Object.assign(byKey, input);
+  // Only the values written now are canonicalised: base values were when they were stored, and
+  // re-parsing an unchanged 256 KiB body on every title save would cost the site's object for
+  // nothing (a version stored before the sanitiser existed is cleaned when it is rendered).
+  const byKey = { ...toKeyedValues(model.fields, base), ...canonicalFieldValues(model.fields, input) };
   const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
   const issues = validateFieldValues(model.fields, byKey, mode);
   if (issues.length > 0) {

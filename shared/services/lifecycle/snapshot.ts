@@ -1,6 +1,7 @@
 import type { CompiledQuery } from "kysely";
 import type { EntryRow, VersionRow } from "../../db/database";
 import { mediaIds } from "../../content/validate-fields";
+import { canonicalRichText } from "../../content/rich-text";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
@@ -157,6 +158,10 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
         });
       }
       item.media[field.key] = refs;
+    } else if (field.type === "rich_text" && typeof value === "string") {
+      // Stored values are canonical already (one parse to confirm); a version stored before the
+      // sanitiser existed is served cleaned all the same.
+      item.fields[field.key] = canonicalRichText(value);
     } else {
       item.fields[field.key] = value;
     }

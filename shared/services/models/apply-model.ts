@@ -16,6 +16,7 @@ import { loadModel } from "../lifecycle/load";
 import { blockedChanges, type BlockedChange } from "./model-change-checks";
 import { checkRoleGrants, checkTokenScopes } from "./model-grant-checks";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
+import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { uniqueRebuild } from "./unique-rebuild";
 
 export type { BlockedChange };
@@ -278,6 +279,7 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
     return { ...f, id };
   });
   const fields: FieldDefinition[] = parse(ModelFields, withIds);
+  requireUsableFieldValidation(fields);
   const models = await modelRepository(ctx.db, ctx.scope).list();
   const siteModels = new Set(models.map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
@@ -306,6 +308,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
     return { ...f, id };
   });
   const fields: FieldDefinition[] = parse(ModelFields, withIds);
+  requireUsableFieldValidation(fields);
   requireUniqueSupported(fields);
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
@@ -328,7 +331,9 @@ export async function checkProposedNewModel(ctx: LifecycleContext, definition: P
   await checkNames(ctx, "", definition.model.slug, definition.model.name);
   checkDuplicateKeys(definition.fields);
   if (definition.fields.some((f) => f.id !== undefined)) throw new AppError("invalid_request", "A new model's fields have no ids.");
-  requireUniqueSupported(parse(ModelFields, definition.fields.map((f) => ({ ...f, id: newId("fld") }))));
+  const fields = parse(ModelFields, definition.fields.map((f) => ({ ...f, id: newId("fld") })));
+  requireUsableFieldValidation(fields);
+  requireUniqueSupported(fields);
 }
 
 /**

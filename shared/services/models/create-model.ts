@@ -8,6 +8,7 @@ import { modelRepository, type Model } from "../../repositories/model-repository
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { parse } from "../validation";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
+import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 
 /** A field as a model write names it: without `id` when new. */
 export type NewField = Omit<FieldDefinition, "id"> & { id?: string };
@@ -36,6 +37,7 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
     throw new AppError("invalid_request", "A model slug is a lower-case letter then letters, digits or hyphens (at most 64).", { slug: input.slug });
   }
   const fields = parse(ModelFields, input.fields.map((f) => ({ ...f, id: f.id ?? newId("fld") })));
+  requireUsableFieldValidation(fields);
   requireUniqueSupported(fields);
   const models = modelRepository(ctx.db, ctx.scope);
   const existing = await models.list();
