@@ -16,8 +16,8 @@ export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<Wri
 
 /**
  * The path of every write inside a SiteObject:
- * claim the idempotency key → check the editing lease → run in the FIFO queue (read, build,
- * commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
+ * claim the idempotency key → run in the FIFO queue (read and authorise, build, check the editing
+ * lease, commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
  * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
  */
 export class WriteRunner {
@@ -58,8 +58,10 @@ export class WriteRunner {
     try {
       const value = await this.queue.run(async () => {
         const ctx = await this.#context(request);
-        this.#checkLease(request);
+        // The builder authorises before anything is revealed; the lease check (which names no
+        // holder but tells that someone edits the entry) comes after it, still before the commit.
         const plan = await build(ctx, request.input);
+        this.#checkLease(request);
         const record = idem ? { ...idem, status } : undefined;
         return commitPlan(ctx, plan, record);
       });

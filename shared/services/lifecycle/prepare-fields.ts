@@ -29,6 +29,15 @@ export interface PreparedFields {
 }
 
 /**
+ * The field ids a request's values (by key) write. Known before anything is read or checked, so
+ * the field limits can be asked first: authorise first, then reveal.
+ */
+export function writtenFieldIds(model: Pick<Model, "fields">, input: Readonly<Record<string, unknown>>): string[] {
+  const keys = new Set(Object.keys(input));
+  return model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
+}
+
+/**
  * Merges a request's values (by key) over a base version (by id), validates the result and checks that
  * every relation target and media file exists in this site. Throws before anything is written.
  */
@@ -48,7 +57,7 @@ export async function prepareFields(
   }
   const stored = toStoredValues(model.fields, byKey);
   const keys = new Set(Object.keys(input));
-  const written = model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
+  const written = writtenFieldIds(model, input);
 
   const links: PreparedLink[] = [];
   const wantedTargets = new Map<string, string[]>();
