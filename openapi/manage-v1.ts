@@ -787,6 +787,19 @@ export interface ManageOperations {
           "help_text": string | null;
         };
         "definition": {
+          "model": {
+            "name": string;
+            "slug": string;
+            "description": string | null;
+            "kind": "collection" | "single";
+            "is_public": boolean;
+            "enableI18n": boolean;
+            "settings": {
+              "preview_url": string | null;
+              "icon": string | null;
+              "help_text": string | null;
+            };
+          };
           "fields": Array<{
             [key: string]: unknown;
           }>;
@@ -885,6 +898,19 @@ export interface ManageOperations {
         "help_text": string | null;
       };
       "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description": string | null;
+          "kind": "collection" | "single";
+          "is_public": boolean;
+          "enableI18n": boolean;
+          "settings": {
+            "preview_url": string | null;
+            "icon": string | null;
+            "help_text": string | null;
+          };
+        };
         "fields": Array<{
           [key: string]: unknown;
         }>;
@@ -940,6 +966,19 @@ export interface ManageOperations {
     body: {
       "expected_revision": number;
       "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "enableI18n"?: boolean;
+          "settings"?: {
+            "preview_url"?: string | null;
+            "icon"?: string | null;
+            "help_text"?: string | null;
+          };
+        };
         "fields": Array<{
           "id"?: string;
           "key": string;

@@ -192,11 +192,19 @@ async function applyChange(
   };
 }
 
+/** A model's own part of a definition (schema/manage-models.ts `ModelDefinitionModel`). */
+export interface DefinitionModel {
+  name: string;
+  slug: string;
+  description?: string | null;
+  kind?: "collection" | "single";
+  is_public?: boolean;
+  enableI18n?: boolean;
+  settings?: ModelSettingsPatch;
+}
+
 export interface CreateModelDefinitionInput {
-  definition: {
-    model: { name: string; slug: string; description?: string | null; kind?: "collection" | "single"; is_public?: boolean; enableI18n?: boolean; settings?: ModelSettingsPatch };
-    fields: NewField[];
-  };
+  definition: { model: DefinitionModel; fields: NewField[] };
 }
 
 /** POST /models: createModel with the management answer shape. */
@@ -251,14 +259,40 @@ export async function updateModelSettings(ctx: LifecycleContext, input: UpdateMo
 export interface ReplaceDefinitionInput {
   model_id: string;
   expected_revision: number;
-  definition: { fields: NewField[] };
+  /** The HTTP body always names `model` (the complete definition); services may leave it out to keep it. */
+  definition: { model?: DefinitionModel; fields: NewField[] };
 }
 
-/** PUT /models/{id}/definition: fields kept by id, added without id, removed by omission. */
+/**
+ * The model part of a replaced definition over the model as it is: a new name or slug is a rename
+ * (checked like PUT /models/{id}); optional keys left out keep their value. The kind cannot change.
+ */
+async function replacedModelPart(ctx: LifecycleContext, before: Model, m: DefinitionModel | undefined) {
+  if (m === undefined) return {};
+  if (m.kind !== undefined && m.kind !== before.kind) {
+    throw new AppError("invalid_request", "A model's kind cannot change.", { parameter: "definition.model.kind", kind: before.kind });
+  }
+  await checkNames(ctx, before.id, m.slug, m.name);
+  return {
+    slug: m.slug,
+    name: m.name,
+    description: m.description !== undefined ? m.description : before.description,
+    i18n: m.enableI18n ?? before.i18n,
+    is_public: m.is_public ?? before.is_public,
+    settings: mergeModelSettings(before.settings, m.settings),
+  };
+}
+
+/**
+ * PUT /models/{id}/definition: the complete definition — the model (a changed name or slug is a
+ * rename, answered with `renamed_from`) and its fields kept by id, added without id, removed by
+ * omission. What GET /models/{id} answers can be written back unchanged.
+ */
 export async function replaceModelDefinition(ctx: LifecycleContext, input: ReplaceDefinitionInput): Promise<WritePlan<ModelWriteAnswer>> {
   needApply(ctx);
   const before = await loadModel(ctx, input.model_id);
   checkRevision(before, input.expected_revision);
+  const modelPart = await replacedModelPart(ctx, before, input.definition.model);
   checkDuplicateKeys(input.definition.fields);
   const known = new Set(before.fields.map((f) => f.id));
   const unknown = input.definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
@@ -275,7 +309,7 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
   const siteModels = new Set(models.map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
-  return applyChange(ctx, before, { ...before, fields }, created, "model.definition");
+  return applyChange(ctx, before, { ...before, ...modelPart, fields }, created, "model.definition");
 }
 
 /** A whole model definition as a model proposal names it: settings and every field (kept by id). */
