@@ -4,6 +4,7 @@ import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { createManagementCredential } from "../../shared/services/management-credentials";
 import { addModel, apply, blogModels, seedSite } from "../helpers/fixtures";
+import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { changeAdminRole, credential, manage } from "../helpers/manage-api";
 
 /**
@@ -165,5 +166,37 @@ describe("management writes authorise before they reveal (issue #9 item 4)", () 
     const save = await manage<Err>(outsider.token, "PUT", `/entries/${source.instance_id}`, { body: { expected_version_id: source.current_version_id, fields: { title: "Mine" } } });
     expect(save.status).toBe(404);
     expect(save.body.error.code).toBe("not_found");
+  });
+
+  it("a person without update applying a stale entry proposal gets missing_permission, not the current version", async () => {
+    const { s, token, source } = await setup();
+    const proposed = await manage<{ id: string }>(token, "POST", `/entries/${source.instance_id}/proposals`, { body: { base_version_id: source.current_version_id, fields: { title: "Proposed" } } });
+    expect(proposed.status).toBe(201);
+    const saved = await apply(s.ctx(), lifecycle.saveDraft(s.ctx(), { instance_id: source.instance_id, expected_version_id: source.current_version_id ?? "", fields: { summary: "newer" } }));
+    const viewer = await s.person("viewer");
+    const session = await signIn(await emailOf(viewer.id), "pw");
+    const refused = await adminCall<Err>(session, "POST", `/api/proposals/${proposed.body.id}/apply`, { siteId: s.site.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("missing_permission");
+    expect(JSON.stringify(refused.body)).not.toContain(saved.current_version_id ?? "?");
+  });
+
+  it("a person without model:apply applying a stale model proposal gets missing_permission, not the model's current time", async () => {
+    const s = await seedSite();
+    const { author } = await blogModels(s.ctx());
+    const token = await credential(s);
+    const read = await manage<{ updated_at: string; revision: number; definition: { model: Record<string, unknown>; fields: Record<string, unknown>[] } }>(token, "GET", `/models/${author.id}`);
+    const proposed = await manage<{ id: string }>(token, "POST", "/models/proposals", {
+      body: { mode: "update", model_id: author.id, base_updated_at: read.body.updated_at, definition: { model: { name: "Writer", slug: "writer" }, fields: read.body.definition.fields } },
+    });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(201);
+    const moved = await manage<{ updated_at: string }>(token, "PUT", `/models/${author.id}`, { body: { expected_revision: read.body.revision, model: { name: "Person" } } });
+    expect(moved.status).toBe(200);
+    const editor = await s.person("editor");
+    const session = await signIn(await emailOf(editor.id), "pw");
+    const refused = await adminCall<Err>(session, "POST", `/api/models/proposals/${proposed.body.id}/apply`, { siteId: s.site.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("missing_permission");
+    expect(JSON.stringify(refused.body)).not.toContain(moved.body.updated_at);
   });
 });
