@@ -199,4 +199,17 @@ describe("management writes authorise before they reveal (issue #9 item 4)", () 
     expect(refused.body.error.code).toBe("missing_permission");
     expect(JSON.stringify(refused.body)).not.toContain(moved.body.updated_at);
   });
+
+  it("a link to an entry the credential may not read is refused like a link to nothing (relation_target_not_found)", async () => {
+    const { s, author, article } = await setup();
+    const ann = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: author.id, fields: { name: "Ann" } }));
+    const articlesOnly = await credential(s, ["content:read", "content:write"], [article.id]);
+    const hidden = await manage<Err>(articlesOnly, "POST", "/entries", { body: { model_id: article.id, slug: "linked", fields: { title: "Linked", author: ann.instance_id } } });
+    const missing = await manage<Err>(articlesOnly, "POST", "/entries", { body: { model_id: article.id, slug: "linked", fields: { title: "Linked", author: "ent_nothing" } } });
+    expect(hidden.status).toBe(422);
+    expect(hidden.body.error.code).toBe("relation_target_not_found");
+    expect(missing.body.error.code).toBe("relation_target_not_found");
+    const everything = await credential(s);
+    expect((await manage(everything, "POST", "/entries", { body: { model_id: article.id, slug: "linked", fields: { title: "Linked", author: ann.instance_id } } })).status).toBe(201);
+  });
 });

@@ -11,6 +11,7 @@ import { entryRepository } from "../../repositories/entry-repository";
 import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
+import { mayRead } from "./load";
 
 export interface PreparedLink {
   field_id: string;
@@ -77,7 +78,10 @@ export async function prepareFields(
       const kept: string[] = [];
       for (const id of ids) {
         const target = byId.get(id);
-        const linkable = target !== undefined && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
+        // A target written now must be one the actor may read: linking is not a way to learn
+        // whether content it cannot see exists (authorise first, then reveal).
+        const visible = target !== undefined && (!writtenNow || mayRead(ctx, target.model_id, target.lang));
+        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
         if (linkable) {
           links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);
