@@ -398,4 +398,16 @@ describe("management API: one shape of a model definition (spec 2: complete defi
     expect(kind.status).toBe(400);
     expect((await modelRow(s, created.body.model_id))?.revision).toBe(read.body.revision);
   });
+
+  it("a model read can be proposed back as an update proposal in the same shape", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    const proposed = await manage<{ state: string; definition: { model: Record<string, unknown> } }>(token, "POST", "/models/proposals", {
+      body: { mode: "update", model_id: created.body.model_id, base_updated_at: read.body.updated_at, definition: { ...read.body.definition, model: { ...read.body.definition.model, description: "Changed" } } },
+    });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(201);
+    expect(proposed.body.definition.model).toMatchObject({ name: "Event", slug: "event", description: "Changed" });
+  });
 });

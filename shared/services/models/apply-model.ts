@@ -312,15 +312,15 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
   return applyChange(ctx, before, { ...before, ...modelPart, fields }, created, "model.definition");
 }
 
-/** A whole model definition as a model proposal names it: settings and every field (kept by id). */
+/** A whole model definition as a model proposal names it: the model part and every field (kept by id). */
 export interface ProposedDefinition {
-  model: { name: string; slug: string; enableI18n?: boolean };
+  model: DefinitionModel;
   fields: NewField[];
 }
 
 /** The model `before` would become under a proposed definition; checked like a normal apply. */
 async function proposedDraft(ctx: LifecycleContext, before: Model, definition: ProposedDefinition): Promise<{ draft: Omit<Model, "revision" | "updated_at">; created: string[] }> {
-  await checkNames(ctx, before.id, definition.model.slug, definition.model.name);
+  const modelPart = await replacedModelPart(ctx, before, definition.model);
   checkDuplicateKeys(definition.fields);
   const known = new Set(before.fields.map((f) => f.id));
   const unknown = definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
@@ -337,7 +337,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
-  const draft = { ...before, slug: definition.model.slug, name: definition.model.name, i18n: definition.model.enableI18n ?? before.i18n, fields };
+  const draft = { ...before, ...modelPart, fields };
   return { draft, created };
 }
 
