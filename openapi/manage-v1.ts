@@ -590,7 +590,15 @@ export interface ManageOperations {
         "model": {
           "name": string;
           "slug": string;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
           "enableI18n"?: boolean;
+          "settings"?: {
+            "preview_url"?: string | null;
+            "icon"?: string | null;
+            "help_text"?: string | null;
+          };
         };
         "fields": Array<{
           "id"?: string;
@@ -637,6 +645,12 @@ export interface ManageOperations {
           "name": string;
           "slug": string;
           "enableI18n"?: boolean;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "settings"?: {
+            [key: string]: unknown;
+          };
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -686,6 +700,12 @@ export interface ManageOperations {
             "name": string;
             "slug": string;
             "enableI18n"?: boolean;
+            "description"?: string | null;
+            "kind"?: "collection" | "single";
+            "is_public"?: boolean;
+            "settings"?: {
+              [key: string]: unknown;
+            };
           };
           "fields": Array<{
             [key: string]: unknown;
@@ -735,6 +755,12 @@ export interface ManageOperations {
           "name": string;
           "slug": string;
           "enableI18n"?: boolean;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "settings"?: {
+            [key: string]: unknown;
+          };
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -787,6 +813,19 @@ export interface ManageOperations {
           "help_text": string | null;
         };
         "definition": {
+          "model": {
+            "name": string;
+            "slug": string;
+            "description": string | null;
+            "kind": "collection" | "single";
+            "is_public": boolean;
+            "enableI18n": boolean;
+            "settings": {
+              "preview_url": string | null;
+              "icon": string | null;
+              "help_text": string | null;
+            };
+          };
           "fields": Array<{
             [key: string]: unknown;
           }>;
@@ -885,6 +924,19 @@ export interface ManageOperations {
         "help_text": string | null;
       };
       "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description": string | null;
+          "kind": "collection" | "single";
+          "is_public": boolean;
+          "enableI18n": boolean;
+          "settings": {
+            "preview_url": string | null;
+            "icon": string | null;
+            "help_text": string | null;
+          };
+        };
         "fields": Array<{
           [key: string]: unknown;
         }>;
@@ -940,6 +992,19 @@ export interface ManageOperations {
     body: {
       "expected_revision": number;
       "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "enableI18n"?: boolean;
+          "settings"?: {
+            "preview_url"?: string | null;
+            "icon"?: string | null;
+            "help_text"?: string | null;
+          };
+        };
         "fields": Array<{
           "id"?: string;
           "key": string;

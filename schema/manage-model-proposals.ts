@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
+import { ModelDefinitionModel } from "./manage-models";
 import { FieldDefinitionEntries } from "./model-definition";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
@@ -53,11 +54,9 @@ export const CreateModelProposalBody = v.strictObject({
   model_id: v.optional(Id),
   base_updated_at: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(40))),
   definition: v.strictObject({
-    model: v.strictObject({
-      name: v.pipe(v.string(), v.minLength(1), v.maxLength(120)),
-      slug: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-      enableI18n: v.optional(v.boolean()),
-    }),
+    // The model part in the one shape of a definition (GET /models/{id} answers it): spec 2 names
+    // `name`, `slug`, `enableI18n`; the other keys are optional, so a model read can be proposed back.
+    model: ModelDefinitionModel,
     fields: v.pipe(v.array(ProposedField), v.maxLength(200)),
   }),
   note: v.optional(v.pipe(v.string(), v.maxLength(500))),
@@ -71,7 +70,7 @@ export const ModelProposal = v.pipe(
     mode: v.picklist(["create", "update"]),
     model_id: v.nullable(v.string()),
     base_updated_at: v.nullable(v.string()),
-    definition: v.object({ model: v.object({ name: v.string(), slug: v.string(), enableI18n: v.optional(v.boolean()) }), fields: v.array(v.record(v.string(), v.unknown())) }),
+    definition: v.object({ model: v.object({ name: v.string(), slug: v.string(), enableI18n: v.optional(v.boolean()), description: v.optional(v.nullable(v.string())), kind: v.optional(v.picklist(["collection", "single"])), is_public: v.optional(v.boolean()), settings: v.optional(v.record(v.string(), v.unknown())) }), fields: v.array(v.record(v.string(), v.unknown())) }),
     note: v.nullable(v.string()),
     source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "dismissed"]),

@@ -14,6 +14,36 @@ const FieldInput = v.pipe(v.strictObject({ ...FieldDefinitionEntries.entries, id
 const NewFieldInput = v.pipe(v.strictObject({ ...FieldDefinitionEntries.entries, id: v.optional(v.never("A new model's fields have no ids.")) }), v.title("NewFieldInput"));
 const Fields = v.pipe(v.array(FieldInput), v.maxLength(200));
 
+/**
+ * A model's own part of a definition (everything but its fields). `POST /models` and
+ * `PUT /models/{id}/definition` take it, and `GET /models/{id}` answers it in `definition.model`,
+ * so a model read can be written back unchanged. `name` and `slug` are required; an optional key
+ * left out keeps its current value on a replace (`null` clears `description` or a setting).
+ */
+export const ModelDefinitionModel = v.pipe(
+  v.strictObject({
+    name: ModelName,
+    slug: ModelSlug,
+    description: v.optional(Description),
+    kind: v.optional(v.picklist(["collection", "single"])),
+    is_public: v.optional(v.boolean()),
+    enableI18n: v.optional(v.boolean()),
+    settings: v.optional(ModelSettingsPatch),
+  }),
+  v.title("ModelDefinitionModel"),
+);
+
+/** `definition.model` as reads answer it: every key present. */
+const ModelDefinitionModelView = v.object({
+  name: v.string(),
+  slug: v.string(),
+  description: v.nullable(v.string()),
+  kind: v.picklist(["collection", "single"]),
+  is_public: v.boolean(),
+  enableI18n: v.boolean(),
+  settings: ModelSettingsView,
+});
+
 /** A model as management reads answer it. */
 export const ModelView = v.pipe(
   v.object({
@@ -26,7 +56,7 @@ export const ModelView = v.pipe(
     i18n: v.boolean(),
     folder: v.nullable(v.string()),
     settings: ModelSettingsView,
-    definition: v.object({ fields: v.array(v.record(v.string(), v.unknown())) }),
+    definition: v.object({ model: ModelDefinitionModelView, fields: v.array(v.record(v.string(), v.unknown())) }),
     updated_at: v.string(),
     revision: v.number(),
   }),
@@ -50,15 +80,7 @@ export const ModelWriteAnswer = v.pipe(
 
 export const CreateModelBody = v.strictObject({
   definition: v.strictObject({
-    model: v.strictObject({
-      name: ModelName,
-      slug: ModelSlug,
-      description: v.optional(Description),
-      kind: v.optional(v.picklist(["collection", "single"])),
-      is_public: v.optional(v.boolean()),
-      enableI18n: v.optional(v.boolean()),
-      settings: v.optional(ModelSettingsPatch),
-    }),
+    model: ModelDefinitionModel,
     fields: v.pipe(v.array(NewFieldInput), v.maxLength(200)),
   }),
 });
@@ -73,7 +95,8 @@ export const UpdateModelBody = v.strictObject({
     settings: v.optional(ModelSettingsPatch),
   }),
 });
-export const ReplaceDefinitionBody = v.strictObject({ expected_revision: Revision, definition: v.strictObject({ fields: Fields }) });
+/** The complete definition (spec 2): a changed name or slug is a rename, answered with `renamed_from`. */
+export const ReplaceDefinitionBody = v.strictObject({ expected_revision: Revision, definition: v.strictObject({ model: ModelDefinitionModel, fields: Fields }) });
 export const ModelFolderBody = v.strictObject({ folder: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(40))) });
 export const RemoveModelBody = v.strictObject({ expected_revision: Revision, confirm: Id });
 
@@ -85,9 +108,9 @@ const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "d
 export const modelRoutes: readonly RouteSpec[] = [
   { operationId: "listModels", method: "get", path: "/models", summary: "Models the credential may read", scope: "content:read", response: v.strictObject({ data: v.array(ModelView) }), errors: ["unauthorized", "creator_unauthorized", "rate_limited"] },
   { operationId: "createModel", method: "post", path: "/models", summary: "Create a model from a definition (fields without ids)", scope: "schema:write", idempotent: true, body: CreateModelBody, status: 201, response: ModelWriteAnswer, errors: [...applyErrors] },
-  { operationId: "getModel", method: "get", path: "/models/{id}", summary: "A model's definition, updated_at and revision", scope: "content:read", params: ModelPath, response: ModelView, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
+  { operationId: "getModel", method: "get", path: "/models/{id}", summary: "A model's complete definition { model, fields } (writable back with PUT /models/{id}/definition), updated_at and revision", scope: "content:read", params: ModelPath, response: ModelView, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
   { operationId: "updateModel", method: "put", path: "/models/{id}", summary: "Change a model's name, slug, description, languages or visibility; fields kept", scope: "schema:write", idempotent: true, params: ModelPath, body: UpdateModelBody, response: ModelWriteAnswer, errors: [...applyErrors] },
-  { operationId: "replaceModelDefinition", method: "put", path: "/models/{id}/definition", summary: "Replace a model's fields: kept by id, added without id, removed by omission", scope: "schema:write", idempotent: true, params: ModelPath, body: ReplaceDefinitionBody, response: ModelWriteAnswer, errors: [...applyErrors] },
+  { operationId: "replaceModelDefinition", method: "put", path: "/models/{id}/definition", summary: "Replace a model's complete definition: model (a new name or slug renames it) and fields kept by id, added without id, removed by omission", scope: "schema:write", idempotent: true, params: ModelPath, body: ReplaceDefinitionBody, response: ModelWriteAnswer, errors: [...applyErrors] },
   { operationId: "setModelFolder", method: "put", path: "/models/{id}/folder", summary: "File a model in a display folder (revision unchanged)", scope: "schema:write", idempotent: true, params: ModelPath, body: ModelFolderBody, response: v.object({ model_id: v.string(), slug: v.string(), folder: v.nullable(v.string()), replayed: v.optional(v.boolean()) }), errors: [...writeErrors] },
   { operationId: "removeModel", method: "post", path: "/models/{id}/remove", summary: "Delete a model without content", scope: "schema:write", idempotent: true, params: ModelPath, body: RemoveModelBody, response: ModelWriteAnswer, errors: [...writeErrors, "model_changed", "model_not_empty", "dependent_content", "stale_role_grant", "stale_token_scope"] },
 ];

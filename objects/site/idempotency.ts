@@ -8,6 +8,12 @@ export const RETENTION_LIFECYCLE_MS = 30 * 24 * 60 * 60 * 1000;
 export const RETENTION_DEFAULT_MS = 24 * 60 * 60 * 1000;
 /** Retry-After for a key whose command is running right now in this object: it should finish soon. */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+/**
+ * A command still running here after this long is stuck (a hung dependency), not slow: its claim is
+ * stale-pending too, answered without Retry-After, because waiting is no longer a useful answer and
+ * ageing does not make running it again safe (spec 2, idempotency rule 3).
+ */
+export const STALE_RUNNING_MS = 60_000;
 
 /** What a caller asks to claim. */
 export interface ClaimRequest {
@@ -26,8 +32,9 @@ export interface ClaimRequest {
  * - `claimed`: run the command, then `complete` (or `free` if it was refused or failed);
  * - `replay`: answer with the stored status and body, do not run the command;
  * - `in_progress`: the same request is still pending; `retryAfterSeconds` is set when it is
- *   running in this object instance, null when it is stale-pending (the object restarted
- *   mid-command, so nobody here will finish it and no useful wait can be given);
+ *   running in this object instance, null when it is stale-pending: the object restarted
+ *   mid-command (nobody here will finish it; the caller may {@link IdempotencyLedger.takeOver} the
+ *   claim to resolve it) or the command has run here longer than {@link STALE_RUNNING_MS};
  * - `reused`: the key was used for a different request.
  */
 export type ClaimResult =
@@ -61,7 +68,8 @@ type ClaimRow = {
  * empty, and a row still pending is then known to be stale rather than merely slow.
  */
 export class IdempotencyLedger {
-  readonly #running = new Set<string>();
+  /** Claims whose command runs in this instance now, with when it started (ms). */
+  readonly #running = new Map<string, number>();
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -85,10 +93,9 @@ export class IdempotencyLedger {
       if (row !== undefined && row.expires_at > now) {
         if (row.fingerprint !== fingerprint) return { kind: "reused" };
         if (row.state === "completed") return { kind: "replay", status: row.status ?? 500, body: row.body ?? "" };
-        return {
-          kind: "in_progress",
-          retryAfterSeconds: this.#running.has(runningKey(scope, key)) ? IN_PROGRESS_RETRY_AFTER_SECONDS : null,
-        };
+        const startedAt = this.#running.get(runningKey(scope, key));
+        const running = startedAt !== undefined && now - startedAt < STALE_RUNNING_MS;
+        return { kind: "in_progress", retryAfterSeconds: running ? IN_PROGRESS_RETRY_AFTER_SECONDS : null };
       }
       // Absent or expired (an expired row counts as absent): this request takes the key.
       sql.exec(
@@ -105,9 +112,35 @@ export class IdempotencyLedger {
         now,
         now + PENDING_CLAIM_TTL_MS,
       );
-      this.#running.add(runningKey(scope, key));
+      this.#running.set(runningKey(scope, key), now);
       return { kind: "claimed" };
     });
+  }
+
+  /**
+   * Takes over a stale-pending claim left by an earlier instance, so that exactly one request
+   * resolves it (answers from what the command wrote, or runs it) while identical requests see it
+   * running (`in_progress` with Retry-After). False when the claim is not pending, or is running
+   * here (a stuck command is never taken over: running it again could write twice).
+   * Synchronous: call it right after `claim`, before any await.
+   */
+  takeOver(scope: string, key: string): boolean {
+    const id = runningKey(scope, key);
+    if (this.#running.has(id)) return false;
+    const pending = this.storage.sql
+      .exec<{ key: string }>("SELECT key FROM ledger_claims WHERE scope = ? AND key = ? AND state = 'pending' AND expires_at > ?", scope, key, this.clock.now())
+      .toArray();
+    if (pending.length === 0) return false;
+    this.#running.set(id, this.clock.now());
+    return true;
+  }
+
+  /**
+   * Gives back a claim taken over when its outcome could not be learnt: the row stays pending
+   * (stale) for a later request to resolve.
+   */
+  release(scope: string, key: string): void {
+    this.#running.delete(runningKey(scope, key));
   }
 
   /**

@@ -16,8 +16,8 @@ export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<Wri
 
 /**
  * The path of every write inside a SiteObject:
- * claim the idempotency key → check the editing lease → run in the FIFO queue (read, build,
- * commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
+ * claim the idempotency key → run in the FIFO queue (read and authorise, build, check the editing
+ * lease, commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
  * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
  */
 export class WriteRunner {
@@ -44,22 +44,33 @@ export class WriteRunner {
         if (claim.retryAfterSeconds !== null) {
           return refusal("idempotency_in_progress", "The first request with this key is still running.", { retry_after: claim.retryAfterSeconds });
         }
-        // Stale-pending: the object stopped mid-command. If the batch committed, its answer is in D1.
-        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint);
-        if (written) {
-          this.ledger.complete(idem.scope, idem.key, written);
-          return { ok: true, value: this.#replay<T>(written.status, written.body) };
+        // Stale-pending (spec 2: 409 without Retry-After), unless this request can resolve it. Taken
+        // over synchronously, so identical requests arriving meanwhile see it running (Retry-After)
+        // and exactly one resolves it; a command stuck here is never taken over.
+        if (!this.ledger.takeOver(idem.scope, idem.key)) return refusal("idempotency_in_progress", STALE_MESSAGE);
+        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
+          (answer) => ({ known: true as const, answer }),
+          () => ({ known: false as const, answer: undefined }),
+        );
+        if (!written.known) {
+          this.ledger.release(idem.scope, idem.key);
+          return refusal("idempotency_in_progress", STALE_MESSAGE);
         }
-        // Nothing was written: the retry runs.
-        this.ledger.free(idem.scope, idem.key);
-        return this.run(request, build, status);
+        // Rule 3: the batch committed with its answer → answered from what it wrote.
+        if (written.answer) {
+          this.ledger.complete(idem.scope, idem.key, written.answer);
+          return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
+        }
+        // Nothing was written: the retry runs, under the claim it took over.
       }
     }
     try {
       const value = await this.queue.run(async () => {
         const ctx = await this.#context(request);
-        this.#checkLease(request);
+        // The builder authorises before anything is revealed; the lease check (which names no
+        // holder but tells that someone edits the entry) comes after it, still before the commit.
         const plan = await build(ctx, request.input);
+        this.#checkLease(request);
         const record = idem ? { ...idem, status } : undefined;
         return commitPlan(ctx, plan, record);
       });
@@ -126,6 +137,9 @@ export class WriteRunner {
     return { status, body: JSON.parse(body) as T, replayed: true, events: [], purge: { tags: [], evicted: false } };
   }
 }
+
+/** A stale-pending claim whose outcome this request cannot learn or must not repeat (spec 2, idempotency rule 5). */
+const STALE_MESSAGE = "The first request with this key stopped before answering; read the result, then send the command again with a new key.";
 
 function refusal(code: "idempotency_key_reused" | "idempotency_in_progress", message: string, details?: Record<string, unknown>): Outcome<never> {
   return { ok: false, error: details ? { code, message, details } : { code, message } };

@@ -107,7 +107,8 @@ export interface GrantProblems {
   model_ids: string[];
 }
 
-function meetsModelNeed(creator: PermissionSet, groups: readonly (readonly ModelOperation[])[], candidates: readonly string[]): boolean {
+/** Whether, on at least one of `candidates` (model ids or `"*"`), `creator` meets every group of operations. */
+export function meetsModelNeed(creator: PermissionSet, groups: readonly (readonly ModelOperation[])[], candidates: readonly string[]): boolean {
   return candidates.some((modelId) => {
     const held = new Set(modelOperations(creator, modelId));
     return groups.every((group) => group.some((op) => held.has(op)));

@@ -175,11 +175,15 @@ const decided = (ctx: LifecycleContext, row: ModelProposalRow, state: ModelPropo
  * written; a change unsafe for content → the apply's own 409 model_change_blocked.
  */
 export async function applyModelProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<{ proposal: ModelProposalView; model: ModelWriteAnswer }>> {
+  // Authorise first, then reveal: model:apply and the model's read are asked before the proposal's
+  // state or the model's current time are told.
+  needApply(ctx);
   const row = await openProposal(ctx, input.proposal_id);
   const definition = JSON.parse(row.definition) as ProposedDefinition;
   let plan: WritePlan<ModelWriteAnswer>;
   if (row.mode === "update") {
     const model = await modelRepository(ctx.db, ctx.scope).findById(row.model_id ?? "");
+    if (model && !decide(ctx.actor.permissions, { operation: "read", modelId: model.id }).allowed) throw new AppError("not_found", "No such model proposal.");
     if (isStale(row, model) || !model) {
       throw new AppError("schema_proposal_stale", "The model changed since this proposal was made; only dismiss is possible.", {
         base_updated_at: row.base_updated_at,

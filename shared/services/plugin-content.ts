@@ -14,8 +14,9 @@ import { installationGrant } from "./plugins";
 /**
  * What a plugin reads through the protocol (docs/plugins.md, "Protocol v1"): content summaries of
  * its granted models, and one entry with its draft fields. Only `content:read` opens these; the
- * `workflow` key appears only with `workflow:read`. Entries in the Trash, of another site or of a
- * model outside the grant do not exist for the plugin (content_not_found).
+ * `workflow` key appears only with `workflow:read`. Entries in the Trash or of another site do not
+ * exist for the plugin (content_not_found); an entry of a model outside the grant is
+ * capability_refused, as a list of that model is.
  */
 
 type SummaryRow = Pick<
@@ -120,7 +121,11 @@ export async function listContent(db: Kysely<Database>, installation: PluginInst
   };
 }
 
-/** One entry the plugin may see, or 404 content_not_found. */
+/**
+ * One entry the plugin may see. Unknown, another site's or in the Trash: 404 content_not_found;
+ * an entry of this site whose model the grant does not cover: 403 capability_refused (spec 1:
+ * "capability or model not granted").
+ */
 export async function findGrantedEntry(db: Kysely<Database>, installation: PluginInstallationsTable, instanceId: string): Promise<SummaryRow & Pick<EntryRow, "owner_id" | "published_at" | "updated_at">> {
   const row = await db
     .selectFrom("entries")
@@ -129,9 +134,10 @@ export async function findGrantedEntry(db: Kysely<Database>, installation: Plugi
     .where("entries.site_id", "=", installation.site_id)
     .where("entries.instance_id", "=", instanceId)
     .executeTakeFirst();
-  if (!row || row.trashed_at !== null || !installationGrant(installation).model_ids.includes(row.model_id)) {
-    throw new AppError("content_not_found", "No such content in this installation's scope.");
-  }
+  if (!row) throw new AppError("content_not_found", "No such content in this installation's scope.");
+  // The model is asked before the Trash state, so nothing about content outside the grant is told.
+  if (!installationGrant(installation).model_ids.includes(row.model_id)) throw refuseCapability("The plugin is not granted this entry's model.");
+  if (row.trashed_at !== null) throw new AppError("content_not_found", "No such content in this installation's scope.");
   return row;
 }
 

@@ -99,9 +99,10 @@ function capabilityRefused(message: string, details?: Record<string, unknown>): 
 /**
  * Creates a launch (spec 2 rules 10–11). Re-checks, in this order: the installation is the site's
  * (404 not_found) and active (409 installation_not_active); the view or action exists (404
- * not_found); for a content action, the entry exists and is not in the Trash (404 not_found) and
- * its model is one the action applies to (404 not_found), is granted to the installation, is
- * among the credential's models and is readable by the person now (each 403 capability_refused).
+ * not_found); for a content action, the entry exists and is readable by the person now within the
+ * credential's models (else 404 not_found, as GET /entries/{id} answers: authorise first, then
+ * reveal), is not in the Trash (404 not_found), its model is one the action applies to (404
+ * not_found) and is granted to the installation (403 capability_refused).
  * Writes the delegation, the code's digest and an audit record in one batch.
  */
 export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, request: LaunchRequest, policy: OutboundPolicy = PUBLIC_ONLY): Promise<LaunchAnswer> {
@@ -123,16 +124,17 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
       .where("site_id", "=", ctx.site.id)
       .where("instance_id", "=", request.instance_id ?? "")
       .executeTakeFirst();
-    if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+    // Authorise first, then reveal: an entry the person may not read now, or outside the
+    // credential's models, is "not found" before its Trash state, models or grant are told.
+    const credentialModels = launcher.credential?.model_ids ?? null;
+    const readable =
+      entry !== undefined &&
+      (credentialModels === null || credentialModels.includes(entry.model_id)) &&
+      decide(ctx.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: ctx.actor.id }).allowed;
+    if (!readable || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
     const actionModels: readonly string[] | undefined = "model_ids" in entryPoint ? (entryPoint.model_ids as string[] | undefined) : undefined;
     if (actionModels !== undefined && !actionModels.includes(entry.model_id)) throw new AppError("not_found", "The action does not apply to this entry's model.");
     if (!grant.model_ids.includes(entry.model_id)) throw capabilityRefused("The plugin is not granted this entry's model.", { model_id: entry.model_id });
-    const credentialModels = launcher.credential?.model_ids ?? null;
-    if (credentialModels !== null && !credentialModels.includes(entry.model_id)) {
-      throw capabilityRefused("The credential does not cover this entry's model.", { model_id: entry.model_id });
-    }
-    const read = decide(ctx.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: ctx.actor.id });
-    if (!read.allowed) throw capabilityRefused("You may not read this entry.", { model_id: entry.model_id });
     instanceId = entry.instance_id;
   } else {
     // A view acts on the plugin's models: the person must read one of them, inside the credential's models.

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { GrantBody } from "../../schema/admin-bodies";
 import { MAX_MANIFEST_BYTES, PluginManifestSchema, type PluginCapability, type PluginManifest } from "../../schema/plugin-manifest";
+import { pluginGrantProblems } from "../auth/grant-bounds";
 import { hasSystemPermission } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { newSecret, sha256Hex } from "../crypto/digest";
@@ -228,7 +229,8 @@ export async function getInstallation(ctx: LifecycleContext, installationId: str
 
 /**
  * Replaces the grant. Capabilities must be among those the manifest requests (422
- * grant_not_requested, naming them); model ids must be models of this site (422 unknown_model).
+ * grant_not_requested, naming them); model ids must be models of this site (422 unknown_model);
+ * capabilities and models the granting person does not hold now are 422 grant_not_held.
  * A revoked installation cannot be granted anything (409 installation_state_conflict).
  */
 export async function grantInstallation(ctx: LifecycleContext, installationId: string, input: GrantInput): Promise<InstallationView> {
@@ -245,6 +247,15 @@ export async function grantInstallation(ctx: LifecycleContext, installationId: s
   const found = new Set((await modelRepository(ctx.db, ctx.scope).findMany(modelIds)).map((m) => m.id));
   const unknown = modelIds.filter((id) => !found.has(id));
   if (unknown.length > 0) throw new AppError("unknown_model", "Some model ids are not models of this site.", { model_ids: unknown });
+  // The plugin acts without the granter: only what the granter holds now can be handed to it.
+  const siteModelIds = modelIds.length > 0 ? [] : (await modelRepository(ctx.db, ctx.scope).list()).map((m) => m.id);
+  const notHeld = pluginGrantProblems(ctx.actor.permissions, capabilities, modelIds, siteModelIds);
+  if (notHeld.capabilities.length > 0 || notHeld.model_ids.length > 0) {
+    throw new AppError("grant_not_held", "Only what you hold now can be granted.", {
+      ...(notHeld.capabilities.length > 0 ? { capabilities: notHeld.capabilities } : {}),
+      ...(notHeld.model_ids.length > 0 ? { model_ids: notHeld.model_ids } : {}),
+    });
+  }
   const updatedAt = nextUpdatedAt(ctx, row);
   const next: PluginInstallationsTable = { ...row, granted_capabilities: JSON.stringify(capabilities), granted_model_ids: JSON.stringify(modelIds), updated_at: updatedAt };
   return run(ctx, {

@@ -31,8 +31,8 @@ export async function createPreview(ctx: LifecycleContext, input: { instance_id:
   if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
   const model = await modelRepository(ctx.db, ctx.scope).findById(entry.model_id);
   if (!model) throw new AppError("not_found", "No such entry.");
-  const answer = decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang });
-  if (!answer.allowed) throw new AppError(answer.code, answer.message);
+  // An entry the actor may not read is "not found", as every read and write answers it.
+  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
   if (!entry.current_version_id) throw new AppError("not_found", "No such entry.");
   if (entry.slug === null) throw new AppError("invalid_slug", "The entry has no slug, so it has no public address to preview.");
 

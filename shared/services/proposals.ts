@@ -103,7 +103,6 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
   if (input.note !== undefined && input.note.length > PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${PROPOSAL_LIMITS.noteChars} characters.`);
 
   const { entry, model } = await loadEntry(ctx, input.instance_id);
-  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
   requireNotTrashed(entry);
   const unknown = keys.filter((k) => !model.fields.some((f) => f.key === k));
   if (unknown.length > 0) {
@@ -154,11 +153,17 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
   };
 }
 
-async function openProposal(ctx: LifecycleContext, id: string): Promise<ProposalRow> {
+/**
+ * An open proposal the actor may decide: its entry must be readable (else "not found", like the
+ * entry itself) and the actor must hold update on it, before its state or the entry's is revealed.
+ */
+async function openProposal(ctx: LifecycleContext, id: string): Promise<{ row: ProposalRow } & Awaited<ReturnType<typeof loadEntry>>> {
   const row = await findProposal(ctx, id);
   if (!row) throw new AppError("not_found", "No such proposal.");
+  const loaded = await loadEntry(ctx, row.instance_id);
+  authorize(ctx.actor, { operation: "update", modelId: loaded.model.id, lang: loaded.entry.lang, ownerId: loaded.entry.owner_id });
   if (row.state !== "open") throw new AppError("proposal_stale", `The proposal is already ${row.state}.`, { state: row.state });
-  return row;
+  return { row, ...loaded };
 }
 
 function decideStatement(ctx: LifecycleContext, row: ProposalRow, state: ProposalState, at: string) {
@@ -182,8 +187,7 @@ const stillOpen = (ctx: LifecycleContext, row: ProposalRow) =>
  * workflow): refused with proposal_stale, nothing written, when the entry moved past its base.
  */
 export async function applyProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<{ proposal: ProposalView; entry: EntryView }>> {
-  const row = await openProposal(ctx, input.proposal_id);
-  const { entry, model } = await loadEntry(ctx, row.instance_id);
+  const { row, entry, model } = await openProposal(ctx, input.proposal_id);
   if (entry.current_version_id !== row.base_version_id) {
     throw new AppError("proposal_stale", "The entry was saved since this proposal was made.", { current_version_id: entry.current_version_id, base_version_id: row.base_version_id });
   }
@@ -200,9 +204,7 @@ export async function applyProposal(ctx: LifecycleContext, input: { proposal_id:
 
 /** Rejects a proposal; the entry is left as is. The person needs update on the entry's model. */
 export async function rejectProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<ProposalView>> {
-  const row = await openProposal(ctx, input.proposal_id);
-  const { entry, model } = await loadEntry(ctx, row.instance_id);
-  authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
+  const { row, model } = await openProposal(ctx, input.proposal_id);
   const at = isoAt(ctx.clock.now());
   return {
     statements: [stillOpen(ctx, row), decideStatement(ctx, row, "rejected", at)],
@@ -262,9 +264,8 @@ function requireWorkflowRevision(entry: EntryRow, expected: number | undefined):
 /** Names who acts next on an entry: each assignee must be able to update the model. */
 export async function assignEntry(ctx: LifecycleContext, input: AssignInput): Promise<WritePlan<AssignmentView>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
-  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
-  requireNotTrashed(entry);
   authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang });
+  requireNotTrashed(entry);
   requireWorkflowRevision(entry, input.expected_workflow_revision);
   const ids = [...new Set(input.assignee_ids)];
   const eligible = new Set((await eligibleAssignees(ctx, model, entry.lang)).map((a) => a.id));

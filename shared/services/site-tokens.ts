@@ -1,3 +1,4 @@
+import { modelsNotHeld } from "../auth/grant-bounds";
 import { hasSystemPermission } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { newSecret, sha256Hex } from "../crypto/digest";
@@ -52,7 +53,10 @@ function toView(row: SiteApiTokensTable): SiteTokenView {
   };
 }
 
-/** Creates a token reading the given models of the site (ids; repeats are dropped). Unknown ids: 422 unknown_model. */
+/**
+ * Creates a token reading the given models of the site (ids; repeats are dropped). Unknown ids:
+ * 422 unknown_model; models the creator may not read now: 422 grant_not_held with `model_ids`.
+ */
 export async function createSiteToken(ctx: LifecycleContext, input: { name: string; model_ids: readonly string[] }): Promise<CreatedSiteToken> {
   requireSettings(ctx);
   const modelIds = [...new Set(input.model_ids)];
@@ -61,6 +65,9 @@ export async function createSiteToken(ctx: LifecycleContext, input: { name: stri
   if (unknown.length > 0) {
     throw new AppError("unknown_model", "Some model ids are not models of this site.", { model_ids: unknown });
   }
+  // A token reads without its creator: only models the creator may read now can be handed to it.
+  const notHeld = modelsNotHeld(ctx.actor.permissions, modelIds);
+  if (notHeld.length > 0) throw new AppError("grant_not_held", "Only models you may read can be granted.", { model_ids: notHeld });
   const id = newId("tok");
   const token = newSecret("dw_site_");
   const createdAt = isoAt(ctx.clock.now());

@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { ALL_SCOPES, type Scope } from "../../schema/scopes";
 import { createManagementCredential } from "../../shared/services/management-credentials";
 import type { SeededSite } from "./fixtures";
@@ -38,4 +38,11 @@ export async function manage<T = unknown>(
   const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, init);
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
+
+/** Changes the admin role (the credentials' creator) in D1, bumping its revision. */
+export async function changeAdminRole(s: SeededSite, change: (permissions: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const role = await env.DB.prepare("SELECT r.id, r.permissions FROM roles r JOIN memberships m ON m.role_id = r.id WHERE m.person_id = ? AND m.site_id = ?").bind(s.adminId, s.site.id).first<{ id: string; permissions: string }>();
+  const permissions = change(JSON.parse(role?.permissions ?? "{}") as Record<string, unknown>);
+  await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), role?.id).run();
 }

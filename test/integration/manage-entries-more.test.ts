@@ -1,18 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createEntry, type EntryView } from "../../shared/services/lifecycle";
-import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
-import { credential, manage, newKey } from "../helpers/manage-api";
+import { apply, blogModels, seedSite } from "../helpers/fixtures";
+import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 
 type Err = { error: { code: string; [k: string]: unknown } };
 type Listed<T> = { data: T[] };
-
-/** Changes the admin role (the credentials' creator) in D1, bumping its revision. */
-async function changeAdminRole(s: SeededSite, change: (permissions: Record<string, unknown>) => Record<string, unknown>) {
-  const role = await env.DB.prepare("SELECT r.id, r.permissions FROM roles r JOIN memberships m ON m.role_id = r.id WHERE m.person_id = ? AND m.site_id = ?").bind(s.adminId, s.site.id).first<{ id: string; permissions: string }>();
-  const permissions = change(JSON.parse(role?.permissions ?? "{}") as Record<string, unknown>);
-  await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), role?.id).run();
-}
 
 const versionCount = async (instanceId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;

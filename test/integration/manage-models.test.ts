@@ -10,7 +10,7 @@ import { createSiteToken, revokeSiteToken } from "../../shared/services/site-tok
 
 type Err = { error: { code: string; [k: string]: unknown } };
 interface Field { id: string; key: string; label: string; type: string; required?: boolean; options?: { value: string; label: string }[] }
-interface ModelBody { id: string; slug: string; name: string; folder: string | null; revision: number; updated_at: string; definition: { fields: Field[] } }
+interface ModelBody { id: string; slug: string; name: string; folder: string | null; revision: number; updated_at: string; definition: { model: { name: string; slug: string; [k: string]: unknown }; fields: Field[] } }
 interface WriteBody { model_id: string; slug: string; revision: number; created_field_ids: string[]; renamed_from: string | null; dependents?: { complete: boolean }; replayed?: boolean }
 
 async function modelRow(s: SeededSite, id: string) {
@@ -84,13 +84,13 @@ describe("management API: models", () => {
     expect(before.body.data.fields).toHaveProperty("title", "Hello Models");
 
     const fields = article.fields.map((f) => (f.key === "title" ? { ...f, key: "headline" } : f));
-    const stale = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 0, definition: { fields } } });
+    const stale = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 0, definition: { model: { name: article.name, slug: article.slug }, fields } } });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe("model_changed");
     expect((await modelRow(s, article.id))?.revision).toBe(1);
 
     const auditsBefore = await auditCount(s, "model.definition");
-    const renamed = await manage<WriteBody>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { fields: [...fields, { key: "subtitle", label: "Subtitle", type: "text" }] } } });
+    const renamed = await manage<WriteBody>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { model: { name: article.name, slug: article.slug }, fields: [...fields, { key: "subtitle", label: "Subtitle", type: "text" }] } } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ model_id: article.id, slug: "article", revision: 2, renamed_from: null, dependents: { complete: true } });
     expect(renamed.body.created_field_ids).toHaveLength(1);
@@ -114,9 +114,9 @@ describe("management API: models", () => {
 
     expect((await manage<Err>(token, "PUT", `/models/${article.id}`, { body: { expected_revision: 3, model: { slug: "author" } } })).body.error.code).toBe("model_slug_taken");
     expect((await manage<Err>(token, "PUT", `/models/${article.id}`, { body: { expected_revision: 3, model: { name: "Author" } } })).body.error.code).toBe("model_name_collision");
-    const unknownField = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 3, definition: { fields: [{ ...fields[0], id: "fld_nope" }] } } });
+    const unknownField = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 3, definition: { model: { name: "Post", slug: "post" }, fields: [{ ...fields[0], id: "fld_nope" }] } } });
     expect(unknownField.body.error.code).toBe("field_not_found");
-    const dupKey = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 3, definition: { fields: [...fields, { key: "headline", label: "Again", type: "text" }] } } });
+    const dupKey = await manage<Err>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 3, definition: { model: { name: "Post", slug: "post" }, fields: [...fields, { key: "headline", label: "Again", type: "text" }] } } });
     expect(dupKey.body.error.code).toBe("duplicate_field_key");
     expect((await modelRow(s, article.id))?.revision).toBe(3);
   });
@@ -126,7 +126,7 @@ describe("management API: models", () => {
     const { article } = await blogModels(s.ctx());
     const token = await credential(s);
     const tagged = await manage<WriteBody>(token, "PUT", `/models/${article.id}/definition`, {
-      body: { expected_revision: 1, definition: { fields: [...article.fields, { key: "tone", label: "Tone", type: "select", options: [{ value: "calm", label: "Calm" }, { value: "loud", label: "Loud" }] }] } },
+      body: { expected_revision: 1, definition: { model: { name: article.name, slug: article.slug }, fields: [...article.fields, { key: "tone", label: "Tone", type: "select", options: [{ value: "calm", label: "Calm" }, { value: "loud", label: "Loud" }] }] } },
     });
     expect(tagged.status).toBe(200);
     const model = (await manage<ModelBody>(token, "GET", `/models/${article.id}`)).body;
@@ -142,7 +142,7 @@ describe("management API: models", () => {
         return f;
       });
     const blocked = await manage<Err & { error: { changes: { kind: string; field: string; affected_count: number; message: string; suggestion: string }[] } }>(token, "PUT", `/models/${article.id}/definition`, {
-      body: { expected_revision: model.revision, definition: { fields } },
+      body: { expected_revision: model.revision, definition: { model: model.definition.model, fields } },
     });
     expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
     expect(blocked.body.error.code).toBe("model_change_blocked");
@@ -261,7 +261,7 @@ describe("management API: model apply refusals for stale grants and scopes", () 
     const row = await modelRow(s, article.id);
     const fields = article.fields.filter((f) => f.id !== summary.id);
 
-    const refused = await manage<StaleErr>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { fields } } });
+    const refused = await manage<StaleErr>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { model: { name: article.name, slug: article.slug }, fields } } });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: "stale_role_grant", model_id: article.id, field_ids: [summary.id], roles: [{ id: role, slug: "summary-writer" }] });
     expect(await modelRow(s, article.id)).toEqual(row);
@@ -269,7 +269,7 @@ describe("management API: model apply refusals for stale grants and scopes", () 
 
     // Keeping the field (changing something else) is not refused.
     await setRolePermissions(role, { models: { [article.id]: ["read", "update"] }, system: [], limits: { fields: { [article.id]: { read: [title.id] } } } });
-    const done = await manage<WriteBody>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { fields } } });
+    const done = await manage<WriteBody>(token, "PUT", `/models/${article.id}/definition`, { body: { expected_revision: 1, definition: { model: { name: article.name, slug: article.slug }, fields } } });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.revision).toBe(2);
   });
@@ -328,5 +328,86 @@ describe("management API: model apply refusals for stale grants and scopes", () 
       expect(refused.body.error.code).toBe("invalid_request");
     }
     expect((await modelRow(s, created.body.model_id))?.revision).toBe(2);
+  });
+});
+
+describe("management API: one shape of a model definition (spec 2: complete definition)", () => {
+  const head = { name: "Event", slug: "event", description: "Things that happen", enableI18n: true, settings: { icon: "calendar" } };
+  const eventFields = [
+    { key: "title", label: "Title", type: "text", required: true, title: true },
+    { key: "starts", label: "Starts", type: "datetime" },
+  ];
+
+  it("GET /models/{id} answers definition { model, fields } in the shape POST /models takes", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    expect(read.body.definition.model).toEqual({
+      name: "Event",
+      slug: "event",
+      description: "Things that happen",
+      kind: "collection",
+      is_public: true,
+      enableI18n: true,
+      settings: { preview_url: null, icon: "calendar", help_text: null },
+    });
+    expect(read.body.definition.fields.map((f) => f.key)).toEqual(["title", "starts"]);
+    const listed = await manage<{ data: ModelBody[] }>(token, "GET", "/models");
+    expect(listed.body.data.find((m) => m.id === created.body.model_id)?.definition).toEqual(read.body.definition);
+  });
+
+  it("a model read can be written back unchanged with PUT /models/{id}/definition", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    const back = await manage<WriteBody>(token, "PUT", `/models/${created.body.model_id}/definition`, { body: { expected_revision: read.body.revision, definition: read.body.definition } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ model_id: created.body.model_id, slug: "event", renamed_from: null, created_field_ids: [] });
+    const again = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    expect(again.body.definition).toEqual(read.body.definition);
+  });
+
+  it("takes the complete definition: a changed name or slug renames the model, answered with renamed_from", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    const renamed = await manage<WriteBody>(token, "PUT", `/models/${created.body.model_id}/definition`, {
+      body: { expected_revision: read.body.revision, definition: { model: { ...read.body.definition.model, name: "Happening", slug: "happening" }, fields: read.body.definition.fields } },
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ slug: "happening", renamed_from: "event", dependents: { complete: true } });
+    const after = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    expect(after.body).toMatchObject({ name: "Happening", slug: "happening", definition: { model: { name: "Happening", slug: "happening" } } });
+  });
+
+  it("refuses a definition without its model part, or one changing the model's kind, with 400 and writes nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    const fieldsOnly = await manage<Err>(token, "PUT", `/models/${created.body.model_id}/definition`, { body: { expected_revision: read.body.revision, definition: { fields: read.body.definition.fields } } });
+    expect(fieldsOnly.status).toBe(400);
+    expect(fieldsOnly.body.error.code).toBe("invalid_request");
+    const kind = await manage<Err>(token, "PUT", `/models/${created.body.model_id}/definition`, {
+      body: { expected_revision: read.body.revision, definition: { model: { ...read.body.definition.model, kind: "single" }, fields: read.body.definition.fields } },
+    });
+    expect(kind.status).toBe(400);
+    expect((await modelRow(s, created.body.model_id))?.revision).toBe(read.body.revision);
+  });
+
+  it("a model read can be proposed back as an update proposal in the same shape", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
+    const read = await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`);
+    const proposed = await manage<{ state: string; definition: { model: Record<string, unknown> } }>(token, "POST", "/models/proposals", {
+      body: { mode: "update", model_id: created.body.model_id, base_updated_at: read.body.updated_at, definition: { ...read.body.definition, model: { ...read.body.definition.model, description: "Changed" } } },
+    });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(201);
+    expect(proposed.body.definition.model).toMatchObject({ name: "Event", slug: "event", description: "Changed" });
   });
 });

@@ -151,7 +151,7 @@ describe("management API: plugin launches", () => {
     expect(gone.body.error.code).toBe("not_found");
   });
 
-  it("refuses content actions outside the grant, the credential's models or the creator's reading, re-checked at each launch", async () => {
+  it("refuses content actions outside the grant (403), and entries outside the credential's models or the creator's reading as not found (404), re-checked at each launch", async () => {
     const { s, models, entries } = await setup();
     const token = await credential(s, ["content:read", "plugins:use"]);
     const launch = (t: string, action: string, instance: string) => manage<Err>(t, "POST", `/plugins/helper/content-actions/${action}/entries/${instance}/launch`, { key: null });
@@ -159,9 +159,11 @@ describe("management API: plugin launches", () => {
     expect(notGranted.status).toBe(403);
     expect(notGranted.body.error.code).toBe("capability_refused");
     const articleOnly = await credential(s, ["content:read", "plugins:use"], [models.article.id]);
+    // Authorise first, then reveal: an entry the credential may not read is "not found", as GET /entries/{id} answers.
     const outside = await launch(articleOnly, "review", entries.note);
-    expect(outside.status).toBe(403);
-    expect(outside.body.error.code).toBe("capability_refused");
+    expect(outside.status).toBe(404);
+    expect(outside.body.error.code).toBe("not_found");
+    expect(JSON.stringify(outside.body)).not.toContain(models.note.id);
     const wrongModel = await launch(token, "translate", entries.note);
     expect(wrongModel.status).toBe(404);
 
@@ -169,8 +171,8 @@ describe("management API: plugin launches", () => {
     // The creator's role loses read on notes: the next launch is refused, and the filter agrees.
     await setRolePermissions(s, { models: { [models.article.id]: ["read", "create", "update"] }, system: ["site:plugins"] });
     const refused = await launch(token, "review", entries.note);
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe("capability_refused");
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.code).toBe("not_found");
     const filtered = await manage<Listed<unknown>>(token, "GET", `/plugins/content-actions?instance_id=${entries.note}`);
     expect(filtered.body.data).toEqual([]);
   });

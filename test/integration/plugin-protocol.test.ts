@@ -110,7 +110,7 @@ describe("plugin protocol: content reads", () => {
     expectEnvelope(await pluginCall(noRead.token, "GET", `/content?model_id=${models.article.id}`), "capability_refused");
   });
 
-  it("reads one entry in the grant; others are content_not_found", async () => {
+  it("reads one entry in the grant; an entry of a model not granted is capability_refused; others are content_not_found", async () => {
     const { s, models, plugin } = await setup();
     const post = await draft(s, models.article.id, { title: "Hello", internal_note: "secret" });
     const read = await pluginCall<Record<string, unknown>>(plugin.token, "GET", `/content/${post.instance_id}`);
@@ -123,7 +123,13 @@ describe("plugin protocol: content reads", () => {
     const foreign = await draft(other, otherModels.article.id, { title: "Other site" });
     const trashed = await draft(s, models.article.id, { title: "Trashed" });
     await apply(s.ctx(), lifecycle.trashEntry(s.ctx(), { instance_id: trashed.instance_id }));
-    for (const id of [cat.instance_id, foreign.instance_id, trashed.instance_id, "ent_unknown"]) {
+    // Spec 1: "A capability or model the installation was not granted: 403 capability_refused".
+    const notGranted = await pluginCall(plugin.token, "GET", `/content/${cat.instance_id}`);
+    expectEnvelope(notGranted, "capability_refused");
+    expect(JSON.stringify(notGranted.body)).not.toContain("Not granted");
+    await apply(s.ctx(), lifecycle.trashEntry(s.ctx(), { instance_id: cat.instance_id }));
+    expectEnvelope(await pluginCall(plugin.token, "GET", `/content/${cat.instance_id}`), "capability_refused");
+    for (const id of [foreign.instance_id, trashed.instance_id, "ent_unknown"]) {
       expectEnvelope(await pluginCall(plugin.token, "GET", `/content/${id}`), "content_not_found");
     }
   });

@@ -84,7 +84,7 @@ describe("plugin protocol: transitions", () => {
     expectEnvelope(await pluginCall(plugin.token, "POST", `/content/${post.instance_id}/transitions`, { body: unpublish }), "capability_refused");
     const cat = await draft(s, models.category.id, { title: "C" });
     const publishCat = { kind: "publish", expected_current_version_id: cat.current_version_id, expected_workflow_revision: 0, delegation_id: delegation };
-    expectEnvelope(await pluginCall(plugin.token, "POST", `/content/${cat.instance_id}/transitions`, { body: publishCat }), "content_not_found");
+    expectEnvelope(await pluginCall(plugin.token, "POST", `/content/${cat.instance_id}/transitions`, { body: publishCat }), "capability_refused");
   });
 
   it("refuses when the person behind the delegation lacks or lost the authority", async () => {

@@ -100,9 +100,10 @@ describe("POST /api/preview", () => {
     expect(foreign.status).toBe(404);
 
     await env.DB.prepare("UPDATE roles SET permissions = ? WHERE id = ?").bind(JSON.stringify({ models: {}, system: ["site:settings"] }), await roleId(s.site.id, "admin")).run();
+    // An entry the person may not read is "not found", as every read and write answers it (authorise first, then reveal).
     const refused = await adminCall<ErrorBody>(session, "POST", "/api/preview", { siteId: s.site.id, body: { instance_id: entry.instance_id } });
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe("missing_permission");
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.code).toBe("not_found");
   });
 });
 

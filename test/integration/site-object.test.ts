@@ -105,6 +105,26 @@ describe("SiteObject writes", () => {
     expect(await countRows("entries", s.site.id)).toBe(1);
   });
 
+  it("runs a stale-pending claim's retry once when identical retries arrive together; the others wait (Retry-After) or replay", async () => {
+    const s = await seedSite();
+    const { author } = await blogModels(s.ctx());
+    const stub = env.SITE.getByName(s.site.id);
+    const idempotency = { scope: "cred_1", key: "stale-burst", fingerprint: "fp", retentionMs: RETENTION_DEFAULT_MS };
+    await runSql(s.site.id, `INSERT INTO ledger_claims (scope, key, fingerprint, state, status, body, retention_ms, claimed_at, completed_at, expires_at) VALUES ('cred_1', 'stale-burst', 'fp', 'pending', NULL, NULL, ${RETENTION_DEFAULT_MS}, ${Date.now()}, NULL, ${Date.now() + 3_600_000})`);
+    await evictDurableObject(stub);
+    const request = { siteId: s.site.id, actor: s.admin, input: { model_id: author.id, fields: { name: "Once" } }, idempotency };
+    const results = await Promise.all(Array.from({ length: 4 }, () => settle(stub.createEntry(request))));
+    expect(await countRows("entries", s.site.id)).toBe(1);
+    const ran = results.filter((r) => r.ok && !r.value.replayed);
+    expect(ran).toHaveLength(1);
+    for (const r of results) {
+      if (r.ok) continue;
+      expect(r.error.code).toBe("idempotency_in_progress");
+      expect(r.error.details?.retry_after).toBe(1);
+    }
+    expect((await value(stub.createEntry(request))).replayed).toBe(true);
+  });
+
   it("refuses another person's write while a lease is held, and lock_lost after a take-over", async () => {
     const s = await seedSite();
     const { author } = await blogModels(s.ctx());

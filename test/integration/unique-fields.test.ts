@@ -66,10 +66,10 @@ describe("unique fields: model apply", () => {
       body: { definition: { model: { name: "Flag", slug: "flag" }, fields: [{ key: "title", label: "Title", type: "text", unique: "model" }, { key: "on", label: "On", type: "boolean" }] } },
     });
     expect(created.status).toBe(201);
-    const read = await manage<{ definition: { fields: { id: string; key: string; type: string; unique?: string }[] } }>(token, "GET", `/models/${created.body.model_id}`);
+    const read = await manage<{ definition: { model: Record<string, unknown>; fields: { id: string; key: string; type: string; unique?: string }[] } }>(token, "GET", `/models/${created.body.model_id}`);
     expect(read.body.definition.fields.find((f) => f.key === "title")?.unique).toBe("model");
     const fields = read.body.definition.fields.map((f) => (f.key === "on" ? { ...f, unique: "model" } : f));
-    const replace = await manage<{ error: { code: string } }>(token, "PUT", `/models/${created.body.model_id}/definition`, { body: { expected_revision: created.body.revision, definition: { fields } } });
+    const replace = await manage<{ error: { code: string } }>(token, "PUT", `/models/${created.body.model_id}/definition`, { body: { expected_revision: created.body.revision, definition: { model: read.body.definition.model, fields } } });
     expect(replace.status).toBe(422);
     expect(replace.body.error.code).toBe("unique_unsupported");
   });

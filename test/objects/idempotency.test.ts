@@ -5,6 +5,7 @@ import {
   PENDING_CLAIM_TTL_MS,
   RETENTION_DEFAULT_MS,
   RETENTION_LIFECYCLE_MS,
+  STALE_RUNNING_MS,
   type ClaimResult,
 } from "../../objects/site/idempotency";
 import { inSiteStorage } from "../helpers/site-storage";
@@ -63,6 +64,42 @@ describe("IdempotencyLedger", () => {
       // Pending claims stop blocking after their TTL.
       clock.advance(PENDING_CLAIM_TTL_MS);
       expect(ledger.claim(request)).toEqual({ kind: "claimed" });
+    });
+  });
+
+  it("lets one request take over a stale-pending claim; identical ones then see it running; a stuck run is stale and never taken over", async () => {
+    await inSiteStorage("test-ledger-take-over", (storage) => {
+      new IdempotencyLedger(storage, new FakeClock()).claim(request);
+    });
+    await evictDurableObject(env.SITE.getByName("test-ledger-take-over"));
+    await inSiteStorage("test-ledger-take-over", (storage) => {
+      const clock = new FakeClock();
+      const ledger = new IdempotencyLedger(storage, clock);
+      expect(ledger.claim(request)).toEqual({ kind: "in_progress", retryAfterSeconds: null });
+      expect(ledger.takeOver(request.scope, request.key)).toBe(true);
+      expect(ledger.takeOver(request.scope, request.key)).toBe(false);
+      expect(ledger.claim(request)).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
+      // Still running here long after any command finishes: stuck, stale-pending, not taken over.
+      clock.advance(STALE_RUNNING_MS);
+      expect(ledger.claim(request)).toEqual({ kind: "in_progress", retryAfterSeconds: null });
+      expect(ledger.takeOver(request.scope, request.key)).toBe(false);
+      // A completed claim is not pending: nothing to take over.
+      ledger.complete(request.scope, request.key, { status: 200, body: "ok" });
+      expect(ledger.takeOver(request.scope, request.key)).toBe(false);
+    });
+  });
+
+  it("gives back a take-over whose outcome could not be learnt, so a later request may try", async () => {
+    await inSiteStorage("test-ledger-release", (storage) => {
+      new IdempotencyLedger(storage, new FakeClock()).claim(request);
+    });
+    await evictDurableObject(env.SITE.getByName("test-ledger-release"));
+    await inSiteStorage("test-ledger-release", (storage) => {
+      const ledger = new IdempotencyLedger(storage, new FakeClock());
+      expect(ledger.takeOver(request.scope, request.key)).toBe(true);
+      ledger.release(request.scope, request.key);
+      expect(ledger.claim(request)).toEqual({ kind: "in_progress", retryAfterSeconds: null });
+      expect(ledger.takeOver(request.scope, request.key)).toBe(true);
     });
   });
 

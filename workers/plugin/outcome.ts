@@ -30,7 +30,11 @@ function pluginSafeDetails(details: Record<string, unknown> | undefined): Record
   const safe: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(details ?? {})) {
     if (SAFE_DETAIL_KEYS.has(key)) safe[key] = value;
-    else if (key === "dependents" && Array.isArray(value)) safe.dependents_count = value.length;
+    else if (key === "dependents" && Array.isArray(value)) {
+      // Dependents the requester may not read are counted apart (`hidden`); the plugin sees the total.
+      const hidden = typeof details?.hidden === "number" ? details.hidden : 0;
+      safe.dependents_count = value.length + hidden;
+    }
   }
   return safe;
 }

@@ -5,8 +5,8 @@ import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
 import type { EntryView } from "./entry-view";
 import { newInstance } from "./new-instance";
-import { loadEntry, requireNotTrashed, requireSiteLanguage } from "./load";
-import { prepareFields } from "./prepare-fields";
+import { loadEntry, requireNotTrashed, requireSiteLanguage, revealEntry } from "./load";
+import { prepareFields, writtenFieldIds } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
 import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
@@ -19,22 +19,28 @@ export interface AddLanguageInput {
   fields?: Readonly<Record<string, unknown>>;
 }
 
-/** Adds a language instance to an item's translation group, starting from the source's draft. */
+/**
+ * Adds a language instance to an item's translation group, starting from the source's draft.
+ * Authorise first, then reveal: the source must be readable by the actor (else "not found", as
+ * `GET /entries/{id}` answers), and creating in the new language (with the fields written) is
+ * asked before the group's other languages are looked at; the answer shows only what the actor
+ * may read (`entryView`).
+ */
 export async function addLanguage(ctx: LifecycleContext, input: AddLanguageInput): Promise<WritePlan<EntryView>> {
   const { entry: source, model, version } = await loadEntry(ctx, input.instance_id);
+  authorize(ctx.actor, { operation: "create", modelId: model.id, lang: input.lang, fieldIds: writtenFieldIds(model, input.fields ?? {}), access: "write" });
   requireNotTrashed(source);
   requireSiteLanguage(ctx, model, input.lang);
   const group = await entryRepository(ctx.db, ctx.scope).findGroup(source.translation_group_id);
   const existing = group.find((e) => e.lang === input.lang);
   if (existing?.trashed_at) {
-    throw new AppError("language_in_trash", "This language of the item is in Trash; restore it instead.", { instance_id: existing.instance_id });
+    throw new AppError("language_in_trash", "This language of the item is in Trash; restore it instead.", revealEntry(ctx, existing));
   }
-  if (existing) throw new AppError("locale_exists", "The item already has this language.", { instance_id: existing.instance_id });
+  if (existing) throw new AppError("locale_exists", "The item already has this language.", revealEntry(ctx, existing));
 
   const base = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const slug = input.slug === undefined ? source.slug : requireValidSlug(input.slug);
   const prepared = await prepareFields(ctx, model, base, input.fields ?? {}, slug);
-  authorize(ctx.actor, { operation: "create", modelId: model.id, lang: input.lang, fieldIds: prepared.written, access: "write" });
   await requireFreeSlug(ctx, model.id, input.lang, slug);
   const claims = claimsOf(model, input.lang, prepared.stored);
   await requireClaimsFree(ctx, model, source.translation_group_id, claims);

@@ -3,9 +3,9 @@ import type { Model } from "../../repositories/model-repository";
 import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
 import type { EntryView } from "./entry-view";
-import { loadModel, requireSiteLanguage } from "./load";
+import { loadModelForEntries, requireSiteLanguage, revealEntry } from "./load";
 import { newInstance } from "./new-instance";
-import { prepareFields } from "./prepare-fields";
+import { prepareFields, writtenFieldIds } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug, slugify } from "./slugs";
 import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
 
@@ -21,26 +21,29 @@ async function requireSingleFree(ctx: LifecycleContext, model: Model): Promise<v
   if (model.kind !== "single") return;
   const existing = await ctx.db
     .selectFrom("entries")
-    .select(["instance_id", "translation_group_id"])
+    .select(["instance_id", "model_id", "lang"])
     .where("site_id", "=", ctx.site.id)
     .where("model_id", "=", model.id)
     .executeTakeFirst();
   if (existing) {
-    throw new AppError("single_entry_exists", `Model "${model.slug}" is single and already has an entry.`, {
-      instance_id: existing.instance_id,
-    });
+    const details = revealEntry(ctx, existing);
+    throw new AppError("single_entry_exists", `Model "${model.slug}" is single and already has an entry.`, details.instance_id ? details : undefined);
   }
 }
 
-/** Creates an item in one language with its first draft version. */
+/**
+ * Creates an item in one language with its first draft version. Authorise first, then reveal: the
+ * create permission (model, language, fields written) is asked before any check that reads other
+ * content (single model taken, slug, unique values, links).
+ */
 export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput): Promise<WritePlan<EntryView>> {
-  const model = await loadModel(ctx, input.model_id);
+  const model = await loadModelForEntries(ctx, input.model_id);
   const lang = input.lang ?? ctx.site.default_lang;
+  authorize(ctx.actor, { operation: "create", modelId: model.id, lang, fieldIds: writtenFieldIds(model, input.fields), access: "write" });
   requireSiteLanguage(ctx, model, lang);
   await requireSingleFree(ctx, model);
 
   const prepared = await prepareFields(ctx, model, {}, input.fields, null);
-  authorize(ctx.actor, { operation: "create", modelId: model.id, lang, fieldIds: prepared.written, access: "write" });
 
   // A collection item needs an address: given, or made from its title. A single item may have none.
   const wanted = input.slug ?? (prepared.label ? slugify(prepared.label) : "");

@@ -1,7 +1,7 @@
 import type { EntryRow, VersionRow } from "../../db/database";
 import { workflowView, type WorkflowView } from "../../content/workflow";
 import { titleField, toKeyedValues } from "../../content/validate-fields";
-import { readableFieldIds } from "../../auth/permissions";
+import { decide, readableFieldIds } from "../../auth/permissions";
 import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { Actor } from "./context";
@@ -38,9 +38,15 @@ export interface EntryView {
   fields: Record<string, FieldValue>;
 }
 
+/**
+ * The entry as `actor` may see it. Only fields the actor may read are shown; when it may not read
+ * the entry's model or language at all (a write answer for a language it may create but not read),
+ * no field and no label is shown.
+ */
 export function entryView(entry: EntryRow, model: Model, version: Pick<VersionRow, "fields"> | undefined, actor: Actor): EntryView {
   const stored = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
-  const readable = new Set(readableFieldIds(actor.permissions, model.id, model.fields.map((f) => f.id)));
+  const mayRead = decide(actor.permissions, { operation: "read", modelId: model.id, lang: entry.lang }).allowed;
+  const readable = new Set(mayRead ? readableFieldIds(actor.permissions, model.id, model.fields.map((f) => f.id)) : []);
   const visible: Record<string, FieldValue> = {};
   for (const [id, value] of Object.entries(stored)) if (readable.has(id)) visible[id] = value;
   return {
@@ -51,7 +57,7 @@ export function entryView(entry: EntryRow, model: Model, version: Pick<VersionRo
     model_slug: model.slug,
     lang: entry.lang,
     slug: entry.slug,
-    label: readableLabel(entry.label, model, actor.permissions),
+    label: mayRead ? readableLabel(entry.label, model, actor.permissions) : null,
     current_version_id: entry.current_version_id,
     published_version_id: entry.published_version_id,
     published_at: entry.published_at,

@@ -12,6 +12,7 @@ import { entryRepository } from "../../repositories/entry-repository";
 import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
+import { mayRead } from "./load";
 
 export interface PreparedLink {
   field_id: string;
@@ -27,6 +28,15 @@ export interface PreparedFields {
   written: string[];
   label: string | null;
   links: PreparedLink[];
+}
+
+/**
+ * The field ids a request's values (by key) write. Known before anything is read or checked, so
+ * the field limits can be asked first: authorise first, then reveal.
+ */
+export function writtenFieldIds(model: Pick<Model, "fields">, input: Readonly<Record<string, unknown>>): string[] {
+  const keys = new Set(Object.keys(input));
+  return model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
 }
 
 /**
@@ -51,7 +61,7 @@ export async function prepareFields(
   }
   const stored = toStoredValues(model.fields, byKey);
   const keys = new Set(Object.keys(input));
-  const written = model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
+  const written = writtenFieldIds(model, input);
 
   const links: PreparedLink[] = [];
   const wantedTargets = new Map<string, string[]>();
@@ -71,7 +81,10 @@ export async function prepareFields(
       const kept: string[] = [];
       for (const id of ids) {
         const target = byId.get(id);
-        const linkable = target !== undefined && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
+        // A target written now must be one the actor may read: linking is not a way to learn
+        // whether content it cannot see exists (authorise first, then reveal).
+        const visible = target !== undefined && (!writtenNow || mayRead(ctx, target.model_id, target.lang));
+        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
         if (linkable) {
           links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);

@@ -18,17 +18,24 @@ export interface RestoreVersionInput {
   expected_version_id?: string;
 }
 
-/** Makes an old version the draft again by saving a copy of it as a new version. */
+/**
+ * Makes an old version the draft again by saving a copy of it as a new version. The permissions
+ * (restore and update on the entry, `content:restore`) are asked before the version is looked up
+ * or compared; the field limits once the changed fields are known.
+ */
 export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersionInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version: current } = await loadEntry(ctx, input.instance_id);
+  const asked = { modelId: model.id, lang: entry.lang, ownerId: entry.owner_id, access: "write" as const };
+  authorize(ctx.actor, { operation: "restore", ...asked });
+  authorize(ctx.actor, { operation: "update", ...asked });
+  if (!hasSystemPermission(ctx.actor.permissions, "content:restore")) {
+    throw new AppError("missing_permission", "Restoring a version needs content:restore.");
+  }
   requireNotTrashed(entry);
   const old = await entryRepository(ctx.db, ctx.scope).findVersion(input.version_id);
   if (!old || old.instance_id !== entry.instance_id) throw new AppError("not_found", "No such version of this entry.");
   if (input.expected_version_id !== undefined && input.expected_version_id !== entry.current_version_id) {
     throw new AppError("version_conflict", "The entry was saved since you read it.", { current_version_id: entry.current_version_id });
-  }
-  if (!hasSystemPermission(ctx.actor.permissions, "content:restore")) {
-    throw new AppError("missing_permission", "Restoring a version needs content:restore.");
   }
   const before = current ? (JSON.parse(current.fields) as Record<string, FieldValue>) : {};
   const after = JSON.parse(old.fields) as Record<string, FieldValue>;
@@ -36,8 +43,8 @@ export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersio
   const changed = model.fields.filter((f) => JSON.stringify(before[f.id] ?? null) !== JSON.stringify(after[f.id] ?? null));
   const input_ = Object.fromEntries(changed.map((f) => [f.key, after[f.id] ?? null]));
   const prepared = await prepareFields(ctx, model, before, input_, old.slug);
-  authorize(ctx.actor, { operation: "restore", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id, fieldIds: prepared.written, access: "write" });
-  authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id, fieldIds: prepared.written, access: "write" });
+  authorize(ctx.actor, { operation: "restore", ...asked, fieldIds: prepared.written });
+  authorize(ctx.actor, { operation: "update", ...asked, fieldIds: prepared.written });
 
   const claims = claimsOf(model, entry.lang, prepared.stored);
   await requireClaimsFree(ctx, model, entry.translation_group_id, claims);

@@ -6,7 +6,7 @@ import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed } from "./load";
-import { prepareFields } from "./prepare-fields";
+import { prepareFields, writtenFieldIds } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
 import { newVersionStatements } from "./version-statements";
 import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
@@ -20,9 +20,20 @@ export interface SaveDraftInput {
   slug?: string;
 }
 
-/** Saves a new draft version. Refused with version_conflict when the draft moved on. */
+/**
+ * Saves a new draft version. Refused with version_conflict when the draft moved on — only after
+ * the update permission (owner, language, fields written) is granted: authorise first, then reveal.
+ */
 export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
+  authorize(ctx.actor, {
+    operation: "update",
+    modelId: model.id,
+    lang: entry.lang,
+    ownerId: entry.owner_id,
+    fieldIds: writtenFieldIds(model, input.fields),
+    access: "write",
+  });
   requireNotTrashed(entry);
   if (entry.current_version_id !== input.expected_version_id) {
     throw new AppError("version_conflict", "The entry was saved since the version you edited.", {
@@ -32,14 +43,6 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
   const base = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const slug = input.slug === undefined ? entry.slug : requireValidSlug(input.slug);
   const prepared = await prepareFields(ctx, model, base, input.fields, slug);
-  authorize(ctx.actor, {
-    operation: "update",
-    modelId: model.id,
-    lang: entry.lang,
-    ownerId: entry.owner_id,
-    fieldIds: prepared.written,
-    access: "write",
-  });
   if (slug !== entry.slug) await requireFreeSlug(ctx, model.id, entry.lang, slug, entry.instance_id);
   const claims = claimsOf(model, entry.lang, prepared.stored);
   await requireClaimsFree(ctx, model, entry.translation_group_id, claims);

@@ -1,6 +1,7 @@
 import { AppError } from "../../errors";
 import { entryRepository } from "../../repositories/entry-repository";
 import type { LifecycleContext } from "./context";
+import { revealEntry } from "./load";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -36,7 +37,7 @@ export async function requireFreeSlug(
   if (holder && holder.instance_id !== exceptInstanceId) {
     throw new AppError("slug_taken", "Another entry of this model and language already uses this slug.", {
       slug,
-      instance_id: holder.instance_id,
+      ...revealEntry(ctx, holder),
     });
   }
 }

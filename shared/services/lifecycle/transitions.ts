@@ -10,7 +10,7 @@ import type { FieldValue } from "../../../schema/model-definition";
 import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
-import { loadEntry, requireNotTrashed } from "./load";
+import { loadEntry, requireNotTrashed, revealEntry } from "./load";
 import { groupFirstPublishedAt, pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
 import { claimGuards, claimsOf, requireClaimsFree } from "./unique-values";
 
@@ -117,7 +117,10 @@ async function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRo
     .where("slug", "=", slug)
     .executeTakeFirst();
   if (holder && holder.instance_id !== entry.instance_id) {
-    throw new AppError("slug_taken", "Another published item is served at this address.", { slug, instance_id: holder.instance_id });
+    throw new AppError("slug_taken", "Another published item is served at this address.", {
+      slug,
+      ...revealEntry(ctx, { instance_id: holder.instance_id, model_id: entry.model_id, lang: entry.lang }),
+    });
   }
 }
 
@@ -180,19 +183,18 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
 }
 
 /** Published content of other items whose published version links to this group. */
-export async function publishedDependents(ctx: LifecycleContext, groupId: string): Promise<string[]> {
-  const rows = await ctx.db
+export async function publishedDependents(ctx: LifecycleContext, groupId: string): Promise<{ instance_id: string; model_id: string; lang: string }[]> {
+  return ctx.db
     .selectFrom("relation_links")
     .innerJoin("entries", (join) =>
       join.onRef("entries.published_version_id", "=", "relation_links.version_id").onRef("entries.site_id", "=", "relation_links.site_id"),
     )
-    .select("entries.instance_id")
+    .select(["entries.instance_id", "entries.model_id", "entries.lang"])
     .distinct()
     .where("relation_links.site_id", "=", ctx.site.id)
     .where("relation_links.target_group_id", "=", groupId)
     .where("entries.translation_group_id", "!=", groupId)
     .execute();
-  return rows.map((r) => r.instance_id);
 }
 
 /** Withdraws one language from the public API; the draft and history stay. */
@@ -211,8 +213,11 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   if (input.refuse_if_dependents) {
     const dependents = await publishedDependents(ctx, entry.translation_group_id);
     if (dependents.length > 0) {
+      // Only dependents the actor may read are named; the others are counted (`hidden`).
+      const named = dependents.flatMap((d) => revealEntry(ctx, d).instance_id ?? []);
       throw new AppError("dependent_content", "Published content links to this item; a person must review the unpublish.", {
-        dependents: dependents.slice(0, 50),
+        dependents: named.slice(0, 50),
+        hidden: dependents.length - named.length,
       });
     }
   }
@@ -243,6 +248,8 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
 /** A workflow step that neither publishes nor unpublishes (for example draft → in review). */
 export async function moveEntry(ctx: LifecycleContext, input: MoveInput): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
+  // Every editorial move needs update; asked before the entry's state is revealed.
+  authorize(ctx.actor, { operation: "update", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
   requireNotTrashed(entry);
   requireRevision(entry, input.expected_workflow_revision);
   const move = requireMove(entry, input.to, "move");

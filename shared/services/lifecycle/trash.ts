@@ -7,7 +7,7 @@ import type { EntryRow } from "../../db/database";
 import { entryRepository } from "../../repositories/entry-repository";
 import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
-import { loadEntry } from "./load";
+import { loadEntry, revealEntry } from "./load";
 import { requireFreeSlug } from "./slugs";
 import { claimStatements, claimsOf, releaseStatements, takenClaims, uniqueFields, type ClaimIssue } from "./unique-values";
 
@@ -35,6 +35,11 @@ async function affected(ctx: LifecycleContext, entry: EntryRow, languageOnly: bo
   return group.filter((e) => (e.trashed_at !== null) === inTrash);
 }
 
+/** Delete on the instance named: asked before its Trash state or its other languages are revealed. */
+function authorizeDelete(ctx: LifecycleContext, modelId: string, instances: readonly EntryRow[]): void {
+  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId, lang: e.lang, ownerId: e.owner_id });
+}
+
 function stamp(ctx: LifecycleContext, instances: EntryRow[], trashedAt: string | null, at: string): CompiledQuery[] {
   return instances.flatMap((e) => [
     guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM entries WHERE instance_id = ? AND workflow_revision = ?)", [e.instance_id, e.workflow_revision]),
@@ -50,13 +55,14 @@ function stamp(ctx: LifecycleContext, instances: EntryRow[], trashedAt: string |
 /** Moves an item (or one language) to Trash. Refused while any affected language is published. */
 export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Promise<WritePlan<TrashAnswer>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
+  authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at !== null) throw new AppError("entry_in_trash", "The entry is already in Trash.");
   const instances = await affected(ctx, entry, input.language_only, false);
-  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  authorizeDelete(ctx, model.id, instances);
   const published = instances.filter((e) => e.published_version_id !== null);
   if (published.length > 0) {
     throw new AppError("entry_published", "Unpublish the item before moving it to Trash.", {
-      published: published.map((e) => ({ instance_id: e.instance_id, lang: e.lang })),
+      published: published.map((e) => ({ ...revealEntry(ctx, e), lang: e.lang })),
     });
   }
   const at = isoAt(ctx.clock.now());
@@ -73,9 +79,10 @@ export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Prom
 /** Brings an item (or one language) back from Trash as a draft; its address must still be free. */
 export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Promise<WritePlan<TrashAnswer>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
+  authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "The entry is not in Trash.");
   const instances = await affected(ctx, entry, input.language_only, true);
-  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  authorizeDelete(ctx, model.id, instances);
   for (const e of instances) await requireFreeSlug(ctx, model.id, e.lang, e.slug, e.instance_id);
   // Its unique values must still be free: another item may have taken one while it was in Trash.
   const entries = entryRepository(ctx.db, ctx.scope);
@@ -103,10 +110,11 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
 /** Deletes Trash content for good: instances, versions and relation rows on either side. */
 export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: string }): Promise<WritePlan<PurgeAnswer>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
+  authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "Only Trash content can be deleted for good.");
   const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
   const instances = group.filter((e) => e.trashed_at !== null);
-  for (const e of instances) authorize(ctx.actor, { operation: "delete", modelId: model.id, lang: e.lang, ownerId: e.owner_id });
+  authorizeDelete(ctx, model.id, instances);
   const ids = instances.map((e) => e.instance_id);
   const groupGone = instances.length === group.length;
   const siteId = ctx.site.id;

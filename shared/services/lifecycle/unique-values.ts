@@ -7,6 +7,7 @@
  */
 import type { CompiledQuery } from "kysely";
 import { AppError } from "../../errors";
+import { revealEntry } from "./load";
 import { guard } from "../../db/batch";
 import { chunk, rowsPerInsert } from "../../db/chunks";
 import { UNIQUE_TYPES, type FieldDefinition } from "../../../schema/model-definition";
@@ -65,7 +66,8 @@ export interface ClaimIssue {
   path: string;
   code: "unique_taken";
   message: string;
-  instance_id: string;
+  /** The holder, only when the actor may read it. */
+  instance_id?: string;
   lang?: string;
 }
 
@@ -75,20 +77,21 @@ export async function takenClaims(ctx: LifecycleContext, model: Model, groupId: 
   for (const claim of claims) {
     const holder = await ctx.db
       .selectFrom("unique_values")
-      .select("instance_id")
-      .where("site_id", "=", ctx.site.id)
-      .where("model_id", "=", model.id)
-      .where("field_id", "=", claim.field.id)
-      .where("scope", "=", claim.scope)
-      .where("value", "=", claim.value)
-      .where("translation_group_id", "<>", groupId)
+      .innerJoin("entries", (join) => join.onRef("entries.instance_id", "=", "unique_values.instance_id").onRef("entries.site_id", "=", "unique_values.site_id"))
+      .select(["unique_values.instance_id", "entries.lang"])
+      .where("unique_values.site_id", "=", ctx.site.id)
+      .where("unique_values.model_id", "=", model.id)
+      .where("unique_values.field_id", "=", claim.field.id)
+      .where("unique_values.scope", "=", claim.scope)
+      .where("unique_values.value", "=", claim.value)
+      .where("unique_values.translation_group_id", "<>", groupId)
       .executeTakeFirst();
     if (holder) {
       issues.push({
         path: claim.field.key,
         code: "unique_taken",
         message: `${claim.field.label} is already used by another entry${claim.field.unique === "language" ? " in this language" : ""}.`,
-        instance_id: holder.instance_id,
+        ...revealEntry(ctx, { instance_id: holder.instance_id, model_id: model.id, lang: holder.lang }),
         ...(lang !== undefined ? { lang } : {}),
       });
     }

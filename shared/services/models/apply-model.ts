@@ -200,11 +200,19 @@ async function applyChange(
   };
 }
 
+/** A model's own part of a definition (schema/manage-models.ts `ModelDefinitionModel`). */
+export interface DefinitionModel {
+  name: string;
+  slug: string;
+  description?: string | null;
+  kind?: "collection" | "single";
+  is_public?: boolean;
+  enableI18n?: boolean;
+  settings?: ModelSettingsPatch;
+}
+
 export interface CreateModelDefinitionInput {
-  definition: {
-    model: { name: string; slug: string; description?: string | null; kind?: "collection" | "single"; is_public?: boolean; enableI18n?: boolean; settings?: ModelSettingsPatch };
-    fields: NewField[];
-  };
+  definition: { model: DefinitionModel; fields: NewField[] };
 }
 
 /** POST /models: createModel with the management answer shape. */
@@ -259,14 +267,40 @@ export async function updateModelSettings(ctx: LifecycleContext, input: UpdateMo
 export interface ReplaceDefinitionInput {
   model_id: string;
   expected_revision: number;
-  definition: { fields: NewField[] };
+  /** The HTTP body always names `model` (the complete definition); services may leave it out to keep it. */
+  definition: { model?: DefinitionModel; fields: NewField[] };
 }
 
-/** PUT /models/{id}/definition: fields kept by id, added without id, removed by omission. */
+/**
+ * The model part of a replaced definition over the model as it is: a new name or slug is a rename
+ * (checked like PUT /models/{id}); optional keys left out keep their value. The kind cannot change.
+ */
+async function replacedModelPart(ctx: LifecycleContext, before: Model, m: DefinitionModel | undefined) {
+  if (m === undefined) return {};
+  if (m.kind !== undefined && m.kind !== before.kind) {
+    throw new AppError("invalid_request", "A model's kind cannot change.", { parameter: "definition.model.kind", kind: before.kind });
+  }
+  await checkNames(ctx, before.id, m.slug, m.name);
+  return {
+    slug: m.slug,
+    name: m.name,
+    description: m.description !== undefined ? m.description : before.description,
+    i18n: m.enableI18n ?? before.i18n,
+    is_public: m.is_public ?? before.is_public,
+    settings: mergeModelSettings(before.settings, m.settings),
+  };
+}
+
+/**
+ * PUT /models/{id}/definition: the complete definition — the model (a changed name or slug is a
+ * rename, answered with `renamed_from`) and its fields kept by id, added without id, removed by
+ * omission. What GET /models/{id} answers can be written back unchanged.
+ */
 export async function replaceModelDefinition(ctx: LifecycleContext, input: ReplaceDefinitionInput): Promise<WritePlan<ModelWriteAnswer>> {
   needApply(ctx);
   const before = await loadModel(ctx, input.model_id);
   checkRevision(before, input.expected_revision);
+  const modelPart = await replacedModelPart(ctx, before, input.definition.model);
   checkDuplicateKeys(input.definition.fields);
   const known = new Set(before.fields.map((f) => f.id));
   const unknown = input.definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
@@ -284,18 +318,18 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
   const siteModels = new Set(models.map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
-  return applyChange(ctx, before, { ...before, fields }, created, "model.definition");
+  return applyChange(ctx, before, { ...before, ...modelPart, fields }, created, "model.definition");
 }
 
-/** A whole model definition as a model proposal names it: settings and every field (kept by id). */
+/** A whole model definition as a model proposal names it: the model part and every field (kept by id). */
 export interface ProposedDefinition {
-  model: { name: string; slug: string; enableI18n?: boolean };
+  model: DefinitionModel;
   fields: NewField[];
 }
 
 /** The model `before` would become under a proposed definition; checked like a normal apply. */
 async function proposedDraft(ctx: LifecycleContext, before: Model, definition: ProposedDefinition): Promise<{ draft: Omit<Model, "revision" | "updated_at">; created: string[] }> {
-  await checkNames(ctx, before.id, definition.model.slug, definition.model.name);
+  const modelPart = await replacedModelPart(ctx, before, definition.model);
   checkDuplicateKeys(definition.fields);
   const known = new Set(before.fields.map((f) => f.id));
   const unknown = definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
@@ -313,7 +347,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
-  const draft = { ...before, slug: definition.model.slug, name: definition.model.name, i18n: definition.model.enableI18n ?? before.i18n, fields };
+  const draft = { ...before, ...modelPart, fields };
   return { draft, created };
 }
 

@@ -1,4 +1,5 @@
 import { isoAt } from "../../../shared/clock";
+import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { authorize } from "../../../shared/services/lifecycle/authorize";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
@@ -26,6 +27,8 @@ function view(lease: LeaseLike) {
 async function editableEntry(call: ManageCall): Promise<string> {
   const entry = await entryRepository(call.ctx.db, call.ctx.scope).find(call.params.id ?? "");
   if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+  // An entry the credential may not read is "not found" (as GET /entries/{id}), not a 403 that tells it exists.
+  if (!decide(call.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
   authorize(call.actor, { operation: "update", modelId: entry.model_id, lang: entry.lang, ownerId: entry.owner_id });
   return entry.instance_id;
 }

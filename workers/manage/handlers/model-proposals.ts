@@ -11,12 +11,12 @@ import { runCommand } from "../respond";
 /** POST /models/proposals */
 export async function createModelProposal(call: ManageCall): Promise<Response> {
   const body = call.body as v.InferOutput<typeof CreateModelProposalBody>;
-  const m = body.definition.model;
   return runCommand(call, "createModelProposal", {
     mode: body.mode,
     ...(body.model_id !== undefined ? { model_id: body.model_id } : {}),
     ...(body.base_updated_at !== undefined ? { base_updated_at: body.base_updated_at } : {}),
-    definition: { model: { name: m.name, slug: m.slug, ...(m.enableI18n !== undefined ? { enableI18n: m.enableI18n } : {}) }, fields: body.definition.fields },
+    // The model part as given (one shape of a definition; keys left out keep the model's values).
+    definition: { model: body.definition.model, fields: body.definition.fields },
     ...(body.note !== undefined ? { note: body.note } : {}),
     source: { kind: "management", id: call.credential.id, label: call.credential.name },
   });

@@ -22,7 +22,11 @@ function modelView(model: Model) {
     i18n: model.i18n,
     folder: model.folder,
     settings: model.settings,
-    definition: { fields: model.fields },
+    // The same complete definition POST /models and PUT /models/{id}/definition take (spec 2).
+    definition: {
+      model: { name: model.name, slug: model.slug, description: model.description, kind: model.kind, is_public: model.is_public, enableI18n: model.i18n, settings: model.settings },
+      fields: model.fields,
+    },
     updated_at: model.updated_at,
     revision: model.revision,
   };
