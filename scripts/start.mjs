@@ -67,7 +67,7 @@ async function main() {
   banner(info);
   // Local development only: the seeded demo plugin runs on 127.0.0.1 (docs/outbound-addresses.md).
   // wrangler.jsonc never sets this, so a deployment refuses loopback.
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), "--var", "OUTBOUND_ALLOW_LOOPBACK:true"], {
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? "false" },

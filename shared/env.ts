@@ -23,6 +23,12 @@ export interface Env {
    * wrangler.jsonc): outbound calls may then reach loopback hosts (docs/outbound-addresses.md).
    */
   OUTBOUND_ALLOW_LOOPBACK?: string;
+  /**
+   * Local development only (set by `npm start`, `npm run dev` and the end-to-end dev server, never
+   * in wrangler.jsonc): how many bytes of a refused request's unread body are drained before
+   * answering (default 1 MiB; workers/http/drain-body.ts).
+   */
+  UNREAD_BODY_DRAIN_BYTES?: string;
 }
 
 /** What the outbound event queue carries: a pointer to the outbox row, never a secret. */

@@ -1,5 +1,5 @@
 import type { Env } from "../shared/env";
-import { drainUnreadBody } from "./http/drain-body";
+import { drainBound, drainUnreadBody } from "./http/drain-body";
 import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
@@ -16,7 +16,7 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   const answer = await dispatch(request, env, ctx);
   // Every surface may refuse before reading a body (credential, size, route): read what is left
   // before answering, so a local `wrangler dev` never stalls the next request (drain-body.ts).
-  await drainUnreadBody(request);
+  await drainUnreadBody(request, drainBound(env));
   return answer;
 }
 

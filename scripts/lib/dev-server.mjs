@@ -56,7 +56,7 @@ export async function startDevServer({ port }) {
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
   const info = JSON.parse(seeded.stdout);
   // Local development policy (docs/outbound-addresses.md): the example plugin listens on 127.0.0.1.
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true"], {
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728"], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],

@@ -75,3 +75,28 @@ describe("local dev: a refused oversized plugin body", () => {
     assert.equal(next.status, 200, next.text);
   });
 });
+
+// Found by a black-box run: past the default 1 MiB drain bound the body was cancelled, and the next
+// request stalled again. The local scripts raise the bound (UNREAD_BODY_DRAIN_BYTES, 128 MiB).
+describe("local dev: refused bodies over 1 MiB, on every surface", () => {
+  const big = JSON.stringify({ code: "x".repeat(1_100_000) });
+  /** Each refusal, built when the test runs (the plugin token comes from the seed). */
+  const cases = [
+    { name: "management, wrong credential, declared length", status: 401, call: () => ({ method: "POST", host: "demo.localhost", path: "/api/manage/v1/entries", headers: { authorization: "Bearer nope", "idempotency-key": "stall-big" }, body: big }) },
+    { name: "public API, a write method", status: 404, call: () => ({ method: "POST", host: "demo.localhost", path: "/v1/article", body: big }) },
+    { name: "admin sign-in over its cap", status: 413, call: () => ({ method: "POST", host: "admin.localhost", path: "/api/session", body: big }) },
+    { name: "plugin protocol, chunked 2 MiB", status: 400, call: () => ({ method: "POST", host: "demo.localhost", path: "/api/plugin/v1/launch/exchange", headers: { authorization: `Bearer ${server.info.plugin_token}` }, chunks: chunkedBody(2 * 1024 * 1024) }) },
+  ];
+  for (const { name, status, call } of cases) {
+    it(`${name}: answered, and the next requests answer at once`, { timeout: 60_000 }, async () => {
+      const refused = await request(PORT, { ...call(), timeoutMs: 20_000 });
+      assert.equal(refused.status, status, refused.text.slice(0, 300));
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const next = await request(PORT, { host: "demo.localhost", path: "/health", timeoutMs: NEXT_REQUEST_BUDGET_MS });
+        assert.equal(next.status, 200, next.text);
+        assert.ok(Date.now() - started < NEXT_REQUEST_BUDGET_MS);
+      }
+    });
+  }
+});

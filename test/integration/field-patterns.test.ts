@@ -42,7 +42,7 @@ describe("field validation.pattern (spec 3: field value validation, invalid_fiel
     expect(created.status).toBe(201);
     const field = { key: "code", label: "Code", type: "text" };
     const replaced = await manage<Err>(token, "PUT", `/models/${created.body.model_id}/definition`, {
-      body: { expected_revision: created.body.revision, definition: { fields: [{ ...field, validation: { pattern: "(?<!x)y" } }] } },
+      body: { expected_revision: created.body.revision, definition: { model: { name: "code", slug: "code" }, fields: [{ ...field, validation: { pattern: "(?<!x)y" } }] } },
     });
     expect(replaced.status).toBe(422);
     expect(replaced.body.error.code).toBe("invalid_field_validation");

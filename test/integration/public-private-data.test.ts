@@ -159,11 +159,11 @@ describe("public snapshots and private data", () => {
   it("keeps a private model's links to items of its own model for the readers of that model", async () => {
     const world = await privateLinksSite();
     const { s, token, memo } = world;
-    const current = await manage<{ revision: number; definition: { fields: Record<string, unknown>[] } }>(token, "GET", `/models/${memo.id}`);
+    const current = await manage<{ revision: number; definition: { model: Record<string, unknown>; fields: Record<string, unknown>[] } }>(token, "GET", `/models/${memo.id}`);
     const replaced = await manage(token, "PUT", `/models/${memo.id}/definition`, {
       body: {
         expected_revision: current.body.revision,
-        definition: { fields: [...current.body.definition.fields, { key: "see_also", label: "See also", type: "relation", multiple: true, targets: [memo.id] }] },
+        definition: { model: current.body.definition.model, fields: [...current.body.definition.fields, { key: "see_also", label: "See also", type: "relation", multiple: true, targets: [memo.id] }] },
       },
     });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);

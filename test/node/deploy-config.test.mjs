@@ -18,4 +18,8 @@ describe("deployable configuration", () => {
     assert.equal(config.vars?.OUTBOUND_ALLOW_LOOPBACK, undefined);
     assert.doesNotMatch(raw, /OUTBOUND_ALLOW_LOOPBACK/);
   });
+
+  it("leaves the unread-body drain at its default (the local stall it avoids does not exist on Cloudflare)", () => {
+    assert.doesNotMatch(readFileSync(path.join(root, "wrangler.jsonc"), "utf8"), /UNREAD_BODY_DRAIN_BYTES/);
+  });
 });
