@@ -59,7 +59,11 @@ function ipKind(literal: string): HostKind {
 
 /** What a URL's hostname (as the WHATWG parser normalised it) points at. */
 function hostKind(hostname: string): HostKind {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
+  const lower = hostname.toLowerCase();
+  // An empty label (`a..b`, `10.0.0.1..`, `.a`) is no valid name; resolvers differ on what they
+  // make of one (some strip the dots and reach 10.0.0.1), so it is never sent anywhere.
+  if (lower.startsWith(".") || lower.includes("..")) return "refused";
+  const host = lower.replace(/\.$/, "");
   if (host.startsWith("[") && host.endsWith("]")) return ipKind(host.slice(1, -1));
   // The URL parser already turned 0x7f.1, 2130706433 and friends into dotted quads.
   if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipKind(host);

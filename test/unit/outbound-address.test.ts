@@ -32,6 +32,11 @@ const NEVER = [
   "https://metadata/",
   "https://0x0a.0.0.1/",
   "https://167772161/",
+  // Empty labels (found by a black-box run: `192.168.1.1..` passed as a "name").
+  "https://192.168.1.1../",
+  "https://10.0.0.1.../",
+  "https://example.com../",
+  "https://a..example.com/",
 ];
 
 describe("outbound address policy", () => {
