@@ -1436,6 +1436,11 @@ export interface ManageOperations {
           "required": boolean;
         };
         "validation_mode": "default" | "strict";
+        "media": {
+          "allowed": {
+            [key: string]: Array<string>;
+          };
+        };
       };
       "revision": number;
       "search_reindexed"?: boolean;
@@ -1491,6 +1496,11 @@ export interface ManageOperations {
           "required": boolean;
         };
         "validation_mode": "default" | "strict";
+        "media": {
+          "allowed": {
+            [key: string]: Array<string>;
+          };
+        };
       };
       "revision": number;
       "search_reindexed"?: boolean;
@@ -1621,6 +1631,97 @@ export interface ManageOperations {
       "url": string;
       "expires_at": string;
       "single_use": true;
+    };
+  };
+  /** POST /api/manage/v1/media — scope media:write — needs Idempotency-Key */
+  uploadMedia: {
+    method: "POST";
+    path: "/api/manage/v1/media";
+    params: never;
+    query: never;
+    body: FormData; /** multipart/form-data: file part "file" and the text fields */
+    formFields: {
+      "name"?: string;
+      "type"?: string;
+      "alt_texts"?: string;
+      "width"?: string;
+      "height"?: string;
+      "aspectRatio"?: string;
+      "on_duplicate"?: "ask" | "use_existing" | "copy";
+      "folder_id"?: string;
+      "edited_from"?: string;
+    };
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "reused"?: true;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/media/{id} — scope content:read */
+  getMedia: {
+    method: "GET";
+    path: "/api/manage/v1/media/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
     };
   };
 }

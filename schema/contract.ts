@@ -22,7 +22,16 @@ export interface RouteSpec {
   noKey?: true;
   params?: AnySchema;
   query?: AnySchema;
+  /**
+   * The request body. For a JSON route, the whole body; for a multipart route, its text fields
+   * (each a string), while `multipart` names the file part.
+   */
   body?: AnySchema;
+  /**
+   * A multipart/form-data route (an upload): the router reads it with its own cap instead of the
+   * JSON reader, parses the text fields with `body`, and hands the one file part on by itself.
+   */
+  multipart?: MultipartSpec;
   /** Success status and body. */
   status?: number;
   response: AnySchema;
@@ -30,6 +39,16 @@ export interface RouteSpec {
   responseType?: string;
   /** Refusals the operation may answer with (status comes from ERROR_STATUS). */
   errors: readonly ErrorCode[];
+}
+
+/** The file part of a multipart/form-data route and the caps of its reading. */
+export interface MultipartSpec {
+  /** Name of the one (required) file part. */
+  file: string;
+  /** Largest file, in bytes. */
+  maxFileBytes: number;
+  /** Largest whole body (file, text fields and part headers), in bytes. */
+  maxBodyBytes: number;
 }
 
 export interface Surface {

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
 import { editingRoutes } from "./manage-editing";
 import { entryRoutes } from "./manage-entries";
+import { mediaRoutes } from "./manage-media";
 import { modelProposalRoutes } from "./manage-model-proposals";
 import { modelRoutes } from "./manage-models";
 import { pluginRoutes } from "./manage-plugins";
@@ -39,5 +40,5 @@ export const manageSurface: Surface = {
   // The shared JSON body reader (workers/http/json-body.ts): every write's body is capped.
   bodyErrors: ["payload_too_large"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes],
 };

@@ -36,6 +36,7 @@ export const Settings = v.pipe(
       retention: v.object({ trash_days: v.number() }),
       review: v.object({ required: v.boolean() }),
       validation_mode: v.picklist(["default", "strict"]),
+      media: v.object({ allowed: v.pipe(v.record(v.string(), v.array(v.string())), v.description("Formats (by the bytes) the site accepts, by media kind (docs/media.md)")) }),
     }),
     revision: v.number(),
     search_reindexed: v.optional(v.boolean()),

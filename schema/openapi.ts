@@ -31,6 +31,18 @@ function strip(json: Json): Json {
   return rest;
 }
 
+/** A multipart body: its text fields from `body`, plus the required binary file part. */
+function multipartSchema(route: RouteSpec): Json {
+  const spec = route.multipart;
+  const fields = route.body ? strip(schemaOf(route.body, "input")) : { type: "object", properties: {} };
+  const properties = { ...((fields.properties ?? {}) as Json) };
+  if (spec) {
+    properties[spec.file] = { type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The file, at most ${spec.maxFileBytes} bytes` };
+  }
+  const required = [...((fields.required ?? []) as string[]), ...(spec ? [spec.file] : [])];
+  return { ...fields, type: "object", properties, required };
+}
+
 function operation(route: RouteSpec, surface: Surface): Json {
   const status = route.status ?? 200;
   const responses: Json = {
@@ -60,7 +72,8 @@ function operation(route: RouteSpec, surface: Surface): Json {
       schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[\\x21-\\x7E]+$" },
     });
   }
-  if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: strip(schemaOf(route.body, "input")) } } };
+  if (route.multipart) op.requestBody = { required: true, content: { "multipart/form-data": { schema: multipartSchema(route) } } };
+  else if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: strip(schemaOf(route.body, "input")) } } };
   if (route.scope) op["x-scope"] = route.scope;
   // A route any caller may use (the admin's sign-in) declares no security of its own.
   const anonymous = "access" in route && route.access === "public";

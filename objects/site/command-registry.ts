@@ -7,6 +7,7 @@ import * as pluginTransitions from "../../shared/services/plugin-transitions";
 import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
+import { uploadMedia } from "../../shared/services/media/upload";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -44,6 +45,8 @@ export const COMMANDS = {
   dismissModelProposal: { build: modelProposals.dismissModelProposal, status: 200 },
   pluginPublish: { build: pluginTransitions.pluginPublish, status: 200 },
   pluginUnpublish: { build: pluginTransitions.pluginUnpublish, status: 200 },
+  // 201 for a stored file; the plan answers 200 when it reuses an existing one (spec 2 rule 3).
+  uploadMedia: { build: uploadMedia, status: 201 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -65,15 +65,17 @@ export class WriteRunner {
       }
     }
     try {
-      const value = await this.queue.run(async () => {
+      const { value, status: done } = await this.queue.run(async () => {
         const ctx = await this.#context(request);
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
         const plan = await build(ctx, request.input);
         this.#checkLease(request);
-        const record = idem ? { ...idem, status } : undefined;
-        return commitPlan(ctx, plan, record);
+        const planStatus = plan.status ?? status;
+        const record = idem ? { ...idem, status: planStatus } : undefined;
+        return { value: await commitPlan(ctx, plan, record), status: planStatus };
       });
+      status = done;
       if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
       // After commit and outside the queue; never throws: a failed purge is reported, the write stands.
       // Before events, so a consumer re-reading the public API on an event does not get a stale answer.

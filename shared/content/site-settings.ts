@@ -1,3 +1,5 @@
+import { DEFAULT_ALLOWED_FORMATS, MEDIA_KINDS, type MediaKind } from "../services/media/formats";
+
 /**
  * Site settings as stored in sites.settings (JSON). Unknown keys are kept so newer settings survive
  * an older reader. Defaults live here, in one place.
@@ -12,6 +14,8 @@ export interface SiteSettings {
   retention: { trash_days: number };
   review: { required: boolean };
   validation_mode: "default" | "strict";
+  /** Media files the site accepts: formats (file-type extension names of the bytes) by kind (docs/media.md). */
+  media: { allowed: Record<MediaKind, string[]> };
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -22,7 +26,20 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   retention: { trash_days: 30 },
   review: { required: false },
   validation_mode: "default",
+  media: { allowed: Object.fromEntries(MEDIA_KINDS.map((k) => [k, [...DEFAULT_ALLOWED_FORMATS[k]]])) as Record<MediaKind, string[]> },
 };
+
+/** A stored `media.allowed`: a kind it names replaces that kind's default list; others keep theirs. */
+function mediaAllowed(raw: unknown): Record<MediaKind, string[]> {
+  const stored = raw !== null && typeof raw === "object" && "allowed" in raw ? (raw as { allowed: unknown }).allowed : undefined;
+  const out = { ...DEFAULT_SITE_SETTINGS.media.allowed };
+  if (stored === null || typeof stored !== "object") return out;
+  for (const kind of MEDIA_KINDS) {
+    const list = (stored as Record<string, unknown>)[kind];
+    if (Array.isArray(list)) out[kind] = list.filter((f): f is string => typeof f === "string");
+  }
+  return out;
+}
 
 export function parseSiteSettings(text: string): SiteSettings {
   let raw: Partial<SiteSettings> = {};
@@ -37,6 +54,7 @@ export function parseSiteSettings(text: string): SiteSettings {
     search: { ...DEFAULT_SITE_SETTINGS.search, ...(raw.search ?? {}) },
     retention: { ...DEFAULT_SITE_SETTINGS.retention, ...(raw.retention ?? {}) },
     review: { ...DEFAULT_SITE_SETTINGS.review, ...(raw.review ?? {}) },
+    media: { allowed: mediaAllowed(raw.media) },
   };
 }
 

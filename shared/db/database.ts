@@ -142,6 +142,11 @@ export interface MediaTable {
   revision: number;
   created_at: string;
   updated_at: string;
+  /** JSON array of strings (migrations/d1/0014_media_library.sql). */
+  tags: Generated<string>;
+  credit: Generated<string | null>;
+  edited_from: Generated<string | null>;
+  created_by: Generated<string | null>;
 }
 
 export interface PublishedItemsTable {

@@ -43,7 +43,7 @@ export interface SettingsView {
 
 /** The settings as answered: only the documented keys. */
 export function settingsView(settings: SiteSettings, revision: number): SettingsView {
-  const { locale_fallback, locale_fallback_enabled, search, embed_origins, retention, review, validation_mode } = settings;
+  const { locale_fallback, locale_fallback_enabled, search, embed_origins, retention, review, validation_mode, media } = settings;
   return {
     settings: {
       locale_fallback,
@@ -53,6 +53,7 @@ export function settingsView(settings: SiteSettings, revision: number): Settings
       retention,
       review,
       validation_mode,
+      media: { allowed: media.allowed },
     },
     revision,
   };

@@ -3,6 +3,7 @@ import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle";
 import type { IdempotencyRequest } from "../../objects/site/commands";
+import type { UploadedFile } from "../http/multipart-body";
 
 /** The credential a management request authenticated with (never its secret). */
 export interface CredentialInfo {
@@ -24,6 +25,8 @@ export interface ManageCall {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The file of a multipart route (RouteSpec.multipart), with the SHA-256 hex of its bytes. */
+  upload: (UploadedFile & { sha256: string }) | undefined;
   /** Present on writes: the key, scoped to the credential, and the request's fingerprint. */
   idempotency: IdempotencyRequest | undefined;
 }

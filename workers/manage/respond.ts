@@ -14,14 +14,22 @@ function withoutDependents<T>(body: T): T {
   return rest as T;
 }
 
+/** A command's answer as the site's object gave it (see {@link sendCommand}). */
+export interface CommandResult<K extends CommandName> {
+  status: number;
+  body: CommandAnswer<K>;
+  replayed: boolean;
+  purge: { tags: string[]; evicted: boolean; reason?: string };
+}
+
 /**
- * Runs a registered command in the site's object with the call's idempotency key, and answers it:
- * the first answer's status and body, with `replayed: true` on a replay; when the write changed
- * cached public answers that could not be evicted, `cache` says so.
+ * Runs a registered command in the site's object with the call's idempotency key; a refusal is
+ * thrown as its AppError. For handlers that must act on the answer before sending it (an upload
+ * deletes its stored object unless the answer names it); others use {@link runCommand}.
  */
-export async function runCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<Response> {
+export async function sendCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
   const leaseToken = call.request.headers.get("x-editing-token");
-  const outcome = await settle<{ status: number; body: CommandAnswer<K>; replayed: boolean; purge: { tags: string[]; evicted: boolean; reason?: string } }>(
+  const outcome = await settle<CommandResult<K>>(
     siteObject(call.env, call.site.id).command(name, {
       siteId: call.site.id,
       actor: call.actor,
@@ -32,10 +40,23 @@ export async function runCommand<K extends CommandName>(call: ManageCall, name: 
     }),
   );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);
-  const { status, replayed, purge } = outcome.value;
-  const body = replayed ? withoutDependents(outcome.value.body) : outcome.value.body;
+  return outcome.value;
+}
+
+/**
+ * The answer of a command: the first answer's status and body, with `replayed: true` on a replay;
+ * when the write changed cached public answers that could not be evicted, `cache` says so.
+ */
+export function commandResponse<K extends CommandName>(result: CommandResult<K>): Response {
+  const { status, replayed, purge } = result;
+  const body = replayed ? withoutDependents(result.body) : result.body;
   const extra: Record<string, unknown> = {};
   if (replayed) extra.replayed = true;
   if (purge.tags.length > 0 && !purge.evicted && purge.reason !== "caching_off") extra.cache = { evicted: false, reason: purge.reason };
   return json({ ...(body as object), ...extra }, status);
+}
+
+/** Runs a registered command in the site's object with the call's idempotency key, and answers it. */
+export async function runCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<Response> {
+  return commandResponse(await sendCommand(call, name, input));
 }

@@ -11,6 +11,8 @@ import { parse } from "../../shared/services/validation";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
 import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
+import { readMultipartForm } from "../http/multipart-body";
+import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
@@ -69,8 +71,13 @@ export async function handleManage(request: Request, env: Env): Promise<Response
   const key = write && !route.noKey ? idempotencyKey(request) : undefined;
   const parsedParams = route.params ? (parse(route.params, params) as Record<string, string>) : params;
   const query = route.query ? (parse(route.query, queryObject(url)) as Record<string, unknown>) : (parse(emptyQuery, queryObject(url)) as Record<string, unknown>);
-  const rawBody = write ? await readJsonBody(request, MANAGE_BODY_MAX_BYTES) : undefined;
+  // An upload route reads multipart/form-data with its own cap; every other write reads JSON.
+  const form = write && route.multipart ? await readMultipartForm(request, route.multipart) : undefined;
+  const upload = form ? { ...form.file, sha256: await sha256Hex(form.file.bytes) } : undefined;
+  const rawBody = write ? (form ? { ...form.fields } : await readJsonBody(request, MANAGE_BODY_MAX_BYTES)) : undefined;
   const body = write && route.body ? parse(route.body, rawBody) : rawBody;
+  // An upload is the same request when its fields and its file (name, type, bytes) are the same.
+  const fingerprinted = upload ? { fields: rawBody, file: { name: upload.name, type: upload.type, sha256: upload.sha256 } } : rawBody;
   const db = createDb(env.DB);
   const call: ManageCall = {
     env,
@@ -83,11 +90,12 @@ export async function handleManage(request: Request, env: Env): Promise<Response
     params: parsedParams,
     query,
     body,
+    upload,
     idempotency: key
       ? {
           scope: auth.credential.id,
           key,
-          fingerprint: await requestFingerprint(request.method, url.pathname, rawBody),
+          fingerprint: await requestFingerprint(request.method, url.pathname, fingerprinted),
           retentionMs: LIFECYCLE_OPERATIONS.has(route.operationId) ? RETENTION_LIFECYCLE_MS : RETENTION_DEFAULT_MS,
         }
       : undefined,

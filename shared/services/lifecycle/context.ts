@@ -44,6 +44,8 @@ export interface WritePlan<T> {
   events: EventDraft[];
   purgeTags: string[];
   audit: { action: string; targetKind: string; targetId: string; details?: Record<string, unknown> };
+  /** The success status when it depends on what the plan found (a reused upload is 200, not 201); else the command's. */
+  status?: number;
 }
 
 /**

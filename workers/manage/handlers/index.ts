@@ -1,6 +1,7 @@
 import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
+import * as media from "./media";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -58,4 +59,6 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   listPluginContentActions: plugins.listPluginContentActions,
   launchPluginManageView: plugins.launchPluginManageView,
   launchPluginContentAction: plugins.launchPluginContentAction,
+  uploadMedia: media.uploadMedia,
+  getMedia: media.getMedia,
 };

@@ -1,0 +1,69 @@
+import type { MediaRow } from "../../repositories/media-repository";
+import type { MediaKind } from "./formats";
+import { objectIdOf } from "./object-keys";
+
+/** A media item as every management answer shows it (spec 2, "Media item"; list shape). */
+export interface MediaItem {
+  id: string;
+  kind: MediaKind;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  alt_texts: Record<string, string>;
+  default_focal: { x: number; y: number } | null;
+  loading: "eager" | "lazy";
+  fetch_priority: "high" | "low" | "auto";
+  folder_id: string | null;
+  tags: string[];
+  credit: string | null;
+  edited_from: string | null;
+  revision: number;
+  /** The current stored object: changes when the file is replaced, so read `url` again then. */
+  object_id: string;
+  url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function parsed<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The delivery address, the same one public snapshots give (shared/services/lifecycle/snapshot.ts). */
+export function mediaUrl(row: Pick<MediaRow, "id" | "file_name">): string {
+  return `/media/${row.id}/${encodeURIComponent(row.file_name)}`;
+}
+
+export function mediaItem(row: MediaRow): MediaItem {
+  return {
+    id: row.id,
+    kind: row.kind,
+    file_name: row.file_name,
+    mime_type: row.mime_type,
+    byte_length: row.byte_length,
+    sha256: row.sha256,
+    width: row.width,
+    height: row.height,
+    alt_texts: parsed<Record<string, string>>(row.alt_texts, {}),
+    default_focal: parsed<{ x: number; y: number } | null>(row.default_focal, null),
+    loading: row.loading === "eager" ? "eager" : "lazy",
+    fetch_priority: row.fetch_priority === "high" || row.fetch_priority === "low" ? row.fetch_priority : "auto",
+    folder_id: row.folder_id,
+    tags: parsed<string[]>(row.tags, []),
+    credit: row.credit,
+    edited_from: row.edited_from,
+    revision: row.revision,
+    object_id: objectIdOf(row.object_key),
+    url: mediaUrl(row),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,114 @@
+import { hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { mediaRepository } from "../../repositories/media-repository";
+import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import type { MediaKind } from "./formats";
+import { mediaItem, type MediaItem } from "./media-view";
+
+/** What to do when the site already holds the same bytes (spec 2 rule 3). */
+export type OnDuplicate = "ask" | "use_existing" | "copy";
+
+/**
+ * An upload whose bytes were checked and stored in R2 by the router (docs/media.md): what the bytes
+ * are, where they are, and what the caller named. Plain data, so it crosses Durable Object RPC.
+ */
+export interface UploadMediaInput {
+  media_id: string;
+  object_key: string;
+  kind: MediaKind;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  /** Present when the caller named alt texts (else an edited copy takes its source's). */
+  alt_texts?: Record<string, string>;
+  /** Present when the caller named a folder: null is Unfiled. */
+  folder_id?: string | null;
+  edited_from?: string;
+  on_duplicate: OnDuplicate;
+}
+
+export interface UploadMediaAnswer {
+  media: MediaItem;
+  /** Only on `use_existing` when the bytes were already held: the existing item, nothing stored. */
+  reused?: true;
+}
+
+/** The permission an upload needs; asked by the router before storing bytes and again here. */
+export function assertMayUpload(ctx: Pick<LifecycleContext, "actor">): void {
+  if (!hasSystemPermission(ctx.actor.permissions, "media:upload")) {
+    throw new AppError("missing_permission", "Uploading media needs media:upload.", { permission: "media:upload" });
+  }
+}
+
+/**
+ * POST /media, inside the site's object (so duplicate checks and writes are serialised): permission,
+ * folder, edit source, then the duplicate rule; the new row commits in one batch with the
+ * idempotency answer and audit row (commitPlan). A 201 stores the row naming the router's R2 object;
+ * a reuse (200) or a refusal stores nothing, and the router deletes that object.
+ */
+export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput): Promise<WritePlan<UploadMediaAnswer>> {
+  assertMayUpload(ctx);
+  const media = mediaRepository(ctx.db, ctx.scope);
+  // Folders come in a later slice: until then only Unfiled exists, so any named folder is unknown.
+  if (input.folder_id !== undefined && input.folder_id !== null) {
+    throw new AppError("media_folder_not_found", "No such media folder.", { folder_id: input.folder_id });
+  }
+  const source = input.edited_from === undefined ? undefined : await media.findById(input.edited_from);
+  if (input.edited_from !== undefined && !source) {
+    throw new AppError("media_edit_source_not_found", "The file this upload was edited from does not exist.", { edited_from: input.edited_from });
+  }
+
+  const same = await media.findBySha256(input.sha256);
+  const existing = same[0];
+  if (existing && input.on_duplicate === "ask") {
+    throw new AppError("media_duplicate", "The site already holds this file.", { existing: mediaItem(existing), copies: same.length });
+  }
+  if (existing && input.on_duplicate === "use_existing") {
+    // Nothing is written but the answer (and its idempotency row), so a retry replays the same item.
+    return {
+      statements: [],
+      answer: { media: mediaItem(existing), reused: true },
+      events: [],
+      purgeTags: [],
+      audit: { action: "media.upload_reused", targetKind: "media", targetId: existing.id, details: { sha256: input.sha256 } },
+      status: 200,
+    };
+  }
+
+  const at = isoAt(ctx.clock.now());
+  const row = {
+    id: input.media_id,
+    object_key: input.object_key,
+    kind: input.kind,
+    file_name: input.file_name,
+    mime_type: input.mime_type,
+    byte_length: input.byte_length,
+    sha256: input.sha256,
+    width: input.width,
+    height: input.height,
+    alt_texts: input.alt_texts !== undefined ? JSON.stringify(input.alt_texts) : (source?.alt_texts ?? "{}"),
+    default_focal: null,
+    loading: "lazy",
+    fetch_priority: "auto",
+    folder_id: input.folder_id !== undefined ? input.folder_id : (source?.folder_id ?? null),
+    tags: source?.tags ?? "[]",
+    credit: null,
+    edited_from: source?.id ?? null,
+    created_by: ctx.actor.id,
+    revision: 0,
+    created_at: at,
+    updated_at: at,
+  };
+  return {
+    statements: [media.insert(row)],
+    answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
+    events: [],
+    purgeTags: [],
+    audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from } },
+    status: 201,
+  };
+}

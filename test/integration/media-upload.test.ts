@@ -1,0 +1,227 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../shared/crypto/digest";
+import { seedSite } from "../helpers/fixtures";
+import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
+import { mediaRows, storedKeys, uploadMedia, type ErrBody, type MediaAnswer } from "../helpers/media-api";
+import { concat, jpeg, png, text } from "../helpers/media-samples";
+
+const MiB = 1024 * 1024;
+
+describe("POST /api/manage/v1/media and GET /media/{id}", () => {
+  it("stores a PNG under a site-scoped key with dimensions from its header, and reads it back in list shape", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const bytes = png(3, 2, "first");
+    const up = await uploadMedia(token, { bytes, name: "dir/../Sea at dawn.png", type: "image/png" }, { alt_texts: JSON.stringify({ en: "The sea", fr: "La mer" }), width: "900", height: "900" });
+    expect(up.status).toBe(201);
+    const item = up.body.media;
+    expect(item).toMatchObject({
+      kind: "image",
+      file_name: "Sea at dawn.png",
+      mime_type: "image/png",
+      byte_length: bytes.byteLength,
+      sha256: await sha256Hex(bytes),
+      width: 3,
+      height: 2,
+      alt_texts: { en: "The sea", fr: "La mer" },
+      default_focal: null,
+      loading: "lazy",
+      fetch_priority: "auto",
+      folder_id: null,
+      tags: [],
+      edited_from: null,
+      url: `/media/${item.id}/Sea%20at%20dawn.png`,
+    });
+    expect(item.id).toMatch(/^med_/);
+    const key = `${s.site.id}/${item.id}/${item.object_id}`;
+    expect(await storedKeys(s.site.id)).toEqual([key]);
+    const object = await env.MEDIA.get(key);
+    expect(new Uint8Array((await object?.arrayBuffer()) ?? new ArrayBuffer(0))).toEqual(bytes);
+    expect(object?.httpMetadata?.contentType).toBe("image/png");
+    const audit = await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE site_id = ? AND action = 'media.upload' AND target_id = ?").bind(s.site.id, item.id).first<{ n: number }>();
+    expect(audit?.n).toBe(1);
+
+    const read = await manage<MediaAnswer>(token, "GET", `/media/${item.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.media).toEqual(item);
+  });
+
+  it("replays a retried upload with the same key and body, keeping one row and one object; another file under that key is idempotency_key_reused", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const key = newKey();
+    const file = { bytes: png(1, 1, "replay"), name: "a.png" };
+    const first = await uploadMedia(token, file, {}, { key });
+    expect(first.status).toBe(201);
+    const again = await uploadMedia(token, file, {}, { key });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    expect(await mediaRows(s.site.id)).toBe(1);
+    expect(await storedKeys(s.site.id)).toHaveLength(1);
+    const other = await uploadMedia<ErrBody>(token, { bytes: png(1, 1, "other"), name: "a.png" }, {}, { key });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe("idempotency_key_reused");
+    expect(await storedKeys(s.site.id)).toHaveLength(1);
+  });
+
+  it("needs an Idempotency-Key, the media:write scope and the creator's media:upload, storing nothing when refused", async () => {
+    const s = await seedSite();
+    const file = { bytes: png(), name: "a.png" };
+    const token = await credential(s);
+    expect((await uploadMedia<ErrBody>(token, file, {}, { key: null })).body.error.code).toBe("invalid_request");
+    const readOnly = await credential(s, ["content:read"]);
+    const scoped = await uploadMedia<ErrBody>(readOnly, file);
+    expect([scoped.status, scoped.body.error.code]).toEqual([403, "insufficient_scope"]);
+    await changeAdminRole(s, (p) => ({ ...p, system: ((p.system as string[]) ?? []).filter((x) => x !== "media:upload") }));
+    const denied = await uploadMedia<ErrBody>(token, file);
+    expect([denied.status, denied.body.error.code]).toEqual([403, "missing_permission"]);
+    expect(await storedKeys(s.site.id)).toEqual([]);
+    expect(await mediaRows(s.site.id)).toBe(0);
+  });
+
+  it("reads only multipart/form-data with one file part and known text fields (400 invalid_request)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const file = { bytes: png(), name: "a.png" };
+    const json = await manage<ErrBody>(token, "POST", "/media", { body: { name: "a.png" } });
+    expect([json.status, json.body.error.code]).toEqual([400, "invalid_request"]);
+    const cases: [typeof file | null, Record<string, string>][] = [
+      [null, { name: "a.png" }],
+      [file, { unknown: "1" }],
+      [file, { alt_texts: "{not json" }],
+      [file, { alt_texts: JSON.stringify({ en: 5 }) }],
+      [file, { alt_texts: JSON.stringify({ en: "x".repeat(1001) }) }],
+      [file, { width: "0" }],
+      [file, { width: "12px" }],
+      [file, { on_duplicate: "replace" }],
+      [file, { aspectRatio: "wide" }],
+      [file, { aspectRatio: "0" }],
+    ];
+    for (const [f, fields] of cases) {
+      const r = await uploadMedia<ErrBody>(token, f, fields);
+      expect([r.status, r.body.error.code], JSON.stringify(fields)).toEqual([400, "invalid_request"]);
+    }
+    // A repeated field and a second file part.
+    const form = new FormData();
+    form.append("file", new File([png()], "a.png"));
+    form.append("file", new File([png()], "b.png"));
+    const twice = await SELF.fetch("http://api.example.test/api/manage/v1/media", { method: "POST", headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey() }, body: form });
+    expect(twice.status).toBe(400);
+    const langs = await uploadMedia<ErrBody>(token, file, { alt_texts: JSON.stringify({ de: "Hallo" }) });
+    expect([langs.status, langs.body.error.code]).toEqual([422, "unknown_locale"]);
+    expect(await storedKeys(s.site.id)).toEqual([]);
+  });
+
+  it("refuses a body over 32 MiB by Content-Length, a file over 32 MiB, and a streamed body past the cap (413 payload_too_large)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const huge = concat(png(1, 1, "big"), new Uint8Array(32 * MiB + 1));
+    const overFile = await uploadMedia<ErrBody>(token, { bytes: huge, name: "big.png" });
+    expect([overFile.status, overFile.body.error.code]).toEqual([413, "payload_too_large"]);
+    expect(overFile.body.error.max).toBe(32 * MiB);
+
+    const declared = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": "multipart/form-data; boundary=x", "content-length": String(40 * MiB) },
+      body: new Uint8Array(40 * MiB),
+    });
+    expect(declared.status).toBe(413);
+
+    // No Content-Length: the stream is counted and reading stops past the cap.
+    const boundary = "streamed";
+    const head = text(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.png"\r\nContent-Type: image/png\r\n\r\n`);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(head);
+        if (sent > 40 * MiB) return controller.close();
+        controller.enqueue(new Uint8Array(MiB));
+        sent += MiB;
+      },
+    });
+    const streamed = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: stream,
+    });
+    expect(streamed.status).toBe(413);
+    expect(sent).toBeLessThan(40 * MiB);
+    expect(await storedKeys(s.site.id)).toEqual([]);
+  });
+
+  it("accepts a file of exactly 32 MiB", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const start = jpeg(10, 20);
+    const bytes = concat(start.slice(0, -2), new Uint8Array(32 * MiB - start.length), [0xff, 0xd9]);
+    expect(bytes.byteLength).toBe(32 * MiB);
+    const up = await uploadMedia(token, { bytes, name: "big.jpg" });
+    expect(up.status).toBe(201);
+    expect(up.body.media).toMatchObject({ byte_length: 32 * MiB, width: 10, height: 20, mime_type: "image/jpeg" });
+  });
+
+  it("deletes the stored object when the batch does not commit; the retry with the same key then stores it", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const key = newKey();
+    const file = { bytes: png(2, 2, "fault"), name: "f.png" };
+    await env.DB.prepare("CREATE TRIGGER media_fault BEFORE INSERT ON media BEGIN SELECT RAISE(ABORT, 'injected fault'); END").run();
+    try {
+      const failed = await uploadMedia<ErrBody>(token, file, {}, { key });
+      expect(failed.status).toBe(500);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER media_fault").run();
+    }
+    expect(await storedKeys(s.site.id)).toEqual([]);
+    expect(await mediaRows(s.site.id)).toBe(0);
+    const retry = await uploadMedia(token, file, {}, { key });
+    expect(retry.status).toBe(201);
+    expect(retry.body.replayed).toBeUndefined();
+    expect(await storedKeys(s.site.id)).toEqual([`${s.site.id}/${retry.body.media.id}/${retry.body.media.object_id}`]);
+  });
+
+  it("folder_id: empty is Unfiled; a named folder is 404 media_folder_not_found (folders do not exist yet), storing nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const unfiled = await uploadMedia(token, { bytes: png(1, 1, "u"), name: "u.png" }, { folder_id: "" });
+    expect([unfiled.status, unfiled.body.media.folder_id]).toEqual([201, null]);
+    const named = await uploadMedia<ErrBody>(token, { bytes: png(1, 1, "n"), name: "n.png" }, { folder_id: "fld_nope" });
+    expect([named.status, named.body.error.code]).toEqual([404, "media_folder_not_found"]);
+    expect(await storedKeys(s.site.id)).toHaveLength(1);
+  });
+
+  it("edited_from: an unknown id is 404 media_edit_source_not_found; a known one gives the copy its tags, alt texts and folder unless named", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const unknown = await uploadMedia<ErrBody>(token, { bytes: png(1, 1, "e0"), name: "e.png" }, { edited_from: "med_nope" });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, "media_edit_source_not_found"]);
+    expect(await storedKeys(s.site.id)).toEqual([]);
+
+    const source = (await uploadMedia(token, { bytes: png(4, 4, "src"), name: "src.png" }, { alt_texts: JSON.stringify({ en: "Source" }) })).body.media;
+    // Tags and folders have no write route yet: set them as a later slice will.
+    await env.DB.prepare("UPDATE media SET tags = ?, folder_id = ? WHERE id = ?").bind(JSON.stringify(["beach"]), "fld_later", source.id).run();
+    const copy = await uploadMedia(token, { bytes: png(4, 4, "crop"), name: "crop.png" }, { edited_from: source.id });
+    expect(copy.status).toBe(201);
+    expect(copy.body.media).toMatchObject({ edited_from: source.id, tags: ["beach"], alt_texts: { en: "Source" }, folder_id: "fld_later" });
+    const named = await uploadMedia(token, { bytes: png(4, 4, "crop2"), name: "crop2.png" }, { edited_from: source.id, alt_texts: JSON.stringify({ fr: "Recadré" }), folder_id: "" });
+    expect(named.body.media).toMatchObject({ edited_from: source.id, tags: ["beach"], alt_texts: { fr: "Recadré" }, folder_id: null });
+    // The original is kept.
+    expect((await manage<MediaAnswer>(token, "GET", `/media/${source.id}`)).body.media.file_name).toBe("src.png");
+
+    const other = await seedSite();
+    const otherToken = await credential(other);
+    const crossSite = await uploadMedia<ErrBody>(otherToken, { bytes: png(1, 1, "x"), name: "x.png" }, { edited_from: source.id });
+    expect(crossSite.body.error.code).toBe("media_edit_source_not_found");
+  });
+
+  it("GET /media/{id}: another site's item and an unknown id are 404", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const item = (await uploadMedia(await credential(a), { bytes: png(1, 1, "iso"), name: "i.png" })).body.media;
+    const tokenB = await credential(b);
+    const cross = await manage<ErrBody>(tokenB, "GET", `/media/${item.id}`);
+    expect([cross.status, cross.body.error.code]).toEqual([404, "not_found"]);
+    expect((await manage<ErrBody>(tokenB, "GET", "/media/med_unknown")).status).toBe(404);
+  });
+});

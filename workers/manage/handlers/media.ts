@@ -1,0 +1,75 @@
+import type { UploadMediaFields } from "../../../schema/manage-media";
+import { AppError } from "../../../shared/errors";
+import { newId } from "../../../shared/ids";
+import { mediaRepository } from "../../../shared/repositories/media-repository";
+import { inspectMedia } from "../../../shared/services/media/inspect";
+import { mediaItem } from "../../../shared/services/media/media-view";
+import { newObjectKey } from "../../../shared/services/media/object-keys";
+import { assertMayUpload } from "../../../shared/services/media/upload";
+import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import { json } from "../../http/respond";
+import type { ManageCall } from "../context";
+import { commandResponse, sendCommand } from "../respond";
+
+/**
+ * POST /media (docs/media.md): authorise → content checks on the bytes → R2 put under a new,
+ * never reused key → the site's object decides (folder, edit source, duplicates) and commits the
+ * row in one batch with its idempotency answer and audit row. The object is kept only when the
+ * committed answer names it; a refusal, a reuse, a replay or a batch that did not commit deletes it.
+ */
+export async function uploadMedia(call: ManageCall): Promise<Response> {
+  const upload = call.upload;
+  if (!upload) throw new AppError("invalid_request", 'The upload needs a "file" part.', { field: "file" });
+  // Authorise before storing anything; the object asks again inside the write.
+  assertMayUpload(call.ctx);
+  const options = uploadOptions(call.body as UploadMediaFields, upload, call.site.languages);
+  const inspected = await inspectMedia(upload.bytes, options.claims, call.site.settings.media.allowed);
+
+  const mediaId = newId("med");
+  const { objectId, objectKey } = newObjectKey(call.site.id, mediaId);
+  await call.env.MEDIA.put(objectKey, upload.bytes, { httpMetadata: { contentType: inspected.mimeType }, sha256: upload.sha256 });
+
+  let result;
+  try {
+    result = await sendCommand(call, "uploadMedia", {
+      media_id: mediaId,
+      object_key: objectKey,
+      kind: inspected.kind,
+      file_name: options.claims.fileName,
+      mime_type: inspected.mimeType,
+      byte_length: upload.bytes.byteLength,
+      sha256: upload.sha256,
+      width: inspected.width,
+      height: inspected.height,
+      ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
+      ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
+      ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
+      on_duplicate: options.on_duplicate,
+    });
+  } catch (error) {
+    // Refused, or a fault: delete the object unless a committed row names it (a fault after the
+    // commit). If even that read fails the object stays, named by no row (docs/media.md, left).
+    const used = await mediaRepository(call.ctx.db, call.ctx.scope).objectKeyInUse(objectKey).catch(() => true);
+    if (!used) await discardObject(call, objectKey);
+    throw error;
+  }
+  if (result.replayed || result.body.media.object_id !== objectId) await discardObject(call, objectKey);
+  return commandResponse(result);
+}
+
+/** Deletes an object no row names; a failed delete leaves an unreferenced object, never a broken row. */
+async function discardObject(call: ManageCall, objectKey: string): Promise<void> {
+  try {
+    await call.env.MEDIA.delete(objectKey);
+  } catch (error) {
+    console.error("media: could not delete an unused object", objectKey, error);
+  }
+}
+
+/** GET /media/{id}: one item of the credential's site, in list shape; another site's id is 404. */
+export async function getMedia(call: ManageCall): Promise<Response> {
+  const id = call.params.id ?? "";
+  const row = await mediaRepository(call.ctx.db, call.ctx.scope).findById(id);
+  if (!row) throw new AppError("not_found", "No such media item.");
+  return json({ media: mediaItem(row) });
+}
