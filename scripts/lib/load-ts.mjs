@@ -20,6 +20,9 @@ export async function loadTs(entry) {
     format: "esm",
     target: "node20",
     outfile,
+    // CommonJS dependencies bundled into ESM (debug, under file-type's tokenizer) call require() for
+    // Node built-ins; give the bundle a real one.
+    banner: { js: 'import { createRequire as __loadTsCreateRequire } from "node:module"; const require = __loadTsCreateRequire(import.meta.url);' },
     logLevel: "warning",
   });
   return import(pathToFileURL(outfile).href);

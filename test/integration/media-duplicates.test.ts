@@ -13,7 +13,7 @@ describe("media upload duplicates (spec 2 rule 3)", () => {
     const token = await credential(s);
     const bytes = png(2, 2, "dup");
     const first = (await uploadMedia(token, { bytes, name: "a.png" })).body.media;
-    for (const fields of [{}, { on_duplicate: "ask" }]) {
+    for (const fields of [{}, { on_duplicate: "ask" }] as Record<string, string>[]) {
       const again = await uploadMedia<Duplicate>(token, { bytes, name: "other-name.png" }, fields);
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe("media_duplicate");
