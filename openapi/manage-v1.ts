@@ -1473,6 +1473,15 @@ export interface ManageOperations {
         "required": boolean;
       };
       "validation_mode"?: "default" | "strict";
+      "media"?: {
+        "allowed": {
+          "image"?: Array<string>;
+          "document"?: Array<string>;
+          "audio"?: Array<string>;
+          "video"?: Array<string>;
+          "file"?: Array<string>;
+        };
+      };
       "expected_revision"?: number;
     };
     response: {

@@ -15,6 +15,14 @@ const SearchBody = v.strictObject({
   hidden_languages: v.optional(v.array(Lang)),
 });
 
+const Formats = v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9]{1,16}$/))), v.maxLength(64));
+const MediaSettingsBody = v.strictObject({
+  allowed: v.pipe(
+    v.strictObject({ image: v.optional(Formats), document: v.optional(Formats), audio: v.optional(Formats), video: v.optional(Formats), file: v.optional(Formats) }),
+    v.description("Formats (file-type extension names of the bytes, e.g. jpg, png, pdf) by kind; a named kind replaces its list, others keep theirs"),
+  ),
+});
+
 export const UpdateSettingsBody = v.strictObject({
   locale_fallback: v.optional(v.pipe(v.array(Lang), v.maxLength(50))),
   locale_fallback_enabled: v.optional(v.boolean()),
@@ -23,6 +31,7 @@ export const UpdateSettingsBody = v.strictObject({
   retention: v.optional(v.strictObject({ trash_days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)) })),
   review: v.optional(v.strictObject({ required: v.boolean() })),
   validation_mode: v.optional(v.picklist(["default", "strict"])),
+  media: v.optional(MediaSettingsBody),
   expected_revision: v.optional(Revision),
 });
 

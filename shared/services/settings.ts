@@ -2,6 +2,7 @@ import type { CompiledQuery } from "kysely";
 import { hasSystemPermission } from "../auth/permissions";
 import { isoAt } from "../clock";
 import type { SiteSettings } from "../content/site-settings";
+import { EXECUTABLE_FORMATS, MEDIA_KINDS, kindOfFormat, type MediaKind } from "./media/formats";
 import { AppError } from "../errors";
 import { modelRepository } from "../repositories/model-repository";
 import { reindexSiteStatements } from "../search/reindex";
@@ -28,6 +29,7 @@ export interface SettingsPatch {
   retention?: { trash_days: number };
   review?: { required: boolean };
   validation_mode?: "default" | "strict";
+  media?: { allowed: Partial<Record<MediaKind, string[]>> };
 }
 
 export interface UpdateSettingsInput extends SettingsPatch {
@@ -70,6 +72,11 @@ function isHttpsOrigin(value: string): boolean {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Each named kind's formats once, in the order given. */
+function dedupedFormats(allowed: Partial<Record<MediaKind, string[]>>): Partial<Record<MediaKind, string[]>> {
+  return Object.fromEntries(Object.entries(allowed).map(([kind, list]) => [kind, [...new Set(list)]]));
+}
 
 /** PUT /settings */
 export async function updateSettings(ctx: LifecycleContext, input: UpdateSettingsInput): Promise<WritePlan<SettingsView>> {
@@ -118,6 +125,15 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
       if (!languages.has(lang)) issues.push({ path: `search.hidden_languages[${i}]`, message: `"${lang}" is not a language of the site` });
     });
   }
+  // Media formats (docs/media.md): each under its own kind; `file` holds only kindless formats, never a
+  // program's or markup (the upload checks refuse those whatever a site allows).
+  for (const kind of MEDIA_KINDS) {
+    input.media?.allowed[kind]?.forEach((format, i) => {
+      if (kindOfFormat(format) !== kind || EXECUTABLE_FORMATS.has(format) || format === "xml" || format === "html" || format === "svg") {
+        issues.push({ path: `media.allowed.${kind}[${i}]`, message: `"${format}" is not a ${kind} format a site may allow` });
+      }
+    });
+  }
   if (issues.length > 0) throw new AppError("invalid_request", "Some settings are not valid for this site.", { issues });
 
   const before = site.settings;
@@ -130,6 +146,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
     ...(input.retention !== undefined ? { retention: input.retention } : {}),
     ...(input.review !== undefined ? { review: input.review } : {}),
     ...(input.validation_mode !== undefined ? { validation_mode: input.validation_mode } : {}),
+    ...(input.media !== undefined ? { media: { allowed: { ...before.media.allowed, ...dedupedFormats(input.media.allowed) } } } : {}),
   };
   const localeChanged = !same(before.locale_fallback, after.locale_fallback) || before.locale_fallback_enabled !== after.locale_fallback_enabled;
   const searchChanged = !same(before.search, after.search);
@@ -152,7 +169,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   const purgeTags: string[] = [];
   if (localeChanged || searchChanged || embedsChanged) purgeTags.push(cacheTag.site(site.id));
   if (localeChanged || searchChanged) purgeTags.push(...models.map((m) => cacheTag.list(m.id)));
-  const changed = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode"] as const).filter(
+  const changed = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode", "media"] as const).filter(
     (key) => !same(before[key], after[key]),
   );
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
-import { credential } from "../helpers/manage-api";
+import { credential, manage } from "../helpers/manage-api";
 import { storedKeys, uploadMedia, type ErrBody } from "../helpers/media-api";
 import { concat, elf, gif, html, javaClass, jpeg, jpegWithoutSof, mz, pdf, png, PNG_SIGNATURE, shebang, svg, text, xml, zip } from "../helpers/media-samples";
 
@@ -112,5 +112,22 @@ describe("media upload content checks (spec 2 rule 1)", () => {
     expect(cutWithSize.status).toBe(201);
     expect(cutWithSize.body.media).toMatchObject({ mime_type: "image/png", width: 8, height: 6 });
     expect(await refusal(token, { bytes: concat(cut, [0]), name: "cut2.png" })).toEqual({ status: 415, code: "unsupported_media_type", reason: "dimensions_unreadable" });
+  });
+
+  it("the site's media.allowed setting: GET /settings shows the defaults, PUT /settings replaces a named kind's list (checked per kind), uploads follow it", async () => {
+    const { token } = await site();
+    type SettingsBody = { settings: { media: { allowed: Record<string, string[]> } }; revision: number };
+    const read = await manage<SettingsBody>(token, "GET", "/settings");
+    expect(read.body.settings.media.allowed).toEqual({ image: ["jpg", "png", "gif", "webp", "avif"], document: ["pdf"], audio: ["mp3", "ogg", "wav", "m4a"], video: ["mp4", "webm"], file: [] });
+    const bad = await manage<ErrBody & { error: { issues: { path: string }[] } }>(token, "PUT", "/settings", { body: { media: { allowed: { image: ["pdf", "png"], file: ["exe", "zip", "xml"], audio: ["mp4"] } } } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_request"]);
+    expect(bad.body.error.issues.map((i) => i.path)).toEqual(["media.allowed.image[0]", "media.allowed.audio[0]", "media.allowed.file[0]", "media.allowed.file[2]"]);
+    const unknownKind = await manage<ErrBody>(token, "PUT", "/settings", { body: { media: { allowed: { scripts: ["js"] } } } });
+    expect(unknownKind.status).toBe(400);
+    const put = await manage<SettingsBody>(token, "PUT", "/settings", { body: { media: { allowed: { image: ["png", "png"], file: ["zip"] } } } });
+    expect(put.status).toBe(200);
+    expect(put.body.settings.media.allowed).toMatchObject({ image: ["png"], document: ["pdf"], file: ["zip"] });
+    expect(await refusal(token, { bytes: jpeg(2, 2), name: "a.jpg" })).toEqual({ status: 415, code: "unsupported_media_type", reason: "format_not_allowed" });
+    expect((await uploadMedia(token, { bytes: zip("a.txt"), name: "a.zip" })).status).toBe(201);
   });
 });
