@@ -30,6 +30,7 @@ export const EVENT_NAMES = [
   "role.updated",
   "role.deleted",
   "site.settings_updated",
+  "media.uploaded",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -39,6 +39,8 @@ describe("media upload duplicates (spec 2 rule 3)", () => {
     expect(replay.body).toEqual({ ...reused.body, replayed: true });
     expect(await mediaRows(s.site.id)).toBe(1);
     expect(await storedKeys(s.site.id)).toEqual([`${s.site.id}/${first.id}/${first.object_id}`]);
+    const events = await env.DB.prepare("SELECT count(*) AS n FROM outbox_events WHERE site_id = ? AND name = 'media.uploaded'").bind(s.site.id).first<{ n: number }>();
+    expect(events?.n).toBe(1);
     // Without a match, use_existing stores the file (201).
     const fresh = await uploadMedia<MediaAnswer>(token, { bytes: png(2, 2, "new"), name: "c.png" }, { on_duplicate: "use_existing" });
     expect(fresh.status).toBe(201);

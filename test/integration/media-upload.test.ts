@@ -41,6 +41,8 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect(object?.httpMetadata?.contentType).toBe("image/png");
     const audit = await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE site_id = ? AND action = 'media.upload' AND target_id = ?").bind(s.site.id, item.id).first<{ n: number }>();
     expect(audit?.n).toBe(1);
+    const event = await env.DB.prepare("SELECT payload FROM outbox_events WHERE site_id = ? AND name = 'media.uploaded'").bind(s.site.id).first<{ payload: string }>();
+    expect(JSON.parse(event?.payload ?? "{}")).toMatchObject({ media_id: item.id, kind: "image", edited_from: null, site_id: s.site.id });
 
     const read = await manage<MediaAnswer>(token, "GET", `/media/${item.id}`);
     expect(read.status).toBe(200);

@@ -106,7 +106,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
   return {
     statements: [media.insert(row)],
     answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
-    events: [],
+    events: [{ name: "media.uploaded", payload: { media_id: row.id, kind: row.kind, edited_from: row.edited_from } }],
     purgeTags: [],
     audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from } },
     status: 201,
