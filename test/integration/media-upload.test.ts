@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { seedSite } from "../helpers/fixtures";
@@ -181,6 +181,26 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect(retry.status).toBe(201);
     expect(retry.body.replayed).toBeUndefined();
     expect(await storedKeys(s.site.id)).toEqual([`${s.site.id}/${retry.body.media.id}/${retry.body.media.object_id}`]);
+  });
+
+  it("answers a committed upload whose answer was lost from what it wrote (replayed: true), deleting the retry's object", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const key = newKey();
+    const file = { bytes: png(2, 3, "lost"), name: "lost.png" };
+    const first = await uploadMedia(token, file, {}, { key });
+    expect(first.status).toBe(201);
+    // The object stopped after the batch committed but before it recorded the answer: the claim is
+    // left pending in its storage (idempotency rule 3).
+    const changed = await runInDurableObject(env.SITE.getByName(s.site.id), (_object, state) =>
+      state.storage.sql.exec("UPDATE ledger_claims SET state = 'pending', status = NULL, body = NULL, completed_at = NULL WHERE key = ?", key).rowsWritten,
+    );
+    expect(changed).toBe(1);
+    const retry = await uploadMedia(token, file, {}, { key });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ ...first.body, replayed: true });
+    expect(await mediaRows(s.site.id)).toBe(1);
+    expect(await storedKeys(s.site.id)).toEqual([`${s.site.id}/${first.body.media.id}/${first.body.media.object_id}`]);
   });
 
   it("folder_id: empty is Unfiled; a named folder is 404 media_folder_not_found (folders do not exist yet), storing nothing", async () => {
