@@ -56,6 +56,7 @@ describe("media upload content checks (spec 2 rule 1)", () => {
       ["gif with <script>", gif(1, 1, text("<script>alert(1)</script>")), "anim.gif"],
       ["png with an html tail", concat(png(1, 1, "tail"), text("<html><body onload=alert(1)>")), "tail.png"],
       ["pdf with an html page", concat(pdf(), text("<!DOCTYPE html><p>x")), "doc.pdf"],
+      ["jpeg with a script 2 MiB in", concat(jpeg(2, 2).slice(0, -2), new Uint8Array(2 * 1024 * 1024), text("<ScRiPt src=x>"), [0xff, 0xd9]), "big.jpg"],
     ];
     for (const [label, bytes, name] of byBytes) {
       expect(await refusal(token, { bytes, name }), label).toEqual({ status: 415, code: "unsupported_media_type", reason: "markup", found_by: "bytes" });
@@ -77,6 +78,11 @@ describe("media upload content checks (spec 2 rule 1)", () => {
     const doc = await uploadMedia(token, { bytes: pdf("doc"), name: "paper.pdf" });
     expect(doc.status).toBe(201);
     expect(doc.body.media).toMatchObject({ kind: "document", mime_type: "application/pdf", width: null, height: null });
+    // Metadata markup that is not a page (an XMP packet, "<" in text) does not make a photograph markup.
+    const xmp = text('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF>a < b</rdf:RDF></x:xmpmeta><?xpacket end="w"?>');
+    const photo = await uploadMedia(token, { bytes: concat(jpeg(8, 6).slice(0, -2), xmp, [0xff, 0xd9]), name: "xmp.jpg" });
+    expect(photo.status).toBe(201);
+    expect(photo.body.media).toMatchObject({ mime_type: "image/jpeg", width: 8, height: 6 });
     const anim = await uploadMedia(token, { bytes: gif(3, 2), name: "a.gif" });
     expect(anim.body.media).toMatchObject({ kind: "image", mime_type: "image/gif", width: 3, height: 2 });
   });

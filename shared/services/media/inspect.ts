@@ -41,7 +41,22 @@ export type AllowedFormats = Readonly<Record<MediaKind, readonly string[]>>;
  * (a polyglot hides them after a valid image header or in a tail). XML prologs and XMP packets are
  * not among them: real photographs carry those in their metadata.
  */
-const MARKUP_TAG = /<(?:script|html|body|iframe|svg|object|embed|frameset|meta\s+http-equiv)[\s>/]|<!doctype\s+html|<\?xml-stylesheet/i;
+const MARKUP_TAG = /^<(?:script|html|body|iframe|svg|object|embed|frameset|meta\s+http-equiv)[\s>/]|^<!doctype\s+html|^<\?xml-stylesheet/i;
+
+/** Longest text a page tag above needs, from its `<` (`<meta` + white space + `http-equiv`, with room). */
+const TAG_WINDOW = 48;
+
+/**
+ * Whether a page tag starts anywhere in the bytes. Scans for `<` and decodes only a small window
+ * after each one, so a 32 MiB file is never copied into one large string.
+ */
+function containsPageTag(bytes: Uint8Array): boolean {
+  const latin1 = new TextDecoder("latin1");
+  for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
+    if (MARKUP_TAG.test(latin1.decode(bytes.subarray(at, at + TAG_WINDOW)))) return true;
+  }
+  return false;
+}
 
 /** The final extension of a file name, lower case ("" when none): what a browser or OS goes by. */
 export function extensionOf(fileName: string): string {
@@ -115,7 +130,7 @@ export async function inspectMedia(bytes: Uint8Array, claims: UploadClaims, allo
   if (EXECUTABLE_TYPES.has(declared)) refuseExecutable("declared_type");
 
   if (bytes[start] === 0x3c || (detected && (detected.ext === "xml" || detected.mime.includes("xml") || detected.mime === "text/html"))) refuseMarkup("bytes");
-  if (MARKUP_TAG.test(new TextDecoder("latin1").decode(bytes))) refuseMarkup("bytes");
+  if (containsPageTag(bytes)) refuseMarkup("bytes");
   if (MARKUP_EXTENSIONS.has(extension)) refuseMarkup("extension");
   if (isMarkupType(declared)) refuseMarkup("declared_type");
 
