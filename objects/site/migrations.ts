@@ -1,8 +1,12 @@
 import m0001 from "../../migrations/site-object/0001_ledger_leases_limits.sql";
+import m0002 from "../../migrations/site-object/0002_upload_objects.sql";
 import type { Migration } from "./storage";
 
 /**
  * SiteObject's storage schema, oldest first. Append new steps; never edit or renumber a shipped
  * one, because objects that already applied it will not run it again.
  */
-export const SITE_OBJECT_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: m0001 }];
+export const SITE_OBJECT_MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: m0001 },
+  { version: 2, sql: m0002 },
+];

@@ -10,6 +10,10 @@ import { IdempotencyLedger } from "./idempotency";
 import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./leases";
 import { SITE_OBJECT_MIGRATIONS } from "./migrations";
 import { RateLimiter, type TakeResult } from "./rate-limits";
+import { UploadObjects } from "./upload-objects";
+import { createDb, siteDatabase } from "../../shared/db/client";
+import { siteScope } from "../../shared/db/site-scope";
+import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
@@ -28,6 +32,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #ledger: IdempotencyLedger;
   readonly #leases: LeaseBook;
   readonly #limits: RateLimiter;
+  readonly #uploads: UploadObjects;
   readonly #writes: WriteRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -36,6 +41,7 @@ export class SiteObject extends DurableObject<Env> {
     this.#ledger = new IdempotencyLedger(ctx.storage, this.#clock);
     this.#leases = new LeaseBook(ctx.storage, this.#clock);
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
+    this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases);
   }
 
@@ -107,19 +113,49 @@ export class SiteObject extends DurableObject<Env> {
     return this.#limits.take(bucket, limit, windowMs);
   }
 
+  // ── Upload objects (docs/media.md, "Stopped uploads") ───────────────────────────────────────
+  /** Notes an upload's R2 key before the worker stores it; the alarm wakes when it would be due. */
+  async noteUpload(objectKey: string): Promise<void> {
+    const due = this.#uploads.note(objectKey);
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
+  }
+  /** The worker kept or deleted the upload's object. */
+  settleUpload(objectKey: string): void {
+    this.#uploads.settle(objectKey);
+  }
+
   override async alarm(): Promise<void> {
     this.#ledger.sweep();
     this.#leases.sweep();
     this.#limits.sweep();
     const siteId = this.ctx.id.name;
     if (siteId) await enqueueEvents(this.env, this.#clock, siteId, await pendingEventIds(this.env, siteId));
-    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry()].filter((t): t is number => t !== null);
+    if (siteId) await this.#removeStoppedUploads(siteId);
+    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue()].filter((t): t is number => t !== null);
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
   }
 
   async #write<I extends object, T>(request: C.WriteRequest<I>, build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>, status = 200): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
     return this.#writes.run(request, build, status);
+  }
+
+  /**
+   * Objects of uploads that stopped between the R2 put and settling: deleted unless a committed row
+   * names them (a fault after the commit), then forgotten. A failed read or delete keeps the note
+   * for the next alarm.
+   */
+  async #removeStoppedUploads(siteId: string): Promise<void> {
+    const media = mediaRepository(createDb(siteDatabase(this.env, siteId)), siteScope(siteId));
+    for (const key of this.#uploads.due()) {
+      try {
+        if (!(await media.objectKeyInUse(key))) await this.env.MEDIA.delete(key);
+        this.#uploads.settle(key);
+      } catch (error) {
+        console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "stopped upload cleanup failed; alarm will retry", error: String(error) }));
+      }
+    }
   }
 
   #armSweep(): void {

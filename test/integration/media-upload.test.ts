@@ -1,4 +1,5 @@
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { UPLOAD_GRACE_MS } from "../../objects/site/upload-objects";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { seedSite } from "../helpers/fixtures";
@@ -201,6 +202,29 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect(retry.body).toEqual({ ...first.body, replayed: true });
     expect(await mediaRows(s.site.id)).toBe(1);
     expect(await storedKeys(s.site.id)).toEqual([`${s.site.id}/${first.body.media.id}/${first.body.media.object_id}`]);
+  });
+
+  it("removes a stopped upload's object on the site's alarm, keeps objects a committed row names, and settled uploads leave no note", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const kept = (await uploadMedia(token, { bytes: png(1, 1, "kept"), name: "k.png" })).body.media;
+    expect((await uploadMedia<ErrBody>(token, { bytes: png(1, 1, "kept"), name: "k.png" })).body.error.code).toBe("media_duplicate");
+    const stub = env.SITE.getByName(s.site.id);
+    const notes = () => runInDurableObject(stub, (_o, state) => state.storage.sql.exec<{ object_key: string }>("SELECT object_key FROM upload_objects").toArray().map((r) => r.object_key));
+    expect(await notes()).toEqual([]);
+
+    // A request that stopped after its R2 put (no row), and one that stopped after its commit.
+    const stopped = `${s.site.id}/med_stopped/obj_stopped`;
+    const keptKey = `${s.site.id}/${kept.id}/${kept.object_id}`;
+    await env.MEDIA.put(stopped, png(1, 1, "stopped"));
+    const old = Date.now() - UPLOAD_GRACE_MS - 1000;
+    await runInDurableObject(stub, async (_o, state) => {
+      state.storage.sql.exec("INSERT INTO upload_objects (object_key, noted_at) VALUES (?, ?), (?, ?)", stopped, old, keptKey, old);
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await storedKeys(s.site.id)).toEqual([keptKey]);
+    expect(await notes()).toEqual([]);
   });
 
   it("folder_id: empty is Unfiled; a named folder is 404 media_folder_not_found (folders do not exist yet), storing nothing", async () => {

@@ -7,6 +7,7 @@ import { mediaItem } from "../../../shared/services/media/media-view";
 import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { assertMayUpload } from "../../../shared/services/media/upload";
 import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import { siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { commandResponse, sendCommand } from "../respond";
@@ -16,6 +17,8 @@ import { commandResponse, sendCommand } from "../respond";
  * never reused key → the site's object decides (folder, edit source, duplicates) and commits the
  * row in one batch with its idempotency answer and audit row. The object is kept only when the
  * committed answer names it; a refusal, a reuse, a replay or a batch that did not commit deletes it.
+ * The key is noted in the site's object before the put, so a request that stops in between leaves
+ * the alarm an object to remove (spec 2, idempotency rule 3).
  */
 export async function uploadMedia(call: ManageCall): Promise<Response> {
   const upload = call.upload;
@@ -27,6 +30,8 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
 
   const mediaId = newId("med");
   const { objectId, objectKey } = newObjectKey(call.site.id, mediaId);
+  // Noted first: if this request stops before settling, the site's alarm removes the object.
+  await siteObject(call.env, call.site.id).noteUpload(objectKey);
   await call.env.MEDIA.put(objectKey, upload.bytes, { httpMetadata: { contentType: inspected.mimeType }, sha256: upload.sha256 });
 
   let result;
@@ -49,20 +54,24 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
   } catch (error) {
     // Refused, or a fault: delete the object unless a committed row names it (a fault after the
     // commit). If even that read fails the object stays, named by no row (docs/media.md, left).
-    const used = await mediaRepository(call.ctx.db, call.ctx.scope).objectKeyInUse(objectKey).catch(() => true);
-    if (!used) await discardObject(call, objectKey);
+    const used = await mediaRepository(call.ctx.db, call.ctx.scope).objectKeyInUse(objectKey).catch(() => undefined);
+    if (used !== undefined) await settleObject(call, objectKey, used);
     throw error;
   }
-  if (result.replayed || result.body.media.object_id !== objectId) await discardObject(call, objectKey);
+  await settleObject(call, objectKey, !result.replayed && result.body.media.object_id === objectId);
   return commandResponse(result);
 }
 
-/** Deletes an object no row names; a failed delete leaves an unreferenced object, never a broken row. */
-async function discardObject(call: ManageCall, objectKey: string): Promise<void> {
+/**
+ * Keeps or deletes the upload's object, then forgets its note in the site's object. A failed delete
+ * or settle leaves the note, and the alarm finishes the job (it never deletes an object a row names).
+ */
+async function settleObject(call: ManageCall, objectKey: string, keep: boolean): Promise<void> {
   try {
-    await call.env.MEDIA.delete(objectKey);
+    if (!keep) await call.env.MEDIA.delete(objectKey);
+    await siteObject(call.env, call.site.id).settleUpload(objectKey);
   } catch (error) {
-    console.error("media: could not delete an unused object", objectKey, error);
+    console.error(JSON.stringify({ level: "warn", site_id: call.site.id, message: "upload object not settled; the alarm will", object_key: objectKey, error: String(error) }));
   }
 }
 
