@@ -10,7 +10,7 @@ import { uploadOptions } from "../../../shared/services/media/upload-fields";
 import { siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
-import { commandResponse, sendCommand } from "../respond";
+import { commandResponse, sendCommand, type CommandResult } from "../respond";
 
 /**
  * POST /media (docs/media.md): authorise → content checks on the bytes → R2 put under a new,
@@ -34,7 +34,7 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
   await siteObject(call.env, call.site.id).noteUpload(objectKey);
   await call.env.MEDIA.put(objectKey, upload.bytes, { httpMetadata: { contentType: inspected.mimeType }, sha256: upload.sha256 });
 
-  let result;
+  let result: CommandResult<"uploadMedia">;
   try {
     result = await sendCommand(call, "uploadMedia", {
       media_id: mediaId,
@@ -53,7 +53,7 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
     });
   } catch (error) {
     // Refused, or a fault: delete the object unless a committed row names it (a fault after the
-    // commit). If even that read fails the object stays, named by no row (docs/media.md, left).
+    // commit). If even that read fails, the note stays and the site's alarm decides later.
     const used = await mediaRepository(call.ctx.db, call.ctx.scope).objectKeyInUse(objectKey).catch(() => undefined);
     if (used !== undefined) await settleObject(call, objectKey, used);
     throw error;
