@@ -1,6 +1,6 @@
 import type { ModelOperation, PermissionSet } from "../../schema/permissions";
 import { PLUGIN_CAPABILITIES, type PluginCapability } from "../../schema/plugin-manifest";
-import { hasSystemPermission, modelOperations } from "./permissions";
+import { hasSystemPermission, readsWholeModel } from "./permissions";
 import { meetsModelNeed, type ScopeNeed } from "./scope-ceiling";
 
 /**
@@ -38,9 +38,13 @@ export const CAPABILITY_NEEDS: Readonly<Record<PluginCapability, ScopeNeed>> = {
   "media:source": { system: ["media:upload"] },
 };
 
-/** Of `modelIds`, those the granter may not read now (in the order given). */
+/**
+ * Of `modelIds`, those the granter does not read whole now (in the order given): not readable, or
+ * readable only in some fields or languages. A site token or a plugin serves every field and
+ * language of what it is given, so a partly read model would hand over what the granter cannot see.
+ */
 export function modelsNotHeld(granter: PermissionSet, modelIds: readonly string[]): string[] {
-  return modelIds.filter((modelId) => !modelOperations(granter, modelId).includes("read"));
+  return modelIds.filter((modelId) => !readsWholeModel(granter, modelId));
 }
 
 /** What a plugin grant asks for that the granting person does not hold now (both empty: it may be made). */

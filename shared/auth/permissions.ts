@@ -209,6 +209,15 @@ export function writableFieldIds(set: PermissionSet, modelId: string, allFieldId
   return allowed === undefined ? [...allFieldIds] : allFieldIds.filter((id) => allowed.includes(id));
 }
 
+/**
+ * Whether the set reads the whole of a model: `read` held, with no field limit and no language
+ * limit on reading. Only such a model can be handed to something that reads without the person's
+ * limits (a site API token, a plugin grant; docs/permissions.md, "Grants beyond the granter").
+ */
+export function readsWholeModel(set: PermissionSet, modelId: string): boolean {
+  return modelOperations(set, modelId).includes("read") && fieldList(set, modelId, "read") === undefined && languageList(set, "read") === undefined;
+}
+
 /** Of `languages` (a site's language codes, in order), those the `read` language limit allows. */
 export function readableLanguages(set: PermissionSet, languages: readonly string[]): string[] {
   const allowed = languageList(set, "read");

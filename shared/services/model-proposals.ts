@@ -147,11 +147,21 @@ export async function createModelProposal(ctx: LifecycleContext, input: CreateMo
   };
 }
 
-async function openProposal(ctx: LifecycleContext, id: string): Promise<ModelProposalRow> {
+/**
+ * The proposal with its model, refused as not_found when it changes a model the actor may not read
+ * — asked before its state is told (authorise first, then reveal), so a real proposal id on an
+ * unreadable model answers exactly like a made-up one.
+ */
+async function readableProposal(ctx: LifecycleContext, id: string): Promise<{ row: ModelProposalRow; model: Model | undefined }> {
   const row = await findModelProposal(ctx, id);
   if (!row) throw new AppError("not_found", "No such model proposal.");
+  const model = row.model_id ? await modelRepository(ctx.db, ctx.scope).findById(row.model_id) : undefined;
+  if (model && !decide(ctx.actor.permissions, { operation: "read", modelId: model.id }).allowed) throw new AppError("not_found", "No such model proposal.");
+  return { row, model };
+}
+
+function requireOpen(row: ModelProposalRow): void {
   if (row.state !== "open") throw new AppError("schema_proposal_stale", `The model proposal is already ${row.state}.`, { state: row.state });
-  return row;
 }
 
 const stillOpen = (ctx: LifecycleContext, row: ModelProposalRow) =>
@@ -178,12 +188,11 @@ export async function applyModelProposal(ctx: LifecycleContext, input: { proposa
   // Authorise first, then reveal: model:apply and the model's read are asked before the proposal's
   // state or the model's current time are told.
   needApply(ctx);
-  const row = await openProposal(ctx, input.proposal_id);
+  const { row, model } = await readableProposal(ctx, input.proposal_id);
+  requireOpen(row);
   const definition = JSON.parse(row.definition) as ProposedDefinition;
   let plan: WritePlan<ModelWriteAnswer>;
   if (row.mode === "update") {
-    const model = await modelRepository(ctx.db, ctx.scope).findById(row.model_id ?? "");
-    if (model && !decide(ctx.actor.permissions, { operation: "read", modelId: model.id }).allowed) throw new AppError("not_found", "No such model proposal.");
     if (isStale(row, model) || !model) {
       throw new AppError("schema_proposal_stale", "The model changed since this proposal was made; only dismiss is possible.", {
         base_updated_at: row.base_updated_at,
@@ -207,8 +216,8 @@ export async function applyModelProposal(ctx: LifecycleContext, input: { proposa
 /** Dismisses an open model proposal (stale or not); no model changes. The person needs model:apply. */
 export async function dismissModelProposal(ctx: LifecycleContext, input: { proposal_id: string }): Promise<WritePlan<ModelProposalView>> {
   needApply(ctx);
-  const row = await openProposal(ctx, input.proposal_id);
-  const model = row.model_id ? await modelRepository(ctx.db, ctx.scope).findById(row.model_id) : undefined;
+  const { row, model } = await readableProposal(ctx, input.proposal_id);
+  requireOpen(row);
   const at = isoAt(ctx.clock.now());
   return {
     statements: [stillOpen(ctx, row), decideStatement(ctx, row, "dismissed", at)],

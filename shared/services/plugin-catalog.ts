@@ -123,7 +123,13 @@ export async function listContentActions(ctx: LifecycleContext, viewer: CatalogV
       .where("site_id", "=", ctx.site.id)
       .where("instance_id", "=", instanceId)
       .executeTakeFirst();
-    if (!row || row.trashed_at !== null) throw new AppError("not_found", "No such entry.");
+    // Authorise first, then reveal: an entry outside the viewer's models or reading answers like a
+    // missing one, before its Trash state is told.
+    const readable =
+      row !== undefined &&
+      (viewer.model_ids === null || viewer.model_ids.includes(row.model_id)) &&
+      decide(ctx.actor.permissions, { operation: "read", modelId: row.model_id, lang: row.lang, actorId: ctx.actor.id }).allowed;
+    if (!readable || row.trashed_at !== null) throw new AppError("not_found", "No such entry.");
     entry = row;
   }
   const rows = await installations(ctx, ["active"]);
@@ -139,9 +145,7 @@ export async function listContentActions(ctx: LifecycleContext, viewer: CatalogV
     }));
   });
   if (!entry) return items;
-  const { model_id, lang } = entry;
-  if (viewer.model_ids !== null && !viewer.model_ids.includes(model_id)) return [];
-  if (!decide(ctx.actor.permissions, { operation: "read", modelId: model_id, lang, actorId: ctx.actor.id }).allowed) return [];
+  const { model_id } = entry;
   return items.filter((item) => item.model_ids.includes(model_id));
 }
 

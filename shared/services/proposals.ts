@@ -160,7 +160,11 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
 async function openProposal(ctx: LifecycleContext, id: string): Promise<{ row: ProposalRow } & Awaited<ReturnType<typeof loadEntry>>> {
   const row = await findProposal(ctx, id);
   if (!row) throw new AppError("not_found", "No such proposal.");
-  const loaded = await loadEntry(ctx, row.instance_id);
+  // An unreadable entry answers exactly like a made-up proposal id (not "No such entry.").
+  const loaded = await loadEntry(ctx, row.instance_id).catch((thrown: unknown) => {
+    if (thrown instanceof AppError && thrown.code === "not_found") throw new AppError("not_found", "No such proposal.");
+    throw thrown;
+  });
   authorize(ctx.actor, { operation: "update", modelId: loaded.model.id, lang: loaded.entry.lang, ownerId: loaded.entry.owner_id });
   if (row.state !== "open") throw new AppError("proposal_stale", `The proposal is already ${row.state}.`, { state: row.state });
   return { row, ...loaded };

@@ -114,3 +114,8 @@ export async function failure(promise: Promise<unknown>): Promise<AppError> {
   }
   throw new Error("expected a refusal");
 }
+
+/** How many versions an entry language has in D1 (a refused write must leave it unchanged). */
+export async function versionCount(instanceId: string): Promise<number> {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;
+}

@@ -71,3 +71,43 @@ describe("PUT /api/plugins/{id}/grant is bounded by what the person holds", () =
     expect(allowed.status).toBe(200);
   });
 });
+
+describe("a model read only in part cannot be handed over (found by a black-box run)", () => {
+  /** The admin keeps site:settings and site:plugins but reads articles with `limits` on reading. */
+  async function limitedAdmin(limits: (models: Awaited<ReturnType<typeof blogModels>>) => Record<string, unknown>) {
+    const { s, models, session, installationId } = await narrowedAdmin();
+    const permissions = {
+      models: { [models.article.id]: ["read", "create", "update"], [models.author.id]: ["read"] },
+      system: ["site:settings", "site:plugins"],
+      limits: limits(models),
+    };
+    await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), await roleId(s.site.id, "admin")).run();
+    return { s, models, session, installationId };
+  }
+
+  const fieldLimited = (models: Awaited<ReturnType<typeof blogModels>>) => ({ fields: { [models.article.id]: { read: [models.article.fields[0]!.id] } } });
+  const languageLimited = () => ({ languages: { read: ["fr"] } });
+
+  for (const [name, limits] of [["a field limit", fieldLimited], ["a language limit", languageLimited]] as const) {
+    it(`refuses a site API token and a plugin grant for a model read with ${name}: 422 grant_not_held naming it`, async () => {
+      const { s, models, session, installationId } = await limitedAdmin(limits);
+      const token = await adminCall<GrantError>(session, "POST", "/api/site-tokens", { siteId: s.site.id, body: { name: "Partial", model_ids: [models.article.id] } });
+      expect(token.status).toBe(422);
+      expect(token.body.error.code).toBe("grant_not_held");
+      expect(token.body.error.model_ids).toEqual([models.article.id]);
+      expect(await count("SELECT count(*) AS n FROM site_api_tokens WHERE site_id = ?", s.site.id)).toBe(0);
+
+      const grant = await adminCall<GrantError>(session, "PUT", `/api/plugins/${installationId}/grant`, { siteId: s.site.id, body: { capabilities: ["content:read"], model_ids: [models.article.id] } });
+      expect(grant.status).toBe(422);
+      expect(grant.body.error.code).toBe("grant_not_held");
+      expect(grant.body.error.model_ids).toEqual([models.article.id]);
+      expect(await count("SELECT count(*) AS n FROM plugin_installations WHERE id = ? AND granted_model_ids = '[]'", installationId)).toBe(1);
+    });
+  }
+
+  it("still grants a model the person reads whole beside the limited one", async () => {
+    const { s, models, session } = await limitedAdmin(fieldLimited);
+    const token = await adminCall(session, "POST", "/api/site-tokens", { siteId: s.site.id, body: { name: "Authors", model_ids: [models.author.id] } });
+    expect(token.status).toBe(201);
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { createManagementCredential } from "../../shared/services/management-credentials";
-import { addModel, apply, blogModels, seedSite } from "../helpers/fixtures";
+import { addModel, apply, blogModels, seedSite, versionCount } from "../helpers/fixtures";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { changeAdminRole, credential, manage } from "../helpers/manage-api";
 
@@ -18,8 +18,6 @@ type Err = { error: { code: string; [k: string]: unknown } };
 
 const groupSize = async (groupId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM entries WHERE translation_group_id = ?").bind(groupId).first<{ n: number }>())?.n ?? -1;
-const versionCount = async (instanceId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;
 
 async function setup() {
   const s = await seedSite();

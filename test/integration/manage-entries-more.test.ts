@@ -1,14 +1,11 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createEntry, type EntryView } from "../../shared/services/lifecycle";
-import { apply, blogModels, seedSite } from "../helpers/fixtures";
+import { apply, blogModels, seedSite, versionCount } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 
 type Err = { error: { code: string; [k: string]: unknown } };
 type Listed<T> = { data: T[] };
 
-const versionCount = async (instanceId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;
 
 async function setup() {
   const s = await seedSite();

@@ -93,11 +93,14 @@ describe("management API: plugin lists", () => {
     expect(await ids(token, entries.article)).toEqual(["review", "translate"]);
     expect(await ids(token, entries.note)).toEqual(["review"]);
     expect(await ids(token, entries.author)).toEqual([]); // model not granted
+    // Outside the credential's models: the same 404 as an unknown entry (authorise first, then reveal).
     const articleOnly = await credential(s, ["content:read", "plugins:use"], [models.article.id]);
-    expect(await ids(articleOnly, entries.note)).toEqual([]); // outside the credential's models
+    const outside = await manage<Err>(articleOnly, "GET", `/plugins/content-actions?instance_id=${entries.note}`);
     const unknown = await manage<Err>(token, "GET", "/plugins/content-actions?instance_id=ent_nope");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("not_found");
+    expect(outside.status).toBe(404);
+    expect(outside.body).toEqual(unknown.body);
   });
 });
 
@@ -173,8 +176,9 @@ describe("management API: plugin launches", () => {
     const refused = await launch(token, "review", entries.note);
     expect(refused.status).toBe(404);
     expect(refused.body.error.code).toBe("not_found");
-    const filtered = await manage<Listed<unknown>>(token, "GET", `/plugins/content-actions?instance_id=${entries.note}`);
-    expect(filtered.body.data).toEqual([]);
+    const filtered = await manage<Err>(token, "GET", `/plugins/content-actions?instance_id=${entries.note}`);
+    expect(filtered.status).toBe(404);
+    expect(filtered.body.error.code).toBe("not_found");
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import type { ProposalView } from "../../shared/services/proposals";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
-import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { blogModels, seedSite, versionCount, type SeededSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 
@@ -25,10 +25,6 @@ async function personSession(s: SeededSite, role: "editor" | "author" | "viewer"
 
 const propose = (token: string, entry: EntryView, body: Record<string, unknown>, key?: string) =>
   manage<ProposalView & Err>(token, "POST", `/entries/${entry.instance_id}/proposals`, { ...(key ? { key } : {}), body: { base_version_id: entry.current_version_id, ...body } });
-
-async function versionCount(instanceId: string): Promise<number> {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(instanceId).first<{ n: number }>())?.n ?? -1;
-}
 
 describe("management API: entry proposals", () => {
   it("a person applies a proposal as their own save; publish still works; closed proposals are refused", async () => {

@@ -104,6 +104,20 @@ describe("plugin protocol: transitions", () => {
     const stillDraft = await createDb(env.DB).selectFrom("entries").select("workflow_state").where("instance_id", "=", post.instance_id).executeTakeFirst();
     expect(stillDraft?.workflow_state).toBe("draft");
   });
+
+  it("refuses with requester_unauthorized, as a read does, when the person may no longer read the entry's language", async () => {
+    const { s, models, plugin } = await setup();
+    const post = await draft(s, models.article.id, { title: "Hello" });
+    const editor = await s.person("editor");
+    const delegation = await delegationFor(s, plugin, post.instance_id, editor);
+    const role = await env.DB.prepare("SELECT r.id, r.permissions FROM roles r JOIN memberships m ON m.role_id = r.id WHERE m.person_id = ? AND m.site_id = ?").bind(editor.id, s.site.id).first<{ id: string; permissions: string }>();
+    const permissions = JSON.parse(role?.permissions ?? "{}") as Record<string, unknown>;
+    permissions.limits = { languages: { read: ["fr"] } };
+    await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify(permissions), role?.id).run();
+    expectEnvelope(await pluginCall(plugin.token, "GET", `/content/${post.instance_id}?delegation_id=${delegation}`), "requester_unauthorized");
+    const body = { kind: "publish", expected_current_version_id: post.current_version_id, expected_workflow_revision: 0, delegation_id: delegation };
+    expectEnvelope(await pluginCall(plugin.token, "POST", `/content/${post.instance_id}/transitions`, { body }), "requester_unauthorized");
+  });
 });
 
 

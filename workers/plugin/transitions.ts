@@ -1,3 +1,4 @@
+import { decide } from "../../shared/auth/permissions";
 import type { TransitionCommand } from "../../schema/plugin-protocol";
 import { resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { createDb } from "../../shared/db/client";
@@ -29,8 +30,8 @@ async function idempotencyOf(call: PluginCall, body: unknown): Promise<Idempoten
  * POST /content/{instance_id}/transitions. Checks, in order: the Idempotency-Key's shape (400) →
  * the capability is granted (403 capability_refused) → the entry is in the grant (404
  * content_not_found) → the delegation's person still holds the authority, was delegated the
- * capability on this model and, for a content action, launched it on this entry (403
- * requester_unauthorized) → the site's object runs the lifecycle's publish or unpublish with the
+ * capability on this model, for a content action launched it on this entry, and may read the entry
+ * now (403 requester_unauthorized) → the site's object runs the lifecycle's publish or unpublish with the
  * optimistic checks, guarded so that none of what was checked changed before the commit
  * (shared/services/plugin-transitions.ts). Refusals become protocol outcomes (./outcome.ts).
  */
@@ -46,6 +47,12 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
   }
   if (delegate.delegation.instance_id !== null && delegate.delegation.instance_id !== entry.instance_id) {
     throw new AppError("requester_unauthorized", "This delegation comes from a content action on another entry.");
+  }
+  // The person must read the entry now, as a read with the delegation asks (plugin-content.ts):
+  // without this the lifecycle's own "not found" would answer content_not_found for an entry the
+  // plugin's grant shows it.
+  if (!decide(delegate.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: delegate.actor.id }).allowed) {
+    throw new AppError("requester_unauthorized", "The person behind the delegation may not read this entry.");
   }
   const site = siteObject(call.env, call.installation.site_id);
   const base = { siteId: call.installation.site_id, actor: delegate.actor, ...(idempotency ? { idempotency } : {}) };

@@ -32,8 +32,19 @@ export interface ModelWriteAnswer {
   dependents?: { complete: true };
 }
 
-function needApply(ctx: LifecycleContext): void {
+function needApply(ctx: Pick<LifecycleContext, "actor">): void {
   if (!hasSystemPermission(ctx.actor.permissions, "model:apply")) throw new AppError("missing_permission", "Changing models needs model:apply.");
+}
+
+/**
+ * The permissions a write to an existing model needs before anything about the model is told:
+ * model:apply, and model:delete for a removal. Callers that look the model up first (the
+ * management handlers) ask this before answering not_found for a model the person may not read,
+ * so a real unreadable model and a made-up id get the same refusal.
+ */
+export function authoriseModelWrite(ctx: Pick<LifecycleContext, "actor">, write: "change" | "remove"): void {
+  needApply(ctx);
+  if (write === "remove" && !hasSystemPermission(ctx.actor.permissions, "model:delete")) throw new AppError("missing_permission", "Deleting a model needs model:delete.");
 }
 
 function checkRevision(model: Model, expected: number): void {
@@ -411,8 +422,7 @@ export interface RemoveModelInput {
 
 /** POST /models/{id}/remove: only a model without any entry (Trash included) and not a relation target. */
 export async function removeModel(ctx: LifecycleContext, input: RemoveModelInput): Promise<WritePlan<ModelWriteAnswer>> {
-  needApply(ctx);
-  if (!hasSystemPermission(ctx.actor.permissions, "model:delete")) throw new AppError("missing_permission", "Deleting a model needs model:delete.");
+  authoriseModelWrite(ctx, "remove");
   const model = await loadModel(ctx, input.model_id);
   if (input.confirm !== model.id) throw new AppError("invalid_request", "confirm must repeat the model id.", { parameter: "confirm" });
   checkRevision(model, input.expected_revision);

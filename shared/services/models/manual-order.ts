@@ -2,7 +2,7 @@ import type { CompiledQuery } from "kysely";
 import { MAX_MANUAL_ORDER } from "../../../schema/admin-bodies";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
-import { hasSystemPermission } from "../../auth/permissions";
+import { decide, hasSystemPermission } from "../../auth/permissions";
 import { chunk } from "../../db/chunks";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
@@ -24,20 +24,23 @@ export { MAX_MANUAL_ORDER };
 export async function setManualOrder(ctx: LifecycleContext, input: ManualOrderInput): Promise<WritePlan<Model>> {
   if (!hasSystemPermission(ctx.actor.permissions, "model:apply")) throw new AppError("missing_permission", "Ordering a model's items needs model:apply.");
   const model = await modelRepository(ctx.db, ctx.scope).findById(input.model_id);
-  if (!model) throw new AppError("not_found", "No such model.");
+  // Authorise first, then reveal: a model the person may not read is as unknown as a made-up one.
+  if (!model || !decide(ctx.actor.permissions, { operation: "read", modelId: model.id }).allowed) throw new AppError("not_found", "No such model.");
   if (input.items.length > MAX_MANUAL_ORDER) throw new AppError("invalid_request", `At most ${MAX_MANUAL_ORDER} items can be placed by hand.`);
   const groups: string[] = [];
   const unknown: string[] = [];
   for (const part of chunk(input.items, 90)) {
     const rows = await ctx.db
       .selectFrom("entries")
-      .select(["instance_id", "translation_group_id"])
+      .select(["instance_id", "translation_group_id", "lang"])
       .where("site_id", "=", ctx.site.id)
       .where("model_id", "=", model.id)
       .where((eb) => eb.or([eb("instance_id", "in", part), eb("translation_group_id", "in", part)]))
       .execute();
     for (const id of part) {
-      const row = rows.find((r) => r.instance_id === id || r.translation_group_id === id);
+      // Only items the person may read in some language count: naming an unreadable one answers
+      // like naming nothing, so the order is no oracle for entries they cannot see.
+      const row = rows.find((r) => (r.instance_id === id || r.translation_group_id === id) && decide(ctx.actor.permissions, { operation: "read", modelId: model.id, lang: r.lang }).allowed);
       if (!row) unknown.push(id);
       else if (!groups.includes(row.translation_group_id)) groups.push(row.translation_group_id);
     }

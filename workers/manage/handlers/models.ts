@@ -1,6 +1,7 @@
 import type * as v from "valibot";
 import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
+import { authoriseModelWrite } from "../../../shared/services/models/apply-model";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import type { CreateModelBody, ModelFolderBody, RemoveModelBody, ReplaceDefinitionBody, UpdateModelBody } from "../../../schema/manage-models";
 import { json } from "../../http/respond";
@@ -46,8 +47,11 @@ export async function getModel(call: ManageCall): Promise<Response> {
 }
 
 /** Writes name a model by id; one the credential may not read is "not found" before anything runs. */
-async function writable(call: ManageCall): Promise<string> {
+async function writable(call: ManageCall, write: "change" | "remove" = "change"): Promise<string> {
   const id = call.params.id ?? "";
+  // Authorise first, then reveal: the write's own permissions are asked before the model is looked
+  // at, so an unreadable model and a made-up id get the same refusal.
+  authoriseModelWrite(call.ctx, write);
   const model = await modelRepository(call.ctx.db, call.ctx.scope).findById(id);
   // A missing model goes on to the command: a replay of a removal answers, anything else is "not found" there.
   if (model && !readable(call, model)) throw new AppError("not_found", "No such model.");
@@ -59,4 +63,4 @@ export const updateModel = async (call: ManageCall) => runCommand(call, "updateM
 export const replaceModelDefinition = async (call: ManageCall) =>
   runCommand(call, "replaceModelDefinition", { model_id: await writable(call), ...(call.body as v.InferOutput<typeof ReplaceDefinitionBody>) });
 export const setModelFolder = async (call: ManageCall) => runCommand(call, "setModelFolder", { model_id: await writable(call), ...(call.body as v.InferOutput<typeof ModelFolderBody>) });
-export const removeModel = async (call: ManageCall) => runCommand(call, "removeModel", { model_id: await writable(call), ...(call.body as v.InferOutput<typeof RemoveModelBody>) });
+export const removeModel = async (call: ManageCall) => runCommand(call, "removeModel", { model_id: await writable(call, "remove"), ...(call.body as v.InferOutput<typeof RemoveModelBody>) });
