@@ -1733,6 +1733,167 @@ export interface ManageOperations {
       };
     };
   };
+  /** GET /api/manage/v1/media/folders — scope content:read */
+  listMediaFolders: {
+    method: "GET";
+    path: "/api/manage/v1/media/folders";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "folders": Array<{
+        "id": string;
+        "name": string;
+        "parent_id": string | null;
+        "revision": number;
+        "depth": number;
+        "media_count": number;
+        "subtree_folder_count": number;
+        "subtree_media_count": number;
+        "created_at": string;
+        "updated_at": string;
+      }>;
+      "unfiled": number;
+      "total": number;
+      "limits": {
+        "max_depth": number;
+        "max_folders": number;
+        "name_max": number;
+      };
+    };
+  };
+  /** POST /api/manage/v1/media/folders — scope media:write — needs Idempotency-Key */
+  createMediaFolder: {
+    method: "POST";
+    path: "/api/manage/v1/media/folders";
+    params: never;
+    query: never;
+    body: {
+      "name": string;
+      "parent_id"?: string | null;
+    };
+    response: {
+      "folder": {
+        "id": string;
+        "name": string;
+        "parent_id": string | null;
+        "revision": number;
+        "depth": number;
+        "media_count": number;
+        "subtree_folder_count": number;
+        "subtree_media_count": number;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/media/folders/{id} — scope media:write — needs Idempotency-Key */
+  updateMediaFolder: {
+    method: "PUT";
+    path: "/api/manage/v1/media/folders/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "name"?: string;
+      "parent_id"?: string | null;
+    };
+    response: {
+      "folder": {
+        "id": string;
+        "name": string;
+        "parent_id": string | null;
+        "revision": number;
+        "depth": number;
+        "media_count": number;
+        "subtree_folder_count": number;
+        "subtree_media_count": number;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/media/folders/{id}/remove — scope media:write — needs Idempotency-Key */
+  removeMediaFolder: {
+    method: "POST";
+    path: "/api/manage/v1/media/folders/{id}/remove";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "expected_folders": number;
+      "expected_media": number;
+    };
+    response: {
+      "folder": {
+        "id": string;
+        "name": string;
+        "parent_id": string | null;
+        "revision": number;
+        "depth": number;
+        "media_count": number;
+        "subtree_folder_count": number;
+        "subtree_media_count": number;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "removed": {
+        "folder_ids": Array<string>;
+        "folders": number;
+        "media_unfiled": number;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/media/move — scope media:write — needs Idempotency-Key */
+  moveMedia: {
+    method: "POST";
+    path: "/api/manage/v1/media/move";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "folder_id": string | null;
+    };
+    response: {
+      "media": Array<{
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      }>;
+      "folder_id": string | null;
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

@@ -62,6 +62,12 @@ export const ERROR_STATUS = {
   scheduled_target_stale: 409,
   write_conflict: 409,
   media_duplicate: 409,
+  // Media folders (docs/media.md, "Folders").
+  media_folder_exists: 409,
+  media_folder_cycle: 409,
+  media_folder_too_deep: 409,
+  media_folder_limit: 409,
+  media_folder_changed: 409,
   transition_unavailable: 422,
   transition_refused: 422,
   field_validation_failed: 422,

@@ -8,6 +8,8 @@ import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
 import { uploadMedia } from "../../shared/services/media/upload";
+import * as mediaFolders from "../../shared/services/media/folders";
+import { moveMedia } from "../../shared/services/media/move";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -47,6 +49,11 @@ export const COMMANDS = {
   pluginUnpublish: { build: pluginTransitions.pluginUnpublish, status: 200 },
   // 201 for a stored file; the plan answers 200 when it reuses an existing one (spec 2 rule 3).
   uploadMedia: { build: uploadMedia, status: 201 },
+  // Media folders and moves (docs/media.md, "Folders").
+  createMediaFolder: { build: mediaFolders.createFolder, status: 201 },
+  updateMediaFolder: { build: mediaFolders.updateFolder, status: 200 },
+  removeMediaFolder: { build: mediaFolders.removeFolder, status: 200 },
+  moveMedia: { build: moveMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -149,6 +149,19 @@ export interface MediaTable {
   created_by: Generated<string | null>;
 }
 
+/** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */
+export interface MediaFoldersTable {
+  id: string;
+  site_id: string;
+  parent_id: string | null;
+  name: string;
+  /** lower(name): unique under a parent regardless of case. */
+  name_key: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface PublishedItemsTable {
   site_id: string;
   instance_id: string;
@@ -344,6 +357,7 @@ export interface Database {
   versions: VersionsTable;
   relation_links: RelationLinksTable;
   media: MediaTable;
+  media_folders: MediaFoldersTable;
   published_items: PublishedItemsTable;
   published_relations: PublishedRelationsTable;
   audit_log: AuditLogTable;

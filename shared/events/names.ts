@@ -31,6 +31,10 @@ export const EVENT_NAMES = [
   "role.deleted",
   "site.settings_updated",
   "media.uploaded",
+  "media.folder.created",
+  "media.folder.updated",
+  "media.folder.removed",
+  "media.moved",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -227,7 +227,7 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect(await notes()).toEqual([]);
   });
 
-  it("folder_id: empty is Unfiled; a named folder is 404 media_folder_not_found (folders do not exist yet), storing nothing", async () => {
+  it("folder_id: empty is Unfiled; an unknown folder is 404 media_folder_not_found, storing nothing", async () => {
     const s = await seedSite();
     const token = await credential(s);
     const unfiled = await uploadMedia(token, { bytes: png(1, 1, "u"), name: "u.png" }, { folder_id: "" });
@@ -245,11 +245,12 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect(await storedKeys(s.site.id)).toEqual([]);
 
     const source = (await uploadMedia(token, { bytes: png(4, 4, "src"), name: "src.png" }, { alt_texts: JSON.stringify({ en: "Source" }) })).body.media;
-    // Tags and folders have no write route yet: set them as a later slice will.
-    await env.DB.prepare("UPDATE media SET tags = ?, folder_id = ? WHERE id = ?").bind(JSON.stringify(["beach"]), "fld_later", source.id).run();
+    const folder = (await manage<{ folder: { id: string } }>(token, "POST", "/media/folders", { body: { name: "Later" } })).body.folder.id;
+    // Tags have no write route yet: set them as a later slice will.
+    await env.DB.prepare("UPDATE media SET tags = ?, folder_id = ? WHERE id = ?").bind(JSON.stringify(["beach"]), folder, source.id).run();
     const copy = await uploadMedia(token, { bytes: png(4, 4, "crop"), name: "crop.png" }, { edited_from: source.id });
     expect(copy.status).toBe(201);
-    expect(copy.body.media).toMatchObject({ edited_from: source.id, tags: ["beach"], alt_texts: { en: "Source" }, folder_id: "fld_later" });
+    expect(copy.body.media).toMatchObject({ edited_from: source.id, tags: ["beach"], alt_texts: { en: "Source" }, folder_id: folder });
     const named = await uploadMedia(token, { bytes: png(4, 4, "crop2"), name: "crop2.png" }, { edited_from: source.id, alt_texts: JSON.stringify({ fr: "Recadré" }), folder_id: "" });
     expect(named.body.media).toMatchObject({ edited_from: source.id, tags: ["beach"], alt_texts: { fr: "Recadré" }, folder_id: null });
     // The original is kept.

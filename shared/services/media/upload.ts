@@ -4,6 +4,7 @@ import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
 import type { MediaKind } from "./formats";
+import { folderExists, folderExistsGuard } from "./folders";
 import { mediaItem, type MediaItem } from "./media-view";
 
 /** What to do when the site already holds the same bytes (spec 2 rule 3). */
@@ -53,8 +54,8 @@ export function assertMayUpload(ctx: Pick<LifecycleContext, "actor">): void {
 export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput): Promise<WritePlan<UploadMediaAnswer>> {
   assertMayUpload(ctx);
   const media = mediaRepository(ctx.db, ctx.scope);
-  // Folders come in a later slice: until then only Unfiled exists, so any named folder is unknown.
-  if (input.folder_id !== undefined && input.folder_id !== null) {
+  // A named folder must be one of the site's; the batch checks it again (removed meanwhile → refused).
+  if (input.folder_id !== undefined && input.folder_id !== null && !(await folderExists(ctx, input.folder_id))) {
     throw new AppError("media_folder_not_found", "No such media folder.", { folder_id: input.folder_id });
   }
   const source = input.edited_from === undefined ? undefined : await media.findById(input.edited_from);
@@ -94,7 +95,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     default_focal: null,
     loading: "lazy",
     fetch_priority: "auto",
-    folder_id: input.folder_id !== undefined ? input.folder_id : (source?.folder_id ?? null),
+    folder_id: input.folder_id !== undefined ? input.folder_id : await inheritedFolder(ctx, source?.folder_id ?? null),
     tags: source?.tags ?? "[]",
     credit: null,
     edited_from: source?.id ?? null,
@@ -104,11 +105,16 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     updated_at: at,
   };
   return {
-    statements: [media.insert(row)],
+    statements: [...(row.folder_id !== null ? [folderExistsGuard(ctx, row.folder_id)] : []), media.insert(row)],
     answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
     events: [{ name: "media.uploaded", payload: { media_id: row.id, kind: row.kind, edited_from: row.edited_from } }],
     purgeTags: [],
     audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from } },
     status: 201,
   };
+}
+
+/** An edited copy takes its source's folder while that folder exists; else Unfiled. */
+async function inheritedFolder(ctx: LifecycleContext, folderId: string | null): Promise<string | null> {
+  return folderId !== null && (await folderExists(ctx, folderId)) ? folderId : null;
 }

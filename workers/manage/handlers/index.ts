@@ -2,6 +2,7 @@ import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as media from "./media";
+import * as mediaFolders from "./media-folders";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -61,4 +62,10 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   launchPluginContentAction: plugins.launchPluginContentAction,
   uploadMedia: media.uploadMedia,
   getMedia: media.getMedia,
+  // Media folders and moves (docs/media.md, "Folders").
+  listMediaFolders: mediaFolders.listMediaFolders,
+  createMediaFolder: mediaFolders.createMediaFolder,
+  updateMediaFolder: mediaFolders.updateMediaFolder,
+  removeMediaFolder: mediaFolders.removeMediaFolder,
+  moveMedia: mediaFolders.moveMedia,
 };
