@@ -1,6 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { seedSite } from "../helpers/fixtures";
+import { commitPlan } from "../../shared/services/lifecycle";
+import { createFolder, updateFolder } from "../../shared/services/media/folders";
+import { moveMedia } from "../../shared/services/media/move";
+import { uploadMedia as uploadPlan } from "../../shared/services/media/upload";
+import { failure, seedSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { mediaRows, storedKeys, uploadMedia, type ErrBody, type MediaAnswer, type MediaItemBody } from "../helpers/media-api";
 import { png } from "../helpers/media-samples";
@@ -220,5 +224,32 @@ describe("POST /media/move", () => {
     const unfiled = await move({ ids: [m1.id], folder_id: null });
     expect([unfiled.status, unfiled.body.media[0]?.folder_id]).toEqual([200, null]);
     expect((await tree(token)).unfiled).toBe(1);
+  });
+});
+
+describe("media folders: batch guards", () => {
+  it("an upload, move or subfolder planned into a folder removed before the commit writes nothing (media_folder_not_found); a rename at a revision changed meanwhile is media_folder_changed", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const going = (await create(token, { name: "Going" })).body.folder;
+    const kept = (await create(token, { name: "Kept" })).body.folder;
+    const m = (await uploadMedia(token, { bytes: png(1, 1, "guard"), name: "g.png" })).body.media;
+    const ctx = s.ctx();
+    const plans = [
+      await uploadPlan(ctx, {
+        media_id: "med_guarded", object_key: `${s.site.id}/med_guarded/obj_guarded`, kind: "image", file_name: "x.png", mime_type: "image/png",
+        byte_length: 1, sha256: "00", width: 1, height: 1, folder_id: going.id, on_duplicate: "copy",
+      }),
+      await moveMedia(ctx, { ids: [m.id], folder_id: going.id }),
+      await createFolder(ctx, { name: "Sub", parent_id: going.id }),
+    ];
+    const rename = await updateFolder(ctx, { folder_id: kept.id, expected_revision: 0, name: "Renamed" });
+    await env.DB.prepare("DELETE FROM media_folders WHERE id = ?").bind(going.id).run();
+    await env.DB.prepare("UPDATE media_folders SET revision = 1 WHERE id = ?").bind(kept.id).run();
+    for (const plan of plans) expect((await failure(commitPlan(ctx, plan as Parameters<typeof commitPlan>[1]))).code).toBe("media_folder_not_found");
+    expect((await failure(commitPlan(ctx, rename))).code).toBe("media_folder_changed");
+    expect(await mediaRows(s.site.id)).toBe(1);
+    expect((await manage<MediaAnswer>(token, "GET", `/media/${m.id}`)).body.media.folder_id).toBeNull();
+    expect((await tree(token)).folders.map((f) => f.name)).toEqual(["Kept"]);
   });
 });
