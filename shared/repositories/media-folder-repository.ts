@@ -2,6 +2,7 @@ import { type CompiledQuery, type Insertable, type Kysely, type Selectable } fro
 import type { Database, MediaFoldersTable } from "../db/database";
 import { chunk, D1_MAX_PARAMETERS } from "../db/chunks";
 import { assertScope, type SiteScope } from "../db/site-scope";
+import type { MediaRow } from "./media-repository";
 
 export type MediaFolderRow = Selectable<MediaFoldersTable>;
 export type NewMediaFolderRow = Insertable<MediaFoldersTable>;
@@ -43,6 +44,15 @@ export function mediaFolderRepository(db: Kysely<Database>, scope: SiteScope) {
       subtreeStatement(db, `UPDATE media SET folder_id = NULL, updated_at = ? WHERE site_id = ? AND folder_id IN (${SUBTREE_IDS})`, [at, siteId, siteId, id, siteId]),
 
     removeSubtree: (id: string): CompiledQuery => subtreeStatement(db, `DELETE FROM media_folders WHERE site_id = ? AND id IN (${SUBTREE_IDS})`, [siteId, siteId, id, siteId]),
+
+    /** The site's media rows among these ids (a move's files; another site's ids never match). */
+    mediaByIds: async (ids: readonly string[]): Promise<MediaRow[]> => {
+      const rows: MediaRow[] = [];
+      for (const part of chunk(ids, D1_MAX_PARAMETERS - 1)) {
+        rows.push(...(await db.selectFrom("media").selectAll().where("site_id", "=", siteId).where("id", "in", part).execute()));
+      }
+      return rows;
+    },
 
     /** Moves files (logical: the row's folder only), in chunks that respect D1's parameter bound. */
     moveMedia: (ids: readonly string[], folderId: string | null, at: string): CompiledQuery[] =>

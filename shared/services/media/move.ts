@@ -1,5 +1,4 @@
 import { isoAt } from "../../clock";
-import { chunk, D1_MAX_PARAMETERS } from "../../db/chunks";
 import { AppError } from "../../errors";
 import { mediaFolderRepository } from "../../repositories/media-folder-repository";
 import type { MediaRow } from "../../repositories/media-repository";
@@ -30,10 +29,7 @@ export async function moveMedia(ctx: LifecycleContext, input: MoveMediaInput): P
   if (input.folder_id !== null && !(await folders.findById(input.folder_id))) {
     throw new AppError("media_folder_not_found", "No such media folder.", { folder_id: input.folder_id });
   }
-  const rows: MediaRow[] = [];
-  for (const part of chunk(ids, D1_MAX_PARAMETERS - 1)) {
-    rows.push(...(await ctx.db.selectFrom("media").selectAll().where("site_id", "=", ctx.site.id).where("id", "in", part).execute()));
-  }
+  const rows = await folders.mediaByIds(ids);
   const found = new Map(rows.map((r) => [r.id, r]));
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length > 0) throw new AppError("not_found", "No such media items in this site.", { ids: unknown });
