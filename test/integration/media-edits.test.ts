@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { seedSite, type SeededSite } from "../helpers/fixtures";
+import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { uploadMedia, type ErrBody, type MediaItemBody } from "../helpers/media-api";
 import { pdf, png } from "../helpers/media-samples";
@@ -52,6 +52,8 @@ describe("PUT /api/manage/v1/media/{id}", () => {
     expect(replay.status).toBe(200);
     expect(replay.body.replayed).toBe(true);
     expect(replay.body.media).toEqual(put.body.media);
+    const reused = await manage<ErrBody>(token, "PUT", `/media/${item.id}`, { body: { ...body, loading: "lazy" }, key });
+    expect([reused.status, reused.body.error.code]).toEqual([409, "idempotency_key_reused"]);
     expect((await row(item.id))?.revision).toBe(2);
 
     expect(await count(s, "audit_log", "action", "media.update")).toBe(2);
@@ -98,6 +100,8 @@ describe("PUT /api/manage/v1/media/{id}", () => {
     expect([foreign.status, foreign.body.error.code]).toEqual([404, "not_found"]);
     const missingKey = await manage<ErrBody>(token, "PUT", `/media/${image.id}`, { body: { loading: "eager" }, key: null });
     expect(missingKey.status).toBe(400);
+    const readOnly = await manage<ErrBody>(await credential(s, ["content:read"]), "PUT", `/media/${image.id}`, { body: { loading: "eager" } });
+    expect([readOnly.status, readOnly.body.error.code]).toEqual([403, "insufficient_scope"]);
 
     await changeAdminRole(s, (p) => ({ ...p, system: ((p.system as string[]) ?? []).filter((x) => x !== "media:update") }));
     const denied = await manage<ErrBody>(token, "PUT", `/media/${image.id}`, { body: { loading: "eager" } });
@@ -143,6 +147,12 @@ describe("GET /api/manage/v1/media", () => {
     const newestFirst = [...seen].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
     expect(ids).toEqual(newestFirst.map((m) => m.id));
     expect(seen.find((m) => m.id === filed.id)?.folder_id).toBe("fld_test");
+
+    // Model limits do not narrow the library (spec 2 rule 3): a read-only credential of one model sees every item.
+    const { note } = await blogModels(s.ctx());
+    const narrow = await credential(s, ["content:read"], [note.id]);
+    const all = await manage<ListBody>(narrow, "GET", "/media?limit=5");
+    expect(all.body.data.map((m) => m.id).sort()).toEqual([...ids].sort());
 
     const list = async (query: string) => {
       const res = await manage<ListBody>(token, "GET", `/media?${query}`);
