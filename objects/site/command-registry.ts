@@ -8,6 +8,7 @@ import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
 import { uploadMedia } from "../../shared/services/media/upload";
+import { updateMedia } from "../../shared/services/media/edit";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -47,6 +48,8 @@ export const COMMANDS = {
   pluginUnpublish: { build: pluginTransitions.pluginUnpublish, status: 200 },
   // 201 for a stored file; the plan answers 200 when it reuses an existing one (spec 2 rule 3).
   uploadMedia: { build: uploadMedia, status: 201 },
+  // Media edits (PUT /media/{id}).
+  updateMedia: { build: updateMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -31,6 +31,8 @@ export const EVENT_NAMES = [
   "role.deleted",
   "site.settings_updated",
   "media.uploaded",
+  // Media edits (PUT /media/{id}).
+  "media.updated",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

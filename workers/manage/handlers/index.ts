@@ -2,6 +2,7 @@ import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as media from "./media";
+import * as mediaEdits from "./media-edits";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -61,4 +62,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   launchPluginContentAction: plugins.launchPluginContentAction,
   uploadMedia: media.uploadMedia,
   getMedia: media.getMedia,
+  // Media list and edit (handlers/media-edits.ts).
+  listMedia: mediaEdits.listMedia,
+  updateMedia: mediaEdits.updateMedia,
 };
