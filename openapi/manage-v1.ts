@@ -1733,6 +1733,107 @@ export interface ManageOperations {
       };
     };
   };
+  /** GET /api/manage/v1/media — scope content:read */
+  listMedia: {
+    method: "GET";
+    path: "/api/manage/v1/media";
+    params: never;
+    query: {
+      "kind"?: "image" | "document" | "audio" | "video" | "file";
+      "folder_id"?: string;
+      "q"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      }>;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** PUT /api/manage/v1/media/{id} — scope media:write — needs Idempotency-Key */
+  updateMedia: {
+    method: "PUT";
+    path: "/api/manage/v1/media/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision"?: number;
+      "alt_texts"?: {
+        [key: string]: string;
+      };
+      "default_focal"?: {
+        "x": number;
+        "y": number;
+      } | null;
+      "loading"?: "eager" | "lazy";
+      "fetch_priority"?: "high" | "low" | "auto";
+    };
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/media/folders — scope content:read */
   listMediaFolders: {
     method: "GET";

@@ -91,6 +91,9 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   temporary_failure: 503,
+  // Media edits (PUT /media/{id}, docs/media.md).
+  media_framing_not_image: 400,
+  media_changed: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -10,6 +10,7 @@ import * as siteSettings from "../../shared/services/settings";
 import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
+import { updateMedia } from "../../shared/services/media/edit";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -54,6 +55,8 @@ export const COMMANDS = {
   updateMediaFolder: { build: mediaFolders.updateFolder, status: 200 },
   removeMediaFolder: { build: mediaFolders.removeFolder, status: 200 },
   moveMedia: { build: moveMedia, status: 200 },
+  // Media edits (PUT /media/{id}).
+  updateMedia: { build: updateMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

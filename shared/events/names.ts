@@ -35,6 +35,8 @@ export const EVENT_NAMES = [
   "media.folder.updated",
   "media.folder.removed",
   "media.moved",
+  // Media edits (PUT /media/{id}).
+  "media.updated",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -3,6 +3,7 @@ import * as editing from "./editing";
 import * as entries from "./entries";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
+import * as mediaEdits from "./media-edits";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -68,4 +69,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   updateMediaFolder: mediaFolders.updateMediaFolder,
   removeMediaFolder: mediaFolders.removeMediaFolder,
   moveMedia: mediaFolders.moveMedia,
+  // Media list and edit (handlers/media-edits.ts).
+  listMedia: mediaEdits.listMedia,
+  updateMedia: mediaEdits.updateMedia,
 };

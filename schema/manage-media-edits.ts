@@ -1,0 +1,70 @@
+import * as v from "valibot";
+import type { RouteSpec } from "./contract";
+import { Page } from "./common";
+import { MediaItem } from "./manage-media";
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+const Fraction = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
+
+/** Longest alt text in one language (the upload's limit too). */
+export const MEDIA_ALT_TEXT_MAX = 1000;
+
+/**
+ * PUT /media/{id} body (spec 2 rule 5): at least one of `alt_texts`, `default_focal`, `loading`,
+ * `fetch_priority` (checked by the handler: 400 `invalid_request`). In `alt_texts` a language
+ * omitted keeps its text and `""` clears it.
+ */
+export const UpdateMediaBody = v.strictObject({
+  expected_revision: v.optional(Revision),
+  alt_texts: v.optional(
+    v.pipe(
+      v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(35)), v.pipe(v.string(), v.maxLength(MEDIA_ALT_TEXT_MAX))),
+      v.description("Alt text by language of the site; a language omitted keeps its text, an empty string clears it"),
+    ),
+  ),
+  default_focal: v.optional(
+    v.nullable(v.pipe(v.strictObject({ x: Fraction, y: Fraction }), v.description("Focal point as fractions 0..1 of width and height; images only (else 400 media_framing_not_image)"))),
+  ),
+  loading: v.optional(v.picklist(["eager", "lazy"])),
+  fetch_priority: v.optional(v.picklist(["high", "low", "auto"])),
+});
+export type UpdateMediaBody = v.InferOutput<typeof UpdateMediaBody>;
+
+/** GET /media query: newest first, cursor pages like the other management lists. */
+export const ListMediaQuery = v.strictObject({
+  kind: v.optional(v.picklist(["image", "document", "audio", "video", "file"])),
+  folder_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description('A folder id, or "unfiled" for files in no folder'))),
+  q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.description("Case-insensitive substring of the file name; % and _ match themselves"))),
+  cursor: v.optional(v.string()),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/), v.description("1 to 100 (larger values give 100); default 20"))),
+});
+
+/** List and edit of the media library (docs/media.md). Kept apart from manage-media.ts (upload, read). */
+export const mediaEditRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "listMedia",
+    method: "get",
+    path: "/media",
+    summary: "Media items of the site, newest first; filters kind, folder_id (or unfiled), q (file name)",
+    scope: "content:read",
+    query: ListMediaQuery,
+    response: v.strictObject({ data: v.array(MediaItem), page: Page }),
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
+  },
+  {
+    operationId: "updateMedia",
+    method: "put",
+    path: "/media/{id}",
+    summary: "Edit alt texts, focal point, loading or fetch priority; bumps revision",
+    scope: "media:write",
+    idempotent: true,
+    params: v.strictObject({ id: Id }),
+    body: UpdateMediaBody,
+    response: v.object({ media: MediaItem, replayed: v.optional(v.boolean()) }),
+    errors: [
+      "invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited",
+      "unknown_locale", "media_framing_not_image", "media_changed",
+    ],
+  },
+];
