@@ -1995,6 +1995,56 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** POST /api/manage/v1/media/{id}/replace — scope media:write — needs Idempotency-Key */
+  replaceMedia: {
+    method: "POST";
+    path: "/api/manage/v1/media/{id}/replace";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: FormData; /** multipart/form-data: file part "file" and the text fields */
+    formFields: {
+      "name"?: string;
+      "type"?: string;
+      "width"?: string;
+      "height"?: string;
+      "aspectRatio"?: string;
+      "expected_revision"?: string;
+    };
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "unchanged"?: true;
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

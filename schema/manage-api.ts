@@ -5,6 +5,7 @@ import { entryRoutes } from "./manage-entries";
 import { mediaRoutes } from "./manage-media";
 import { mediaEditRoutes } from "./manage-media-edits";
 import { mediaFolderRoutes } from "./manage-media-folders";
+import { mediaReplaceRoutes } from "./manage-media-replace";
 import { modelProposalRoutes } from "./manage-model-proposals";
 import { modelRoutes } from "./manage-models";
 import { pluginRoutes } from "./manage-plugins";
@@ -42,5 +43,5 @@ export const manageSurface: Surface = {
   // The shared JSON body reader (workers/http/json-body.ts): every write's body is capped.
   bodyErrors: ["payload_too_large"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes],
 };

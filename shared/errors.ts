@@ -94,6 +94,8 @@ export const ERROR_STATUS = {
   // Media edits (PUT /media/{id}, docs/media.md).
   media_framing_not_image: 400,
   media_changed: 409,
+  // Media replace (POST /media/{id}/replace, docs/media.md): a file of another kind than the item's.
+  media_kind_mismatch: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,6 +11,7 @@ import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
 import { updateMedia } from "../../shared/services/media/edit";
+import { replaceMedia } from "../../shared/services/media/replace";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -57,6 +58,8 @@ export const COMMANDS = {
   moveMedia: { build: moveMedia, status: 200 },
   // Media edits (PUT /media/{id}).
   updateMedia: { build: updateMedia, status: 200 },
+  // Media replace (POST /media/{id}/replace; docs/media.md, "Replace").
+  replaceMedia: { build: replaceMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -37,6 +37,8 @@ export const EVENT_NAMES = [
   "media.moved",
   // Media edits (PUT /media/{id}).
   "media.updated",
+  // Media replace (POST /media/{id}/replace).
+  "media.replaced",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -59,3 +59,34 @@ export function mediaEditStatement(
     .where("revision", "=", readRevision)
     .compile();
 }
+
+/**
+ * The replace of one media row's file (POST /media/{id}/replace): the new object and what the bytes
+ * are, revision and updated_at, only while the row still has the revision the plan read. Metadata
+ * (alt texts, framing, folder, tags, credit) is not touched.
+ */
+export function mediaReplaceStatement(
+  db: Kysely<Database>,
+  scope: SiteScope,
+  readRevision: number,
+  next: Pick<MediaRow, "id" | "object_key" | "file_name" | "mime_type" | "byte_length" | "sha256" | "width" | "height" | "revision" | "updated_at">,
+): CompiledQuery {
+  const siteId = assertScope(scope);
+  return db
+    .updateTable("media")
+    .set({
+      object_key: next.object_key,
+      file_name: next.file_name,
+      mime_type: next.mime_type,
+      byte_length: next.byte_length,
+      sha256: next.sha256,
+      width: next.width,
+      height: next.height,
+      revision: next.revision,
+      updated_at: next.updated_at,
+    })
+    .where("site_id", "=", siteId)
+    .where("id", "=", next.id)
+    .where("revision", "=", readRevision)
+    .compile();
+}

@@ -52,3 +52,22 @@ export async function mediaRows(siteId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(siteId).first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/** POST /media/{id}/replace as multipart/form-data: `file` and text fields (docs/media.md, "Replace"). */
+export async function replaceMedia<T = MediaAnswer & { unchanged?: true }>(
+  token: string,
+  id: string,
+  file: { bytes: Uint8Array; name: string; type?: string } | null,
+  fields: Record<string, string> = {},
+  options: { key?: string | null } = {},
+): Promise<ManageResult<T>> {
+  const form = new FormData();
+  if (file) form.append("file", new File([file.bytes], file.name, file.type === undefined ? {} : { type: file.type }));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const key = options.key === undefined ? newKey() : options.key;
+  if (key !== null) headers["idempotency-key"] = key;
+  const response = await SELF.fetch(`http://api.example.test/api/manage/v1/media/${id}/replace`, { method: "POST", headers, body: form });
+  const body = await response.text();
+  return { status: response.status, body: (body ? JSON.parse(body) : null) as T, headers: response.headers };
+}

@@ -4,6 +4,7 @@ import * as entries from "./entries";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
+import * as mediaReplace from "./media-replace";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -72,4 +73,6 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   // Media list and edit (handlers/media-edits.ts).
   listMedia: mediaEdits.listMedia,
   updateMedia: mediaEdits.updateMedia,
+  // Media replace (handlers/media-replace.ts).
+  replaceMedia: mediaReplace.replaceMedia,
 };

@@ -3,12 +3,13 @@ import { AppError } from "../../../shared/errors";
 import { newId } from "../../../shared/ids";
 import { mediaRepository } from "../../../shared/repositories/media-repository";
 import { inspectMedia } from "../../../shared/services/media/inspect";
-import { mediaItem } from "../../../shared/services/media/media-view";
+import { mediaItem, type MediaItem } from "../../../shared/services/media/media-view";
 import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { assertMayUpload } from "../../../shared/services/media/upload";
 import { uploadOptions } from "../../../shared/services/media/upload-fields";
 import { siteObject } from "../../forward";
 import { json } from "../../http/respond";
+import type { CommandInput } from "../../../objects/site/command-registry";
 import type { ManageCall } from "../context";
 import { commandResponse, sendCommand, type CommandResult } from "../respond";
 
@@ -29,28 +30,48 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
   const inspected = await inspectMedia(upload.bytes, options.claims, call.site.settings.media.allowed);
 
   const mediaId = newId("med");
-  const { objectId, objectKey } = newObjectKey(call.site.id, mediaId);
+  const stored = newObjectKey(call.site.id, mediaId);
+  return storeThenCommand(call, { ...stored, bytes: upload.bytes, sha256: upload.sha256, mimeType: inspected.mimeType }, "uploadMedia", {
+    media_id: mediaId,
+    object_key: stored.objectKey,
+    kind: inspected.kind,
+    file_name: options.claims.fileName,
+    mime_type: inspected.mimeType,
+    byte_length: upload.bytes.byteLength,
+    sha256: upload.sha256,
+    width: inspected.width,
+    height: inspected.height,
+    ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
+    ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
+    ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
+    on_duplicate: options.on_duplicate,
+  });
+}
+
+/** A checked file about to be stored under its new, never reused key. */
+export interface StoredFile {
+  objectId: string;
+  objectKey: string;
+  bytes: Uint8Array;
+  sha256: string;
+  mimeType: string;
+}
+
+/**
+ * The one store-then-write path of every command that brings a file (upload, replace): note the key
+ * in the site's object, put the object to R2, run the command; keep the object only when a fresh
+ * answer names it (`media.object_id`), else delete it — a refusal, a reuse or unchanged answer, a
+ * replay, or a batch that did not commit (checked by reading whether a row names the key).
+ */
+export async function storeThenCommand<K extends "uploadMedia" | "replaceMedia">(call: ManageCall, file: StoredFile, name: K, input: CommandInput<K>): Promise<Response> {
+  const { objectId, objectKey } = file;
   // Noted first: if this request stops before settling, the site's alarm removes the object.
   await siteObject(call.env, call.site.id).noteUpload(objectKey);
-  await call.env.MEDIA.put(objectKey, upload.bytes, { httpMetadata: { contentType: inspected.mimeType }, sha256: upload.sha256 });
+  await call.env.MEDIA.put(objectKey, file.bytes, { httpMetadata: { contentType: file.mimeType }, sha256: file.sha256 });
 
-  let result: CommandResult<"uploadMedia">;
+  let result: CommandResult<K>;
   try {
-    result = await sendCommand(call, "uploadMedia", {
-      media_id: mediaId,
-      object_key: objectKey,
-      kind: inspected.kind,
-      file_name: options.claims.fileName,
-      mime_type: inspected.mimeType,
-      byte_length: upload.bytes.byteLength,
-      sha256: upload.sha256,
-      width: inspected.width,
-      height: inspected.height,
-      ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
-      ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
-      ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
-      on_duplicate: options.on_duplicate,
-    });
+    result = await sendCommand(call, name, input);
   } catch (error) {
     // Refused, or a fault: delete the object unless a committed row names it (a fault after the
     // commit). If even that read fails, the note stays and the site's alarm decides later.
@@ -58,7 +79,8 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
     if (used !== undefined) await settleObject(call, objectKey, used);
     throw error;
   }
-  await settleObject(call, objectKey, !result.replayed && result.body.media.object_id === objectId);
+  const answered = (result.body as { media: MediaItem }).media;
+  await settleObject(call, objectKey, !result.replayed && answered.object_id === objectId);
   return commandResponse(result);
 }
 

@@ -1,0 +1,107 @@
+import { hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { mediaReplaceStatement } from "../../repositories/media-list";
+import { mediaRepository, type MediaRow } from "../../repositories/media-repository";
+import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import type { MediaKind } from "./formats";
+import { mediaItem, type MediaItem } from "./media-view";
+import { objectIdOf } from "./object-keys";
+
+/**
+ * A replacement file checked and stored in R2 by the router (docs/media.md, "Replace"): the item,
+ * the new object and what its bytes are. Plain data, so it crosses Durable Object RPC.
+ */
+export interface ReplaceMediaInput {
+  media_id: string;
+  object_key: string;
+  kind: MediaKind;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  expected_revision?: number;
+}
+
+export interface ReplaceMediaAnswer {
+  media: MediaItem;
+  /** The file sent is the item's current bytes: nothing changed (no revision, no event). */
+  unchanged?: true;
+}
+
+/** The permission a replace needs; asked by the router before storing bytes and again here. */
+export function assertMayReplace(ctx: Pick<LifecycleContext, "actor">): void {
+  if (!hasSystemPermission(ctx.actor.permissions, "media:update")) {
+    throw new AppError("missing_permission", "Replacing media needs media:update.", { permission: "media:update" });
+  }
+}
+
+/**
+ * What the router and the object both check about the item before a replace: of this site (else
+ * `not_found`), at the expected revision (else `media_changed`), of the file's kind (else
+ * `media_kind_mismatch`). The kind is checked only once the bytes are known.
+ */
+export function assertReplaceable(row: MediaRow | undefined, expectedRevision: number | undefined, kind?: MediaKind): MediaRow {
+  if (!row) throw new AppError("not_found", "No such media item.");
+  if (expectedRevision !== undefined && expectedRevision !== row.revision) {
+    throw new AppError("media_changed", "The media item changed since you read it.", { current_revision: row.revision });
+  }
+  if (kind !== undefined && kind !== row.kind) {
+    throw new AppError("media_kind_mismatch", `A ${row.kind} can only be replaced by a file of the same kind.`, { kind: row.kind, found: kind });
+  }
+  return row;
+}
+
+/**
+ * POST /media/{id}/replace, inside the site's object: permission `media:update`, the item, the
+ * revision, the kind; the item's own current bytes are a no-op (200, `unchanged: true`, only the
+ * idempotency answer and an audit row). Otherwise the row points at the new object with the new
+ * file name, type, length, SHA-256 and dimensions, `revision` + 1; alt texts, framing, folder,
+ * tags, credit and id are kept. Row, `media.replaced` event, audit `media.replace` and the
+ * idempotency answer commit in one batch (commitPlan). The old object is never deleted here.
+ */
+export async function replaceMedia(ctx: LifecycleContext, input: ReplaceMediaInput): Promise<WritePlan<ReplaceMediaAnswer>> {
+  assertMayReplace(ctx);
+  const row = assertReplaceable(await mediaRepository(ctx.db, ctx.scope).findById(input.media_id), input.expected_revision, input.kind);
+
+  if (input.sha256 === row.sha256) {
+    return {
+      statements: [],
+      answer: { media: mediaItem(row), unchanged: true },
+      events: [],
+      purgeTags: [],
+      audit: { action: "media.replace_unchanged", targetKind: "media", targetId: row.id, details: { sha256: row.sha256, revision: row.revision } },
+      status: 200,
+    };
+  }
+
+  const next: MediaRow = {
+    ...row,
+    object_key: input.object_key,
+    file_name: input.file_name,
+    mime_type: input.mime_type,
+    byte_length: input.byte_length,
+    sha256: input.sha256,
+    width: input.width,
+    height: input.height,
+    revision: row.revision + 1,
+    updated_at: isoAt(ctx.clock.now()),
+  };
+  const previousObjectId = objectIdOf(row.object_key);
+  const objectId = objectIdOf(next.object_key);
+  return {
+    statements: [mediaReplaceStatement(ctx.db, ctx.scope, row.revision, next)],
+    answer: { media: mediaItem(next) },
+    events: [{ name: "media.replaced", payload: { media_id: row.id, kind: row.kind, revision: next.revision, object_id: objectId, previous_object_id: previousObjectId } }],
+    purgeTags: [],
+    audit: {
+      action: "media.replace",
+      targetKind: "media",
+      targetId: row.id,
+      details: { sha256: next.sha256, previous_sha256: row.sha256, object_id: objectId, previous_object_id: previousObjectId, revision: next.revision },
+    },
+    status: 200,
+  };
+}
