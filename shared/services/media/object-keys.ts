@@ -2,7 +2,7 @@ import { newId } from "../../ids";
 
 /**
  * R2 keys of media objects: `<site id>/<media id>/<object id>`. Objects are immutable — every upload
- * (and later every replacement) gets a new object id — so a key in a row always names the bytes it
+ * and every replacement gets a new object id (a replaced object is kept) — so a key in a row always names the bytes it
  * was written with, and no R2 listing is ever needed to answer a request.
  */
 export function newObjectKey(siteId: string, mediaId: string): { objectId: string; objectKey: string } {
