@@ -24,22 +24,25 @@ export interface MediaItemBody {
 export type MediaAnswer = { media: MediaItemBody; reused?: true; replayed?: true };
 export type ErrBody = { error: { code: string; [detail: string]: unknown } };
 
-/** POST /media as multipart/form-data: `file` (bytes, file name, part type) and text fields. */
-export async function uploadMedia<T = MediaAnswer>(
-  token: string,
-  file: { bytes: Uint8Array; name: string; type?: string } | null,
-  fields: Record<string, string> = {},
-  options: { key?: string | null } = {},
-): Promise<ManageResult<T>> {
+/** A file part for a multipart media request: bytes, file name, part type. */
+export type FilePart = { bytes: Uint8Array; name: string; type?: string };
+
+/** A multipart/form-data management call (`file` and text fields) with an Idempotency-Key. */
+async function multipartCall<T>(token: string, path: string, file: FilePart | null, fields: Record<string, string>, options: { key?: string | null }): Promise<ManageResult<T>> {
   const form = new FormData();
   if (file) form.append("file", new File([file.bytes], file.name, file.type === undefined ? {} : { type: file.type }));
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   const key = options.key === undefined ? newKey() : options.key;
   if (key !== null) headers["idempotency-key"] = key;
-  const response = await SELF.fetch("http://api.example.test/api/manage/v1/media", { method: "POST", headers, body: form });
+  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, { method: "POST", headers, body: form });
   const body = await response.text();
   return { status: response.status, body: (body ? JSON.parse(body) : null) as T, headers: response.headers };
+}
+
+/** POST /media as multipart/form-data: `file` (bytes, file name, part type) and text fields. */
+export function uploadMedia<T = MediaAnswer>(token: string, file: FilePart | null, fields: Record<string, string> = {}, options: { key?: string | null } = {}): Promise<ManageResult<T>> {
+  return multipartCall<T>(token, "/media", file, fields, options);
 }
 
 /** R2 object keys stored for a site (tests only: the service never lists R2). */
@@ -54,20 +57,12 @@ export async function mediaRows(siteId: string): Promise<number> {
 }
 
 /** POST /media/{id}/replace as multipart/form-data: `file` and text fields (docs/media.md, "Replace"). */
-export async function replaceMedia<T = MediaAnswer & { unchanged?: true }>(
+export function replaceMedia<T = MediaAnswer & { unchanged?: true }>(
   token: string,
   id: string,
-  file: { bytes: Uint8Array; name: string; type?: string } | null,
+  file: FilePart | null,
   fields: Record<string, string> = {},
   options: { key?: string | null } = {},
 ): Promise<ManageResult<T>> {
-  const form = new FormData();
-  if (file) form.append("file", new File([file.bytes], file.name, file.type === undefined ? {} : { type: file.type }));
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  const key = options.key === undefined ? newKey() : options.key;
-  if (key !== null) headers["idempotency-key"] = key;
-  const response = await SELF.fetch(`http://api.example.test/api/manage/v1/media/${id}/replace`, { method: "POST", headers, body: form });
-  const body = await response.text();
-  return { status: response.status, body: (body ? JSON.parse(body) : null) as T, headers: response.headers };
+  return multipartCall<T>(token, `/media/${id}/replace`, file, fields, options);
 }

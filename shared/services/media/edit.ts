@@ -1,4 +1,4 @@
-import { hasSystemPermission } from "../../auth/permissions";
+import { requireMediaPermission } from "./media-permission";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
@@ -41,9 +41,7 @@ export function mergeAltTexts(stored: Record<string, string>, sent: Record<strin
  * idempotency answer commit in one batch (commitPlan). Refusals write nothing.
  */
 export async function updateMedia(ctx: LifecycleContext, input: UpdateMediaInput): Promise<WritePlan<UpdateMediaAnswer>> {
-  if (!hasSystemPermission(ctx.actor.permissions, "media:update")) {
-    throw new AppError("missing_permission", "Editing media needs media:update.", { permission: "media:update" });
-  }
+  requireMediaPermission(ctx, "media:update", "Editing media");
   const changed = MEDIA_EDIT_FIELDS.filter((field) => input[field] !== undefined);
   if (changed.length === 0) {
     throw new AppError("invalid_request", `Name at least one of ${MEDIA_EDIT_FIELDS.join(", ")}.`, { fields: [...MEDIA_EDIT_FIELDS] });

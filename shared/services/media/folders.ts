@@ -1,4 +1,4 @@
-import { hasSystemPermission } from "../../auth/permissions";
+import { requireMediaPermission } from "./media-permission";
 import { isoAt } from "../../clock";
 import { guard } from "../../db/batch";
 import { AppError } from "../../errors";
@@ -9,9 +9,7 @@ import { FolderTree, folderName, MEDIA_FOLDER_LIMITS, type MediaFolderView } fro
 
 /** Folders and moves need media:update (spec 2, Scopes), asked inside the write. */
 export function assertMayManageFolders(ctx: Pick<LifecycleContext, "actor">): void {
-  if (!hasSystemPermission(ctx.actor.permissions, "media:update")) {
-    throw new AppError("missing_permission", "Managing media folders needs media:update.", { permission: "media:update" });
-  }
+  requireMediaPermission(ctx, "media:update", "Managing media folders");
 }
 
 async function loadTree(ctx: LifecycleContext): Promise<FolderTree> {

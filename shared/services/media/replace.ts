@@ -1,10 +1,10 @@
-import { hasSystemPermission } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { mediaReplaceStatement } from "../../repositories/media-list";
 import { mediaRepository, type MediaRow } from "../../repositories/media-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
 import type { MediaKind } from "./formats";
+import { requireMediaPermission, type StoredFile } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
 import { objectIdOf } from "./object-keys";
 
@@ -12,16 +12,7 @@ import { objectIdOf } from "./object-keys";
  * A replacement file checked and stored in R2 by the router (docs/media.md, "Replace"): the item,
  * the new object and what its bytes are. Plain data, so it crosses Durable Object RPC.
  */
-export interface ReplaceMediaInput {
-  media_id: string;
-  object_key: string;
-  kind: MediaKind;
-  file_name: string;
-  mime_type: string;
-  byte_length: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
+export interface ReplaceMediaInput extends StoredFile {
   expected_revision?: number;
 }
 
@@ -33,9 +24,7 @@ export interface ReplaceMediaAnswer {
 
 /** The permission a replace needs; asked by the router before storing bytes and again here. */
 export function assertMayReplace(ctx: Pick<LifecycleContext, "actor">): void {
-  if (!hasSystemPermission(ctx.actor.permissions, "media:update")) {
-    throw new AppError("missing_permission", "Replacing media needs media:update.", { permission: "media:update" });
-  }
+  requireMediaPermission(ctx, "media:update", "Replacing media");
 }
 
 /**

@@ -1,10 +1,9 @@
-import { hasSystemPermission } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import type { MediaKind } from "./formats";
 import { folderExists, folderExistsGuard } from "./folders";
+import { requireMediaPermission, type StoredFile } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
 
 /** What to do when the site already holds the same bytes (spec 2 rule 3). */
@@ -14,16 +13,7 @@ export type OnDuplicate = "ask" | "use_existing" | "copy";
  * An upload whose bytes were checked and stored in R2 by the router (docs/media.md): what the bytes
  * are, where they are, and what the caller named. Plain data, so it crosses Durable Object RPC.
  */
-export interface UploadMediaInput {
-  media_id: string;
-  object_key: string;
-  kind: MediaKind;
-  file_name: string;
-  mime_type: string;
-  byte_length: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
+export interface UploadMediaInput extends StoredFile {
   /** Present when the caller named alt texts (else an edited copy takes its source's). */
   alt_texts?: Record<string, string>;
   /** Present when the caller named a folder: null is Unfiled. */
@@ -40,9 +30,7 @@ export interface UploadMediaAnswer {
 
 /** The permission an upload needs; asked by the router before storing bytes and again here. */
 export function assertMayUpload(ctx: Pick<LifecycleContext, "actor">): void {
-  if (!hasSystemPermission(ctx.actor.permissions, "media:upload")) {
-    throw new AppError("missing_permission", "Uploading media needs media:upload.", { permission: "media:upload" });
-  }
+  requireMediaPermission(ctx, "media:upload", "Uploading media");
 }
 
 /**

@@ -1,0 +1,34 @@
+import { hasSystemPermission } from "../../auth/permissions";
+import { AppError } from "../../errors";
+import type { LifecycleContext } from "../lifecycle/context";
+import type { MediaKind } from "./formats";
+
+/** The system permissions media writes need (spec 2, Scopes: media:write). */
+export type MediaPermission = "media:upload" | "media:update" | "media:delete";
+
+/**
+ * A media write's permission — `media:upload` to upload, `media:update` to edit, replace and manage
+ * folders — asked before anything about an item is told, by the router before bytes are stored and
+ * again inside the write. `doing` names the write in the refusal ("Replacing media").
+ */
+export function requireMediaPermission(ctx: Pick<LifecycleContext, "actor">, permission: MediaPermission, doing: string): void {
+  if (!hasSystemPermission(ctx.actor.permissions, permission)) {
+    throw new AppError("missing_permission", `${doing} needs ${permission}.`, { permission });
+  }
+}
+
+/**
+ * A file the router checked and stored in R2 before the write (upload and replace): which item,
+ * which immutable object, and what its bytes are. Plain data, so it crosses Durable Object RPC.
+ */
+export interface StoredFile {
+  media_id: string;
+  object_key: string;
+  kind: MediaKind;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+}
