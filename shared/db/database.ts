@@ -190,6 +190,18 @@ export interface PublishedRelationsTable {
   sort_at: string;
 }
 
+/** Every R2 object a media item has had (migrations/d1/0016_media_objects.sql). */
+export interface MediaObjectsTable {
+  object_key: string;
+  site_id: string;
+  media_id: string;
+  role: "file" | "original";
+  lang: string | null;
+  byte_length: number;
+  mime_type: string;
+  created_at: string;
+}
+
 export interface AuditLogTable {
   id: string;
   site_id: string;
@@ -358,6 +370,7 @@ export interface Database {
   relation_links: RelationLinksTable;
   media: MediaTable;
   media_folders: MediaFoldersTable;
+  media_objects: MediaObjectsTable;
   published_items: PublishedItemsTable;
   published_relations: PublishedRelationsTable;
   audit_log: AuditLogTable;

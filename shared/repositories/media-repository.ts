@@ -1,5 +1,5 @@
-import type { CompiledQuery, Insertable, Kysely, Selectable } from "kysely";
-import type { Database, MediaTable } from "../db/database";
+import { sql, type CompiledQuery, type Insertable, type Kysely, type Selectable } from "kysely";
+import type { Database, MediaObjectsTable, MediaTable } from "../db/database";
 import { assertScope, type SiteScope } from "../db/site-scope";
 
 export type MediaRow = Selectable<MediaTable>;
@@ -16,9 +16,41 @@ export function mediaRepository(db: Kysely<Database>, scope: SiteScope) {
     findBySha256: (sha256: string): Promise<MediaRow[]> =>
       db.selectFrom("media").selectAll().where("site_id", "=", siteId).where("sha256", "=", sha256).orderBy("created_at", "asc").orderBy("id", "asc").execute(),
 
-    /** Whether a committed row points at this R2 key (an upload that failed must delete only an unused object). */
+    /**
+     * Whether a committed write recorded this R2 key in the object ledger (an upload that failed must
+     * delete only an object no row knows; the ledger also knows superseded files and originals).
+     */
     objectKeyInUse: async (objectKey: string): Promise<boolean> =>
-      (await db.selectFrom("media").select("id").where("site_id", "=", siteId).where("object_key", "=", objectKey).executeTakeFirst()) !== undefined,
+      (await db.selectFrom("media_objects").select("object_key").where("site_id", "=", siteId).where("object_key", "=", objectKey).executeTakeFirst()) !==
+      undefined,
+
+    /** Every object this item has had (its file now and before replaces, its originals): what a removal deletes. */
+    objectKeysOf: async (mediaId: string): Promise<string[]> =>
+      (await db.selectFrom("media_objects").select("object_key").where("site_id", "=", siteId).where("media_id", "=", mediaId).execute()).map(
+        (r) => r.object_key,
+      ),
+
+    /**
+     * Records the item's current file in the ledger, placed after the statement that writes the row:
+     * it copies the row as committed, so a guarded update that wrote nothing records nothing.
+     */
+    recordCurrentFile: (mediaId: string): CompiledQuery =>
+      db
+        .insertInto("media_objects")
+        .columns(["object_key", "site_id", "media_id", "role", "lang", "byte_length", "mime_type", "created_at"])
+        .expression(
+          db
+            .selectFrom("media")
+            .select(["object_key", "site_id", "id", sql.lit("file").as("role"), sql.lit(null).as("lang"), "byte_length", "mime_type", "updated_at"])
+            .where("site_id", "=", siteId)
+            .where("id", "=", mediaId),
+        )
+        .onConflict((oc) => oc.column("object_key").doNothing())
+        .compile(),
+
+    /** Records an object that no media row names (an original by language) in the write's batch. */
+    recordObject: (row: Omit<Insertable<MediaObjectsTable>, "site_id">): CompiledQuery =>
+      db.insertInto("media_objects").values({ ...row, site_id: siteId }).compile(),
 
     insert: (row: Omit<NewMediaRow, "site_id">): CompiledQuery => db.insertInto("media").values({ ...row, site_id: siteId }).compile(),
   };

@@ -58,6 +58,10 @@ describe("POST /api/manage/v1/media/{id}/replace", () => {
     expect(item.object_id).not.toBe(original.object_id);
     expect((await storedKeys(s.site.id)).sort()).toEqual([keyOf(s, original), keyOf(s, item)].sort());
     expect(await (await env.MEDIA.get(keyOf(s, item)))?.text()).toBe(new TextDecoder().decode(bytes));
+    // The object ledger knows both files in the replace's own batch, so a removal never lists R2.
+    const ledger = await env.DB.prepare("SELECT object_key, role, media_id FROM media_objects WHERE site_id = ? ORDER BY created_at, object_key").bind(s.site.id).all();
+    expect(ledger.results.map((r) => r.object_key).sort()).toEqual([keyOf(s, original), keyOf(s, item)].sort());
+    expect(ledger.results.every((r) => r.role === "file" && r.media_id === original.id)).toBe(true);
     const read = await manage<Answer>(token, "GET", `/media/${original.id}`);
     expect(read.body.media).toEqual(item);
 

@@ -81,7 +81,7 @@ export async function replaceMedia(ctx: LifecycleContext, input: ReplaceMediaInp
   const previousObjectId = objectIdOf(row.object_key);
   const objectId = objectIdOf(next.object_key);
   return {
-    statements: [mediaReplaceStatement(ctx.db, ctx.scope, row.revision, next)],
+    statements: [mediaReplaceStatement(ctx.db, ctx.scope, row.revision, next), mediaRepository(ctx.db, ctx.scope).recordCurrentFile(row.id)],
     answer: { media: mediaItem(next) },
     events: [{ name: "media.replaced", payload: { media_id: row.id, kind: row.kind, revision: next.revision, object_id: objectId, previous_object_id: previousObjectId } }],
     purgeTags: [],

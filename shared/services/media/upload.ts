@@ -93,7 +93,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     updated_at: at,
   };
   return {
-    statements: [...(row.folder_id !== null ? [folderExistsGuard(ctx, row.folder_id)] : []), media.insert(row)],
+    statements: [...(row.folder_id !== null ? [folderExistsGuard(ctx, row.folder_id)] : []), media.insert(row), media.recordCurrentFile(row.id)],
     answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
     events: [{ name: "media.uploaded", payload: { media_id: row.id, kind: row.kind, edited_from: row.edited_from } }],
     purgeTags: [],
