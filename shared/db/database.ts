@@ -202,6 +202,14 @@ export interface MediaObjectsTable {
   created_at: string;
 }
 
+/** Media objects pinned by published items (migrations/d1/0017_published_media.sql). */
+export interface PublishedMediaTable {
+  site_id: string;
+  instance_id: string;
+  media_id: string;
+  object_key: string;
+}
+
 export interface AuditLogTable {
   id: string;
   site_id: string;
@@ -371,6 +379,7 @@ export interface Database {
   media: MediaTable;
   media_folders: MediaFoldersTable;
   media_objects: MediaObjectsTable;
+  published_media: PublishedMediaTable;
   published_items: PublishedItemsTable;
   published_relations: PublishedRelationsTable;
   audit_log: AuditLogTable;
