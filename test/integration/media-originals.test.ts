@@ -1,11 +1,13 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
-import { originalFor } from "../../shared/services/media/originals";
+import { defaultOriginalOf, originalFor, originalsOf } from "../../shared/services/media/originals";
+import { mediaRepository } from "../../shared/repositories/media-repository";
+import { localeChain } from "../../shared/content/site-settings";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { setOriginal, storedKeys, uploadMedia, type ErrBody, type MediaItemBody } from "../helpers/media-api";
-import { elf, html, jpeg, pdf, png, svg, zip } from "../helpers/media-samples";
+import { concat, elf, html, jpeg, pdf, png, svg, zip } from "../helpers/media-samples";
 
 type Original = { id: string; lang: string | null; url: string | null; file_name: string; mime_type: string; byte_length: number; sha256: string; width: number | null; height: number | null };
 type SetAnswer = { media_id: string; original: Original; previous_object_id: string | null; replayed?: true };
@@ -174,6 +176,17 @@ describe("PUT /api/manage/v1/media/{id}/originals/{lang}", () => {
     expect(await count(s, "audit_log", "action", "media.original.update")).toBe(0);
     const ledger = await env.DB.prepare("SELECT count(*) AS n FROM media_objects WHERE site_id = ? AND role = 'original'").bind(s.site.id).first<{ n: number }>();
     expect(ledger?.n).toBe(0);
+  });
+
+  it("refuses a file over 32 MiB (413 payload_too_large), storing nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const item = await upload(token, png(2, 2, "big"), "big.png");
+    const huge = concat(png(1, 1, "huge"), new Uint8Array(32 * 1024 * 1024 + 1));
+    const over = await setOriginal<ErrBody>(token, item.id, "fr", { bytes: huge, name: "huge.png" }, { expected_object_id: "" });
+    expect([over.status, over.body.error.code, over.body.error.max]).toEqual([413, "payload_too_large", 32 * 1024 * 1024]);
+    expect(await storedKeys(s.site.id)).toEqual([keyOf(s, item.id, item.object_id)]);
+    expect(await overrideRows(s)).toBe(0);
   });
 
   it("answers 422 unknown_locale for a language the site does not have (PUT and DELETE), storing nothing", async () => {
@@ -394,5 +407,34 @@ describe("GET /api/manage/v1/media/{id}/originals", () => {
     await env.DB.prepare("INSERT INTO published_media (site_id, instance_id, media_id, object_key) VALUES (?, 'ins_test', ?, ?)").bind(other.site.id, item.id, keyOf(s, item.id, item.object_id)).run();
     listed = await list(token, item.id);
     expect(listed.body.originals.map((o) => o.url)).toEqual([null, `/media/${item.id}/${fr.id}/la%20mer.png`]);
+  });
+});
+
+describe("originalsOf (read for the public snapshot)", () => {
+  it("reads the overrides of many items in chunks, only of the scope's site, and resolves with originalFor", async () => {
+    const s = await seedSite({ languages: ["en", "fr", "de"], settings: { locale_fallback: ["fr"] } });
+    const other = await seedSite({ languages: ["en", "fr", "de"] });
+    const token = await credential(s);
+    const otherToken = await credential(other);
+    const a = await upload(token, png(2, 2, "a"), "a.png");
+    const b = await upload(token, png(2, 2, "b"), "b.png");
+    const theirs = await upload(otherToken, png(2, 2, "theirs"), "t.png");
+    const aFr = (await setOriginal<SetAnswer>(token, a.id, "fr", { bytes: png(3, 3, "a fr"), name: "a-fr.png" }, { expected_object_id: "" })).body.original;
+    const aDe = (await setOriginal<SetAnswer>(token, a.id, "de", { bytes: png(3, 3, "a de"), name: "a-de.png" }, { expected_object_id: "" })).body.original;
+    expect((await setOriginal<SetAnswer>(otherToken, theirs.id, "fr", { bytes: png(3, 3, "t fr"), name: "t.png" }, { expected_object_id: "" })).status).toBe(201);
+
+    // More ids than one statement may bind: unknown ones, this site's and another site's.
+    const ids = [...Array.from({ length: 150 }, (_, i) => `med_none_${i}`), a.id, b.id, theirs.id];
+    const read = await originalsOf(s.ctx(), ids);
+    expect([...read.keys()]).toEqual([a.id]);
+    expect([...(read.get(a.id)?.keys() ?? [])].sort()).toEqual(["de", "fr"]);
+    expect(read.get(a.id)?.get("fr")).toMatchObject({ lang: "fr", object_key: keyOf(s, a.id, aFr.id), file_name: "a-fr.png", mime_type: "image/png", width: 3, height: 3 });
+
+    const aRow = await mediaRepository(s.ctx().db, s.ctx().scope).findById(a.id);
+    if (!aRow) throw new Error("item a missing");
+    const overrides = read.get(a.id) ?? new Map();
+    expect(originalFor(localeChain(s.site, "en"), overrides, defaultOriginalOf(aRow))).toMatchObject({ from_lang: "fr", original: { object_key: keyOf(s, a.id, aFr.id) } });
+    expect(originalFor(localeChain(s.site, "de"), overrides, defaultOriginalOf(aRow))).toMatchObject({ from_lang: "de", original: { object_key: keyOf(s, a.id, aDe.id) } });
+    expect(await originalsOf(s.ctx(), [])).toEqual(new Map());
   });
 });
