@@ -12,6 +12,7 @@ import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
 import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
+import { removeMedia } from "../../shared/services/media/remove";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -60,6 +61,8 @@ export const COMMANDS = {
   updateMedia: { build: updateMedia, status: 200 },
   // Media replace (POST /media/{id}/replace; docs/media.md, "Replace").
   replaceMedia: { build: replaceMedia, status: 200 },
+  // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
+  removeMedia: { build: removeMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -39,6 +39,8 @@ export const EVENT_NAMES = [
   "media.updated",
   // Media replace (POST /media/{id}/replace).
   "media.replaced",
+  // Media remove (POST /media/{id}/remove).
+  "media.removed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
