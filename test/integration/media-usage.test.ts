@@ -135,6 +135,31 @@ describe("GET /api/manage/v1/media/{id}/usage", () => {
     expect(new Set(capped.used_by.map((u) => u.instance_id)).size).toBe(50);
   });
 
+  it("reads at most 1000 index rows: beyond them the count is capped (more, total null), and a removal is still refused", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const post = await mediaModel(s);
+    const a = await uploadPng(token, "a");
+    // 1001 entries using the file, written straight into D1 (creating them through the API would take minutes).
+    const at = new Date().toISOString();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
+       INSERT INTO entries (instance_id, site_id, model_id, primary_instance_id, translation_group_id, lang, label, current_version_id, created_at, updated_at)
+       SELECT printf('ent_bulk%04d', i), ?1, ?2, printf('ent_bulk%04d', i), printf('grp_bulk%04d', i), 'en', 'Bulk', printf('ver_bulk%04d', i), ?3, ?3 FROM n`,
+    ).bind(s.site.id, post.id, at).run();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
+       INSERT INTO media_usage (site_id, version_id, instance_id, media_id, field_id, source)
+       SELECT ?1, printf('ver_bulk%04d', i), printf('ent_bulk%04d', i), ?2, ?3, 'field' FROM n`,
+    ).bind(s.site.id, a.id, fieldId(post, "cover")).run();
+    const capped = (await usageOf(token, a.id)).body;
+    expect(capped.used_by).toHaveLength(50);
+    // The 1000th row's entry may be cut, so it is left out of the count.
+    expect(capped).toMatchObject({ hidden: 0, at_least: 999, total: null, more: true, unreadable: false });
+    const refused = await manage<ErrBody>(token, "POST", `/media/${a.id}/remove`, { body: {} });
+    expect([refused.status, refused.body.error.code]).toEqual([409, "media_in_use"]);
+  });
+
   it("is 404 for another site's file or an unknown id", async () => {
     const s = await seedSite();
     const other = await seedSite();
