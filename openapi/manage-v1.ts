@@ -2137,6 +2137,78 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/media/{id}/usage — scope content:read */
+  getMediaUsage: {
+    method: "GET";
+    path: "/api/manage/v1/media/{id}/usage";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "media_id": string;
+      "used_by": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "lang": string;
+        "label": string | null;
+        "field_ids": Array<string>;
+        "current": boolean;
+        "published": boolean;
+        "in_trash": boolean;
+      }>;
+      "hidden": number;
+      "at_least": number;
+      "total": number | null;
+      "more": boolean;
+      "unreadable": boolean;
+    };
+  };
+  /** POST /api/manage/v1/media/{id}/remove — scope media:write — needs Idempotency-Key */
+  removeMedia: {
+    method: "POST";
+    path: "/api/manage/v1/media/{id}/remove";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision"?: number;
+    };
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "storage_cleanup": "complete" | "pending";
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

@@ -13,6 +13,7 @@ import { moveMedia } from "../../shared/services/media/move";
 import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
+import { removeMedia } from "../../shared/services/media/remove";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -64,6 +65,8 @@ export const COMMANDS = {
   // Originals by language (PUT/DELETE /media/{id}/originals/{lang}; docs/media.md). The plan answers 201 for a first override.
   setMediaOriginal: { build: mediaOriginals.setMediaOriginal, status: 200 },
   removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
+  // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
+  removeMedia: { build: removeMedia, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -38,6 +38,8 @@ export interface WriteAnswer<T> {
   events: { id: string; name: string }[];
   /** Cache tags the write made stale and whether they were evicted (`reason` when not; docs/caching.md). */
   purge: { tags: string[]; evicted: boolean; reason?: string };
+  /** For a write that orphans R2 objects (a media removal): whether their deletes are done. Absent on a replay. */
+  cleanup?: "complete" | "pending";
 }
 
 export type CreateEntryRequest = WriteRequest<CreateEntryInput>;

@@ -1,5 +1,6 @@
 import m0001 from "../../migrations/site-object/0001_ledger_leases_limits.sql";
 import m0002 from "../../migrations/site-object/0002_upload_objects.sql";
+import m0003 from "../../migrations/site-object/0003_media_cleanup.sql";
 import type { Migration } from "./storage";
 
 /**
@@ -9,4 +10,5 @@ import type { Migration } from "./storage";
 export const SITE_OBJECT_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: m0001 },
   { version: 2, sql: m0002 },
+  { version: 3, sql: m0003 },
 ];

@@ -11,6 +11,8 @@ import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./l
 import { SITE_OBJECT_MIGRATIONS } from "./migrations";
 import { RateLimiter, type TakeResult } from "./rate-limits";
 import { UploadObjects } from "./upload-objects";
+import { MediaCleanup, type StorageCleanup } from "./media-cleanup";
+import { cloudflarePurger } from "../../shared/public/cache-purge";
 import { createDb, siteDatabase } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import { mediaRepository } from "../../shared/repositories/media-repository";
@@ -33,6 +35,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #leases: LeaseBook;
   readonly #limits: RateLimiter;
   readonly #uploads: UploadObjects;
+  readonly #cleanup: MediaCleanup;
   readonly #writes: WriteRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -42,7 +45,8 @@ export class SiteObject extends DurableObject<Env> {
     this.#leases = new LeaseBook(ctx.storage, this.#clock);
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
-    this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases);
+    this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
+    this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup);
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
@@ -125,6 +129,17 @@ export class SiteObject extends DurableObject<Env> {
     this.#uploads.settle(objectKey);
   }
 
+  // ── Removed media's objects (docs/media.md, "Remove") ──────────────────────────────────────
+  /**
+   * What is left of a removed item's R2 deletes, after trying them once more (in the write queue):
+   * a replayed removal answers `storage_cleanup` from this.
+   */
+  async retryMediaCleanup(mediaId: string): Promise<StorageCleanup> {
+    const siteId = this.ctx.id.name;
+    if (!siteId || this.#cleanup.state(mediaId) === "complete") return "complete";
+    return this.#queue.run(() => this.#cleanup.run(siteId, mediaId));
+  }
+
   override async alarm(): Promise<void> {
     this.#ledger.sweep();
     this.#leases.sweep();
@@ -132,7 +147,10 @@ export class SiteObject extends DurableObject<Env> {
     const siteId = this.ctx.id.name;
     if (siteId) await enqueueEvents(this.env, this.#clock, siteId, await pendingEventIds(this.env, siteId));
     if (siteId) await this.#removeStoppedUploads(siteId);
-    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue()].filter((t): t is number => t !== null);
+    if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
+    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue()].filter(
+      (t): t is number => t !== null,
+    );
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
   }
 

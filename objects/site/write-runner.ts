@@ -10,6 +10,7 @@ import { enqueueEvents } from "./after-commit";
 import type { WriteAnswer, WriteRequest } from "./commands";
 import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
+import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { WriteQueue } from "./write-queue";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
@@ -28,6 +29,7 @@ export class WriteRunner {
     private readonly ledger: IdempotencyLedger,
     private readonly leases: LeaseBook,
     private readonly purger: CachePurger = cloudflarePurger(env),
+    private readonly objects?: MediaCleanup,
   ) {}
 
   async run<I extends object, T>(
@@ -65,7 +67,7 @@ export class WriteRunner {
       }
     }
     try {
-      const { value, status: done } = await this.queue.run(async () => {
+      const { value, status: done, cleanup } = await this.queue.run(async () => {
         const ctx = await this.#context(request);
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
@@ -73,14 +75,21 @@ export class WriteRunner {
         this.#checkLease(request);
         const planStatus = plan.status ?? status;
         const record = idem ? { ...idem, status: planStatus } : undefined;
-        return { value: await commitPlan(ctx, plan, record), status: planStatus };
+        // Objects a write orphans are noted before its batch, so a stop after the commit leaves the
+        // alarm a note; deleted once it committed, still inside the queue (the alarm's cleanup runs
+        // there too, so it never judges a note whose batch is in flight).
+        const orphans = plan.objectCleanup;
+        if (orphans && this.objects) await this.objects.note(orphans.mediaId, orphans.objectKeys);
+        const committed = await commitPlan(ctx, plan, record);
+        const cleanup: StorageCleanup | undefined = orphans && this.objects ? await this.objects.run(request.siteId, orphans.mediaId) : undefined;
+        return { value: committed, status: planStatus, cleanup };
       });
       status = done;
       if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
       // After commit and outside the queue; never throws: a failed purge is reported, the write stands.
       // Before events, so a consumer re-reading the public API on an event does not get a stale answer.
       const purge = await purgeAfterCommit(this.env, this.purger, value.purgeTags);
-      const answer: WriteAnswer<T> = { status, body: value.answer, replayed: false, events: value.events, purge };
+      const answer: WriteAnswer<T> = { status, body: value.answer, replayed: false, events: value.events, purge, ...(cleanup ? { cleanup } : {}) };
       await enqueueEvents(this.env, this.clock, request.siteId, value.events.map((e) => e.id));
       return { ok: true, value: answer };
     } catch (error) {

@@ -219,6 +219,20 @@ export interface MediaOriginalsTable {
 }
 
 /** Media objects pinned by published items (migrations/d1/0017_published_media.sql). */
+/**
+ * Media a version references (docs/media.md, "Usage"): written in the batch of the version, one row
+ * per version, field and media id; immutable like the version.
+ */
+export interface MediaUsageTable {
+  site_id: string;
+  version_id: string;
+  instance_id: string;
+  media_id: string;
+  field_id: string;
+  /** 'field' (a media field's value) | 'rich_text' (an `<img src="/media/{id}/…">` in a rich-text field) */
+  source: string;
+}
+
 export interface PublishedMediaTable {
   site_id: string;
   instance_id: string;
@@ -397,6 +411,7 @@ export interface Database {
   media_objects: MediaObjectsTable;
   published_media: PublishedMediaTable;
   media_originals: MediaOriginalsTable;
+  media_usage: MediaUsageTable;
   published_items: PublishedItemsTable;
   published_relations: PublishedRelationsTable;
   audit_log: AuditLogTable;

@@ -42,6 +42,8 @@ export const EVENT_NAMES = [
   // Originals by language (PUT/DELETE /media/{id}/originals/{lang}).
   "media.original.updated",
   "media.original.removed",
+  // Media remove (POST /media/{id}/remove).
+  "media.removed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

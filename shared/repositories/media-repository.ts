@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Insertable, type Kysely, type Selectable } from "kysely";
+import { guard } from "../db/batch";
 import type { Database, MediaObjectsTable, MediaTable } from "../db/database";
 import { assertScope, type SiteScope } from "../db/site-scope";
 
@@ -23,6 +24,21 @@ export function mediaRepository(db: Kysely<Database>, scope: SiteScope) {
     objectKeyInUse: async (objectKey: string): Promise<boolean> =>
       (await db.selectFrom("media_objects").select("object_key").where("site_id", "=", siteId).where("object_key", "=", objectKey).executeTakeFirst()) !==
       undefined,
+
+    /** Whether a published item pins this R2 key (published_media): a removal's cleanup leaves it. */
+    objectKeyPinned: async (objectKey: string): Promise<boolean> =>
+      (await db.selectFrom("published_media").select("object_key").where("site_id", "=", siteId).where("object_key", "=", objectKey).executeTakeFirst()) !==
+      undefined,
+
+    /**
+     * A removal's statements, guarded on the revision read (else the batch is `media_changed`): the
+     * row and its object ledger rows. Folder counts are counted from rows, so they drop with it.
+     */
+    removeStatements: (mediaId: string, revision: number): CompiledQuery[] => [
+      guard(db, "media_changed", "EXISTS (SELECT 1 FROM media WHERE site_id = ? AND id = ? AND revision = ?)", [siteId, mediaId, revision]),
+      db.deleteFrom("media").where("site_id", "=", siteId).where("id", "=", mediaId).compile(),
+      db.deleteFrom("media_objects").where("site_id", "=", siteId).where("media_id", "=", mediaId).compile(),
+    ],
 
     /** Every object this item has had (its file now and before replaces, its originals): what a removal deletes. */
     objectKeysOf: async (mediaId: string): Promise<string[]> =>

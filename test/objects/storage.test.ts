@@ -32,12 +32,12 @@ describe("migrate", () => {
     await inBlankStorage("test-migrate-idempotent", (storage) => {
       const sql = storage.sql;
       expect(schemaVersion(sql)).toBe(0);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 2, applied: [1, 2] });
-      expect(tables(sql)).toEqual(["lease_leases", "lease_lost", "ledger_claims", "limit_windows", "schema_version", "upload_objects"]);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 2, to: 2, applied: [] });
-      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 2, to: 2, applied: [] });
-      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }]);
-      expect(schemaVersion(sql)).toBe(2);
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 3, applied: [1, 2, 3] });
+      expect(tables(sql)).toEqual(["lease_leases", "lease_lost", "ledger_claims", "limit_windows", "media_cleanup", "schema_version", "upload_objects"]);
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 3, to: 3, applied: [] });
+      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 3, to: 3, applied: [] });
+      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(schemaVersion(sql)).toBe(3);
     });
   });
 

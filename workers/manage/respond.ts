@@ -20,6 +20,8 @@ export interface CommandResult<K extends CommandName> {
   body: CommandAnswer<K>;
   replayed: boolean;
   purge: { tags: string[]; evicted: boolean; reason?: string };
+  /** A media removal's R2 deletes after its commit (objects/site/media-cleanup.ts); absent on a replay. */
+  cleanup?: "complete" | "pending";
 }
 
 /**

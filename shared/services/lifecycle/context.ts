@@ -46,6 +46,11 @@ export interface WritePlan<T> {
   audit: { action: string; targetKind: string; targetId: string; details?: Record<string, unknown> };
   /** The success status when it depends on what the plan found (a reused upload is 200, not 201); else the command's. */
   status?: number;
+  /**
+   * R2 objects the write orphans (a media removal): noted in the site's object before the batch and
+   * deleted after it commits; what fails is retried by the object's alarm (docs/media.md, "Remove").
+   */
+  objectCleanup?: { mediaId: string; objectKeys: string[] };
 }
 
 /**

@@ -107,7 +107,7 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
   };
 }
 
-/** Deletes Trash content for good: instances, versions and relation rows on either side. */
+/** Deletes Trash content for good: instances, versions, their media usage rows and relation rows on either side. */
 export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: string }): Promise<WritePlan<PurgeAnswer>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
   authorizeDelete(ctx, model.id, [entry]);
@@ -123,6 +123,7 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
     statements.push(
       guard(ctx.db, "workflow_conflict", `(SELECT count(*) FROM entries WHERE site_id = ? AND trashed_at IS NOT NULL AND instance_id IN (${part.map(() => "?").join(",")})) = ?`, [siteId, ...part, part.length]),
       ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("source_instance_id", "in", part).compile(),
+      ctx.db.deleteFrom("media_usage").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
       ctx.db.deleteFrom("versions").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
       ctx.db.deleteFrom("entries").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
     );

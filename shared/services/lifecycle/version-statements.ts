@@ -1,4 +1,5 @@
 import type { CompiledQuery } from "kysely";
+import { mediaReferences } from "../../content/media-references";
 import { chunk, rowsPerInsert } from "../../db/chunks";
 import { newId } from "../../ids";
 import { entryRepository } from "../../repositories/entry-repository";
@@ -6,7 +7,10 @@ import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import type { PreparedFields } from "./prepare-fields";
 
-/** Statements writing one new immutable version and its ordered relation links. */
+/**
+ * Statements writing one new immutable version, its ordered relation links and its media usage rows
+ * (media field values and rich-text images; docs/media.md, "Usage"), all in the write's batch.
+ */
 export async function newVersionStatements(
   ctx: LifecycleContext,
   model: Model,
@@ -35,6 +39,10 @@ export async function newVersionStatements(
   const rows = prepared.links.map((link) => ({ site_id: ctx.site.id, version_id: versionId, source_instance_id: instanceId, ...link }));
   for (const part of chunk(rows, rowsPerInsert(7))) {
     statements.push(ctx.db.insertInto("relation_links").values(part).compile());
+  }
+  const uses = mediaReferences(model.fields, prepared.stored).map((ref) => ({ site_id: ctx.site.id, version_id: versionId, instance_id: instanceId, ...ref }));
+  for (const part of chunk(uses, rowsPerInsert(6))) {
+    statements.push(ctx.db.insertInto("media_usage").values(part).compile());
   }
   return { versionId, statements };
 }

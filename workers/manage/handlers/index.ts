@@ -6,6 +6,7 @@ import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
 import * as mediaReplace from "./media-replace";
 import * as mediaOriginals from "./media-originals";
+import * as mediaUsage from "./media-usage";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -80,4 +81,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   listMediaOriginals: mediaOriginals.listMediaOriginals,
   setMediaOriginal: mediaOriginals.setMediaOriginal,
   removeMediaOriginal: mediaOriginals.removeMediaOriginal,
+  // Media usage and remove (handlers/media-usage.ts).
+  getMediaUsage: mediaUsage.getMediaUsage,
+  removeMedia: mediaUsage.removeMedia,
 };

@@ -5,7 +5,9 @@ import { inspectMedia } from "../../../shared/services/media/inspect";
 import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { assertMayReplace, assertReplaceable } from "../../../shared/services/media/replace";
 import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import type { CommandInput } from "../../../objects/site/command-registry";
 import type { ManageCall } from "../context";
+import { runCommand } from "../respond";
 import { storeThenCommand } from "./media";
 
 /**
@@ -22,10 +24,14 @@ export async function replaceMedia(call: ManageCall): Promise<Response> {
   const { expected_revision, ...claimFields } = call.body as ReplaceMediaFields;
   const expectedRevision = expected_revision === undefined ? undefined : Number(expected_revision);
   const mediaId = call.params.id ?? "";
-  // Only what a committed replace cannot change is checked here (item of this site, its kind), so a
-  // retry of a committed replace still reaches the object and is replayed; the revision is the
-  // object's to check (a stale one stores the object, then deletes it on the refusal).
-  const row = assertReplaceable(await mediaRepository(call.ctx.db, call.ctx.scope).findById(mediaId), undefined);
+  // Only what a committed replace cannot change is checked here (its kind), so a retry of a
+  // committed replace still reaches the object and is replayed; the revision is the object's to
+  // check (a stale one stores the object, then deletes it on the refusal). An item that is gone
+  // (never existed, another site's, or removed since) is asked of the object too, storing nothing:
+  // a committed replace of an item removed since is replayed, anything else is its 404.
+  const found = await mediaRepository(call.ctx.db, call.ctx.scope).findById(mediaId);
+  if (!found) return runCommand(call, "replaceMedia", goneItem(mediaId));
+  const row = assertReplaceable(found, undefined);
 
   const { claims } = uploadOptions(claimFields, upload, call.site.languages);
   const inspected = await inspectMedia(upload.bytes, claims, call.site.settings.media.allowed);
@@ -44,4 +50,13 @@ export async function replaceMedia(call: ManageCall): Promise<Response> {
     height: inspected.height,
     ...(expectedRevision !== undefined ? { expected_revision: expectedRevision } : {}),
   });
+}
+
+/**
+ * The input of a replace of an item the router did not find: no file was stored and none is named,
+ * so the object's write answers either the replay of a committed replace under this key or 404
+ * `not_found` (the item is read before the input's file is looked at).
+ */
+function goneItem(mediaId: string): CommandInput<"replaceMedia"> {
+  return { media_id: mediaId, object_key: "", kind: "file", file_name: "", mime_type: "", byte_length: 0, sha256: "", width: null, height: null };
 }
