@@ -38,6 +38,8 @@ export function mediaRepository(db: Kysely<Database>, scope: SiteScope) {
       guard(db, "media_changed", "EXISTS (SELECT 1 FROM media WHERE site_id = ? AND id = ? AND revision = ?)", [siteId, mediaId, revision]),
       db.deleteFrom("media").where("site_id", "=", siteId).where("id", "=", mediaId).compile(),
       db.deleteFrom("media_objects").where("site_id", "=", siteId).where("media_id", "=", mediaId).compile(),
+      // Its originals by language go with it (their objects are in the ledger, deleted after the commit).
+      db.deleteFrom("media_originals").where("site_id", "=", siteId).where("media_id", "=", mediaId).compile(),
     ],
 
     /** Every object this item has had (its file now and before replaces, its originals): what a removal deletes. */

@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
-import { mediaRows, replaceMedia, storedKeys, uploadMedia, type ErrBody, type MediaItemBody } from "../helpers/media-api";
+import { mediaRows, replaceMedia, setOriginal, storedKeys, uploadMedia, type ErrBody, type MediaItemBody } from "../helpers/media-api";
 import { png } from "../helpers/media-samples";
 import { createEntry, mediaModel, uploadPng, usageOf, type UsageBody } from "../helpers/media-usage";
 
@@ -19,6 +19,22 @@ const cleanupNotes = (s: SeededSite) =>
   runInDurableObject(env.SITE.getByName(s.site.id), (_o, state) => state.storage.sql.exec<{ object_key: string }>("SELECT object_key FROM media_cleanup ORDER BY object_key").toArray().map((r) => r.object_key));
 
 describe("POST /api/manage/v1/media/{id}/remove", () => {
+  it("removes the item's originals by language with it: their rows and their R2 objects", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const item = await uploadPng(token, "with an original");
+    const original = await setOriginal<{ original: { id: string } }>(token, item.id, "fr", { bytes: png(4, 4, "fr"), name: "fr.png" }, { expected_object_id: "" });
+    expect(original.status).toBe(201);
+    expect((await storedKeys(s.site.id)).sort()).toEqual([keyOf(s, item), `${s.site.id}/${item.id}/${original.body.original.id}`].sort());
+
+    const removed = await remove(token, item.id);
+    expect(removed.status).toBe(200);
+    expect(removed.body.storage_cleanup).toBe("complete");
+    expect(await storedKeys(s.site.id)).toEqual([]);
+    expect(await count(s, "SELECT count(*) AS n FROM media_originals WHERE site_id = ?")).toBe(0);
+    expect(await count(s, "SELECT count(*) AS n FROM media_objects WHERE site_id = ?")).toBe(0);
+  });
+
   it("removes an unused file: row, ledger and every R2 object it had (current and replaced) gone; 404, unlisted, folder counts drop; audit and event; an entry naming it is refused", async () => {
     const s = await seedSite();
     const token = await credential(s);
