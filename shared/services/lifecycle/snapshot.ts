@@ -7,6 +7,7 @@ import { modelRepository, type Model } from "../../repositories/model-repository
 import type { LifecycleContext } from "./context";
 import { indexStatements, unindexStatements } from "../../search/index-statements";
 import { entryRepository } from "../../repositories/entry-repository";
+import { mediaUrl } from "../media/media-view";
 import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
@@ -49,10 +50,21 @@ export interface PublicItem {
   media: Record<string, MediaRef[]>;
 }
 
+/** An object a published item serves (a `published_media` row): public delivery serves only these. */
+export interface MediaPin {
+  media_id: string;
+  /** `<site id>/<media id>/<object id>`, the object as it was when the version was rendered. */
+  object_key: string;
+  /** The file name its address carries. */
+  file_name: string;
+}
+
 export interface RenderedSnapshot {
   item: PublicItem;
   mentions: string[];
   relationRows: { field: string; target_group_id: string; target_slug: string | null }[];
+  /** Objects the item's `media` serves, pinned with the published row (docs/media.md, "Public delivery"). */
+  mediaPins: MediaPin[];
 }
 
 /** How one snapshot is rendered. */
@@ -122,6 +134,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   };
   const mentions = new Set<string>([entry.translation_group_id]);
   const relationRows: RenderedSnapshot["relationRows"] = [];
+  const mediaPins: MediaPin[] = [];
   for (const field of model.fields) {
     if (!shown(field)) continue;
     const value = stored[field.id] ?? null;
@@ -143,9 +156,14 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
         const m = mediaById.get(id);
         if (!m) continue;
         const alts = JSON.parse(m.alt_texts) as Record<string, string>;
+        // Only fields the item shows get here (`shown`), so a private field's media is never pinned.
+        mediaPins.push({ media_id: m.id, object_key: m.object_key, file_name: m.file_name });
+        // Hook for originals by language (docs/media.md, "Public delivery"): when the language has an
+        // original, add it to this MediaRef and push its object to `mediaPins` here, so it is served
+        // exactly while this version is published.
         refs.push({
           id: m.id,
-          url: `/media/${m.id}/${encodeURIComponent(m.file_name)}`,
+          url: mediaUrl(m),
           kind: m.kind,
           mime_type: m.mime_type,
           file_name: m.file_name,
@@ -166,7 +184,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       item.fields[field.key] = value;
     }
   }
-  return { item, mentions: [...mentions], relationRows };
+  return { item, mentions: [...mentions], relationRows, mediaPins };
 }
 
 /** Items outside the model's manual order sort after every placed item. */
@@ -223,7 +241,23 @@ export function snapshotStatements(
         .compile(),
     );
   }
+  statements.push(...pinStatements(ctx, entry.instance_id, rendered.mediaPins));
   statements.push(...indexStatements(ctx, entry, version.id, rendered.item, model));
+  return statements;
+}
+
+/**
+ * Statements replacing an instance's media pins (`published_media`): written and cleared wherever its
+ * `published_items` row is, in the same batch, so public delivery serves exactly what is published.
+ */
+function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly MediaPin[]): CompiledQuery[] {
+  const statements: CompiledQuery[] = [ctx.db.deleteFrom("published_media").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile()];
+  const seen = new Set<string>();
+  for (const pin of pins) {
+    if (seen.has(pin.object_key)) continue;
+    seen.add(pin.object_key);
+    statements.push(ctx.db.insertInto("published_media").values({ site_id: ctx.site.id, instance_id: instanceId, ...pin }).compile());
+  }
   return statements;
 }
 
@@ -232,6 +266,7 @@ export function withdrawStatements(ctx: LifecycleContext, instanceId: string): C
   return [
     ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    ...pinStatements(ctx, instanceId, []),
     ...unindexStatements(ctx, instanceId),
   ];
 }
