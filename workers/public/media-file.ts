@@ -127,7 +127,8 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
   const objectKey = mediaDeliveryRepository(env.DB, siteScope(site.id)).keyOf(mediaId, objectId);
   const conditional = request.headers.get("if-none-match");
 
-  if (head || rangeHeader !== null) {
+  // HEAD, ranges and conditionals read the object's metadata first, so no body is opened to be dropped.
+  if (head || rangeHeader !== null || conditional !== null) {
     const info = await env.MEDIA.head(objectKey);
     if (!info) throw publicNotFound();
     const headers = fileHeaders(info, fileName, shared);
@@ -146,6 +147,7 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
       headers.set("content-range", `bytes ${range.start}-${range.end}/${info.size}`);
       return new Response(part.body, { status: 206, headers });
     }
+    headers.delete("content-length");
   }
 
   const object = await env.MEDIA.get(objectKey);
