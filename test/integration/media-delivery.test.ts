@@ -280,6 +280,17 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
     expect(old.headers.get("content-type")).toBe("image/png");
     expect((await deliver(x.s.host, now.url)).status).toBe(404);
 
+    // A model change that re-renders the published item (a field added) keeps the pinned object and its file facts.
+    const model = await manage<{ revision: number; definition: { model: Record<string, unknown>; fields: Record<string, unknown>[] } }>(x.token, "GET", `/models/${x.modelId}`);
+    const definition = { model: model.body.definition.model, fields: [...model.body.definition.fields, { key: "subtitle", label: "Subtitle", type: "text" }] };
+    const rerendered = await manage(x.token, "PUT", `/models/${x.modelId}/definition`, { body: { expected_revision: model.body.revision, definition } });
+    expect(rerendered.status).toBe(200);
+    const kept = await publicItem(x, "pinned");
+    expect(kept.fields).toHaveProperty("subtitle", null);
+    expect(kept.media.cover?.[0]).toMatchObject({ url: image.url, mime_type: "image/png", file_name: "old.png", width: 3, height: 2 });
+    expect(await bytesOf(await deliver(x.s.host, image.url))).toEqual(oldBytes);
+    expect((await deliver(x.s.host, now.url)).status).toBe(404);
+
     // A new draft (the media field unchanged) published again: the snapshot pins the current object.
     const saved = await manage(x.token, "PUT", `/entries/${entry.instance_id}`, { body: { expected_version_id: entry.current_version_id, fields: { files: [] } } });
     expect(saved.status).toBe(200);
