@@ -5,7 +5,7 @@ import { sha256Hex } from "../../shared/crypto/digest";
 import type { Env } from "../../shared/env";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { cacheTag } from "../../shared/services/lifecycle/context";
-import { addModel, apply, seedSite, type SeededSite } from "../helpers/fixtures";
+import { addModel, apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { replaceMedia, uploadMedia, type MediaItemBody } from "../helpers/media-api";
 import { jpeg, pdf, png } from "../helpers/media-samples";
@@ -304,6 +304,28 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
     // The superseded object is pinned by nothing now.
     expect((await deliver(x.s.host, image.url)).status).toBe(404);
     expect((await pins(x.s.site.id)).map((p) => p.object_key)).toEqual([keyOf(x, now)]);
+  });
+
+  it("a dependent re-rendered when its relation target is republished keeps the object it pinned", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const { article, author } = await blogModels(s.ctx());
+    const image = await upload(token, png(3, 3, "dep"), "dep.png");
+    const ann = await manage<Entry>(token, "POST", "/entries", { body: { model_id: author.id, fields: { name: "Ann" } } });
+    expect((await manage(token, "POST", `/entries/${ann.body.instance_id}/publish`, { body: {} })).status).toBe(200);
+    const post = await manage<Entry>(token, "POST", "/entries", { body: { model_id: article.id, fields: { title: "Post", author: ann.body.instance_id, cover: image.id } } });
+    expect((await manage(token, "POST", `/entries/${post.body.instance_id}/publish`, { body: {} })).status).toBe(200);
+    const replaced = await replaceMedia(token, image.id, { bytes: png(6, 6, "dep2"), name: "dep2.png" });
+    expect(replaced.status).toBe(200);
+    const renamed = await manage(token, "PUT", `/entries/${ann.body.instance_id}`, { body: { expected_version_id: ann.body.current_version_id, fields: { name: "Ann B" } } });
+    expect(renamed.status).toBe(200);
+    expect((await manage(token, "POST", `/entries/${ann.body.instance_id}/publish`, { body: {} })).status).toBe(200);
+    const res = await deliver(s.host, "/v1/article/post");
+    const item = ((await res.json()) as { data: PublicItem & { relations: Record<string, { display: string }[]> } }).data;
+    expect(item.relations.author?.[0]?.display).toBe("Ann B");
+    expect(item.media.cover?.[0]).toMatchObject({ url: image.url, width: 3, height: 3 });
+    expect((await deliver(s.host, image.url)).status).toBe(200);
+    expect((await deliver(s.host, replaced.body.media.url)).status).toBe(404);
   });
 
   it("an object two items pin stays served until the last one is withdrawn; a model re-render keeps the pins", async () => {
