@@ -2048,6 +2048,98 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/media/{id}/originals — scope content:read */
+  listMediaOriginals: {
+    method: "GET";
+    path: "/api/manage/v1/media/{id}/originals";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "media_id": string;
+      "originals": Array<{
+        "id": string;
+        "lang": string | null;
+        "url": string | null;
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+      }>;
+      "by_language": Array<{
+        "lang": string;
+        "id": string;
+        "from_lang": string | null;
+      }>;
+    };
+  };
+  /** PUT /api/manage/v1/media/{id}/originals/{lang} — scope media:write — needs Idempotency-Key */
+  setMediaOriginal: {
+    method: "PUT";
+    path: "/api/manage/v1/media/{id}/originals/{lang}";
+    params: {
+      "id": string;
+      "lang": string;
+    };
+    query: never;
+    body: FormData; /** multipart/form-data: file part "file" and the text fields */
+    formFields: {
+      "name"?: string;
+      "type"?: string;
+      "width"?: string;
+      "height"?: string;
+      "aspectRatio"?: string;
+      "expected_object_id": string;
+    };
+    response: {
+      "media_id": string;
+      "original": {
+        "id": string;
+        "lang": string | null;
+        "url": string | null;
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+      };
+      "previous_object_id": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/media/{id}/originals/{lang} — scope media:write — needs Idempotency-Key */
+  removeMediaOriginal: {
+    method: "DELETE";
+    path: "/api/manage/v1/media/{id}/originals/{lang}";
+    params: {
+      "id": string;
+      "lang": string;
+    };
+    query: never;
+    body: {
+      "expected_object_id": string;
+    };
+    response: {
+      "media_id": string;
+      "removed": {
+        "id": string;
+        "lang": string | null;
+        "url": string | null;
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+      };
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;

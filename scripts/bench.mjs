@@ -28,6 +28,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { root } from "./lib/load-ts.mjs";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
+import { noisePng, uploadFigure, uploadThroughApi } from "./bench/media-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
@@ -292,6 +293,30 @@ async function primeCache(base, pathname, expectedData) {
   if (JSON.stringify(JSON.parse(again.text).data) !== expectedData) throw new Error(`${pathname}: the cached answer differs from the uncached one`);
 }
 
+const DELIVERY_BYTES = 256 * 1024;
+
+/** The published gallery item's media URL (checked to serve the object's exact bytes) and the R2 primitive's path for the same object. */
+async function deliveryPaths(base, objectKey) {
+  const item = await call(base, "GET", "/v1/gallery/bench-photo", SITE_HOST);
+  if (item.status !== 200) throw new Error(`the gallery item answered ${item.status}: ${item.text.slice(0, 500)}`);
+  const url = JSON.parse(item.text).data.media.photo?.[0]?.url;
+  if (typeof url !== "string") throw new Error(`the gallery item has no media url: ${item.text.slice(0, 500)}`);
+  const primitive = `/r2get?key=${encodeURIComponent(objectKey)}`;
+  const served = await call(base, "GET", url, SITE_HOST);
+  const raw = await call(base, "GET", primitive, PRIMITIVE_HOST);
+  if (served.status !== 200) throw new Error(`${url} answered ${served.status}: ${served.text.slice(0, 300)}`);
+  if (served.text !== raw.text) throw new Error(`${url} does not serve the object's bytes`);
+  return { url, primitive, objectKey };
+}
+
+/** Before the cached delivery figure: the second request must be a cache hit. */
+async function primeMediaDelivery(base, url) {
+  await call(base, "GET", url, SITE_HOST);
+  await new Promise((r) => setTimeout(r, 200));
+  const again = await call(base, "GET", url, SITE_HOST);
+  if (again.status !== 200 || again.headers["cf-cache-status"] !== "HIT") throw new Error(`${url} was not served from the cache on a second request (${again.status}, ${again.headers["cf-cache-status"]})`);
+}
+
 function rowsLines(report) {
   const limit = report.page_size + 1;
   const out = [];
@@ -347,6 +372,8 @@ async function main() {
   const script = await bundleWorker("scripts/bench/bench-worker.ts");
   const persistDir = mkdtempSync(path.join(os.tmpdir(), "driftwood-bench-"));
   let runtime;
+  let uploads;
+  let delivery;
   const stop = async () => {
     const r = runtime;
     runtime = undefined;
@@ -385,6 +412,20 @@ async function main() {
     report(fixed, undefined, "primitive");
     report(d1, fixed, "primitive");
     for (const fig of uncached) report(fig, d1, "uncached");
+
+    // Media: uploads through the management API against raw R2 puts, then delivery of a published image.
+    say(`[${elapsed()}] media.upload: ${SITE_HOST}/api/manage/v1/media against PUT ${PRIMITIVE_HOST}/r2put`);
+    const benchPerson = { site_id: seeded.site.site_id, person_id: seeded.site.person_id };
+    const { token } = await bench(base, "POST", "/_bench/media/credential", benchPerson);
+    uploads = await uploadFigure(base, SITE_HOST, PRIMITIVE_HOST, token, say);
+    const photo = await uploadThroughApi(base, SITE_HOST, token, noisePng(DELIVERY_BYTES, `bench delivery ${Date.now()}`), "delivery.png");
+    const gallery = await bench(base, "POST", "/_bench/media/gallery", { ...benchPerson, media_id: photo.id });
+    delivery = await deliveryPaths(base, gallery.object_key);
+    const r2First = await measure(base, "primitive.r2_get", PRIMITIVE_HOST, delivery.primitive);
+    const mediaUncached = await measure(base, "media.delivery.uncached", SITE_HOST, delivery.url);
+    const r2 = bracket(r2First, await measure(base, "primitive.r2_get", PRIMITIVE_HOST, delivery.primitive));
+    report(r2, fixed, "primitive");
+    report(mediaUncached, r2, "uncached");
     await stop();
 
     // Phase 2: restart on the same storage with PUBLIC_CACHE_MAX_AGE=60.
@@ -402,6 +443,14 @@ async function main() {
     report(cache, fixed, "primitive");
     for (const fig of cached) report(fig, cache, "cached");
 
+    await bench(base, "POST", "/_bench/media/prime", { object_key: delivery.objectKey });
+    const mediaCacheFirst = await measure(base, "primitive.cache_media", PRIMITIVE_HOST, "/cache_media");
+    await primeMediaDelivery(base, delivery.url);
+    const mediaCached = await measure(base, "media.delivery.cached", SITE_HOST, delivery.url);
+    const mediaCache = bracket(mediaCacheFirst, await measure(base, "primitive.cache_media", PRIMITIVE_HOST, "/cache_media"));
+    report(mediaCache, fixed, "primitive");
+    report(mediaCached, mediaCache, "cached");
+
     say(`[${elapsed()}] Copying published rows up to ${LARGE_ITEMS} items (direct SQL, rows-read measurement only)…`);
     const grown = await bench(base, "POST", "/_bench/grow", { target: LARGE_ITEMS });
     say(`  ${grown.items} items, ${grown.rows} published rows`);
@@ -409,6 +458,9 @@ async function main() {
     await stop();
 
     table();
+    print("");
+    print(`BENCH media.upload.c1=${uploads.api.toFixed(1)}MiB/s ratio=${uploads.ratio.toFixed(2)} (${uploads.rounds} × ${(uploads.fileBytes / 1048576).toFixed(2)} MiB through POST /api/manage/v1/media, ${Math.round(uploads.apiMsPerUpload)} ms each)`);
+    print(`BENCH primitive.r2_put.c1=${uploads.put.toFixed(1)}MiB/s ratio=1.00 (the same bytes buffered and put to R2, ${Math.round(uploads.putMsPerUpload)} ms each)`);
     targets(rows);
     for (const f of figures.filter((x) => x.kind === "cached")) {
       for (const c of ["c50", "c1"]) {

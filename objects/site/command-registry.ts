@@ -12,6 +12,7 @@ import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
 import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
+import * as mediaOriginals from "../../shared/services/media/original-writes";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -60,6 +61,9 @@ export const COMMANDS = {
   updateMedia: { build: updateMedia, status: 200 },
   // Media replace (POST /media/{id}/replace; docs/media.md, "Replace").
   replaceMedia: { build: replaceMedia, status: 200 },
+  // Originals by language (PUT/DELETE /media/{id}/originals/{lang}; docs/media.md). The plan answers 201 for a first override.
+  setMediaOriginal: { build: mediaOriginals.setMediaOriginal, status: 200 },
+  removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

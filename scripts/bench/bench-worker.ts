@@ -4,8 +4,10 @@
  * `primitive.bench` only. Every other host goes straight to the real worker.
  *
  * Primitives (see primitives.ts):      GET /fixed, GET /d1, GET /cache
+ * Media primitives (media-bench.ts):   PUT /r2put, GET /r2get?key=, GET /cache_media
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
- *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats
+ *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
+ *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime
  *
  * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
  * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
@@ -15,6 +17,7 @@ import * as v from "valibot";
 import type { Env, EventMessage } from "../../shared/env";
 import worker from "../../workers/index";
 import { cacheHit, d1Read, fixedBytes, setupPrimitives } from "./primitives";
+import { benchCredential, benchGallery, cacheMedia, primeMediaCache, r2Get, r2Put } from "./media-bench";
 import { measureRowsRead } from "./rows-read";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 
@@ -40,6 +43,9 @@ const BenchSiteBody = v.object({
 const ArticlesBody = v.object({ site: BenchSiteBody, from: v.pipe(v.number(), v.integer()), count: v.pipe(v.number(), v.integer()) });
 const SetupBody = v.object({ host: v.string(), model: v.string(), slug: v.string() });
 const GrowBody = v.object({ target: v.pipe(v.number(), v.integer()) });
+const CredentialBody = v.object({ site_id: v.string(), person_id: v.string() });
+const GalleryBody = v.object({ site_id: v.string(), person_id: v.string(), media_id: v.string() });
+const PrimeBody = v.object({ object_key: v.string() });
 
 function hostOf(request: Request): string {
   return (request.headers.get("host") ?? new URL(request.url).host).toLowerCase().replace(/:\d+$/, "");
@@ -59,6 +65,24 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
       return d1Read(env.DB);
     case "GET /cache":
       return cacheHit();
+    case "PUT /r2put":
+      return r2Put(env, request);
+    case "GET /r2get":
+      return r2Get(env, url);
+    case "GET /cache_media":
+      return cacheMedia();
+    case "POST /_bench/media/credential": {
+      const input = await body(request, CredentialBody);
+      return Response.json({ token: await benchCredential(env, input.site_id, input.person_id) });
+    }
+    case "POST /_bench/media/gallery": {
+      const input = await body(request, GalleryBody);
+      return Response.json(await benchGallery(env, input.site_id, input.person_id, input.media_id));
+    }
+    case "POST /_bench/media/prime": {
+      const input = await body(request, PrimeBody);
+      return Response.json(await primeMediaCache(env, input.object_key));
+    }
     case "POST /_bench/site":
       return Response.json(await provisionBenchSite(env.DB));
     case "POST /_bench/articles": {

@@ -1,7 +1,9 @@
 import { isoAt } from "../../shared/clock";
-import { hex, sha256Hex } from "../../shared/crypto/digest";
+import { sha256Hex } from "../../shared/crypto/digest";
 import { commit } from "../../shared/db/batch";
 import { newId } from "../../shared/ids";
+import { mediaRepository } from "../../shared/repositories/media-repository";
+import { newObjectKey } from "../../shared/services/media/object-keys";
 import type { LifecycleContext } from "../../shared/services/lifecycle";
 import type { SeedEnv } from "./demo";
 
@@ -34,7 +36,10 @@ function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/** Media rows (there is no media service yet) and, when the bucket is bound, their bytes. */
+/**
+ * Media rows written directly (the upload path runs in the router and the site's object, which the
+ * seed does not start), with their ledger rows and, when the bucket is bound, their bytes.
+ */
 export async function demoMedia(env: SeedEnv, ctx: LifecycleContext): Promise<string[]> {
   const at = isoAt(ctx.clock.now());
   const ids: string[] = [];
@@ -42,7 +47,7 @@ export async function demoMedia(env: SeedEnv, ctx: LifecycleContext): Promise<st
   for (const image of IMAGES) {
     const id = newId("med");
     const bytes = decodeBase64(image.base64);
-    const objectKey = `${ctx.site.id}/${id}/${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    const { objectKey } = newObjectKey(ctx.site.id, id);
     if (env.MEDIA) await env.MEDIA.put(objectKey, bytes, { httpMetadata: { contentType: "image/png" } });
     statements.push(
       ctx.db
@@ -69,6 +74,8 @@ export async function demoMedia(env: SeedEnv, ctx: LifecycleContext): Promise<st
         })
         .compile(),
     );
+    // The object ledger knows the file, as an upload's batch records it (docs/media.md, "Object ledger").
+    statements.push(mediaRepository(ctx.db, ctx.scope).recordCurrentFile(id));
     ids.push(id);
   }
   await commit(env.DB, statements);

@@ -202,6 +202,22 @@ export interface MediaObjectsTable {
   created_at: string;
 }
 
+/** One override original per media item and language (migrations/d1/0021_media_originals.sql). */
+export interface MediaOriginalsTable {
+  site_id: string;
+  media_id: string;
+  lang: string;
+  object_key: string;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  created_by: string | null;
+  created_at: string;
+}
+
 /** Media objects pinned by published items (migrations/d1/0017_published_media.sql). */
 export interface PublishedMediaTable {
   site_id: string;
@@ -382,6 +398,7 @@ export interface Database {
   media_folders: MediaFoldersTable;
   media_objects: MediaObjectsTable;
   published_media: PublishedMediaTable;
+  media_originals: MediaOriginalsTable;
   published_items: PublishedItemsTable;
   published_relations: PublishedRelationsTable;
   audit_log: AuditLogTable;

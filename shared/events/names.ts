@@ -39,6 +39,9 @@ export const EVENT_NAMES = [
   "media.updated",
   // Media replace (POST /media/{id}/replace).
   "media.replaced",
+  // Originals by language (PUT/DELETE /media/{id}/originals/{lang}).
+  "media.original.updated",
+  "media.original.removed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

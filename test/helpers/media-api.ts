@@ -28,14 +28,14 @@ export type ErrBody = { error: { code: string; [detail: string]: unknown } };
 export type FilePart = { bytes: Uint8Array; name: string; type?: string };
 
 /** A multipart/form-data management call (`file` and text fields) with an Idempotency-Key. */
-async function multipartCall<T>(token: string, path: string, file: FilePart | null, fields: Record<string, string>, options: { key?: string | null }): Promise<ManageResult<T>> {
+async function multipartCall<T>(token: string, path: string, file: FilePart | null, fields: Record<string, string>, options: { key?: string | null; method?: "POST" | "PUT" }): Promise<ManageResult<T>> {
   const form = new FormData();
   if (file) form.append("file", new File([file.bytes], file.name, file.type === undefined ? {} : { type: file.type }));
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   const key = options.key === undefined ? newKey() : options.key;
   if (key !== null) headers["idempotency-key"] = key;
-  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, { method: "POST", headers, body: form });
+  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, { method: options.method ?? "POST", headers, body: form });
   const body = await response.text();
   return { status: response.status, body: (body ? JSON.parse(body) : null) as T, headers: response.headers };
 }
@@ -65,4 +65,16 @@ export function replaceMedia<T = MediaAnswer & { unchanged?: true }>(
   options: { key?: string | null } = {},
 ): Promise<ManageResult<T>> {
   return multipartCall<T>(token, `/media/${id}/replace`, file, fields, options);
+}
+
+/** PUT /media/{id}/originals/{lang} as multipart/form-data: `file` and text fields (docs/media.md, "Originals by language"). */
+export function setOriginal<T = unknown>(
+  token: string,
+  id: string,
+  lang: string,
+  file: FilePart | null,
+  fields: Record<string, string>,
+  options: { key?: string | null } = {},
+): Promise<ManageResult<T>> {
+  return multipartCall<T>(token, `/media/${id}/originals/${lang}`, file, fields, { ...options, method: "PUT" });
 }

@@ -5,6 +5,7 @@ import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
 import * as mediaReplace from "./media-replace";
+import * as mediaOriginals from "./media-originals";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
@@ -75,4 +76,8 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   updateMedia: mediaEdits.updateMedia,
   // Media replace (handlers/media-replace.ts).
   replaceMedia: mediaReplace.replaceMedia,
+  // Originals by language (handlers/media-originals.ts).
+  listMediaOriginals: mediaOriginals.listMediaOriginals,
+  setMediaOriginal: mediaOriginals.setMediaOriginal,
+  removeMediaOriginal: mediaOriginals.removeMediaOriginal,
 };

@@ -57,13 +57,23 @@ export interface StoredFile {
   mimeType: string;
 }
 
+/** The commands that bring a file stored by {@link storeThenCommand}. */
+type FileCommand = "uploadMedia" | "replaceMedia" | "setMediaOriginal";
+
+/** The object a file command's answer names: the item's file (`media.object_id`) or an original (`original.id`). */
+function answeredObjectId(body: unknown): string | undefined {
+  const answer = body as { media?: Pick<MediaItem, "object_id">; original?: { id: string } };
+  return answer.original?.id ?? answer.media?.object_id;
+}
+
 /**
- * The one store-then-write path of every command that brings a file (upload, replace): note the key
- * in the site's object, put the object to R2, run the command; keep the object only when a fresh
- * answer names it (`media.object_id`), else delete it — a refusal, a reuse or unchanged answer, a
- * replay, or a batch that did not commit (checked by reading whether a row names the key).
+ * The one store-then-write path of every command that brings a file (upload, replace, an original
+ * by language): note the key in the site's object, put the object to R2, run the command; keep the
+ * object only when a fresh answer names it (`media.object_id`, `original.id`), else delete it — a
+ * refusal, a reuse or unchanged answer, a replay, or a batch that did not commit (checked by reading
+ * whether the ledger names the key).
  */
-export async function storeThenCommand<K extends "uploadMedia" | "replaceMedia">(call: ManageCall, file: StoredFile, name: K, input: CommandInput<K>): Promise<Response> {
+export async function storeThenCommand<K extends FileCommand>(call: ManageCall, file: StoredFile, name: K, input: CommandInput<K>): Promise<Response> {
   const { objectId, objectKey } = file;
   // Noted first: if this request stops before settling, the site's alarm removes the object.
   await siteObject(call.env, call.site.id).noteUpload(objectKey);
@@ -79,8 +89,7 @@ export async function storeThenCommand<K extends "uploadMedia" | "replaceMedia">
     if (used !== undefined) await settleObject(call, objectKey, used);
     throw error;
   }
-  const answered = (result.body as { media: MediaItem }).media;
-  await settleObject(call, objectKey, !result.replayed && answered.object_id === objectId);
+  await settleObject(call, objectKey, !result.replayed && answeredObjectId(result.body) === objectId);
   return commandResponse(result);
 }
 
