@@ -102,7 +102,7 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
       [
         { instance_id: entry.instance_id, media_id: image.id, object_key: keyOf(x, image), file_name: "Sea at dawn.png" },
         { instance_id: entry.instance_id, media_id: doc.id, object_key: keyOf(x, doc), file_name: "Report 2026 (final).pdf" },
-      ].sort((a, b) => a.object_key.localeCompare(b.object_key)),
+      ].sort((a, b) => (a.object_key < b.object_key ? -1 : 1)),
     );
 
     const got = await deliver(x.s.host, image.url);
