@@ -426,6 +426,8 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
     expect(hit.res.status).toBe(304);
     const again = await read();
     expect(again.body).toEqual(bytes);
+    expect(again.res.headers.get("cf-cache-status")).toBe("HIT");
+    expect(first.res.headers.get("cf-cache-status")).toBeNull();
     expect(again.res.headers.get("cache-tag")).toBeNull();
     expect(again.res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
 

@@ -85,7 +85,6 @@ function notModified(headers: Headers): Response {
 async function fromCache(request: Request, hit: Response): Promise<Response> {
   const headers = new Headers(hit.headers);
   headers.delete("cache-tag");
-  headers.delete("cf-cache-status");
   headers.set("cache-control", IMMUTABLE_CACHE_CONTROL);
   const etag = headers.get("etag") ?? "";
   if (etagMatches(request.headers.get("if-none-match"), etag)) {
