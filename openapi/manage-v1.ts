@@ -1440,6 +1440,7 @@ export interface ManageOperations {
           "allowed": {
             [key: string]: Array<string>;
           };
+          "public_library": boolean;
         };
       };
       "revision": number;
@@ -1474,7 +1475,8 @@ export interface ManageOperations {
       };
       "validation_mode"?: "default" | "strict";
       "media"?: {
-        "allowed": {
+        "public_library"?: boolean;
+        "allowed"?: {
           "image"?: Array<string>;
           "document"?: Array<string>;
           "audio"?: Array<string>;
@@ -1509,6 +1511,7 @@ export interface ManageOperations {
           "allowed": {
             [key: string]: Array<string>;
           };
+          "public_library": boolean;
         };
       };
       "revision": number;

@@ -17,10 +17,11 @@ const SearchBody = v.strictObject({
 
 const Formats = v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9]{1,16}$/))), v.maxLength(64));
 const MediaSettingsBody = v.strictObject({
-  allowed: v.pipe(
+  public_library: v.optional(v.pipe(v.boolean(), v.description("Serve every item's current file publicly, not only files published content pins (docs/media.md, \"Public delivery\"); default false"))),
+  allowed: v.optional(v.pipe(
     v.strictObject({ image: v.optional(Formats), document: v.optional(Formats), audio: v.optional(Formats), video: v.optional(Formats), file: v.optional(Formats) }),
     v.description("Formats (file-type extension names of the bytes, e.g. jpg, png, pdf) by kind; a named kind replaces its list, others keep theirs"),
-  ),
+  )),
 });
 
 export const UpdateSettingsBody = v.strictObject({
@@ -45,7 +46,10 @@ export const Settings = v.pipe(
       retention: v.object({ trash_days: v.number() }),
       review: v.object({ required: v.boolean() }),
       validation_mode: v.picklist(["default", "strict"]),
-      media: v.object({ allowed: v.pipe(v.record(v.string(), v.array(v.string())), v.description("Formats (by the bytes) the site accepts, by media kind (docs/media.md)")) }),
+      media: v.object({
+        allowed: v.pipe(v.record(v.string(), v.array(v.string())), v.description("Formats (by the bytes) the site accepts, by media kind (docs/media.md)")),
+        public_library: v.pipe(v.boolean(), v.description("Whether every item's current file is served publicly (docs/media.md, \"Public delivery\")")),
+      }),
     }),
     revision: v.number(),
     search_reindexed: v.optional(v.boolean()),

@@ -128,5 +128,20 @@ export const publicSurface: Surface = {
       response: v.strictObject({ data: v.array(v.strictObject({ text: v.string(), model: v.string(), slug: v.nullable(v.string()), instance_id: v.string() })) }),
       errors: ["invalid_request", "search_off", "not_found"],
     },
+    {
+      operationId: "getMediaFile",
+      method: "get",
+      path: "/media/{id}/{object}/{file}",
+      summary:
+        "A media file's bytes (docs/media.md, \"Public delivery\"): served while published content pins the object (or the site's library is public, for an item's current file); Range (one range) → 206, unsatisfiable → 416, If-None-Match → 304; HEAD as GET",
+      params: v.strictObject({
+        id: v.pipe(v.string(), v.description("media id (med_…)")),
+        object: v.pipe(v.string(), v.description("object id (obj_…): the stored bytes, immutable")),
+        file: v.pipe(v.string(), v.description("the file name the item's url carries; another name is a 404")),
+      }),
+      response: v.pipe(v.string(), v.description("The stored bytes, with the stored Content-Type")),
+      responseType: "application/octet-stream",
+      errors: ["not_found"],
+    },
   ],
 };

@@ -7,6 +7,7 @@ import { handleManage, MANAGE_BASE } from "./manage/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
+import { MEDIA_PATH_PREFIX } from "./public/media-file";
 
 /**
  * Dispatch by host and path (DESIGN.md §1). Credential-addressed surfaces (management, plugin,
@@ -28,7 +29,8 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     const pathname = new URL(request.url).pathname;
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
     if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
-    const hit = await cachedAnswer(request, cacheMaxAge(env));
+    // Media delivery looks the cache up itself (Range and conditional requests, docs/media.md).
+    const hit = pathname.startsWith(MEDIA_PATH_PREFIX) ? undefined : await cachedAnswer(request, cacheMaxAge(env));
     if (hit) return hit;
     const site = await siteForRequest(request, env);
     return await handlePublic(request, env, ctx, site);

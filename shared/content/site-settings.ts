@@ -14,8 +14,12 @@ export interface SiteSettings {
   retention: { trash_days: number };
   review: { required: boolean };
   validation_mode: "default" | "strict";
-  /** Media files the site accepts: formats (file-type extension names of the bytes) by kind (docs/media.md). */
-  media: { allowed: Record<MediaKind, string[]> };
+  /**
+   * Media (docs/media.md): `allowed`, the formats (file-type extension names of the bytes) the site
+   * accepts by kind; `public_library`, whether public delivery serves every item's current file, not
+   * only the objects published content pins ("Public delivery").
+   */
+  media: { allowed: Record<MediaKind, string[]>; public_library: boolean };
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -26,7 +30,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   retention: { trash_days: 30 },
   review: { required: false },
   validation_mode: "default",
-  media: { allowed: Object.fromEntries(MEDIA_KINDS.map((k) => [k, [...DEFAULT_ALLOWED_FORMATS[k]]])) as Record<MediaKind, string[]> },
+  media: { allowed: Object.fromEntries(MEDIA_KINDS.map((k) => [k, [...DEFAULT_ALLOWED_FORMATS[k]]])) as Record<MediaKind, string[]>, public_library: false },
 };
 
 /** A stored `media.allowed`: a kind it names replaces that kind's default list; others keep theirs. */
@@ -54,7 +58,7 @@ export function parseSiteSettings(text: string): SiteSettings {
     search: { ...DEFAULT_SITE_SETTINGS.search, ...(raw.search ?? {}) },
     retention: { ...DEFAULT_SITE_SETTINGS.retention, ...(raw.retention ?? {}) },
     review: { ...DEFAULT_SITE_SETTINGS.review, ...(raw.review ?? {}) },
-    media: { allowed: mediaAllowed(raw.media) },
+    media: { allowed: mediaAllowed(raw.media), public_library: raw.media?.public_library === true },
   };
 }
 

@@ -238,6 +238,8 @@ export interface PublishedMediaTable {
   instance_id: string;
   media_id: string;
   object_key: string;
+  /** The file name the address names (0020). */
+  file_name: string;
 }
 
 export interface AuditLogTable {

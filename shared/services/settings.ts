@@ -29,7 +29,7 @@ export interface SettingsPatch {
   retention?: { trash_days: number };
   review?: { required: boolean };
   validation_mode?: "default" | "strict";
-  media?: { allowed: Partial<Record<MediaKind, string[]>> };
+  media?: { allowed?: Partial<Record<MediaKind, string[]>>; public_library?: boolean };
 }
 
 export interface UpdateSettingsInput extends SettingsPatch {
@@ -55,7 +55,7 @@ export function settingsView(settings: SiteSettings, revision: number): Settings
       retention,
       review,
       validation_mode,
-      media: { allowed: media.allowed },
+      media: { allowed: media.allowed, public_library: media.public_library },
     },
     revision,
   };
@@ -128,7 +128,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   // Media formats (docs/media.md): each under its own kind; `file` holds only kindless formats, never a
   // program's or markup (the upload checks refuse those whatever a site allows).
   for (const kind of MEDIA_KINDS) {
-    input.media?.allowed[kind]?.forEach((format, i) => {
+    input.media?.allowed?.[kind]?.forEach((format, i) => {
       if (kindOfFormat(format) !== kind || EXECUTABLE_FORMATS.has(format) || format === "xml" || format === "html" || format === "svg") {
         issues.push({ path: `media.allowed.${kind}[${i}]`, message: `"${format}" is not a ${kind} format a site may allow` });
       }
@@ -146,12 +146,21 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
     ...(input.retention !== undefined ? { retention: input.retention } : {}),
     ...(input.review !== undefined ? { review: input.review } : {}),
     ...(input.validation_mode !== undefined ? { validation_mode: input.validation_mode } : {}),
-    ...(input.media !== undefined ? { media: { allowed: { ...before.media.allowed, ...dedupedFormats(input.media.allowed) } } } : {}),
+    ...(input.media !== undefined
+      ? {
+          media: {
+            allowed: { ...before.media.allowed, ...dedupedFormats(input.media.allowed ?? {}) },
+            public_library: input.media.public_library ?? before.media.public_library,
+          },
+        }
+      : {}),
   };
   const localeChanged = !same(before.locale_fallback, after.locale_fallback) || before.locale_fallback_enabled !== after.locale_fallback_enabled;
   const searchChanged = !same(before.search, after.search);
   const weightsChanged = !same(before.search.weights, after.search.weights);
   const embedsChanged = !same(before.embed_origins, after.embed_origins);
+  // Delivered media carry the site tag: closing the library must evict files only it served.
+  const libraryChanged = before.media.public_library !== after.media.public_library;
 
   const revision = site.settings_revision + 1;
   const at = isoAt(ctx.clock.now());
@@ -167,7 +176,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   if (weightsChanged) statements.push(...(await reindexSiteStatements({ ...ctx, site: { ...site, settings: after } })));
 
   const purgeTags: string[] = [];
-  if (localeChanged || searchChanged || embedsChanged) purgeTags.push(cacheTag.site(site.id));
+  if (localeChanged || searchChanged || embedsChanged || libraryChanged) purgeTags.push(cacheTag.site(site.id));
   if (localeChanged || searchChanged) purgeTags.push(...models.map((m) => cacheTag.list(m.id)));
   const changed = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode", "media"] as const).filter(
     (key) => !same(before[key], after[key]),

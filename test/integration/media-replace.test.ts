@@ -52,7 +52,7 @@ describe("POST /api/manage/v1/media/{id}/replace", () => {
       loading: "eager",
       folder_id: folder.body.folder.id,
       revision: 2,
-      url: `/media/${original.id}/new%20photo.jpg`,
+      url: `/media/${original.id}/${item.object_id}/new%20photo.jpg`,
       created_at: original.created_at,
     });
     expect(item.object_id).not.toBe(original.object_id);

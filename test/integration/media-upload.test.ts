@@ -32,7 +32,7 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
       folder_id: null,
       tags: [],
       edited_from: null,
-      url: `/media/${item.id}/Sea%20at%20dawn.png`,
+      url: `/media/${item.id}/${item.object_id}/Sea%20at%20dawn.png`,
     });
     expect(item.id).toMatch(/^med_/);
     const key = `${s.site.id}/${item.id}/${item.object_id}`;

@@ -13,6 +13,7 @@ import { embeds } from "../public/site-info";
 import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
+import { serveMediaFile } from "../public/media-file";
 
 export { publicNotFound };
 
@@ -64,6 +65,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
       return listItems(env.DB, site, model, servedChain(site, params.locale), params, !bypass);
     });
   },
+  getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;
     const modelSlug = modelParam(call);

@@ -7,6 +7,7 @@ import { modelRepository, type Model } from "../../repositories/model-repository
 import type { LifecycleContext } from "./context";
 import { indexStatements, unindexStatements } from "../../search/index-statements";
 import { entryRepository } from "../../repositories/entry-repository";
+import { deliveryUrl, mediaUrl } from "../media/media-view";
 import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
@@ -49,10 +50,21 @@ export interface PublicItem {
   media: Record<string, MediaRef[]>;
 }
 
+/** An object a published item serves (a `published_media` row): public delivery serves only these. */
+export interface MediaPin {
+  media_id: string;
+  /** `<site id>/<media id>/<object id>`, the object as it was when the version was rendered. */
+  object_key: string;
+  /** The file name its address carries. */
+  file_name: string;
+}
+
 export interface RenderedSnapshot {
   item: PublicItem;
   mentions: string[];
   relationRows: { field: string; target_group_id: string; target_slug: string | null }[];
+  /** Objects the item's `media` serves, pinned with the published row (docs/media.md, "Public delivery"). */
+  mediaPins: MediaPin[];
 }
 
 /** How one snapshot is rendered. */
@@ -67,6 +79,36 @@ export interface RenderOptions {
   changedModels?: readonly Model[];
   /** Field ids the reader may read (a preview shows what its minter may read); default every field. */
   readableFieldIds?: ReadonlySet<string>;
+  /**
+   * A re-render of the published version (a relation target or the model changed, not a publish):
+   * media the item already pins keep that object and its file facts (url, type, name, size), so a
+   * replaced file is served only once the item is published again (spec 2 rule 6).
+   */
+  keepPinned?: boolean;
+}
+
+/** A media value a published item already serves: its pin and the file facts its `MediaRef` gave. */
+type KeptMedia = { pin: MediaPin; ref: MediaRef };
+
+/** The media an instance's published row serves, by media id (its pins, matched with its body's refs). */
+async function pinnedMedia(ctx: LifecycleContext, instanceId: string): Promise<Map<string, KeptMedia>> {
+  const kept = new Map<string, KeptMedia>();
+  const pins = await ctx.db
+    .selectFrom("published_media")
+    .select(["media_id", "object_key", "file_name"])
+    .where("site_id", "=", ctx.site.id)
+    .where("instance_id", "=", instanceId)
+    .execute();
+  if (pins.length === 0) return kept;
+  const row = await ctx.db.selectFrom("published_items").select("body").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).executeTakeFirst();
+  if (!row) return kept;
+  const refs = Object.values((JSON.parse(row.body) as PublicItem).media ?? {}).flat();
+  for (const pin of pins) {
+    const url = deliveryUrl(pin.media_id, pin.object_key, pin.file_name);
+    const ref = refs.find((r) => r.id === pin.media_id && r.url === url);
+    if (ref) kept.set(pin.media_id, { pin, ref });
+  }
+  return kept;
 }
 
 /** When a group was first published in any language (`now` when it never was): lists order by it. */
@@ -107,6 +149,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       ? []
       : await ctx.db.selectFrom("media").selectAll().where("site_id", "=", ctx.site.id).where("id", "in", [...mediaWanted]).execute();
   const mediaById = new Map(mediaRows.map((m) => [m.id, m]));
+  const kept = options.keepPinned && mediaRows.length > 0 ? await pinnedMedia(ctx, entry.instance_id) : new Map<string, KeptMedia>();
 
   const item: PublicItem = {
     id: entry.instance_id,
@@ -122,6 +165,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   };
   const mentions = new Set<string>([entry.translation_group_id]);
   const relationRows: RenderedSnapshot["relationRows"] = [];
+  const mediaPins: MediaPin[] = [];
   for (const field of model.fields) {
     if (!shown(field)) continue;
     const value = stored[field.id] ?? null;
@@ -143,14 +187,19 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
         const m = mediaById.get(id);
         if (!m) continue;
         const alts = JSON.parse(m.alt_texts) as Record<string, string>;
+        // Only fields the item shows get here (`shown`), so a private field's media is never pinned.
+        // A publish pins the current file; a re-render keeps the object the item already serves.
+        const keep = kept.get(m.id);
+        const file = keep
+          ? { url: keep.ref.url, kind: keep.ref.kind, mime_type: keep.ref.mime_type, file_name: keep.ref.file_name, width: keep.ref.width, height: keep.ref.height }
+          : { url: mediaUrl(m), kind: m.kind, mime_type: m.mime_type, file_name: m.file_name, width: m.width, height: m.height };
+        mediaPins.push(keep ? keep.pin : { media_id: m.id, object_key: m.object_key, file_name: m.file_name });
+        // Hook for originals by language (docs/media.md, "Public delivery"): when the language has an
+        // original, add it to this MediaRef and push its object to `mediaPins` here, so it is served
+        // exactly while this version is published.
         refs.push({
           id: m.id,
-          url: `/media/${m.id}/${encodeURIComponent(m.file_name)}`,
-          kind: m.kind,
-          mime_type: m.mime_type,
-          file_name: m.file_name,
-          width: m.width,
-          height: m.height,
+          ...file,
           alt: alts[entry.lang] ?? alts[ctx.site.default_lang] ?? "",
           focal: m.default_focal ? (JSON.parse(m.default_focal) as { x: number; y: number }) : null,
           loading: m.loading,
@@ -166,7 +215,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       item.fields[field.key] = value;
     }
   }
-  return { item, mentions: [...mentions], relationRows };
+  return { item, mentions: [...mentions], relationRows, mediaPins };
 }
 
 /** Items outside the model's manual order sort after every placed item. */
@@ -223,7 +272,23 @@ export function snapshotStatements(
         .compile(),
     );
   }
+  statements.push(...pinStatements(ctx, entry.instance_id, rendered.mediaPins));
   statements.push(...indexStatements(ctx, entry, version.id, rendered.item, model));
+  return statements;
+}
+
+/**
+ * Statements replacing an instance's media pins (`published_media`): written and cleared wherever its
+ * `published_items` row is, in the same batch, so public delivery serves exactly what is published.
+ */
+function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly MediaPin[]): CompiledQuery[] {
+  const statements: CompiledQuery[] = [ctx.db.deleteFrom("published_media").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile()];
+  const seen = new Set<string>();
+  for (const pin of pins) {
+    if (seen.has(pin.object_key)) continue;
+    seen.add(pin.object_key);
+    statements.push(ctx.db.insertInto("published_media").values({ site_id: ctx.site.id, instance_id: instanceId, ...pin }).compile());
+  }
   return statements;
 }
 
@@ -232,6 +297,7 @@ export function withdrawStatements(ctx: LifecycleContext, instanceId: string): C
   return [
     ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    ...pinStatements(ctx, instanceId, []),
     ...unindexStatements(ctx, instanceId),
   ];
 }
@@ -268,7 +334,7 @@ export async function rebuildDependents(
     const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
     const model = await models.findById(source.model_id);
     if (!version || !model) continue;
-    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending });
+    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true });
     statements.push(...snapshotStatements(ctx, source, version, rendered, model));
     groups.push(source.translation_group_id);
   }

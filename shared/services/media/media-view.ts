@@ -37,9 +37,18 @@ function parsed<T>(text: string | null, fallback: T): T {
   }
 }
 
-/** The delivery address, the same one public snapshots give (shared/services/lifecycle/snapshot.ts). */
-export function mediaUrl(row: Pick<MediaRow, "id" | "file_name">): string {
-  return `/media/${row.id}/${encodeURIComponent(row.file_name)}`;
+/**
+ * The delivery address of one stored object: `/media/{media id}/{object id}/{file name}` on the site's
+ * host (docs/media.md, "Public delivery"). It names the object, so it is immutable: a replace gives a
+ * new address. Public snapshots give the same address for the object they pin (lifecycle/snapshot.ts).
+ */
+export function deliveryUrl(mediaId: string, objectKey: string, fileName: string): string {
+  return `/media/${mediaId}/${objectIdOf(objectKey)}/${encodeURIComponent(fileName)}`;
+}
+
+/** The delivery address of an item's current file. */
+export function mediaUrl(row: Pick<MediaRow, "id" | "file_name" | "object_key">): string {
+  return deliveryUrl(row.id, row.object_key, row.file_name);
 }
 
 export function mediaItem(row: MediaRow): MediaItem {

@@ -96,7 +96,7 @@ async function rerenderStatements(ctx: LifecycleContext, before: Model, after: M
     if (!row.published_version_id || !row.published_at) continue;
     const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", row.published_version_id).executeTakeFirst();
     if (!version) continue;
-    const rendered = await renderSnapshot(ctx, row, version, after, { publishedAt: row.published_at, firstPublishedAt: row.sort_at, changedModels });
+    const rendered = await renderSnapshot(ctx, row, version, after, { publishedAt: row.published_at, firstPublishedAt: row.sort_at, changedModels, keepPinned: true });
     statements.push(...snapshotStatements(ctx, row, version, rendered, after));
     groups.add(row.translation_group_id);
   }
@@ -127,7 +127,7 @@ async function rerenderStatements(ctx: LifecycleContext, before: Model, after: M
       const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
       const model = await models.findById(source.model_id);
       if (!version || !model) continue;
-      const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, changedModels });
+      const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, changedModels, keepPinned: true });
       statements.push(...snapshotStatements(ctx, source, version, rendered, model));
       groups.add(source.translation_group_id);
       // Their filter index rows change too: a filtered list that did not hold them may hold them now.
