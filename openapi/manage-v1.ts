@@ -1860,6 +1860,7 @@ export interface ManageOperations {
         "max_depth": number;
         "max_folders": number;
         "name_max": number;
+        "streamed_max_bytes": number;
       };
     };
   };
