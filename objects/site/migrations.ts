@@ -10,6 +10,7 @@ import type { Migration } from "./storage";
 export const SITE_OBJECT_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: m0001 },
   { version: 2, sql: m0002 },
-  // 3 is left to another slice (numbers were handed out per slice); 4 applies after 2 on its own.
+  // 3 belongs to another slice (numbers are handed out per slice); migrate() runs every step whose
+  // own version is not recorded, so 3 still runs on objects that already applied 4.
   { version: 4, sql: m0004 },
 ];
