@@ -182,6 +182,12 @@ describe("POST /api/media/uploads (admin streamed upload)", () => {
     expect([noKey.status, noKey.body.error.code]).toEqual([400, "invalid_request"]);
     const unknownField = await streamUpload<ErrBody>(session, s.site.id, file, { fields: { tags: "x" } });
     expect([unknownField.status, unknownField.body.error.code]).toEqual([400, "invalid_request"]);
+    const repeated = await SELF.fetch("http://admin.localhost/api/media/uploads?name=a.png&name=b.png", {
+      method: "POST",
+      headers: { cookie: session.cookie, "x-csrf-token": session.csrf, "x-site-id": s.site.id, "idempotency-key": newKey() },
+      body: file,
+    });
+    expect(repeated.status).toBe(400);
     const badLang = await streamUpload<ErrBody>(session, s.site.id, file, { fields: { alt_texts: JSON.stringify({ de: "x" }) } });
     expect([badLang.status, badLang.body.error.code]).toEqual([422, "unknown_locale"]);
     const noFolder = await streamUpload<ErrBody>(session, s.site.id, file, { fields: { folder_id: "mfd_nope" } });

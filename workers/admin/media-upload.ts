@@ -44,11 +44,11 @@ export async function streamMediaUpload(call: SiteCall): Promise<Response> {
   const url = new URL(request.url);
   const query = queryObject(url);
   const fields = parse(UploadMediaFields, query);
+  const declaredType = request.headers.get("content-type") ?? "";
+  const options = uploadOptions(fields, { name: "", type: declaredType }, site.languages);
   const max = maxBytes(env, site.id);
   const declaredLength = request.headers.get("content-length");
   if (declaredLength !== null && Number(declaredLength) > max) throw payloadTooLarge(max);
-  const declaredType = request.headers.get("content-type") ?? "";
-  const options = uploadOptions(fields, { name: "", type: declaredType }, site.languages);
 
   const body = new StreamedBody(request.body, max);
   let inspected;
