@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_GRACE_MS } from "../../objects/site/upload-objects";
+import { StreamedBody } from "../../workers/http/streamed-body";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
@@ -212,6 +213,24 @@ describe("POST /api/media/uploads (admin streamed upload)", () => {
     expect(limits.body).toEqual({ limits: { streamed_max_bytes: LIMIT } });
     const folders = await manage<{ limits: { streamed_max_bytes: number } }>(await credential(s), "GET", "/media/folders");
     expect(folders.body.limits.streamed_max_bytes).toBe(LIMIT);
+  });
+
+  it("StreamedBody aborts its multipart upload when the stream is refused mid-way (size or page tag), so no part can be completed", async () => {
+    for (const [body, max, code] of [
+      [new GeneratedBody(20 * MiB, png(1, 1)), 18 * MiB, "payload_too_large"],
+      [new GeneratedBody(20 * MiB, png(1, 1), { at: 19 * MiB, bytes: text("<body>") }), 45 * MiB, "unsupported_media_type"],
+    ] as const) {
+      const key = `streamed-test/${newKey()}`;
+      const streamed = new StreamedBody(body.stream(), max);
+      expect((await streamed.head()).byteLength).toBe(8 * MiB);
+      let uploadId = "";
+      const refused = await streamed.storeTo(env.MEDIA, key, "image/png", async (id) => void (uploadId = id)).catch((e: unknown) => e);
+      expect((refused as { code?: string }).code).toBe(code);
+      expect(uploadId).not.toBe("");
+      const resumed = env.MEDIA.resumeMultipartUpload(key, uploadId);
+      await expect(resumed.uploadPart(1, new Uint8Array(5 * MiB))).rejects.toThrow();
+      expect(await env.MEDIA.head(key)).toBeNull();
+    }
   });
 
   it("the site's alarm aborts a stopped streamed upload's multipart upload and forgets its note", async () => {
