@@ -1863,6 +1863,7 @@ export interface ManageOperations {
         "max_depth": number;
         "max_folders": number;
         "name_max": number;
+        "streamed_max_bytes": number;
       };
     };
   };

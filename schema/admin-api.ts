@@ -13,6 +13,7 @@ import {
 } from "./admin-bodies";
 import { PluginManifestSchema } from "./plugin-manifest";
 import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
+import { MediaAnswer, UploadMediaFields } from "./manage-media";
 
 /**
  * The admin JSON API on the admin host (docs/admin-api.md) as a route table: the router
@@ -229,7 +230,35 @@ const launchRoutes: readonly AdminRouteSpec[] = [
   },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...secretRoutes, ...contentRoutes, ...pluginRoutes, ...launchRoutes];
+const mediaRoutes: readonly AdminRouteSpec[] = [
+  {
+    operationId: "streamMediaUpload",
+    method: "post",
+    path: "/api/media/uploads",
+    access: "site",
+    summary: "Upload a large file streamed to storage (raw body; fields as query parameters), at most limits.streamed_max_bytes; 200 with reused: true when on_duplicate is use_existing and the bytes are held",
+    idempotent: true,
+    query: UploadMediaFields,
+    binaryBody: "The file's bytes (Content-Type is the declared type unless `type` is sent); at most limits.streamed_max_bytes (GET /api/media/limits)",
+    status: 201,
+    response: MediaAnswer,
+    errors: [
+      ...siteErrors, "payload_too_large", "idempotency_in_progress", "idempotency_key_reused",
+      "executable_file", "unsupported_media_type", "unknown_locale", "media_duplicate", "media_edit_source_not_found", "media_folder_not_found",
+    ],
+  },
+  {
+    operationId: "getMediaLimits",
+    method: "get",
+    path: "/api/media/limits",
+    access: "site",
+    summary: "Media limits an admin client needs: streamed_max_bytes (MEDIA_REQUEST_BODY_LIMIT_BYTES, else 100 MB)",
+    response: v.strictObject({ limits: v.strictObject({ streamed_max_bytes: v.number() }) }),
+    errors: [...siteErrors],
+  },
+];
+
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",

@@ -32,6 +32,11 @@ export interface RouteSpec {
    * JSON reader, parses the text fields with `body`, and hands the one file part on by itself.
    */
   multipart?: MultipartSpec;
+  /**
+   * A route whose body is the raw bytes of one file (the admin streamed upload), streamed rather than
+   * parsed: the text says what the body is; `query` carries the other fields.
+   */
+  binaryBody?: string;
   /** Success status and body. */
   status?: number;
   response: AnySchema;

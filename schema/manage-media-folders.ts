@@ -57,7 +57,7 @@ export const mediaFolderRoutes: readonly RouteSpec[] = [
       folders: v.array(MediaFolder),
       unfiled: v.number(),
       total: v.number(),
-      limits: v.object({ max_depth: v.number(), max_folders: v.number(), name_max: v.number() }),
+      limits: v.object({ max_depth: v.number(), max_folders: v.number(), name_max: v.number(), streamed_max_bytes: v.number() }),
     }),
     errors: [...COMMON],
   },

@@ -51,7 +51,8 @@ export const MediaItem = v.pipe(
   v.title("MediaItem"),
 );
 
-const MediaAnswer = v.object({ media: MediaItem, reused: v.optional(v.literal(true)), replayed: v.optional(v.boolean()) });
+/** The answer of an upload (201, or 200 with `reused: true`): the management upload and the admin streamed upload. */
+export const MediaAnswer = v.object({ media: MediaItem, reused: v.optional(v.literal(true)), replayed: v.optional(v.boolean()) });
 
 /** Media library operations of the management API (docs/media.md). */
 export const mediaRoutes: readonly RouteSpec[] = [

@@ -73,6 +73,7 @@ function operation(route: RouteSpec, surface: Surface): Json {
     });
   }
   if (route.multipart) op.requestBody = { required: true, content: { "multipart/form-data": { schema: multipartSchema(route) } } };
+  else if (route.binaryBody) op.requestBody = { required: true, content: { "application/octet-stream": { schema: { type: "string", format: "binary", description: route.binaryBody } } } };
   else if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: strip(schemaOf(route.body, "input")) } } };
   if (route.scope) op["x-scope"] = route.scope;
   // A route any caller may use (the admin's sign-in) declares no security of its own.

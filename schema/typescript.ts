@@ -58,7 +58,7 @@ export function buildTypes(surface: Surface, name: string): string {
       `    path: ${JSON.stringify(`${surface.basePath}${r.path}`)};`,
       `    params: ${convert(r.params, "input", i)};`,
       `    query: ${convert(r.query, "input", i)};`,
-      `    body: ${r.multipart ? `FormData; /** multipart/form-data: file part ${JSON.stringify(r.multipart.file)} and the text fields */\n    formFields: ${convert(r.body, "input", i)}` : convert(r.body, "input", i)};`,
+      `    body: ${r.binaryBody ? `ReadableStream<Uint8Array> | Blob | ArrayBuffer | Uint8Array; /** the file's raw bytes */` : r.multipart ? `FormData; /** multipart/form-data: file part ${JSON.stringify(r.multipart.file)} and the text fields */\n    formFields: ${convert(r.body, "input", i)}` : convert(r.body, "input", i)};`,
       `    response: ${convert(r.response, "output", i)};`,
       `  };`,
     ].join("\n");

@@ -12,6 +12,11 @@ export interface Env {
   CONFIG_CACHE_MS?: string;
   /** Management API requests per credential per minute (default 600). */
   MANAGE_RATE_LIMIT?: string;
+  /**
+   * The admin streamed upload's limit in bytes, when the deployment's plan allows more (or less)
+   * than the default 100 MB: a whole number from 1 to 5,000,000,000 (docs/media.md).
+   */
+  MEDIA_REQUEST_BODY_LIMIT_BYTES?: string;
   CF_PURGE_ZONE_ID?: string;
   CF_PURGE_API_TOKEN?: string;
   /** Optional stand-in for api.cloudflare.com (tests bind a fake); without it purges use `fetch`. */

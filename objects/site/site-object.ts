@@ -124,6 +124,10 @@ export class SiteObject extends DurableObject<Env> {
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > due) await this.ctx.storage.setAlarm(due);
   }
+  /** A streamed upload opened its R2 multipart upload for a noted key (before its first part). */
+  noteMultipartUpload(objectKey: string, uploadId: string): void {
+    this.#uploads.noteMultipart(objectKey, uploadId);
+  }
   /** The worker kept or deleted the upload's object. */
   settleUpload(objectKey: string): void {
     this.#uploads.settle(objectKey);
@@ -160,14 +164,17 @@ export class SiteObject extends DurableObject<Env> {
   }
 
   /**
-   * Objects of uploads that stopped between the R2 put and settling: deleted unless a committed row
-   * names them (a fault after the commit), then forgotten. A failed read or delete keeps the note
-   * for the next alarm.
+   * Objects of uploads that stopped between the R2 put and settling: a streamed upload's multipart
+   * upload aborted, the object deleted unless a committed row names it (a fault after the commit),
+   * then forgotten. A failed read or delete keeps the note for the next alarm.
    */
   async #removeStoppedUploads(siteId: string): Promise<void> {
     const media = mediaRepository(createDb(siteDatabase(this.env, siteId)), siteScope(siteId));
-    for (const key of this.#uploads.due()) {
+    for (const { objectKey: key, uploadId } of this.#uploads.due()) {
       try {
+        // A streamed upload that stopped mid-way: its parts are no object yet, so abort the upload.
+        // Aborting one that completed (or was aborted) fails; the key's check below still decides.
+        if (uploadId !== null) await this.env.MEDIA.resumeMultipartUpload(key, uploadId).abort().catch(() => undefined);
         if (!(await media.objectKeyInUse(key))) await this.env.MEDIA.delete(key);
         this.#uploads.settle(key);
       } catch (error) {

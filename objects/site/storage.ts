@@ -35,15 +35,18 @@ export function migrate(sql: SqlStorage, migrations: readonly Migration[]): Migr
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)",
   );
   const from = currentVersion(sql);
+  // Each step is skipped only when its own version is recorded, not when a higher one is: numbers
+  // are handed out per slice, so step 3 may ship after step 4 and must still run where 4 already did.
+  const recorded = new Set(sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray().map((r) => r.version));
   const applied: number[] = [];
   for (const migration of migrations) {
-    if (migration.version <= from) continue;
+    if (recorded.has(migration.version)) continue;
     sql.exec(migration.sql);
     // Wall time is only informational here; nothing reads applied_at back.
     sql.exec("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", migration.version, Date.now());
     applied.push(migration.version);
   }
-  return { from, to: applied.at(-1) ?? from, applied };
+  return { from, to: Math.max(from, applied.at(-1) ?? 0), applied };
 }
 
 /**

@@ -3,6 +3,13 @@ import type { Clock } from "../../shared/clock";
 /** How long an upload may take between storing its object and settling it before the alarm cleans up. */
 export const UPLOAD_GRACE_MS = 15 * 60 * 1000;
 
+/** A noted upload past its grace period. */
+export interface StoppedUpload {
+  objectKey: string;
+  /** The R2 multipart upload of a streamed upload, when it got that far. */
+  uploadId: string | null;
+}
+
 /**
  * R2 objects of uploads in flight, in the Durable Object's SQLite storage (`upload_objects`):
  * spec 2 idempotency rule 3, "a file stored by a stopped upload is removed". The worker notes a key
@@ -22,17 +29,28 @@ export class UploadObjects {
     return now + UPLOAD_GRACE_MS;
   }
 
+  /**
+   * Records the R2 multipart upload a streamed upload opened for a noted key (before its first
+   * part), so the alarm can abort it if the request stops.
+   */
+  noteMultipart(objectKey: string, uploadId: string): void {
+    this.storage.sql.exec("UPDATE upload_objects SET upload_id = ? WHERE object_key = ?", uploadId, objectKey);
+  }
+
   /** Forgets a key whose object the worker kept or deleted. */
   settle(objectKey: string): void {
     this.storage.sql.exec("DELETE FROM upload_objects WHERE object_key = ?", objectKey);
   }
 
-  /** Keys of stopped uploads (noted longer ago than the grace period), oldest first. */
-  due(limit = 100): string[] {
+  /**
+   * Stopped uploads (noted longer ago than the grace period), oldest first: the key, and the
+   * multipart upload a streamed upload opened for it (null for a whole-file put).
+   */
+  due(limit = 100): StoppedUpload[] {
     return this.storage.sql
-      .exec<{ object_key: string }>("SELECT object_key FROM upload_objects WHERE noted_at <= ? ORDER BY noted_at LIMIT ?", this.clock.now() - UPLOAD_GRACE_MS, limit)
+      .exec<{ object_key: string; upload_id: string | null }>("SELECT object_key, upload_id FROM upload_objects WHERE noted_at <= ? ORDER BY noted_at LIMIT ?", this.clock.now() - UPLOAD_GRACE_MS, limit)
       .toArray()
-      .map((r) => r.object_key);
+      .map((r) => ({ objectKey: r.object_key, uploadId: r.upload_id }));
   }
 
   /** When the oldest note becomes due, or null when none is kept. */

@@ -58,7 +58,8 @@ describe("media folders: create and list", () => {
     expect(listed.folders[0]).toMatchObject({ media_count: 0, subtree_folder_count: 3, subtree_media_count: 1 });
     expect(listed.folders[1]).toMatchObject({ media_count: 1, subtree_folder_count: 1, subtree_media_count: 1 });
     expect([listed.unfiled, listed.total]).toEqual([1, 2]);
-    expect(listed.limits).toEqual({ max_depth: 5, max_folders: 500, name_max: 80 });
+    // streamed_max_bytes: MEDIA_REQUEST_BODY_LIMIT_BYTES of the test pool (vitest.config.ts), else 100 MB.
+    expect(listed.limits).toEqual({ max_depth: 5, max_folders: 500, name_max: 80, streamed_max_bytes: 45_000_000 });
 
     // Another site sees none of them, and cannot upload into them.
     const other = await seedSite();

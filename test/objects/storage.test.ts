@@ -32,12 +32,12 @@ describe("migrate", () => {
     await inBlankStorage("test-migrate-idempotent", (storage) => {
       const sql = storage.sql;
       expect(schemaVersion(sql)).toBe(0);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 3, applied: [1, 2, 3] });
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 4, applied: [1, 2, 3, 4] });
       expect(tables(sql)).toEqual(["lease_leases", "lease_lost", "ledger_claims", "limit_windows", "media_cleanup", "schema_version", "upload_objects"]);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 3, to: 3, applied: [] });
-      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 3, to: 3, applied: [] });
-      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
-      expect(schemaVersion(sql)).toBe(3);
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 4, to: 4, applied: [] });
+      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 4, to: 4, applied: [] });
+      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(schemaVersion(sql)).toBe(4);
     });
   });
 
@@ -51,6 +51,20 @@ describe("migrate", () => {
       expect(migrateStorage(storage, steps)).toEqual({ from: 1, to: 2, applied: [2] });
       storage.sql.exec("INSERT INTO t_a (x, y) VALUES (1, 2)");
       expect(tables(storage.sql)).toEqual(["schema_version", "t_a", "t_b"]);
+    });
+  });
+
+  it("applies a step numbered below one already applied when its own version is not recorded (numbers handed out per slice)", async () => {
+    await inBlankStorage("test-migrate-gap", (storage) => {
+      const steps = [
+        { version: 1, sql: "CREATE TABLE t_a (x INTEGER);" },
+        { version: 3, sql: "CREATE TABLE t_c (x INTEGER);" },
+        { version: 4, sql: "CREATE TABLE t_d (x INTEGER);" },
+      ];
+      expect(migrateStorage(storage, [steps[0]!, steps[2]!])).toEqual({ from: 0, to: 4, applied: [1, 4] });
+      expect(migrateStorage(storage, steps)).toEqual({ from: 4, to: 4, applied: [3] });
+      expect(tables(storage.sql)).toEqual(["schema_version", "t_a", "t_c", "t_d"]);
+      expect(migrateStorage(storage, steps)).toEqual({ from: 4, to: 4, applied: [] });
     });
   });
 

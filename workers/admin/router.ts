@@ -9,6 +9,7 @@ import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
+import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
@@ -39,6 +40,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   applyModelProposal,
   dismissModelProposal,
   putManualOrder,
+  streamMediaUpload,
+  getMediaLimits: mediaLimits,
   applyProposal,
   rejectProposal,
   listPlugins,

@@ -25,11 +25,17 @@ export interface CommandResult<K extends CommandName> {
 }
 
 /**
+ * What running a command needs of a call: a management call, or an admin session's (the admin
+ * streamed upload, workers/admin/media-upload.ts) with its own idempotency.
+ */
+export type CommandCall = Pick<ManageCall, "env" | "request" | "site" | "actor" | "ctx" | "idempotency">;
+
+/**
  * Runs a registered command in the site's object with the call's idempotency key; a refusal is
  * thrown as its AppError. For handlers that must act on the answer before sending it (an upload
  * deletes its stored object unless the answer names it); others use {@link runCommand}.
  */
-export async function sendCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
+export async function sendCommand<K extends CommandName>(call: CommandCall, name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
   const leaseToken = call.request.headers.get("x-editing-token");
   const outcome = await settle<CommandResult<K>>(
     siteObject(call.env, call.site.id).command(name, {

@@ -36,7 +36,7 @@ const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
 
 /** Query values: one string each, or arrays for repeated names. */
-function queryObject(url: URL): Record<string, string | string[]> {
+export function queryObject(url: URL): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);

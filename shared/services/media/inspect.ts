@@ -58,6 +58,25 @@ function containsPageTag(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * The same page-tag search over a file that arrives in chunks (the admin streamed upload): each
+ * chunk is searched together with the last `TAG_WINDOW - 1` bytes of what came before, so a tag
+ * split between two chunks is found exactly as {@link containsPageTag} finds it in a whole buffer.
+ * Holds at most one chunk plus that small tail.
+ */
+export class PageTagScanner {
+  #tail = new Uint8Array(0);
+
+  /** Refuses (415 `unsupported_media_type`, reason markup) when a page tag starts in the bytes seen so far. */
+  push(chunk: Uint8Array): void {
+    const joined = new Uint8Array(this.#tail.byteLength + chunk.byteLength);
+    joined.set(this.#tail);
+    joined.set(chunk, this.#tail.byteLength);
+    if (containsPageTag(joined)) refuseMarkup("bytes");
+    this.#tail = joined.slice(Math.max(0, joined.byteLength - (TAG_WINDOW - 1)));
+  }
+}
+
 /** The final extension of a file name, lower case ("" when none): what a browser or OS goes by. */
 export function extensionOf(fileName: string): string {
   const dot = fileName.lastIndexOf(".");

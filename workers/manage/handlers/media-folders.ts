@@ -2,16 +2,20 @@ import type * as v from "valibot";
 import type { CreateMediaFolderBody, MoveMediaBody, RemoveMediaFolderBody, UpdateMediaFolderBody } from "../../../schema/manage-media-folders";
 import { mediaFolderRepository } from "../../../shared/repositories/media-folder-repository";
 import { FolderTree, MEDIA_FOLDER_LIMITS } from "../../../shared/services/media/folder-tree";
+import { streamedLimit } from "../../../shared/services/media/streamed-limit";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";
 
-/** GET /media/folders: the whole tree depth first, plus unfiled, total and the limits. */
+/**
+ * GET /media/folders: the whole tree depth first, plus unfiled, total and the limits — the folders'
+ * and `streamed_max_bytes`, the admin streamed upload's (spec 2, Limits).
+ */
 export async function listMediaFolders(call: ManageCall): Promise<Response> {
   const repo = mediaFolderRepository(call.ctx.db, call.ctx.scope);
   const [rows, counts] = await Promise.all([repo.all(), repo.mediaCounts()]);
   const tree = new FolderTree(rows, counts);
-  return json({ folders: tree.list(), unfiled: tree.unfiled(), total: tree.total(), limits: MEDIA_FOLDER_LIMITS });
+  return json({ folders: tree.list(), unfiled: tree.unfiled(), total: tree.total(), limits: { ...MEDIA_FOLDER_LIMITS, streamed_max_bytes: streamedLimit(call.env).maxBytes } });
 }
 
 /** POST /media/folders → 201 `{ folder }`. */

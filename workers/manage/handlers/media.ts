@@ -10,8 +10,9 @@ import { uploadOptions } from "../../../shared/services/media/upload-fields";
 import { siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { CommandInput } from "../../../objects/site/command-registry";
+import type { IdempotencyRequest } from "../../../objects/site/commands";
 import type { ManageCall } from "../context";
-import { commandResponse, sendCommand, type CommandResult } from "../respond";
+import { commandResponse, sendCommand, type CommandCall, type CommandResult } from "../respond";
 
 /**
  * POST /media (docs/media.md): authorise → content checks on the bytes → R2 put under a new,
@@ -73,15 +74,47 @@ function answeredObjectId(body: unknown): string | undefined {
  * refusal, a reuse or unchanged answer, a replay, or a batch that did not commit (checked by reading
  * whether the ledger names the key).
  */
-export async function storeThenCommand<K extends FileCommand>(call: ManageCall, file: StoredFile, name: K, input: CommandInput<K>): Promise<Response> {
-  const { objectId, objectKey } = file;
+export function storeThenCommand<K extends FileCommand>(call: CommandCall, file: StoredFile, name: K, input: CommandInput<K>): Promise<Response> {
+  return storeWithThenCommand(call, file, name, async () => {
+    await call.env.MEDIA.put(file.objectKey, file.bytes, { httpMetadata: { contentType: file.mimeType }, sha256: file.sha256 });
+    return { input };
+  });
+}
+
+/** What a store step hands on: the command's input, and the idempotency when only the stored bytes tell it. */
+export interface Stored<K extends FileCommand> {
+  input: CommandInput<K>;
+  /** Replaces the call's idempotency (the admin streamed upload fingerprints the SHA-256 it streamed). */
+  idempotency?: IdempotencyRequest;
+}
+
+/**
+ * {@link storeThenCommand} with its own way of storing (the admin streamed upload streams into an R2
+ * multipart upload): the key is noted before `store` runs; a `store` that refuses or fails has its
+ * key deleted and settled (it cleans up what it began, e.g. aborts its multipart upload), then the
+ * refusal is thrown; otherwise the command runs and the object is kept or deleted as above.
+ */
+export async function storeWithThenCommand<K extends FileCommand>(
+  call: CommandCall,
+  target: { objectId: string; objectKey: string },
+  name: K,
+  store: () => Promise<Stored<K>>,
+): Promise<Response> {
+  const { objectId, objectKey } = target;
   // Noted first: if this request stops before settling, the site's alarm removes the object.
   await siteObject(call.env, call.site.id).noteUpload(objectKey);
-  await call.env.MEDIA.put(objectKey, file.bytes, { httpMetadata: { contentType: file.mimeType }, sha256: file.sha256 });
+  let stored: Stored<K>;
+  try {
+    stored = await store();
+  } catch (error) {
+    await settleObject(call, objectKey, false);
+    throw error;
+  }
+  const sending: CommandCall = stored.idempotency ? { ...call, idempotency: stored.idempotency } : call;
 
   let result: CommandResult<K>;
   try {
-    result = await sendCommand(call, name, input);
+    result = await sendCommand(sending, name, stored.input);
   } catch (error) {
     // Refused, or a fault: delete the object unless a committed row names it (a fault after the
     // commit). If even that read fails, the note stays and the site's alarm decides later.
@@ -97,7 +130,7 @@ export async function storeThenCommand<K extends FileCommand>(call: ManageCall, 
  * Keeps or deletes the upload's object, then forgets its note in the site's object. A failed delete
  * or settle leaves the note, and the alarm finishes the job (it never deletes an object a row names).
  */
-async function settleObject(call: ManageCall, objectKey: string, keep: boolean): Promise<void> {
+async function settleObject(call: CommandCall, objectKey: string, keep: boolean): Promise<void> {
   try {
     if (!keep) await call.env.MEDIA.delete(objectKey);
     await siteObject(call.env, call.site.id).settleUpload(objectKey);
