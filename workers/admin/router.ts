@@ -9,6 +9,7 @@ import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
+import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
@@ -34,6 +35,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   listManagementCredentials: listCredentials,
   createManagementCredential: createCredential,
   revokeManagementCredential: revokeCredential,
+  listOAuthConnections: listAppConnections,
+  revokeOAuthConnection: revokeAppConnection,
   createPreview: previewEntry,
   getPublicClient: publicClient,
   applyModelProposal,
