@@ -6,6 +6,8 @@ import { adminCall, signIn, emailOf } from "../helpers/admin-api";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { connect, oauthForm } from "../helpers/oauth";
+import { draft, expectEnvelope, setup, type Exchanged } from "../helpers/plugin-protocol";
+import { pluginCall } from "../helpers/plugins";
 
 type Err = { error: { code: string; scope?: string } };
 interface ConnectionView {
@@ -171,5 +173,23 @@ describe("admin: GET/DELETE /api/oauth-connections", () => {
     const session = await signIn(await emailOf(s.adminId));
     expect((await adminCall(session, "DELETE", `/api/oauth-connections/${tokens.connection_id}`, { siteId: s.site.id, csrf: null })).status).toBe(403);
     expect((await manage(tokens.access_token, "GET", "/site")).status).toBe(200);
+  });
+});
+
+describe("plugin launches through a connection", () => {
+  it("a delegation launched with a dwo_ token holds while the connection lives and is refused once it is revoked", async () => {
+    const { s, models, plugin } = await setup();
+    const post = await draft(s, models.article.id, { title: "Hello" });
+    const tokens = await connect(s);
+    const launched = await manage<{ url: string }>(tokens.access_token, "POST", `/plugins/${plugin.id}/content-actions/review/entries/${post.instance_id}/launch`, { key: null, body: {} });
+    expect(launched.status).toBe(201);
+    const exchanged = await pluginCall<Exchanged>(plugin.token, "POST", "/launch/exchange", { body: { code: new URL(launched.body.url).searchParams.get("code") } });
+    const delegation = exchanged.body.data?.delegation_id ?? "";
+    const row = await env.DB.prepare("SELECT credential_id FROM plugin_delegations WHERE id = ?").bind(delegation).first<{ credential_id: string }>();
+    expect(row?.credential_id).toBe(tokens.connection_id);
+    const read = () => pluginCall(plugin.token, "GET", `/content/${post.instance_id}?delegation_id=${delegation}`);
+    expect((await read()).status).toBe(200);
+    expect((await oauthForm(s.host, "revoke", { token: tokens.refresh_token })).status).toBe(200);
+    expectEnvelope(await read(), "requester_unauthorized");
   });
 });
