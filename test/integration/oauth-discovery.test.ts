@@ -1,6 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
+import { env } from "cloudflare:test";
+import { issuerBelongsToSite } from "../../shared/services/oauth";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 
@@ -116,5 +118,20 @@ describe("/connect (authorization endpoint)", () => {
     const res = await SELF.fetch(`${ADMIN}/connect?client_id=x`, { redirect: "manual" });
     await res.text();
     expect(res.status).toBe(501);
+  });
+});
+
+describe("issuerBelongsToSite (the /connect page's check of the issuer it returns as iss)", () => {
+  it("accepts an origin on one of the site's hosts (any port, http or https) and nothing else", async () => {
+    const s = await seedSite();
+    const other = await seedSite();
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}`)).toBe(true);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}:8787`)).toBe(true);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `https://${s.host}`)).toBe(true);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${other.host}`)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}/path`)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://user@${s.host}`)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `ftp://${s.host}`)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, "not a url")).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ export {
   CODE_TTL_MS,
   exchangeAuthorizationCode,
   issueAuthorizationCode,
+  issuerBelongsToSite,
   REFRESH_TOKEN_TTL_MS,
   refreshTokens,
   revokeToken,

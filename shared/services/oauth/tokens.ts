@@ -95,6 +95,24 @@ export async function checkAuthorizationClient(d1: D1Database, clientId: string,
 }
 
 /**
+ * Whether `issuer` (the `issuer` query parameter the site host's `/connect` hop adds) may be
+ * returned as `iss` for a code on `siteId`: an `http:` or `https:` origin (nothing else: no path,
+ * query, fragment or user info) whose host is one of the site's hosts. The /connect page checks
+ * this before issuing, since the query reaches the page through the browser and could be edited.
+ */
+export async function issuerBelongsToSite(d1: D1Database, siteId: string, issuer: string): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return false;
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== issuer) return false;
+  const row = await d1.prepare("SELECT 1 AS ok FROM site_hosts WHERE site_id = ? AND host = ?").bind(siteId, url.hostname).first();
+  return row !== null;
+}
+
+/**
  * The address to send the browser to when an authorization request is refused after its client and
  * redirect URI were checked (cancel → `access_denied`, RFC 6749 §4.1.2.1, with `iss` of RFC 9207).
  */
