@@ -68,6 +68,20 @@ const CreatedCredential = v.strictObject({
   token: v.string(),
 });
 
+const ConnectionView = v.pipe(
+  v.strictObject({
+    id: v.string(),
+    client_id: v.string(),
+    client_name: v.nullable(v.string()),
+    person_id: v.string(),
+    scopes: v.array(v.string()),
+    created_at: v.string(),
+    revoked_at: v.nullable(v.string()),
+    revoked_reason: v.nullable(v.picklist(["person", "client", "code_reused", "refresh_reused"])),
+  }),
+  v.title("OAuthConnectionView"),
+);
+
 const WebhookView = v.pipe(
   v.strictObject({ id: v.string(), url: v.string(), events: v.array(v.string()), created_by: v.nullable(v.string()), created_at: v.string() }),
   v.title("WebhookView"),
@@ -120,6 +134,8 @@ const secretRoutes: readonly AdminRouteSpec[] = [
     errors: [...siteErrors, "unknown_model", "grant_not_held"],
   },
   { operationId: "revokeManagementCredential", method: "delete", path: "/api/management-credentials/{id}", access: "site", summary: "Revoke a management credential", params: IdPath, response: CredentialView, errors: [...withId] },
+  { operationId: "listOAuthConnections", method: "get", path: "/api/oauth-connections", access: "site", summary: "Apps connected to the site through OAuth: your own, or every one with site:settings (never a token)", response: list(ConnectionView), errors: [...siteErrors] },
+  { operationId: "revokeOAuthConnection", method: "delete", path: "/api/oauth-connections/{id}", access: "site", summary: "Revoke an OAuth connection (yours, or any with site:settings): its tokens stop working", params: IdPath, response: ConnectionView, errors: [...withId] },
   { operationId: "listWebhooks", method: "get", path: "/api/webhooks", access: "site", summary: "The site's webhooks, never their secrets", response: list(WebhookView), errors: [...siteErrors] },
   { operationId: "createWebhook", method: "post", path: "/api/webhooks", access: "site", summary: "A webhook; the signing secret is shown this once", body: CreateWebhookBody, status: 201, response: CreatedWebhook, errors: [...siteErrors] },
   { operationId: "deleteWebhook", method: "delete", path: "/api/webhooks/{id}", access: "site", summary: "Deactivate a webhook", params: IdPath, response: WebhookView, errors: [...withId] },

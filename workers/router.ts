@@ -4,6 +4,7 @@ import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { handleManage, MANAGE_BASE } from "./manage/router";
+import { handleOAuth, isOAuthPath } from "./oauth/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
@@ -24,9 +25,12 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
 async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
+    const pathname = new URL(request.url).pathname;
+    // OAuth discovery, registration, tokens and /connect answer on the admin host and site hosts
+    // alike (docs/oauth.md): the issuer is the origin asked.
+    if (isOAuthPath(pathname)) return await handleOAuth(request, env);
     if (isAdminHost(request, env)) return await handleAdmin(request, env);
     // Credential-addressed surfaces answer on any host; the site comes from the credential.
-    const pathname = new URL(request.url).pathname;
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
     if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
     // Media delivery looks the cache up itself (Range and conditional requests, docs/media.md).

@@ -21,6 +21,11 @@ import { scopeCeiling } from "./scope-ceiling";
 
 /** The credential as the management API knows it: never the secret or its digest. */
 export interface ManagementCredential {
+  /**
+   * `management_credential`: a `dwm_` secret (id `mcr_…`); `oauth_connection`: an app connected
+   * through OAuth, presenting a `dwo_` access token (id `con_…`, docs/oauth.md).
+   */
+  kind: "management_credential" | "oauth_connection";
   id: string;
   name: string;
   /** Stored scopes: always with `content:read`, canonical order. */
@@ -43,23 +48,30 @@ export interface ManagementAuth {
 
 /** `dwm_` followed by 43 base64url characters (32 random bytes). */
 const SECRET = /^dwm_[A-Za-z0-9_-]{43}$/;
+/** An OAuth access token: `dwo_` followed by 43 base64url characters. */
+const ACCESS_TOKEN = /^dwo_[A-Za-z0-9_-]{43}$/;
 
 const StoredScopes = v.array(Scope);
 const StoredModelIds = v.nullable(v.array(v.string()));
 
-/** The one refusal for a missing, malformed, unknown or revoked credential. */
+/** The one refusal for a missing, malformed, unknown, expired or revoked credential or access token. */
 function unauthorized(): AppError {
-  return new AppError("unauthorized", "Send a valid management credential as Authorization: Bearer dwm_….");
+  return new AppError("unauthorized", "Send a valid management credential (Bearer dwm_…) or OAuth access token (Bearer dwo_…).");
 }
 
-/** The `dwm_` secret of the request's Authorization header, or null when there is none or it is malformed. */
-export function managementSecretOf(request: Request): string | null {
+/** The bearer value of the request's Authorization header, or null. */
+function bearerOf(request: Request): string | null {
   const header = request.headers.get("authorization");
   if (header === null) return null;
   const match = /^(\S+) +(\S+)$/.exec(header.trim());
   if (!match || match[1]?.toLowerCase() !== "bearer") return null;
-  const secret = match[2] ?? "";
-  return SECRET.test(secret) ? secret : null;
+  return match[2] ?? "";
+}
+
+/** The `dwm_` secret of the request's Authorization header, or null when there is none or it is malformed. */
+export function managementSecretOf(request: Request): string | null {
+  const secret = bearerOf(request);
+  return secret !== null && SECRET.test(secret) ? secret : null;
 }
 
 function parseStored<S extends v.GenericSchema>(schema: S, credentialId: string, column: string, text: string | null): v.InferOutput<S> {
@@ -70,36 +82,61 @@ function parseStored<S extends v.GenericSchema>(schema: S, credentialId: string,
 }
 
 /**
- * Authenticates a management request and returns what it may do now.
+ * Authenticates a management request and returns what it may do now: the one authentication of
+ * the management API and the remote MCP endpoint, for `dwm_` credentials and `dwo_` OAuth access
+ * tokens alike.
  *
- * - 401 `unauthorized` (one answer): no `Authorization`, not `Bearer dwm_<43 base64url>`, unknown
- *   digest, revoked credential (or its site gone).
- * - 403 `creator_unauthorized`: the creator is deactivated (or gone) or holds no active membership on
+ * - 401 `unauthorized` (one answer): no `Authorization`, neither `Bearer dwm_<43 base64url>` nor
+ *   `Bearer dwo_<43 base64url>`, unknown digest, revoked credential or connection, expired access
+ *   token (or the site gone).
+ * - 403 `creator_unauthorized`: the creator (the connecting person) is deactivated (or gone) or holds no active membership on
  *   the credential's site. A superadmin creator gets no bypass.
  *
  * The site comes from the credential only.
  */
-export async function authenticateManagement(d1: D1Database, request: Request): Promise<ManagementAuth> {
+export async function authenticateManagement(d1: D1Database, request: Request, clock: Clock = systemClock): Promise<ManagementAuth> {
   const db = createDb(d1);
-  const secret = managementSecretOf(request);
+  const secret = bearerOf(request);
   if (secret === null) throw unauthorized();
-  const row = await db
-    .selectFrom("management_credentials")
-    .select(["id", "site_id", "name", "scopes", "model_ids", "created_by"])
-    .where("digest", "=", await sha256Hex(secret))
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
+  let row: { id: string; site_id: string; name: string; scopes: string; model_ids: string | null; created_by: string } | undefined;
+  let kind: ManagementCredential["kind"];
+  if (SECRET.test(secret)) {
+    kind = "management_credential";
+    row = await db
+      .selectFrom("management_credentials")
+      .select(["id", "site_id", "name", "scopes", "model_ids", "created_by"])
+      .where("digest", "=", await sha256Hex(secret))
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+  } else if (ACCESS_TOKEN.test(secret)) {
+    // An OAuth connection acts like a credential its person created with the kept scopes, for
+    // every model (docs/oauth.md). An expired access token, or one of a revoked connection, is
+    // the same 401 as an unknown credential.
+    kind = "oauth_connection";
+    row = await db
+      .selectFrom("oauth_tokens as t")
+      .innerJoin("oauth_connections as c", "c.id", "t.connection_id")
+      .innerJoin("oauth_clients as k", "k.id", "c.client_id")
+      .select(["c.id as id", "c.site_id as site_id", "k.client_name as name", "c.scopes as scopes", "c.person_id as created_by"])
+      .where("t.digest", "=", await sha256Hex(secret))
+      .where("t.kind", "=", "access")
+      .where("t.expires_at", ">", clock.now())
+      .where("c.revoked_at", "is", null)
+      .executeTakeFirst()
+      .then((found) => found && { ...found, name: found.name ?? "OAuth app", model_ids: null });
+  } else {
+    throw unauthorized();
+  }
   if (!row) throw unauthorized();
   const site = await findSiteById(db, row.site_id);
   if (!site) throw unauthorized();
 
   const authority = await personAuthority(db, row.created_by, row.site_id);
   if (!authority.ok) {
+    const what = kind === "oauth_connection" ? "connected this app" : "created this credential";
     throw new AppError(
       "creator_unauthorized",
-      authority.reason === "person_inactive"
-        ? "The person who created this credential is deactivated."
-        : "The person who created this credential no longer has access to its site.",
+      authority.reason === "person_inactive" ? `The person who ${what} is deactivated.` : `The person who ${what} no longer has access to its site.`,
     );
   }
 
@@ -107,7 +144,7 @@ export async function authenticateManagement(d1: D1Database, request: Request): 
   const modelIds = parseStored(StoredModelIds, row.id, "model_ids", row.model_ids);
   const permissions = intersectPermissionSets(authority.actor.permissions, scopeCeiling(scopes, modelIds));
   return {
-    credential: { id: row.id, name: row.name, scopes, model_ids: modelIds },
+    credential: { kind, id: row.id, name: row.name, scopes, model_ids: modelIds },
     site,
     actor: { kind: "management_credential", id: row.created_by, credentialId: row.id, scopes, permissions },
   };

@@ -75,12 +75,21 @@ export async function resolveDelegation(db: Kysely<Database>, installation: Plug
   let permissions = intersectPermissionSets(authority.actor.permissions, grantCeiling(grant.model_ids));
   let modelIds = grant.model_ids;
   if (delegation.credential_id !== null) {
-    const credential = await db
-      .selectFrom("management_credentials")
-      .select(["scopes", "model_ids", "created_by", "revoked_at"])
-      .where("id", "=", delegation.credential_id)
-      .where("site_id", "=", installation.site_id)
-      .executeTakeFirst();
+    // Launched through a management credential (mcr_…) or an OAuth connection (con_…, docs/oauth.md).
+    const credential = delegation.credential_id.startsWith("con_")
+      ? await db
+          .selectFrom("oauth_connections")
+          .select(["scopes", "person_id as created_by", "revoked_at"])
+          .where("id", "=", delegation.credential_id)
+          .where("site_id", "=", installation.site_id)
+          .executeTakeFirst()
+          .then((found) => found && { ...found, model_ids: null })
+      : await db
+          .selectFrom("management_credentials")
+          .select(["scopes", "model_ids", "created_by", "revoked_at"])
+          .where("id", "=", delegation.credential_id)
+          .where("site_id", "=", installation.site_id)
+          .executeTakeFirst();
     if (!credential || credential.revoked_at !== null || credential.created_by !== delegation.person_id) {
       throw refused("The credential the plugin was launched with has been revoked.");
     }

@@ -430,6 +430,65 @@ export interface Database {
   plugin_delegations: PluginDelegationsTable;
   plugin_launch_codes: PluginLaunchCodesTable;
   unique_values: UniqueValuesTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_registration_counts: OAuthRegistrationCountsTable;
+  oauth_connections: OAuthConnectionsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
+}
+
+/** A registered OAuth public client (migrations/d1/0022_oauth.sql); global, not per site. */
+export interface OAuthClientsTable {
+  id: string;
+  client_name: string | null;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  scope: string | null;
+  created_at: string;
+}
+
+/** Registrations per client address (digest) in fixed windows. */
+export interface OAuthRegistrationCountsTable {
+  key_digest: string;
+  window_started_at: number;
+  registrations: number;
+}
+
+/** A person's connection of a client to one site, with kept scopes (acts like a management credential). */
+export interface OAuthConnectionsTable {
+  id: string;
+  site_id: string;
+  client_id: string;
+  person_id: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+/** A one-time authorization code, by digest. */
+export interface OAuthCodesTable {
+  digest: string;
+  client_id: string;
+  redirect_uri: string;
+  site_id: string;
+  person_id: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  code_challenge: string;
+  expires_at: number;
+  used_at: number | null;
+  connection_id: string | null;
+}
+
+/** An access or refresh token of a connection, by digest. */
+export interface OAuthTokensTable {
+  digest: string;
+  connection_id: string;
+  kind: "access" | "refresh";
+  expires_at: number;
+  replaced_at: number | null;
 }
 
 /** A unique field's value claimed by one entry language (migrations/d1/0011_unique_values.sql). */

@@ -40,7 +40,8 @@ function authorityGuards(ctx: LifecycleContext, basis: AuthorityBasis, checkedAt
     ),
   ];
   if (basis.credentialId !== null) {
-    guards.push(guard(ctx.db, "requester_unauthorized", "EXISTS (SELECT 1 FROM management_credentials WHERE id = ? AND revoked_at IS NULL)", [basis.credentialId]));
+    const table = basis.credentialId.startsWith("con_") ? "oauth_connections" : "management_credentials";
+    guards.push(guard(ctx.db, "requester_unauthorized", `EXISTS (SELECT 1 FROM ${table} WHERE id = ? AND revoked_at IS NULL)`, [basis.credentialId]));
   }
   return guards;
 }

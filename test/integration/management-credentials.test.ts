@@ -161,7 +161,7 @@ describe("POST /api/management-credentials", () => {
     const session = await adminSession(s);
     const all = await created(session, s, { name: "All", scopes: ["content:write", "lifecycle:publish"] });
     const auth = await authenticate(all.token);
-    expect(auth.credential).toEqual({ id: all.id, name: "All", scopes: ["content:read", "content:write", "lifecycle:publish"], model_ids: null });
+    expect(auth.credential).toEqual({ kind: "management_credential", id: all.id, name: "All", scopes: ["content:read", "content:write", "lifecycle:publish"], model_ids: null });
     expect(auth.site.id).toBe(s.site.id);
     expect(auth.actor).toEqual({
       kind: "management_credential",

@@ -10,6 +10,7 @@ import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
+import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
@@ -35,6 +36,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   listManagementCredentials: listCredentials,
   createManagementCredential: createCredential,
   revokeManagementCredential: revokeCredential,
+  listOAuthConnections: listAppConnections,
+  revokeOAuthConnection: revokeAppConnection,
   createPreview: previewEntry,
   getPublicClient: publicClient,
   applyModelProposal,
