@@ -4,6 +4,7 @@ import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { handleManage, MANAGE_BASE } from "./manage/router";
+import { handleMcp, MCP_PATH } from "./mcp/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
@@ -27,6 +28,7 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     // Credential-addressed surfaces answer on any host; the site comes from the credential.
     const pathname = new URL(request.url).pathname;
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
+    if (pathname === MCP_PATH) return await handleMcp(request, env);
     if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
     const hit = await cachedAnswer(request, cacheMaxAge(env));
     if (hit) return hit;
