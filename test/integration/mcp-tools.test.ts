@@ -196,6 +196,7 @@ describe("remote MCP tools: calls", () => {
       ["get_entry", { id: created.structuredContent.body.instance_id, extra: "x" }],
       ["list_entries", { limit: { n: 1 } }],
       ["list_entries", { limit: "0" }],
+      ["create_entry", JSON.parse(`{"model_id":"${article.id}","fields":{"title":"X"},"__proto__":{"a":1}}`) as Record<string, unknown>],
     ];
     for (const [name, args] of invalid) {
       const res = await toolResult<Err>(s.host, token, name, args);

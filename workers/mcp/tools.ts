@@ -113,7 +113,8 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
   const search = new URLSearchParams();
-  const body: Record<string, unknown> = {};
+  // No prototype: an argument named "__proto__" becomes a body key the closed schema refuses.
+  const body: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(args)) {
     if (tool.params.includes(name) || (tool.keyed && name === IDEMPOTENCY_ARGUMENT) || value === undefined) continue;
     if (tool.query.includes(name)) {
