@@ -20,6 +20,17 @@ export interface RouteSpec {
   idempotent?: boolean;
   /** A POST that writes nothing lasting: the router asks no Idempotency-Key for it. */
   noKey?: true;
+  /**
+   * The write removes, withdraws or overwrites what it cannot give back by itself (delete, Trash,
+   * unpublish, replacing a definition or settings, taking over a lease): MCP `destructiveHint`.
+   * Writes without it only add (a new entry, a new draft version kept beside the old ones).
+   */
+  destructive?: true;
+  /**
+   * Sending the same request again (same arguments, new key) has no further effect: MCP
+   * `idempotentHint`. PUT and DELETE are so by their method; a POST says it here.
+   */
+  repeatable?: true;
   params?: AnySchema;
   query?: AnySchema;
   /**

@@ -59,6 +59,7 @@ export const editingRoutes: readonly RouteSpec[] = [
   },
   {
     operationId: "takeOverEditing",
+    destructive: true,
     method: "post",
     path: "/entries/{id}/editing/take-over",
     summary: "Take the editing lease from whoever holds it (their next write with their token is lock_lost)",

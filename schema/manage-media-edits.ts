@@ -54,6 +54,7 @@ export const mediaEditRoutes: readonly RouteSpec[] = [
   },
   {
     operationId: "updateMedia",
+    destructive: true,
     method: "put",
     path: "/media/{id}",
     summary: "Edit alt texts, focal point, loading or fetch priority; bumps revision",

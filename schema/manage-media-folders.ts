@@ -75,6 +75,7 @@ export const mediaFolderRoutes: readonly RouteSpec[] = [
   },
   {
     operationId: "updateMediaFolder",
+    destructive: true,
     method: "put",
     path: "/media/folders/{id}",
     summary: "Rename and/or move a folder (with the folders below it)",
@@ -87,6 +88,8 @@ export const mediaFolderRoutes: readonly RouteSpec[] = [
   },
   {
     operationId: "removeMediaFolder",
+    destructive: true,
+    repeatable: true,
     method: "post",
     path: "/media/folders/{id}/remove",
     summary: "Delete a folder and every folder below it; their files become Unfiled",
@@ -103,6 +106,7 @@ export const mediaFolderRoutes: readonly RouteSpec[] = [
   },
   {
     operationId: "moveMedia",
+    repeatable: true,
     method: "post",
     path: "/media/move",
     summary: "Move 1 to 200 files into a folder, or Unfiled with folder_id null",

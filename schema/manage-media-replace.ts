@@ -22,6 +22,7 @@ export type ReplaceMediaFields = v.InferOutput<typeof ReplaceMediaFields>;
 export const mediaReplaceRoutes: readonly RouteSpec[] = [
   {
     operationId: "replaceMedia",
+    destructive: true,
     method: "post",
     path: "/media/{id}/replace",
     summary: "Replace the file of a media item with one of the same kind (multipart/form-data, at most 32 MiB); keeps id and metadata, bumps revision; read the new url",

@@ -61,5 +61,5 @@ export const Settings = v.pipe(
 /** Site settings operations of the management API (docs/management-api.md, "Settings"). */
 export const settingsRoutes: readonly RouteSpec[] = [
   { operationId: "getSettings", method: "get", path: "/settings", summary: "The site's settings and their revision", scope: "content:read", response: Settings, errors: ["unauthorized", "creator_unauthorized", "rate_limited"] },
-  { operationId: "updateSettings", method: "put", path: "/settings", summary: "Change named site settings (search also needs the creator's site:infra)", scope: "settings:write", idempotent: true, body: UpdateSettingsBody, response: Settings, errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "missing_permission", "settings_changed"] },
+  { operationId: "updateSettings", destructive: true, method: "put", path: "/settings", summary: "Change named site settings (search also needs the creator's site:infra)", scope: "settings:write", idempotent: true, body: UpdateSettingsBody, response: Settings, errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "missing_permission", "settings_changed"] },
 ];

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   not_owner: 403,
   capability_refused: 403,
   requester_unauthorized: 403,
+  // A browser page of another origin calling the MCP address (docs/mcp.md).
+  cross_origin_refused: 403,
   not_found: 404,
   media_edit_source_not_found: 404,
   media_folder_not_found: 404,

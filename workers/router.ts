@@ -5,6 +5,7 @@ import { handleAdmin, isAdminHost } from "./admin/router";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { handleManage, MANAGE_BASE } from "./manage/router";
 import { handleOAuth, isOAuthPath } from "./oauth/router";
+import { handleMcp, MCP_PATH } from "./mcp/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
@@ -32,6 +33,7 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     if (isAdminHost(request, env)) return await handleAdmin(request, env);
     // Credential-addressed surfaces answer on any host; the site comes from the credential.
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
+    if (pathname === MCP_PATH) return await handleMcp(request, env);
     if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
     // Media delivery looks the cache up itself (Range and conditional requests, docs/media.md).
     const hit = pathname.startsWith(MEDIA_PATH_PREFIX) ? undefined : await cachedAnswer(request, cacheMaxAge(env));

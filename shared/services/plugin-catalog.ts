@@ -5,6 +5,7 @@ import type { PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import type { LifecycleContext } from "./lifecycle/context";
 import { installationGrant, manifestOf } from "./plugins";
+import { omittedBecause, planPluginTools, type OmittedPluginTool, type PluginLaunchTarget, type PluginTool } from "./plugin-tools";
 
 /**
  * What a person (admin session) or a management credential (`plugins:use`) may launch: the
@@ -14,8 +15,8 @@ import { installationGrant, manifestOf } from "./plugins";
  *
  * Decisions (docs/management-api.md, "Plugins"): listing and launching need no `site:plugins` (that
  * is for installing and granting); `pending` and `revoked` installations are never listed; only
- * `active` installations offer views and actions; `mcp_tool.omitted_because` is always `null`
- * until per-plugin MCP tools exist.
+ * `active` installations offer views and actions; `mcp_tool.omitted_because` names the launches
+ * that are no MCP tool and why (`plugin-tools.ts`), or is null when each is one.
  */
 
 /** Who is looking: the credential's models (null: every model, also for a person's own session). */
@@ -80,9 +81,30 @@ function actionModels(row: PluginInstallationsTable, declared: readonly string[]
   return declared === undefined ? granted : granted.filter((id) => declared.includes(id));
 }
 
+/** Every manage view and content action of the given installations, in list order. */
+function launchTargets(rows: readonly PluginInstallationsTable[]): PluginLaunchTarget[] {
+  return rows.flatMap((row) => {
+    const manifest = manifestOf(row);
+    const base = { installation_id: row.id, plugin_id: row.plugin_id, plugin_name: manifest.name };
+    return [
+      ...manifest.manage_views.map((view) => ({ ...base, kind: "view" as const, id: view.id, label: view.label })),
+      ...manifest.content_actions.map((action) => ({ ...base, kind: "action" as const, id: action.id, label: action.label })),
+    ];
+  });
+}
+
+/**
+ * The MCP tools of the site's active plugins (views and content actions) and the launches left
+ * out, named over every active installation at once so that a shared name is a tool for none.
+ */
+export async function pluginToolPlan(ctx: LifecycleContext): Promise<{ tools: PluginTool[]; omitted: OmittedPluginTool[] }> {
+  return planPluginTools(launchTargets(await installations(ctx, ["active"])));
+}
+
 /** Spec 2 plugin list entries: `active` and `disabled` installations of the site, oldest first. */
 export async function listPluginEntries(ctx: LifecycleContext): Promise<PluginListEntry[]> {
   const rows = await installations(ctx, ["active", "disabled"]);
+  const { omitted } = planPluginTools(launchTargets(rows.filter((row) => row.state === "active")));
   return rows.map((row) => {
     const manifest = manifestOf(row);
     const base = { id: row.id, plugin_id: row.plugin_id, name: manifest.name, version: manifest.version };
@@ -94,7 +116,7 @@ export async function listPluginEntries(ctx: LifecycleContext): Promise<PluginLi
       manage_views: manifest.manage_views.map((view) => ({ id: view.id, label: view.label })),
       content_actions: manifest.content_actions.map((action) => ({ id: action.id, label: action.label, model_ids: actionModels(row, action.model_ids) })),
       policies: manifest.content_policies.map((policy) => ({ id: policy.id, label: policy.label, kind: "content_policy", mode: policy.mode })),
-      mcp_tool: { omitted_because: null },
+      mcp_tool: { omitted_because: omittedBecause(row.id, omitted) },
     };
   });
 }

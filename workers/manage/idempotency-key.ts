@@ -4,6 +4,11 @@ import { sha256Hex } from "../../shared/crypto/digest";
 /** 1 to 128 visible ASCII characters (0x21–0x7E), no spaces. */
 const KEY = /^[\x21-\x7E]{1,128}$/;
 
+/** Whether a value is a well-formed Idempotency-Key (the MCP server checks a tool's `idempotency_key` with it). */
+export function isIdempotencyKey(value: unknown): value is string {
+  return typeof value === "string" && KEY.test(value);
+}
+
 /** The request's Idempotency-Key, or 400 when it is missing or malformed. */
 export function idempotencyKey(request: Request): string {
   const key = request.headers.get("idempotency-key");

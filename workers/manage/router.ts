@@ -5,7 +5,8 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { authenticateManagement, hasScope } from "../../shared/auth/management-authority";
+import { authenticateManagement, hasScope, type ManagementAuth } from "../../shared/auth/management-authority";
+import type { RouteSpec } from "../../schema/contract";
 import { isScope } from "../../schema/scopes";
 import { parse } from "../../shared/services/validation";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
@@ -13,7 +14,7 @@ import { siteObject } from "../forward";
 import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
 import { readMultipartForm } from "../http/multipart-body";
 import { sha256Hex } from "../../shared/crypto/digest";
-import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
+import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
@@ -59,8 +60,29 @@ export async function handleManage(request: Request, env: Env): Promise<Response
   }
   // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = await authenticateManagement(env.DB, request);
+  await takeManageRate(env, auth);
+  return dispatchManage(request, env, auth, matched);
+}
+
+/**
+ * Counts one request against the credential's rate limit (in the site's object); 429
+ * rate_limited with `retry_after` past it. The HTTP API counts each request, the MCP server each
+ * POST (a tool call it dispatches through {@link dispatchManage} is not counted again).
+ */
+export async function takeManageRate(env: Env, auth: ManagementAuth): Promise<void> {
   const rate = await siteObject(env, auth.site.id).takeRate(`manage:${auth.credential.id}`, rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
   if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this credential.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+}
+
+/**
+ * The management API after authentication and rate limit: route → scope → Idempotency-Key on
+ * writes → closed-schema parsing → handler. The MCP server's tool calls come in here with a
+ * request built for the tool's route (workers/mcp/tool-call.ts), so they meet the same checks.
+ */
+export async function dispatchManage(request: Request, env: Env, auth: ManagementAuth, found?: RouteMatch<RouteSpec>): Promise<Response> {
+  const url = new URL(request.url);
+  const matched = found ?? (await match(request));
+  if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
   if (matched.kind === "malformed") throw malformedPath();
   const { route, params } = matched;
