@@ -21,7 +21,7 @@ type Err = { error: { code: string; [k: string]: unknown } };
 type Replayable = EntryView & { replayed?: boolean };
 
 /** Operations that are no tool on the remote server (docs/mcp.md, "Omitted operations"). */
-const OMITTED = ["uploadMedia", "replaceMedia"];
+const OMITTED = ["uploadMedia", "replaceMedia", "setMediaOriginal"];
 
 /** Snake case written independently of the server's: every capital becomes `_` + lower case. */
 const snake = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
