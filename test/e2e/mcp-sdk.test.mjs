@@ -39,7 +39,10 @@ function loopbackFetch(input, init = {}) {
         });
       },
     );
-    init.signal?.addEventListener("abort", () => req.destroy(new Error("aborted")));
+    // The SDK gives every request the transport's one signal: the listener goes with the request.
+    const abort = () => req.destroy(new Error("aborted"));
+    init.signal?.addEventListener("abort", abort, { once: true });
+    req.on("close", () => init.signal?.removeEventListener("abort", abort));
     req.on("error", reject);
     if (init.body !== undefined && init.body !== null) req.write(init.body);
     req.end();
