@@ -7,6 +7,20 @@ const RelationRef = v.pipe(
   v.title("RelationRef"),
 );
 
+const OriginalRef = v.pipe(
+  v.strictObject({
+    id: v.pipe(v.string(), v.description("Object id of the original served.")),
+    lang: v.pipe(v.nullable(v.string()), v.description("Language of the override served, or null for the default original (the item's own file).")),
+    url: v.string(),
+    mime_type: v.string(),
+    byte_length: v.number(),
+    width: v.nullable(v.number()),
+    height: v.nullable(v.number()),
+  }),
+  v.title("OriginalRef"),
+  v.description("The item language's original (spec 2 rule 7): its override, else the site's fallback order, else the default original; pinned when the version was published."),
+);
+
 const MediaRef = v.pipe(
   v.strictObject({
     id: v.string(),
@@ -20,6 +34,7 @@ const MediaRef = v.pipe(
     focal: v.nullable(v.strictObject({ x: v.number(), y: v.number() })),
     loading: v.string(),
     fetch_priority: v.string(),
+    original: v.optional(OriginalRef),
   }),
   v.title("MediaRef"),
 );

@@ -126,6 +126,8 @@ export interface MediaRef {
   focal: { x: number; y: number } | null;
   loading: string;
   fetch_priority: string;
+  /** The item language's original: its override, else the fallback order's, else the default (lang null). */
+  original?: { id: string; lang: string | null; url: string; mime_type: string; byte_length: number; width: number | null; height: number | null };
 }
 
 export interface Item<M extends string, F, R, Md> {

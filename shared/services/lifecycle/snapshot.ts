@@ -8,6 +8,9 @@ import type { LifecycleContext } from "./context";
 import { indexStatements, unindexStatements } from "../../search/index-statements";
 import { entryRepository } from "../../repositories/entry-repository";
 import { deliveryUrl, mediaUrl } from "../media/media-view";
+import { defaultOriginalOf, originalFor, originalsOf, originalUrl } from "../media/originals";
+import { objectIdOf } from "../media/object-keys";
+import { localeChain } from "../../content/site-settings";
 import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
@@ -18,6 +21,23 @@ export interface RelationRef {
   model: string;
   slug: string | null;
   display: string | null;
+}
+
+/**
+ * The original a `MediaRef` serves for the item's language (spec 2 rule 7): the language's override,
+ * else the first override along the site's fallback order, else the default original (the item's own
+ * file, `lang` null). Resolved when the version is published and pinned with it.
+ */
+export interface OriginalRef {
+  /** The object id (the R2 key's last segment). */
+  id: string;
+  /** The language of the override served, or null for the default original. */
+  lang: string | null;
+  url: string;
+  mime_type: string;
+  byte_length: number;
+  width: number | null;
+  height: number | null;
 }
 
 export interface MediaRef {
@@ -32,6 +52,8 @@ export interface MediaRef {
   focal: { x: number; y: number } | null;
   loading: string;
   fetch_priority: string;
+  /** The language's original (absent only in items published before originals were served, until re-rendered). */
+  original?: OriginalRef;
 }
 
 /** The public item, exactly as /v1 serves it. */
@@ -87,8 +109,11 @@ export interface RenderOptions {
   keepPinned?: boolean;
 }
 
-/** A media value a published item already serves: its pin and the file facts its `MediaRef` gave. */
-type KeptMedia = { pin: MediaPin; ref: MediaRef };
+/** What a published item already serves of one media value: the file and the original, each with its pin. */
+interface KeptMedia {
+  file?: { pin: MediaPin; ref: MediaRef };
+  original?: { pin: MediaPin; ref: OriginalRef };
+}
 
 /** The media an instance's published row serves, by media id (its pins, matched with its body's refs). */
 async function pinnedMedia(ctx: LifecycleContext, instanceId: string): Promise<Map<string, KeptMedia>> {
@@ -105,8 +130,13 @@ async function pinnedMedia(ctx: LifecycleContext, instanceId: string): Promise<M
   const refs = Object.values((JSON.parse(row.body) as PublicItem).media ?? {}).flat();
   for (const pin of pins) {
     const url = deliveryUrl(pin.media_id, pin.object_key, pin.file_name);
+    const entry = kept.get(pin.media_id) ?? {};
+    // One object may be both (the default original is the file): it is kept as each.
     const ref = refs.find((r) => r.id === pin.media_id && r.url === url);
-    if (ref) kept.set(pin.media_id, { pin, ref });
+    if (ref) entry.file = { pin, ref };
+    const original = refs.find((r) => r.id === pin.media_id && r.original?.url === url)?.original;
+    if (original) entry.original = { pin, ref: original };
+    if (entry.file || entry.original) kept.set(pin.media_id, entry);
   }
   return kept;
 }
@@ -150,6 +180,9 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       : await ctx.db.selectFrom("media").selectAll().where("site_id", "=", ctx.site.id).where("id", "in", [...mediaWanted]).execute();
   const mediaById = new Map(mediaRows.map((m) => [m.id, m]));
   const kept = options.keepPinned && mediaRows.length > 0 ? await pinnedMedia(ctx, entry.instance_id) : new Map<string, KeptMedia>();
+  // Originals by language (spec 2 rule 7): the item's language, then the site's fallback order, then the default.
+  const overrides = await originalsOf(ctx, mediaRows.map((m) => m.id));
+  const chain = localeChain(ctx.site, entry.lang);
 
   const item: PublicItem = {
     id: entry.instance_id,
@@ -190,13 +223,29 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
         // Only fields the item shows get here (`shown`), so a private field's media is never pinned.
         // A publish pins the current file; a re-render keeps the object the item already serves.
         const keep = kept.get(m.id);
-        const file = keep
-          ? { url: keep.ref.url, kind: keep.ref.kind, mime_type: keep.ref.mime_type, file_name: keep.ref.file_name, width: keep.ref.width, height: keep.ref.height }
+        const file = keep?.file
+          ? { url: keep.file.ref.url, kind: keep.file.ref.kind, mime_type: keep.file.ref.mime_type, file_name: keep.file.ref.file_name, width: keep.file.ref.width, height: keep.file.ref.height }
           : { url: mediaUrl(m), kind: m.kind, mime_type: m.mime_type, file_name: m.file_name, width: m.width, height: m.height };
-        mediaPins.push(keep ? keep.pin : { media_id: m.id, object_key: m.object_key, file_name: m.file_name });
-        // Hook for originals by language (docs/media.md, "Public delivery"): when the language has an
-        // original, add it to this MediaRef and push its object to `mediaPins` here, so it is served
-        // exactly while this version is published.
+        mediaPins.push(keep?.file ? keep.file.pin : { media_id: m.id, object_key: m.object_key, file_name: m.file_name });
+        // The language's original, pinned like the file: a re-render keeps the one the item serves, so
+        // an override set or removed later changes the item only once it is published again.
+        let original: OriginalRef;
+        if (keep?.original) {
+          original = keep.original.ref;
+          mediaPins.push(keep.original.pin);
+        } else {
+          const resolved = originalFor(chain, overrides.get(m.id) ?? new Map(), defaultOriginalOf(m)).original;
+          original = {
+            id: objectIdOf(resolved.object_key),
+            lang: resolved.lang,
+            url: originalUrl(m.id, resolved),
+            mime_type: resolved.mime_type,
+            byte_length: resolved.byte_length,
+            width: resolved.width,
+            height: resolved.height,
+          };
+          mediaPins.push({ media_id: m.id, object_key: resolved.object_key, file_name: resolved.file_name });
+        }
         refs.push({
           id: m.id,
           ...file,
@@ -204,6 +253,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
           focal: m.default_focal ? (JSON.parse(m.default_focal) as { x: number; y: number }) : null,
           loading: m.loading,
           fetch_priority: m.fetch_priority,
+          original,
         });
       }
       item.media[field.key] = refs;
