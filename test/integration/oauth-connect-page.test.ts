@@ -52,7 +52,7 @@ async function get(url: string, session?: AdminSession): Promise<{ status: numbe
 async function post(
   url: string,
   form: Record<string, string | string[]>,
-  options: { session?: AdminSession; origin?: string | null; address?: string } = {},
+  options: { session?: AdminSession; origin?: string | null; address?: string; fetchSite?: string } = {},
 ): Promise<{ status: number; html: string; headers: Headers }> {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
@@ -61,6 +61,7 @@ async function post(
   const origin = options.origin === undefined ? ADMIN : options.origin;
   if (origin !== null) headers.origin = origin;
   if (options.address) headers["cf-connecting-ip"] = options.address;
+  if (options.fetchSite) headers["sec-fetch-site"] = options.fetchSite;
   const res = await SELF.fetch(url, { method: "POST", redirect: "manual", headers, body: body.toString() });
   return { status: res.status, html: await res.text(), headers: res.headers };
 }
@@ -257,6 +258,20 @@ describe("/connect: signing in on the page", () => {
       expect(res.headers.get("set-cookie")).toBeNull();
       expect(res.html).toContain("csrf_failed");
     }
+  });
+
+  it("Origin: null (what the page's no-referrer policy makes browsers send) passes only with Sec-Fetch-Site: same-origin", async () => {
+    const s = await seedSite();
+    const r = await connectRequest(s);
+    const email = await emailOf(s.adminId);
+    for (const fetchSite of ["cross-site", "same-site", "none"]) {
+      const refused = await post(r.url, { action: "sign_in", email, password: "correct horse" }, { origin: "null", fetchSite });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+    }
+    expect((await post(r.url, { action: "sign_in", email, password: "correct horse" }, { origin: "https://evil.example", fetchSite: "same-origin" })).status).toBe(403);
+    const ok = await post(r.url, { action: "sign_in", email, password: "correct horse" }, { origin: "null", fetchSite: "same-origin" });
+    expect(ok.status).toBe(303);
   });
 
   it("empty fields: 400 with the form again; another method: 405", async () => {

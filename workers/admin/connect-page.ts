@@ -316,6 +316,21 @@ async function readForm(request: Request): Promise<URLSearchParams> {
   return new URLSearchParams(text);
 }
 
+/**
+ * Whether a POST comes from a page of this origin (login CSRF and forced consent defence, before
+ * the session's CSRF token). Browsers send `Origin` on every POST; it must be this origin. The
+ * page's own `Referrer-Policy: no-referrer` makes browsers serialise the Origin of its form posts
+ * as `null` (Fetch, "append a request Origin header"), so `Origin: null` is accepted only with
+ * `Sec-Fetch-Site: same-origin`, which a browser sets and no page can forge; a sandboxed or
+ * cross-site `null` carries `cross-site` and is refused. No Origin at all is refused.
+ */
+function postedFromThisOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  if (origin === requestOrigin(request)) return true;
+  return origin === "null" && request.headers.get("sec-fetch-site") === "same-origin";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Answers
 
@@ -325,10 +340,7 @@ export async function connectPage(request: Request, env: Env): Promise<Response>
   if (method !== "GET" && method !== "HEAD" && method !== "POST") throw methodNotAllowed(["GET", "POST"]);
   try {
     if (method === "POST") {
-      // A form post must come from this page: a cross-site form (login CSRF, forced consent) carries
-      // another Origin, and browsers always send Origin on POST.
-      const origin = request.headers.get("origin");
-      if (origin === null || origin !== requestOrigin(request)) throw new PageError(403, "csrf_failed", "This form was not sent from this page. Open the app's connect link again.");
+      if (!postedFromThisOrigin(request)) throw new PageError(403, "csrf_failed", "This form was not sent from this page. Open the app's connect link again.");
     }
     const checked = await checkRequest(request, env);
     if (checked.kind === "page") return checked.response;
