@@ -2,7 +2,6 @@ import { ALWAYS_INCLUDED_SCOPE, normaliseScopes, type Scope } from "../../schema
 import { personSites, type PersonSite } from "../../shared/auth/person-authority";
 import { csrfMatches, csrfTokenFor, findSession, type Session } from "../../shared/auth/sessions";
 import { systemClock } from "../../shared/clock";
-import { base64url } from "../../shared/crypto/digest";
 import { createDb } from "../../shared/db/client";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
@@ -18,6 +17,7 @@ import {
 import { readCappedText } from "../http/json-body";
 import { methodNotAllowed } from "../http/route-table";
 import { requestOrigin } from "../oauth/origin";
+import { consentPage, errorPage, signInPage, type PageRequest } from "./connect-page-html";
 import { sessionCookie, sessionSecretOf } from "./cookies";
 import { startPersonSession } from "./session";
 
@@ -71,148 +71,21 @@ class PageError extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// HTML
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+function pageRequest(req: AuthorizationRequest): PageRequest {
+  return { appName: req.client.client_name ?? "An unnamed app", selfPath: req.selfPath, redirectUri: req.redirectUri, requested: req.requested, onIssuerSite: req.issuerSite !== null };
 }
 
-const STYLE = `
-body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f4f2;color:#1b1b1b}
-main{max-width:34rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border:1px solid #ccc;border-radius:8px}
-h1{font-size:1.4rem;margin-top:0}
-label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-fieldset label{display:inline;font-weight:400;margin:0 0 0 .35rem}
-input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;font:inherit;border:1px solid #767676;border-radius:4px}
-fieldset{border:1px solid #ccc;border-radius:6px;margin:1rem 0;padding:.5rem 1rem}
-legend{font-weight:600;padding:0 .25rem}
-fieldset div{margin:.35rem 0}
-.note{color:#4a4a4a;font-size:.9rem}
-.alert{border:1px solid #a4000f;background:#fff0f0;color:#7a000b;padding:.5rem .75rem;border-radius:4px}
-.buttons{display:flex;gap:.75rem;margin-top:1.25rem}
-button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid #1b1b1b;background:#fff;cursor:pointer}
-button.primary{background:#1f4fd1;border-color:#1f4fd1;color:#fff}
-button:focus-visible,input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
-code{word-break:break-all}
-`;
-
-/** The CSP source a form may be redirected to after posting (the redirect URI's origin or scheme). */
-function redirectSource(redirectUri: string): string {
-  const url = new URL(redirectUri);
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
-}
-
-function securityHeaders(nonce: string, formAction: string): Record<string, string> {
-  return {
-    "content-type": "text/html; charset=utf-8",
-    "content-security-policy": `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "cache-control": "no-store",
-    pragma: "no-cache",
-  };
-}
-
-function page(status: number, title: string, body: string, formAction: string, extra: Record<string, string> = {}): Response {
-  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Driftwood</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
-  return new Response(html, { status, headers: { ...securityHeaders(nonce, formAction), ...extra } });
-}
-
-function errorPage(error: PageError): Response {
-  return page(
-    error.status,
-    "This app cannot connect",
-    `<h1>This app cannot connect</h1>
-<p class="alert" role="alert">${escapeHtml(error.detail)}</p>
-<p class="note">Error: <code>${escapeHtml(error.code)}</code>. Nothing was shared with the app. You can close this page.</p>`,
-    "'none'",
-  );
-}
-
-function appName(client: OAuthClient): string {
-  return client.client_name ?? "An unnamed app";
-}
-
-function alert(message: string | undefined): string {
-  return message ? `<p class="alert" role="alert">${escapeHtml(message)}</p>\n` : "";
+function errorView(error: PageError): Response {
+  return errorPage(error.status, error.code, error.detail);
 }
 
 function signInView(req: AuthorizationRequest, status: number, message?: string, extra: Record<string, string> = {}): Response {
-  return page(
-    status,
-    "Sign in to connect an app",
-    `<h1>Sign in to connect an app</h1>
-<p><strong>${escapeHtml(appName(req.client))}</strong> wants to connect to a site you work on. Sign in to choose the site and what it may do.</p>
-${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
-<input type="hidden" name="action" value="sign_in">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="320">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
-<div class="buttons"><button class="primary" type="submit">Sign in</button></div>
-</form>`,
-    "'self'",
-    extra,
-  );
+  return signInPage(pageRequest(req), status, message, extra);
 }
 
-async function consentView(req: AuthorizationRequest, session: Session, secret: string, sites: PersonSite[], status: number, message?: string, chosen?: string | null): Promise<Response> {
-  const csrf = await csrfTokenFor(secret);
-  const preselect = chosen ?? (req.siteHint && sites.some((s) => s.id === req.siteHint) ? req.siteHint : sites.length === 1 ? sites[0]?.id : null);
-  const name = escapeHtml(appName(req.client));
-  const siteChoice =
-    sites.length === 0
-      ? `<p class="alert" role="alert">You have no active membership on ${req.issuerSite ? "this site" : "any site"}, so there is nothing to connect this app to.</p>`
-      : `<fieldset>
-<legend>Site</legend>
-${sites
-  .map(
-    (site, i) =>
-      `<div><input type="radio" id="site-${i}" name="site" value="${escapeHtml(site.id)}" required${site.id === preselect ? " checked" : ""}><label for="site-${i}">${escapeHtml(site.name)}</label> <span class="note">(${escapeHtml(site.slug)}, your role: ${escapeHtml(site.role)})</span></div>`,
-  )
-  .join("\n")}
-</fieldset>
-<fieldset>
-<legend>What the app may do</legend>
-<p class="note" id="scopes-note">Clear what you do not want to allow. The app can never do more than your own role on the site.</p>
-${req.requested
-  .map((scope, i) =>
-    scope === ALWAYS_INCLUDED_SCOPE
-      ? `<div><input type="checkbox" id="scope-${i}" checked disabled aria-describedby="scope-${i}-note"><label for="scope-${i}">${escapeHtml(scope)}</label> <span class="note" id="scope-${i}-note">(always included)</span></div>`
-      : `<div><input type="checkbox" id="scope-${i}" name="scope" value="${escapeHtml(scope)}" checked aria-describedby="scopes-note"><label for="scope-${i}">${escapeHtml(scope)}</label></div>`,
-  )
-  .join("\n")}
-</fieldset>`;
-  return page(
-    status,
-    `Connect ${appName(req.client)}`,
-    `<h1>Connect ${name}</h1>
-<p>Signed in as <strong>${escapeHtml(session.person.email)}</strong>.</p>
-<p><strong>${name}</strong> asks to work on a site as you. After you answer, your browser goes to:<br><code>${escapeHtml(req.redirectUri)}</code></p>
-${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
-${siteChoice}
-<div class="buttons">${sites.length > 0 ? `<button class="primary" type="submit" name="action" value="connect">Connect</button>` : ""}<button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
-</form>`,
-    `'self' ${redirectSource(req.redirectUri)}`,
-  );
+async function consentView(req: AuthorizationRequest, session: Session, secret: string, sites: PersonSite[], status: number, message?: string): Promise<Response> {
+  const preselect = req.siteHint && sites.some((s) => s.id === req.siteHint) ? req.siteHint : sites.length === 1 ? sites[0]?.id : null;
+  return consentPage(pageRequest(req), { email: session.person.email, csrfToken: await csrfTokenFor(secret), sites, preselect }, status, message);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,7 +154,7 @@ async function checkRequest(request: Request, env: Env): Promise<Checked> {
       request: { client, redirectUri, state, issuer, issuerSite, siteHint: siteParam[0] ?? null, requested, codeChallenge, selfPath: `${url.pathname}${url.search}` },
     };
   } catch (thrown) {
-    if (thrown instanceof PageError) return { kind: "page", response: errorPage(thrown) };
+    if (thrown instanceof PageError) return { kind: "page", response: errorView(thrown) };
     throw thrown;
   }
 }
@@ -353,8 +226,8 @@ export async function connectPage(request: Request, env: Env): Promise<Response>
     }
     return await answerPost(request, env, req, current);
   } catch (thrown) {
-    if (thrown instanceof PageError) return errorPage(thrown);
-    if (thrown instanceof AppError && thrown.code === "payload_too_large") return errorPage(new PageError(413, "payload_too_large", thrown.message));
+    if (thrown instanceof PageError) return errorView(thrown);
+    if (thrown instanceof AppError && thrown.code === "payload_too_large") return errorView(new PageError(413, "payload_too_large", thrown.message));
     throw thrown;
   }
 }
