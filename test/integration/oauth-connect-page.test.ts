@@ -308,6 +308,16 @@ describe("/connect: the consent view", () => {
     expect(res.html).toContain('value="cancel" formnovalidate>Cancel</button>');
   });
 
+  it("a private-use scheme redirect URI: form-action allows that scheme (browsers check form-action on the redirect after the post)", async () => {
+    const s = await seedSite();
+    const redirect = "com.example.agent:/oauth/callback";
+    const clientId = await newClient(s, [redirect]);
+    const r = await connectRequest(s, { redirect_uri: redirect }, clientId);
+    const res = await get(r.url, await adminSession(s));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toContain("form-action 'self' com.example.agent:;");
+  });
+
   it("no scope asked: a checkbox for every scope", async () => {
     const s = await seedSite();
     const r = await connectRequest(s, { scope: null });
@@ -459,6 +469,16 @@ describe("/connect: Connect and Cancel", () => {
     expect(to.searchParams.get("state")).toBe("st-42");
     expect(to.searchParams.get("iss")).toBe(`http://${s.host}`);
     expect(to.searchParams.get("code")).toBeNull();
+    expect(await codeCount(r.clientId)).toBe(0);
+  });
+
+  it("a form past 16 KiB: 413 on the page, no code", async () => {
+    const s = await seedSite();
+    const r = await connectRequest(s);
+    const session = await adminSession(s);
+    const res = await post(r.url, { action: "connect", csrf_token: await consentToken(r, session), site: s.site.id, pad: "x".repeat(17 * 1024) }, { session });
+    expect(res.status).toBe(413);
+    expect(res.headers.get("location")).toBeNull();
     expect(await codeCount(r.clientId)).toBe(0);
   });
 
