@@ -114,10 +114,12 @@ describe("/connect (authorization endpoint)", () => {
     expect(res.status).toBe(404);
   });
 
-  it("on the admin host: 501 until the consent page exists", async () => {
-    const res = await SELF.fetch(`${ADMIN}/connect?client_id=x`, { redirect: "manual" });
-    await res.text();
-    expect(res.status).toBe(501);
+  it("on the admin host: the consent page (an unknown app is an error on the page, no redirect; oauth-connect-page.test.ts)", async () => {
+    const res = await SELF.fetch(`${ADMIN}/connect?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb`, { redirect: "manual" });
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(await res.text()).toContain("invalid_client");
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
   });
 });
 

@@ -31,15 +31,25 @@ async function answer(env: Env, person: SessionAnswer["person"], csrfToken: stri
  */
 export async function signIn(request: Request, env: Env): Promise<Response> {
   const body = await readBody(request, SignInBody);
+  const { person, started } = await startPersonSession(request, env, body.email, body.password);
+  return json(await answer(env, person, started.csrfToken), 200, { "set-cookie": sessionCookie(started.secret, env.ADMIN_HOST) });
+}
+
+/**
+ * The sign-in itself, shared by POST /api/session and the /connect page's sign-in form: the
+ * throttle (429 `rate_limited` with `retry_after`, before any password work), the password check
+ * (401 `unauthorized`), then a new session.
+ */
+export async function startPersonSession(request: Request, env: Env, email: string, password: string) {
   const db = createDb(env.DB);
-  const keys = await throttleKeys(body.email, clientAddressOf(request));
+  const keys = await throttleKeys(email, clientAddressOf(request));
   const reservation = await reserveAttempt(env.DB, keys, systemClock.now());
   if (!reservation.ok) throw new AppError("rate_limited", "Too many failed sign-ins; try again later.", { retry_after: reservation.retryAfterSeconds });
-  const person = await checkPassword(db, body.email, body.password);
+  const person = await checkPassword(db, email, password);
   if (!person) throw new AppError("unauthorized", "Wrong email or password.");
   await recordSuccess(env.DB, keys);
   const started = await startSession(db, env.DB, person.id, systemClock.now());
-  return json(await answer(env, person, started.csrfToken), 200, { "set-cookie": sessionCookie(started.secret, env.ADMIN_HOST) });
+  return { person, started };
 }
 
 /** GET /api/session: who is signed in, their sites, and the session's CSRF token. */

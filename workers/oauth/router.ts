@@ -5,6 +5,7 @@ import { AppError } from "../../shared/errors";
 import { clientAddressOf } from "../../shared/net/client-address";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { exchangeAuthorizationCode, OAuthError, refreshTokens, registerClient, revokeToken } from "../../shared/services/oauth";
+import { connectPage } from "../admin/connect-page";
 import { isAdminHost } from "../admin/router";
 import { methodNotAllowed } from "../http/route-table";
 import { parseJsonText, readCappedText } from "../http/json-body";
@@ -166,14 +167,11 @@ async function revoke(request: Request, env: Env): Promise<Response> {
 /**
  * `/connect` (the authorization endpoint). On a site host: a 302 to the admin host's `/connect`
  * with the same query plus `site` (the site's id) and `issuer` (the origin the client discovered,
- * which the page returns as `iss`). On the admin host the consent page belongs to a later change:
- * until then 501.
+ * which the page returns as `iss`). On the admin host: the consent page (`workers/admin/connect-page.ts`).
  */
 async function connect(request: Request, env: Env): Promise<Response> {
+  if (isAdminHost(request, env)) return connectPage(request, env);
   onlyGet(request);
-  if (isAdminHost(request, env)) {
-    return new Response("The connect page is not available yet.", { status: 501, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-  }
   const site = await siteForRequest(request, env);
   const origin = requestOrigin(request);
   if (!site || origin === null) throw new AppError("not_found", "Unknown host.");
