@@ -1795,9 +1795,7 @@ export interface ManageOperations {
     query: never;
     body: {
       "expected_revision"?: number;
-      "alt_texts"?: {
-        [key: string]: string;
-      };
+      "alt_texts"?: unknown;
       "default_focal"?: {
         "x": number;
         "y": number;
