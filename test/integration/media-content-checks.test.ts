@@ -145,7 +145,7 @@ describe("content checks against Windows name tricks and program formats (issue 
       expect(await refusal(token, { bytes: png(1, 1, name), name }), name).toEqual({ status: 422, code: "executable_file", reason: "extension" });
     }
     for (const name of ["x.svg.", "x.html.", "x.htm . ", "x.svg::$DATA"]) {
-      expect(await refusal(token, { bytes: png(1, 1, name), name }), name).toEqual({ status: 415, code: "unsupported_media_type", found_by: "extension" });
+      expect(await refusal(token, { bytes: png(1, 1, name), name }), name).toEqual({ status: 415, code: "unsupported_media_type", reason: "markup", found_by: "extension" });
     }
     expect(await storedKeys(s.site.id)).toEqual([]);
     // Dots inside a name are not a trick: "v1.2 final.png" is a PNG.
