@@ -1795,7 +1795,9 @@ export interface ManageOperations {
     query: never;
     body: {
       "expected_revision"?: number;
-      "alt_texts"?: unknown;
+      "alt_texts"?: {
+        [key: string]: string;
+      };
       "default_focal"?: {
         "x": number;
         "y": number;

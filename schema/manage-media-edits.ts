@@ -19,11 +19,9 @@ export const MEDIA_ALT_TEXT_MAX = 1000;
 export const UpdateMediaBody = v.strictObject({
   expected_revision: v.optional(Revision),
   alt_texts: v.optional(
-    v.pipe(
-      textsByLanguage(MEDIA_ALT_TEXT_MAX),
-      v.description(
-        "Alt text by language of the site; a language omitted keeps its text, an empty string clears it (also a language the site dropped that the item still holds)",
-      ),
+    textsByLanguage(
+      MEDIA_ALT_TEXT_MAX,
+      "Alt text by language of the site; a language omitted keeps its text, an empty string clears it (also a language the site dropped that the item still holds)",
     ),
   ),
   default_focal: v.optional(

@@ -24,9 +24,11 @@ const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
  * every value a well-formed string of at most `max` characters (else 400 through the route's parse).
  * Checked against the site's languages by the service.
  */
-export function textsByLanguage(max: number) {
+export function textsByLanguage(max: number, description: string) {
   return v.pipe(
     v.custom<Record<string, unknown>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), "expected a JSON object of texts by language"),
+    // The JSON Schema of the contract and MCP tools stops at the pipe's second schema (the record), so it is stated here.
+    v.metadata({ type: "object", propertyNames: { minLength: 1, maxLength: 35 }, additionalProperties: { type: "string", maxLength: max }, description }),
     v.check((input) => {
       const reserved = Object.keys(input).filter((key) => RESERVED_KEYS.includes(key));
       // Thrown, not an issue: this is the service's unknown_locale refusal, made where the key is still visible.

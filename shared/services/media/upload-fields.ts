@@ -9,7 +9,7 @@ import type { OnDuplicate } from "./upload";
 /** Longest alt text in one language. */
 export const MAX_ALT_TEXT_LENGTH = 1000;
 
-const AltTexts = textsByLanguage(MAX_ALT_TEXT_LENGTH);
+const AltTexts = textsByLanguage(MAX_ALT_TEXT_LENGTH, "Alt text by language of the site");
 
 /** The upload's text fields, typed: what the caller named and what it claims about the file. */
 export interface UploadOptions {
