@@ -50,6 +50,11 @@ export interface RouteSpec {
   binaryBody?: string;
   /** Success status and body. */
   status?: number;
+  /**
+   * Other success statuses the operation answers with the same body (e.g. an upload's 200 when an
+   * existing item is reused instead of 201), each with what it means.
+   */
+  otherStatuses?: readonly { status: number; description: string }[];
   response: AnySchema;
   /** Media type of the success body (default `application/json`). */
   responseType?: string;

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { MediaItem } from "./manage-media";
+import { noControls, textsByLanguage, wellFormed } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -18,9 +19,9 @@ export const MEDIA_ALT_TEXT_MAX = 1000;
 export const UpdateMediaBody = v.strictObject({
   expected_revision: v.optional(Revision),
   alt_texts: v.optional(
-    v.pipe(
-      v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(35)), v.pipe(v.string(), v.maxLength(MEDIA_ALT_TEXT_MAX))),
-      v.description("Alt text by language of the site; a language omitted keeps its text, an empty string clears it"),
+    textsByLanguage(
+      MEDIA_ALT_TEXT_MAX,
+      "Alt text by language of the site; a language omitted keeps its text, an empty string clears it (also a language the site dropped that the item still holds)",
     ),
   ),
   default_focal: v.optional(
@@ -35,7 +36,9 @@ export type UpdateMediaBody = v.InferOutput<typeof UpdateMediaBody>;
 export const ListMediaQuery = v.strictObject({
   kind: v.optional(v.picklist(["image", "document", "audio", "video", "file"])),
   folder_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description('A folder id, or "unfiled" for files in no folder'))),
-  q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.description("Case-insensitive substring of the file name; % and _ match themselves"))),
+  q: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(255), wellFormed(), noControls(), v.description("Case-insensitive substring of the file name; % and _ match themselves; no control characters")),
+  ),
   cursor: v.optional(v.string()),
   limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/), v.description("1 to 100 (larger values give 100); default 20"))),
 });

@@ -1,11 +1,17 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { MediaItem } from "./manage-media";
+import { wellFormed } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const FolderName = v.pipe(v.string(), v.maxLength(1000), v.description("1 to 80 characters after trimming; unique under its parent regardless of case"));
+const FolderName = v.pipe(
+  v.string(),
+  v.maxLength(1000),
+  wellFormed(),
+  v.description("1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"),
+);
 
 /** A media folder (spec 2, "Media item", folder object); subtree counts include the folder itself. */
 export const MediaFolder = v.pipe(
@@ -38,7 +44,7 @@ export const RemoveMediaFolderBody = v.strictObject({
   expected_media: v.pipe(Count, v.description("The folder's subtree_media_count as read")),
 });
 export const MoveMediaBody = v.strictObject({
-  ids: v.pipe(v.array(Id), v.minLength(1), v.maxLength(200)),
+  ids: v.pipe(v.array(Id), v.minLength(1), v.maxLength(1000), v.description("1 to 200 distinct ids (a repeated id counts once; at most 1000 entries sent)")),
   folder_id: v.nullable(Id),
 });
 

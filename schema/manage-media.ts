@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
+import { wellFormed } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Dimension = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,4}$/), v.description("Pixels, 1 to 99999; used only when the image's header gives no dimensions"));
@@ -11,8 +12,8 @@ export const MEDIA_UPLOAD_FORM_OVERHEAD_BYTES = 256 * 1024;
 
 /** Text fields of `POST /media` (multipart/form-data; each a string). Unknown fields are refused. */
 export const UploadMediaFields = v.strictObject({
-  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.description("File name; default: the file part's name"))),
-  type: v.optional(v.pipe(v.string(), v.maxLength(255), v.description("Declared media type; the bytes decide, a program or markup type is refused"))),
+  name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255), wellFormed(), v.description("File name; default: the file part's name"))),
+  type: v.optional(v.pipe(v.string(), v.maxLength(255), wellFormed(), v.description("Declared media type; the bytes decide, a program or markup type is refused"))),
   alt_texts: v.optional(v.pipe(v.string(), v.maxLength(64 * 1024), v.description("JSON object: alt text by language code"))),
   width: v.optional(Dimension),
   height: v.optional(Dimension),
@@ -66,6 +67,7 @@ export const mediaRoutes: readonly RouteSpec[] = [
     body: UploadMediaFields,
     multipart: { file: "file", maxFileBytes: MEDIA_UPLOAD_MAX_BYTES, maxBodyBytes: MEDIA_UPLOAD_MAX_BYTES + MEDIA_UPLOAD_FORM_OVERHEAD_BYTES },
     status: 201,
+    otherStatuses: [{ status: 200, description: "Reused: on_duplicate is use_existing and the site already holds these bytes ({ media, reused: true }); nothing stored" }],
     response: MediaAnswer,
     errors: [
       "invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "idempotency_in_progress", "idempotency_key_reused", "rate_limited",

@@ -49,6 +49,9 @@ function operation(route: RouteSpec, surface: Surface): Json {
     // A 204 has no body to describe.
     [String(status)]: status === 204 ? { description: "Success" } : { description: "Success", content: { [route.responseType ?? "application/json"]: { schema: strip(schemaOf(route.response, "output")) } } },
   };
+  for (const other of route.otherStatuses ?? []) {
+    responses[String(other.status)] = { description: other.description, content: { [route.responseType ?? "application/json"]: { schema: strip(schemaOf(route.response, "output")) } } };
+  }
   const byStatus = new Map<number, string[]>();
   const bodyErrors = route.method === "get" ? [] : (surface.bodyErrors ?? []);
   for (const code of new Set([...route.errors, ...bodyErrors])) {

@@ -35,6 +35,10 @@ export function batchFailure(error: unknown): unknown {
   if (unique?.[1]?.includes("entries.slug") || unique?.[1]?.includes("published_items.slug")) {
     return new AppError("slug_taken", "Another entry of this model and language already uses this slug.");
   }
+  // The folder name index is on an expression (COALESCE(parent_id, '')), so SQLite names the index.
+  if (unique?.[1]?.includes("media_folders.") || message.includes("idx_media_folders_site_parent_name")) {
+    return new AppError("media_folder_exists", "A folder with this name (in any case) already exists there.");
+  }
   if (unique?.[1]?.includes("entries.translation_group_id")) {
     return new AppError("locale_exists", "The item already has this language.");
   }

@@ -137,3 +137,54 @@ describe("media upload content checks (spec 2 rule 1)", () => {
     expect((await uploadMedia(token, { bytes: zip("a.txt"), name: "a.zip" })).status).toBe(201);
   });
 });
+
+describe("content checks against Windows name tricks and program formats (issue #10 probe)", () => {
+  it("decides the extension after trailing dots and spaces and any :stream suffix (422 executable_file / 415 markup)", async () => {
+    const { s, token } = await site();
+    for (const name of ["x.exe.", "run.bat.", "x.ps1.", "x.hta. .", "x.exe..", "x.exe::$DATA", "x.exe:zone.png", "x.EXE . . ", "a:b.exe", "x.reg.", "x.chm", "x.dmg "]) {
+      expect(await refusal(token, { bytes: png(1, 1, name), name }), name).toEqual({ status: 422, code: "executable_file", reason: "extension" });
+    }
+    for (const name of ["x.svg.", "x.html.", "x.htm . ", "x.svg::$DATA"]) {
+      expect(await refusal(token, { bytes: png(1, 1, name), name }), name).toEqual({ status: 415, code: "unsupported_media_type", reason: "markup", found_by: "extension" });
+    }
+    expect(await storedKeys(s.site.id)).toEqual([]);
+    // Dots inside a name are not a trick: "v1.2 final.png" is a PNG.
+    expect((await uploadMedia(token, { bytes: png(1, 1, "dots"), name: "v1.2 final.png" })).status).toBe(201);
+  });
+
+  it("refuses programs file-type names from the bytes (reg, chm, dmg, cab, an OLE compound file such as an MSI) as 422 executable_file reason bytes", async () => {
+    const { s, token } = await site();
+    const pad = (head: Uint8Array | number[], size: number) => {
+      const out = new Uint8Array(size);
+      out.set(head);
+      return out;
+    };
+    const samples: [string, Uint8Array][] = [
+      ["reg", text("REGEDIT4\r\n[HKEY_CURRENT_USER\\Software\\x]\r\n")],
+      ["chm", pad(concat(text("ITSF"), [3, 0, 0, 0, 0x60, 0, 0, 0, 1, 0, 0, 0]), 96)],
+      ["dmg", pad([0x78, 0x01, 0x73, 0x0d, 0x62, 0x62, 0x60], 64)],
+      ["cab", pad(text("MSCF\0\0\0\0"), 64)],
+      ["cfb (msi, old office)", pad([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 512)],
+    ];
+    for (const [label, bytes] of samples) {
+      expect(await refusal(token, { bytes, name: "photo.png", type: "image/png" }), label).toEqual({ status: 422, code: "executable_file", reason: "bytes" });
+    }
+    expect(await storedKeys(s.site.id)).toEqual([]);
+  });
+
+  it("never lets a site allow a program's format (400 on PUT /settings): reg, dmg, chm, cfb, cab", async () => {
+    const { token } = await site();
+    const bad = await manage<ErrBody & { error: { issues: { path: string }[] } }>(token, "PUT", "/settings", { body: { media: { allowed: { file: ["reg", "dmg", "chm", "cfb", "cab", "zip"] } } } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_request"]);
+    expect(bad.body.error.issues.map((i) => i.path)).toEqual(["media.allowed.file[0]", "media.allowed.file[1]", "media.allowed.file[2]", "media.allowed.file[3]", "media.allowed.file[4]"]);
+  });
+
+  it("refuses a PNG cut right after its signature as format_not_allowed even with request dimensions: the bytes name no format", async () => {
+    const { token } = await site();
+    expect(await refusal(token, { bytes: Uint8Array.from(PNG_SIGNATURE), name: "sig.png" }, { width: "8", height: "6" })).toEqual({
+      status: 415,
+      code: "unsupported_media_type",
+      reason: "format_not_allowed",
+    });
+  });
+});

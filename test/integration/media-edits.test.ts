@@ -4,6 +4,7 @@ import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { uploadMedia, type ErrBody, type MediaItemBody } from "../helpers/media-api";
 import { pdf, png } from "../helpers/media-samples";
+import { createEntry, mediaModel } from "../helpers/media-usage";
 
 type Item = MediaItemBody & { revision: number; updated_at: string; created_at: string };
 type Answer = { media: Item; replayed?: true };
@@ -176,5 +177,90 @@ describe("GET /api/manage/v1/media", () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([400, "invalid_request"]);
     const clamped = await manage<ListBody>(token, "GET", "/media?limit=500");
     expect([clamped.body.page.limit, clamped.body.data.length, clamped.body.page.next_cursor]).toEqual([100, 5, null]);
+  });
+});
+
+describe("media list and edit against hostile input (issue #10 probe)", () => {
+  it("refuses control characters and lone surrogates in q (400), so NUL cannot cut the pattern short", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    await upload(token, "plain.png");
+    for (const q of ["%00zzzz", "zz%00", "a%0Ab", "%7F", "%C2%85x", "%ED%A0%80"]) {
+      const res = await manage<ErrBody>(token, "GET", `/media?q=${q}`);
+      // %ED%A0%80 is not UTF-8: the URL decodes it to U+FFFD, a plain character that matches nothing here.
+      if (q === "%ED%A0%80") expect([res.status, (res.body as unknown as ListBody).data?.length], q).toEqual([200, 0]);
+      else expect([res.status, res.body.error?.code], q).toEqual([400, "invalid_request"]);
+    }
+    const found = await manage<ListBody>(token, "GET", "/media?q=zzzz");
+    expect([found.status, found.body.data.length]).toEqual([200, 0]);
+  });
+
+  it("ties list cursors to the site: a cursor of site A is refused by site B's media list and entries list (400)", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const tokenA = await credential(a);
+    const tokenB = await credential(b);
+    await upload(tokenA, "a1.png");
+    await upload(tokenA, "a2.png");
+    await upload(tokenB, "b1.png");
+    await upload(tokenB, "b2.png");
+    const pageA = await manage<ListBody>(tokenA, "GET", "/media?limit=1");
+    const cursor = encodeURIComponent(pageA.body.page.next_cursor ?? "");
+    expect((await manage(tokenA, "GET", `/media?limit=1&cursor=${cursor}`)).status).toBe(200);
+    const cross = await manage<ErrBody>(tokenB, "GET", `/media?limit=1&cursor=${cursor}`);
+    expect([cross.status, cross.body.error.code, cross.body.error.parameter]).toEqual([400, "invalid_request", "cursor"]);
+
+    const modelA = await mediaModel(a);
+    await mediaModel(b);
+    await createEntry(tokenA, modelA, { title: "one" });
+    await createEntry(tokenA, modelA, { title: "two" });
+    const entriesA = await manage<{ page: { next_cursor: string | null } }>(tokenA, "GET", "/entries?limit=1");
+    expect(entriesA.body.page.next_cursor).not.toBeNull();
+    const entryCursor = encodeURIComponent(entriesA.body.page.next_cursor ?? "");
+    expect((await manage(tokenA, "GET", `/entries?limit=1&cursor=${entryCursor}`)).status).toBe(200);
+    const crossEntries = await manage<ErrBody>(tokenB, "GET", `/entries?limit=1&cursor=${entryCursor}`);
+    expect([crossEntries.status, crossEntries.body.error.code]).toEqual([400, "invalid_request"]);
+  });
+
+  it("clears the alt text of a language the site dropped that the item still holds; a text for it stays 422 unknown_locale", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const item = await upload(token, "dropped.png");
+    // The item holds a `de` text from when the site had German.
+    await env.DB.prepare("UPDATE media SET alt_texts = ? WHERE id = ?").bind(JSON.stringify({ en: "Sea", de: "Meer" }), item.id).run();
+    const set = await manage<ErrBody>(token, "PUT", `/media/${item.id}`, { body: { alt_texts: { de: "See" } } });
+    expect([set.status, set.body.error.code, set.body.error.languages]).toEqual([422, "unknown_locale", ["de"]]);
+    const neverHeld = await manage<ErrBody>(token, "PUT", `/media/${item.id}`, { body: { alt_texts: { it: "" } } });
+    expect([neverHeld.status, neverHeld.body.error.code]).toEqual([422, "unknown_locale"]);
+    const cleared = await manage<Answer>(token, "PUT", `/media/${item.id}`, { body: { alt_texts: { de: "" } } });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.media.alt_texts).toEqual({ en: "Sea" });
+    expect(cleared.body.media.revision).toBe(1);
+  });
+
+  it("refuses alt_texts that are not an object of well-formed texts, and reserved object names as unknown languages, writing nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const item = await upload(token, "alt.png");
+    const cases: [unknown, number, string][] = [
+      [{ constructor: "x" }, 422, "unknown_locale"],
+      [{ prototype: { nested: 1 } }, 422, "unknown_locale"],
+      [JSON.parse('{"__proto__":"x","en":"ok"}'), 422, "unknown_locale"],
+      [[], 400, "invalid_request"],
+      [["en"], 400, "invalid_request"],
+      [null, 400, "invalid_request"],
+      ["text", 400, "invalid_request"],
+      [{ en: 5 }, 400, "invalid_request"],
+      [{ en: "sur\ud800" }, 400, "invalid_request"],
+    ];
+    for (const [alt, status, code] of cases) {
+      // JSON.stringify keeps an own "__proto__" key and writes a lone surrogate as the escape \\ud800.
+      const raw = `{"alt_texts":${JSON.stringify(alt)}}`;
+      const res = await manage<ErrBody>(token, "PUT", `/media/${item.id}`, { rawBody: raw });
+      expect([res.status, res.body.error?.code], raw).toEqual([status, code]);
+    }
+    expect(await row(item.id)).toMatchObject({ revision: 0 });
+    expect(await count(s, "outbox_events", "name", "media.updated")).toBe(0);
+    expect(await count(s, "audit_log", "action", "media.update")).toBe(0);
   });
 });

@@ -254,3 +254,53 @@ describe("media folders: batch guards", () => {
     expect((await tree(token)).folders.map((f) => f.name)).toEqual(["Kept"]);
   });
 });
+
+describe("media folder names and moves against hostile input (issue #10 probe)", () => {
+  it("refuses folder names with a lone surrogate, control (C0, C1) or bidirectional control characters on create and rename (400), storing nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const bad = ["sur\ud800", "\udc00x", "a\u0000b", "a\u0085b", "a\u009fb", "invoice\u202eexe", "a\u2066b", "a\u200fb", "a\u061cb"];
+    for (const name of bad) {
+      // JSON.stringify writes a lone surrogate as the escape \ud800: what the probe sent.
+      expect(codeOf(await manage<FolderErr>(token, "POST", "/media/folders", { rawBody: JSON.stringify({ name }) })), JSON.stringify(name)).toEqual([400, "invalid_request"]);
+    }
+    expect((await tree(token)).folders).toEqual([]);
+    const ok = await create(token, { name: "Photos \u00e9t\u00e9 \u{1F600}" });
+    expect(ok.status).toBe(201);
+    for (const name of bad) {
+      const res = await manage<FolderErr>(token, "PUT", `/media/folders/${ok.body.folder.id}`, { rawBody: JSON.stringify({ expected_revision: 0, name }) });
+      expect(codeOf(res), JSON.stringify(name)).toEqual([400, "invalid_request"]);
+    }
+    expect((await tree(token)).folders.map((f) => [f.name, f.revision])).toEqual([["Photos \u00e9t\u00e9 \u{1F600}", 0]]);
+  });
+
+  it("maps a UNIQUE violation of the folder name index at commit to media_folder_exists (409), not a 500", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const other = (await create(token, { name: "Other" })).body.folder;
+    const ctx = s.ctx();
+    // Two plans read the same tree (a write outside the site's object in between is the race the index catches).
+    const first = await createFolder(ctx, { name: "Dup" });
+    const second = await createFolder(ctx, { name: "DUP" });
+    const rename = await updateFolder(ctx, { folder_id: other.id, expected_revision: 0, name: "dup" });
+    await commitPlan(ctx, first);
+    expect((await failure(commitPlan(ctx, second))).code).toBe("media_folder_exists");
+    expect((await failure(commitPlan(ctx, rename))).code).toBe("media_folder_exists");
+    expect((await tree(token)).folders.map((f) => [f.name, f.revision])).toEqual([["Dup", 0], ["Other", 0]]);
+    // Through the API the tree sees the clash first: 409 media_folder_exists as well.
+    expect(codeOf(await create(token, { name: "dUp" }))).toEqual([409, "media_folder_exists"]);
+  });
+
+  it("counts a move's ids after removing duplicates: the same id 201 times is one file (200); 201 distinct ids are 400", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const folder = await create(token, { name: "Target" });
+    const up = await uploadMedia(token, { bytes: png(1, 1, "dup-move"), name: "a.png" });
+    const same = await manage<{ media: MediaItemBody[]; folder_id: string | null }>(token, "POST", "/media/move", { body: { ids: Array(201).fill(up.body.media.id), folder_id: folder.body.folder.id } });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.media.map((m) => [m.id, m.folder_id])).toEqual([[up.body.media.id, folder.body.folder.id]]);
+    const distinct = Array.from({ length: 201 }, (_, i) => `med_${i}`);
+    expect(codeOf(await manage<FolderErr>(token, "POST", "/media/move", { body: { ids: distinct, folder_id: null } }))).toEqual([400, "invalid_request"]);
+    expect(codeOf(await manage<FolderErr>(token, "POST", "/media/move", { body: { ids: Array(1001).fill(up.body.media.id), folder_id: null } }))).toEqual([400, "invalid_request"]);
+  });
+});

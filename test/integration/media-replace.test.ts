@@ -165,3 +165,29 @@ describe("POST /api/manage/v1/media/{id}/replace", () => {
     expect((await storedKeys(s.site.id)).sort()).toEqual([keyOf(s, item), keyOf(s, first.body.media)].sort());
   });
 });
+
+describe("replace against hostile names and dimensions (issue #10 probe)", () => {
+  it("cuts a long new file name without splitting an emoji, drops bidi controls, and refuses Windows name tricks and aspectRatio overflows", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const original = await upload(token, png(3, 2, "probe-old"), "old.png");
+    const long = `${"a".repeat(254)}\u{1F600}`;
+    const replaced = await replaceMedia<Answer & Partial<ErrBody>>(token, original.id, { bytes: png(5, 4, "probe-new"), name: long }, { expected_revision: "0" });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(replaced.body.media.file_name).toBe("a".repeat(254));
+    expect((await manage(token, "GET", `/media/${original.id}`)).status).toBe(200);
+
+    const bidi = await replaceMedia<Answer & Partial<ErrBody>>(token, original.id, { bytes: png(6, 4, "probe-bidi"), name: "photo\u202Egnp.exe" }, { expected_revision: "1" });
+    expect([bidi.status, bidi.body.error?.code, bidi.body.error?.reason]).toEqual([422, "executable_file", "extension"]);
+    const bidiSafe = await replaceMedia<Answer & Partial<ErrBody>>(token, original.id, { bytes: png(6, 4, "probe-bidi2"), name: "photo\u202Eab.png" }, { expected_revision: "1" });
+    expect([bidiSafe.status, bidiSafe.body.media?.file_name]).toEqual([200, "photoab.png"]);
+
+    for (const name of ["x.exe.", "x.exe::$DATA", "x.bat . "]) {
+      const r = await replaceMedia<Answer & Partial<ErrBody>>(token, original.id, { bytes: png(7, 4, name), name }, { expected_revision: "2" });
+      expect([r.status, r.body.error?.code, r.body.error?.reason], name).toEqual([422, "executable_file", "extension"]);
+    }
+    const ratio = await replaceMedia<Answer & Partial<ErrBody>>(token, original.id, { bytes: png(7, 4, "ratio"), name: "r.png" }, { expected_revision: "2", width: "99999", aspectRatio: "0.000001" });
+    expect([ratio.status, ratio.body.error?.code, ratio.body.error?.field]).toEqual([400, "invalid_request", "aspectRatio"]);
+    expect(await count(s, "outbox_events", "name", "media.replaced")).toBe(2);
+  });
+});

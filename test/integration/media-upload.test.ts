@@ -272,3 +272,87 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect((await manage<ErrBody>(tokenB, "GET", "/media/med_unknown")).status).toBe(404);
   });
 });
+
+describe("POST /media: hostile names, alt_texts and dimensions (issue #10 probe)", () => {
+  it("cuts a long file name without splitting an emoji (201, no lone surrogate; the item's URL and GET work)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const long = `${"a".repeat(254)}\u{1F600}`; // 256 UTF-16 units: a plain cut at 255 leaves half the emoji
+    const up = await uploadMedia(token, { bytes: png(1, 1, "long-name"), name: long });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body.media.file_name).toBe("a".repeat(254));
+    const kept = `${"b".repeat(253)}\u{1F600}x`; // the pair fits exactly: kept whole
+    const up2 = await uploadMedia(token, { bytes: png(1, 1, "long-name-2"), name: kept });
+    expect(up2.status).toBe(201);
+    expect(up2.body.media.file_name).toBe(`${"b".repeat(253)}\u{1F600}`);
+    expect((await manage(token, "GET", `/media/${up2.body.media.id}`)).status).toBe(200);
+  });
+
+  it("drops C1 controls and bidirectional controls from file names", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const bidi = await uploadMedia(token, { bytes: png(1, 1, "bidi"), name: "invoice\u202Eexe.png" });
+    expect(bidi.status).toBe(201);
+    expect(bidi.body.media.file_name).toBe("invoiceexe.png");
+    const others = await uploadMedia(token, { bytes: png(1, 1, "c1"), name: "part.png" }, { name: "a\u0085b\u009f\u2066c\u2069\u200e\u200f\u061cd\u202a\u202b\u202c\u202d.png" });
+    expect(others.status).toBe(201);
+    expect(others.body.media.file_name).toBe("abcd.png");
+  });
+
+  it("refuses alt_texts that are not an object of well-formed texts by site language, reserved object names included", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const cases: [string, number, string][] = [
+      ['{"constructor":"x","en":"ok"}', 422, "unknown_locale"],
+      ['{"prototype":{"nested":1}}', 422, "unknown_locale"],
+      ['{"__proto__":"x"}', 422, "unknown_locale"],
+      ["[]", 400, "invalid_request"],
+      ['["en"]', 400, "invalid_request"],
+      ["null", 400, "invalid_request"],
+      ['"text"', 400, "invalid_request"],
+      ['{"en":5}', 400, "invalid_request"],
+      ['{"en":{"nested":1}}', 400, "invalid_request"],
+      ['{"en":"sur\\ud800"}', 400, "invalid_request"],
+      ['{"de":"Meer"}', 422, "unknown_locale"],
+    ];
+    for (const [alt, status, code] of cases) {
+      const r = await uploadMedia<ErrBody>(token, { bytes: png(1, 1, `alt-${alt}`), name: "a.png" }, { alt_texts: alt });
+      expect([r.status, r.body.error?.code], alt).toEqual([status, code]);
+    }
+    expect(await mediaRows(s.site.id)).toBe(0);
+    expect(await storedKeys(s.site.id)).toEqual([]);
+  });
+
+  it("bounds the side an aspectRatio computes to 1..99999 (400 naming aspectRatio)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    for (const fields of <Record<string, string>[]>[
+      { width: "99999", aspectRatio: "0.000001" },
+      { height: "99999", aspectRatio: "99999" },
+      { height: "1", aspectRatio: "0.000001" },
+      { width: "1", aspectRatio: "99999" },
+    ]) {
+      const r = await uploadMedia<ErrBody>(token, { bytes: jpeg(2, 2), name: "a.jpg" }, fields);
+      expect([r.status, r.body.error.code, r.body.error.field], JSON.stringify(fields)).toEqual([400, "invalid_request", "aspectRatio"]);
+    }
+    const ok = await uploadMedia(token, { bytes: jpeg(3, 3), name: "ok.jpg" }, { width: "99999", aspectRatio: "1" });
+    expect(ok.status).toBe(201);
+  });
+
+  it("refuses an image whose header claims more than 99999 pixels a side (415 dimensions_out_of_range); nothing stored", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    for (const [w, h] of [[4294967295, 2147483647], [100000, 1], [1, 100000]] as const) {
+      const bytes = png(1, 1, `huge-${w}-${h}`);
+      new DataView(bytes.buffer, bytes.byteOffset).setUint32(16, w);
+      new DataView(bytes.buffer, bytes.byteOffset).setUint32(20, h);
+      const r = await uploadMedia<ErrBody>(token, { bytes, name: "huge.png" });
+      expect([r.status, r.body.error.code, r.body.error.reason], `${w}x${h}`).toEqual([415, "unsupported_media_type", "dimensions_out_of_range"]);
+    }
+    const edge = png(1, 1, "edge");
+    new DataView(edge.buffer, edge.byteOffset).setUint32(16, 99999);
+    const ok = await uploadMedia(token, { bytes: edge, name: "edge.png" });
+    expect([ok.status, ok.body.media.width, ok.body.media.height]).toEqual([201, 99999, 1]);
+    expect(await mediaRows(s.site.id)).toBe(1);
+  });
+});

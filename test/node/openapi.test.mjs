@@ -36,6 +36,15 @@ describe("OpenAPI artefacts", () => {
       const op = document.paths[`${manageSurface.basePath}${route.path}`][route.method];
       assert.ok(op.parameters.some((p) => p.name === "Idempotency-Key" && p.required), `${route.operationId} requires Idempotency-Key`);
     }
+    // Every success status a route answers is documented: the upload's 201, and its 200 when it reuses an item.
+    for (const route of manageSurface.routes) {
+      const op = document.paths[`${manageSurface.basePath}${route.path}`][route.method];
+      for (const status of [route.status ?? 200, ...(route.otherStatuses ?? []).map((o) => o.status)]) {
+        assert.ok(op.responses[String(status)], `${route.operationId} documents ${status}`);
+      }
+    }
+    const upload = document.paths[`${manageSurface.basePath}/media`].post.responses;
+    assert.ok(upload["200"]?.content && upload["201"]?.content, "uploadMedia documents 201 and the reuse's 200");
   });
 
   it("documents every plugin protocol route, each with a handler", async () => {

@@ -6,7 +6,8 @@ import { signingSecret } from "../../shared/public/signing-keys";
 /**
  * Newest-first cursor pages of the management lists (entries, proposals): rows ordered by
  * `created_at` then id, both descending; the signed cursor names the first row of the next page
- * and the list (name and filters) it belongs to, so it continues only that list.
+ * and the site and list (name and filters) it belongs to, so it continues only that list of that
+ * site (a cursor of site A is refused by site B's list: 400 invalid_request).
  */
 export interface NewestFirst {
   /** Where the page starts (`created_at`, id), or undefined for the first page. */
@@ -15,8 +16,8 @@ export interface NewestFirst {
   cursorAt(row: { created_at: string; id: string }): Promise<string>;
 }
 
-export async function newestFirst(d1: D1Database, list: readonly unknown[], cursor: string | undefined): Promise<NewestFirst> {
-  const shape = (await sha256Hex(JSON.stringify(list))).slice(0, 16);
+export async function newestFirst(d1: D1Database, siteId: string, list: readonly unknown[], cursor: string | undefined): Promise<NewestFirst> {
+  const shape = (await sha256Hex(JSON.stringify([siteId, ...list]))).slice(0, 16);
   const secret = await signingSecret(d1, "cursor");
   let from: NewestFirst["from"];
   if (cursor) {

@@ -51,8 +51,12 @@ export async function updateMedia(ctx: LifecycleContext, input: UpdateMediaInput
   if (input.expected_revision !== undefined && input.expected_revision !== row.revision) {
     throw new AppError("media_changed", "The media item changed since you read it.", { current_revision: row.revision });
   }
+  const current = mediaItem(row);
   if (input.alt_texts !== undefined) {
-    const unknown = Object.keys(input.alt_texts).filter((lang) => !ctx.site.languages.includes(lang));
+    // Clearing ("") a language the item still holds is allowed after the site dropped it; any other
+    // text needs a language of the site.
+    const sent = input.alt_texts;
+    const unknown = Object.keys(sent).filter((lang) => !ctx.site.languages.includes(lang) && !(sent[lang] === "" && Object.hasOwn(current.alt_texts, lang)));
     if (unknown.length > 0) throw new AppError("unknown_locale", "alt_texts names languages the site does not have.", { languages: unknown });
   }
   // A focal point frames an image; null (no focal point) is what every other kind already has.
@@ -60,7 +64,6 @@ export async function updateMedia(ctx: LifecycleContext, input: UpdateMediaInput
     throw new AppError("media_framing_not_image", "Only an image has a focal point.", { kind: row.kind });
   }
 
-  const current = mediaItem(row);
   const next = {
     ...row,
     alt_texts: input.alt_texts !== undefined ? JSON.stringify(mergeAltTexts(current.alt_texts, input.alt_texts)) : row.alt_texts,

@@ -1,3 +1,4 @@
+import { hasBidiControl, hasControlCharacter, isWellFormedText } from "../../content/plain-text";
 import type { MediaFolderRow } from "../../repositories/media-folder-repository";
 
 /** Spec 2, Limits: 5 levels, 500 folders per site, names 1 to 80 characters. */
@@ -116,10 +117,13 @@ export class FolderTree {
   }
 }
 
-/** A folder name as stored: trimmed; its key is the lower-case form (unique under a parent). */
+/**
+ * A folder name as stored: trimmed; its key is the lower-case form (unique under a parent).
+ * Undefined (refused) when empty, too long, not well-formed Unicode (a lone surrogate), or holding
+ * control characters (C0, DEL, C1) or bidirectional controls (docs/media.md, "Text in names").
+ */
 export function folderName(sent: string): { name: string; name_key: string } | undefined {
   const name = sent.trim();
-  // eslint-disable-next-line no-control-regex -- control characters are refused in names
-  if (name.length < 1 || name.length > MEDIA_FOLDER_LIMITS.name_max || /[\u0000-\u001f\u007f]/.test(name)) return undefined;
+  if (name.length < 1 || name.length > MEDIA_FOLDER_LIMITS.name_max || !isWellFormedText(name) || hasControlCharacter(name) || hasBidiControl(name)) return undefined;
   return { name, name_key: name.toLowerCase() };
 }

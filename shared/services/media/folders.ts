@@ -20,7 +20,7 @@ async function loadTree(ctx: LifecycleContext): Promise<FolderTree> {
 
 function validName(sent: string): { name: string; name_key: string } {
   const named = folderName(sent);
-  if (!named) throw new AppError("invalid_request", `A folder name is 1 to ${MEDIA_FOLDER_LIMITS.name_max} characters (trimmed), without control characters.`, { field: "name" });
+  if (!named) throw new AppError("invalid_request", `A folder name is 1 to ${MEDIA_FOLDER_LIMITS.name_max} characters (trimmed), well-formed, without control or bidirectional control characters.`, { field: "name" });
   return named;
 }
 

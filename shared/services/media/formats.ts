@@ -30,16 +30,56 @@ export const DEFAULT_ALLOWED_FORMATS: Readonly<Record<MediaKind, readonly string
 };
 
 /**
- * Formats file-type reports for programs and program archives. A `zip` is not here: a plain archive
- * is a `file` (refused unless a site allows it); a zip that is a Java or Android package is detected
- * as `jar` / `apk`.
+ * Programs and program containers file-type can name from the bytes, each with the file name
+ * extensions and declared types that mark the same thing: ONE table, so the byte side, the name side
+ * and the declared-type side agree (docs/media.md, "Program formats"). A plain `zip` is not here (a
+ * `file`, refused unless a site allows it); a zip that is a Java or Android package is detected as
+ * `jar` / `apk`. `cfb` is an OLE compound file: what file-type reports for an MSI installer, and for
+ * old Office files that may carry macros; it is treated as a program and is never allowable.
  */
-export const EXECUTABLE_FORMATS: ReadonlySet<string> = new Set(["exe", "elf", "macho", "class", "jar", "apk", "dex", "wasm", "msi", "deb", "rpm", "swf", "lnk", "xpi", "crx", "pyc"]);
+const PROGRAM_FORMATS: Readonly<Record<string, { extensions: readonly string[]; types: readonly string[] }>> = {
+  exe: { extensions: ["exe", "com", "scr", "dll", "sys", "cpl", "pif", "efi"], types: ["application/x-msdownload", "application/x-msdos-program", "application/vnd.microsoft.portable-executable", "application/x-dosexec"] },
+  elf: { extensions: ["elf", "so", "bin", "run"], types: ["application/x-executable", "application/x-elf", "application/x-sharedlib"] },
+  macho: { extensions: ["dylib", "app"], types: ["application/x-mach-binary"] },
+  class: { extensions: ["class"], types: ["application/java-vm"] },
+  jar: { extensions: ["jar"], types: ["application/java-archive", "application/x-java-archive", "application/x-java-applet"] },
+  apk: { extensions: ["apk", "ipa"], types: ["application/vnd.android.package-archive"] },
+  dex: { extensions: ["dex"], types: [] },
+  wasm: { extensions: ["wasm"], types: ["application/wasm"] },
+  cfb: { extensions: ["msi", "msp", "msc"], types: ["application/x-ms-installer", "application/x-msi", "application/x-cfb"] },
+  msi: { extensions: ["msi"], types: ["application/x-msi"] },
+  cab: { extensions: ["cab"], types: ["application/vnd.ms-cab-compressed"] },
+  deb: { extensions: ["deb"], types: ["application/x-deb", "application/vnd.debian.binary-package"] },
+  rpm: { extensions: ["rpm"], types: ["application/x-rpm"] },
+  dmg: { extensions: ["dmg", "pkg"], types: ["application/x-apple-diskimage"] },
+  reg: { extensions: ["reg"], types: ["application/x-ms-regedit"] },
+  chm: { extensions: ["chm"], types: ["application/vnd.ms-htmlhelp"] },
+  swf: { extensions: ["swf"], types: ["application/x-shockwave-flash"] },
+  lnk: { extensions: ["lnk"], types: ["application/x.ms.shortcut"] },
+  alias: { extensions: ["alias"], types: ["application/x.apple.alias"] },
+  xpi: { extensions: ["xpi"], types: ["application/x-xpinstall"] },
+  crx: { extensions: ["crx"], types: ["application/x-google-chrome-extension"] },
+  asar: { extensions: ["asar"], types: ["application/x-asar"] },
+  pyc: { extensions: ["pyc"], types: [] },
+  // Office files with macros (file-type names them apart from docx / xlsx / pptx).
+  docm: { extensions: ["docm"], types: ["application/vnd.ms-word.document.macroenabled.12"] },
+  dotm: { extensions: ["dotm"], types: ["application/vnd.ms-word.template.macroenabled.12"] },
+  xlsm: { extensions: ["xlsm"], types: ["application/vnd.ms-excel.sheet.macroenabled.12"] },
+  xltm: { extensions: ["xltm"], types: ["application/vnd.ms-excel.template.macroenabled.12"] },
+  pptm: { extensions: ["pptm"], types: ["application/vnd.ms-powerpoint.presentation.macroenabled.12"] },
+  potm: { extensions: ["potm"], types: ["application/vnd.ms-powerpoint.template.macroenabled.12"] },
+  ppsm: { extensions: ["ppsm"], types: ["application/vnd.ms-powerpoint.slideshow.macroenabled.12"] },
+};
+
+/** Formats (file-type extension names) of programs: refused by the bytes, never allowable by a site. */
+export const EXECUTABLE_FORMATS: ReadonlySet<string> = new Set(Object.keys(PROGRAM_FORMATS));
 
 /** Final file name extensions of programs and scripts: refused whatever the bytes say. */
 export const EXECUTABLE_EXTENSIONS: ReadonlySet<string> = new Set([
-  "exe", "com", "scr", "dll", "sys", "msi", "msp", "msc", "cpl", "pif", "app", "apk", "ipa", "jar", "class", "dex", "deb", "rpm", "dmg", "pkg", "run", "bin", "elf", "so", "dylib", "wasm",
-  "sh", "bash", "zsh", "csh", "ksh", "fish", "command", "bat", "cmd", "ps1", "psm1", "psd1", "vbs", "vbe", "wsf", "wsh", "hta", "js", "mjs", "cjs", "jse", "ts", "py", "pyc", "pyw", "pl", "rb", "php", "phtml", "cgi", "lua", "reg", "inf", "lnk", "gadget", "scf", "url",
+  ...Object.keys(PROGRAM_FORMATS),
+  ...Object.values(PROGRAM_FORMATS).flatMap((p) => p.extensions),
+  // Scripts and other things that run, which no byte signature names.
+  "sh", "bash", "zsh", "csh", "ksh", "fish", "command", "bat", "cmd", "ps1", "psm1", "psd1", "vbs", "vbe", "wsf", "wsh", "hta", "js", "mjs", "cjs", "jse", "ts", "py", "pyw", "pl", "rb", "php", "phtml", "cgi", "lua", "inf", "gadget", "scf", "url", "appref-ms", "application", "jnlp", "msix", "appx", "xbap", "settingcontent-ms", "library-ms", "search-ms",
 ]);
 
 /** Final extensions of markup a browser renders or runs. */
@@ -47,6 +87,7 @@ export const MARKUP_EXTENSIONS: ReadonlySet<string> = new Set(["html", "htm", "s
 
 /** Declared types of programs and scripts (compared without parameters, lower case). */
 export const EXECUTABLE_TYPES: ReadonlySet<string> = new Set([
+  ...Object.values(PROGRAM_FORMATS).flatMap((p) => p.types),
   "application/x-msdownload", "application/x-msdos-program", "application/x-ms-installer", "application/x-msi", "application/vnd.microsoft.portable-executable", "application/x-dosexec",
   "application/x-executable", "application/x-elf", "application/x-sharedlib", "application/x-mach-binary", "application/x-apple-diskimage",
   "application/java-archive", "application/x-java-archive", "application/java-vm", "application/x-java-applet", "application/vnd.android.package-archive",

@@ -11,6 +11,7 @@ import {
   kindOfFormat,
   type MediaKind,
 } from "./formats";
+import { claimedDimensions, MAX_DIMENSION } from "./upload-fields";
 
 /** What the caller says about a file; only the bytes decide its type (spec 2 rule 1). */
 export interface UploadClaims {
@@ -83,6 +84,18 @@ export function extensionOf(fileName: string): string {
   return dot <= 0 ? "" : fileName.slice(dot + 1).toLowerCase();
 }
 
+/**
+ * Every extension an operating system may take the name to have: Windows strips trailing dots and
+ * spaces (`x.exe.` and `x.hta. .` run as x.exe / x.hta) and reads `name:stream` as an NTFS stream of
+ * `name` (`x.exe::$DATA` is x.exe). So the extension is decided on the whole name and on each
+ * `:`-separated part, each with trailing dots and spaces stripped (docs/media.md, "Content checks").
+ */
+export function extensionsOf(fileName: string): string[] {
+  const strip = (name: string) => name.replace(/[. ]+$/, "");
+  const names = [fileName, ...fileName.split(":")].map(strip);
+  return [...new Set(names.map(extensionOf).filter((ext) => ext !== ""))];
+}
+
 function bareType(type: string | null): string {
   return (type ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
@@ -107,25 +120,30 @@ function refuseMarkup(reason: "bytes" | "extension" | "declared_type"): never {
   throw new AppError("unsupported_media_type", "Markup (HTML, SVG, XML) cannot be uploaded.", { reason: "markup", found_by: reason });
 }
 
-/** Dimensions from the image's own header; null when the header gives none (truncated, no SOF). */
+/**
+ * Dimensions from the image's own header; null when the header gives none (truncated, no SOF).
+ * A header claiming more than 99999 pixels a side (the request fields' bound) is refused: 415
+ * `unsupported_media_type`, reason `dimensions_out_of_range`.
+ */
 function headerDimensions(bytes: Uint8Array): { width: number; height: number } | null {
+  let size: { width: number; height: number };
   try {
-    const size = imageSize(bytes);
-    return size.width > 0 && size.height > 0 ? { width: size.width, height: size.height } : null;
+    size = imageSize(bytes);
   } catch {
     return null;
   }
+  if (!(size.width > 0 && size.height > 0)) return null;
+  if (size.width > MAX_DIMENSION || size.height > MAX_DIMENSION) {
+    throw new AppError("unsupported_media_type", `The image's header claims more than ${MAX_DIMENSION} pixels a side.`, {
+      reason: "dimensions_out_of_range",
+      width: size.width,
+      height: size.height,
+      max: MAX_DIMENSION,
+    });
+  }
+  return { width: size.width, height: size.height };
 }
 
-/** Request dimensions: both fields, or one of them and the aspect ratio. */
-function claimedDimensions(claims: UploadClaims): { width: number; height: number } | null {
-  const { width, height, aspectRatio } = claims;
-  if (width !== undefined && height !== undefined) return { width, height };
-  if (aspectRatio === undefined) return null;
-  if (width !== undefined) return { width, height: Math.max(1, Math.round(width / aspectRatio)) };
-  if (height !== undefined) return { width: Math.max(1, Math.round(height * aspectRatio)), height };
-  return null;
-}
 
 /**
  * The content checks of an upload (docs/media.md, "Content checks"), in this order:
@@ -138,19 +156,19 @@ function claimedDimensions(claims: UploadClaims): { width: number; height: numbe
  *    (`reason: dimensions_unreadable`).
  */
 export async function inspectMedia(bytes: Uint8Array, claims: UploadClaims, allowed: AllowedFormats): Promise<InspectedMedia> {
-  const extension = extensionOf(claims.fileName);
+  const extensions = extensionsOf(claims.fileName);
   const declared = bareType(claims.declaredType);
   const start = contentStart(bytes);
   const detected = await fileTypeFromBuffer(bytes).catch(() => undefined);
 
   if (EXECUTABLE_SIGNATURES.some((sig) => startsWith(bytes, 0, sig)) || startsWith(bytes, start, [0x23, 0x21])) refuseExecutable("bytes");
   if (detected && EXECUTABLE_FORMATS.has(detected.ext)) refuseExecutable("bytes");
-  if (EXECUTABLE_EXTENSIONS.has(extension)) refuseExecutable("extension");
+  if (extensions.some((ext) => EXECUTABLE_EXTENSIONS.has(ext))) refuseExecutable("extension");
   if (EXECUTABLE_TYPES.has(declared)) refuseExecutable("declared_type");
 
   if (bytes[start] === 0x3c || (detected && (detected.ext === "xml" || detected.mime.includes("xml") || detected.mime === "text/html"))) refuseMarkup("bytes");
   if (containsPageTag(bytes)) refuseMarkup("bytes");
-  if (MARKUP_EXTENSIONS.has(extension)) refuseMarkup("extension");
+  if (extensions.some((ext) => MARKUP_EXTENSIONS.has(ext))) refuseMarkup("extension");
   if (isMarkupType(declared)) refuseMarkup("declared_type");
 
   const format = detected?.ext ?? null;

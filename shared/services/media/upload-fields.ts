@@ -1,5 +1,6 @@
-import * as v from "valibot";
 import type { UploadMediaFields } from "../../../schema/manage-media";
+import { textsByLanguage } from "../../../schema/text";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, cutText, isWellFormedText } from "../../content/plain-text";
 import { AppError } from "../../errors";
 import { parse } from "../validation";
 import type { UploadClaims } from "./inspect";
@@ -8,7 +9,7 @@ import type { OnDuplicate } from "./upload";
 /** Longest alt text in one language. */
 export const MAX_ALT_TEXT_LENGTH = 1000;
 
-const AltTexts = v.record(v.string(), v.pipe(v.string(), v.maxLength(MAX_ALT_TEXT_LENGTH)));
+const AltTexts = textsByLanguage(MAX_ALT_TEXT_LENGTH, "Alt text by language of the site");
 
 /** The upload's text fields, typed: what the caller named and what it claims about the file. */
 export interface UploadOptions {
@@ -19,16 +20,24 @@ export interface UploadOptions {
   on_duplicate: OnDuplicate;
 }
 
+/** Longest stored file name, in UTF-16 units (the `name` field's limit). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
 /**
  * A file name safe to store and put in a URL path segment: the last path segment of what was sent,
- * without control characters, at most 255 characters; "file" when nothing is left.
+ * without control characters (C0, DEL, C1) and bidirectional controls, at most 255 UTF-16 units cut
+ * without splitting a surrogate pair; "file" when nothing is left. A name that is not well-formed
+ * Unicode (a lone surrogate) is refused: 400 invalid_request (docs/media.md, "Text in names").
  */
 export function cleanFileName(sent: string): string {
+  if (!isWellFormedText(sent)) throw new AppError("invalid_request", "The file name is not well-formed Unicode (a lone surrogate).", { field: "name" });
   const last = sent.split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const clean = cutText(last.replace(CONTROL_CHARACTERS, "").replace(BIDI_CONTROLS, "").trim(), MAX_FILE_NAME_LENGTH).trim();
   return clean === "" || clean === "." || clean === ".." ? "file" : clean;
 }
+
+/** Largest width or height, in pixels, sent or read from an image header (the `width` field's limit). */
+export const MAX_DIMENSION = 99999;
 
 /** "1.5", "16:9" or "16/9" as width / height. */
 function ratio(text: string): number {
@@ -62,6 +71,15 @@ export function uploadOptions(fields: UploadMediaFields, file: { name: string; t
     ...(fields.height !== undefined ? { height: Number(fields.height) } : {}),
     ...(fields.aspectRatio !== undefined ? { aspectRatio: ratio(fields.aspectRatio) } : {}),
   };
+  // The side computed from the other and the aspect ratio obeys the same 1..99999 as a sent one.
+  const derived = claimedDimensions(claims);
+  if (derived && (derived.width < 1 || derived.width > MAX_DIMENSION || derived.height < 1 || derived.height > MAX_DIMENSION)) {
+    throw new AppError("invalid_request", `aspectRatio gives a ${claims.width === undefined ? "width" : "height"} outside 1 to ${MAX_DIMENSION} pixels.`, {
+      field: "aspectRatio",
+      width: derived.width,
+      height: derived.height,
+    });
+  }
   return {
     claims,
     ...(alt !== undefined ? { alt_texts: alt } : {}),
@@ -69,4 +87,14 @@ export function uploadOptions(fields: UploadMediaFields, file: { name: string; t
     ...(fields.edited_from !== undefined ? { edited_from: fields.edited_from } : {}),
     on_duplicate: fields.on_duplicate ?? "ask",
   };
+}
+
+/** Request dimensions: both fields, or one of them and the aspect ratio (the other side rounded). */
+export function claimedDimensions(claims: UploadClaims): { width: number; height: number } | null {
+  const { width, height, aspectRatio } = claims;
+  if (width !== undefined && height !== undefined) return { width, height };
+  if (aspectRatio === undefined) return null;
+  if (width !== undefined) return { width, height: Math.round(width / aspectRatio) };
+  if (height !== undefined) return { width: Math.round(height * aspectRatio), height };
+  return null;
 }

@@ -1,0 +1,40 @@
+import * as v from "valibot";
+import { AppError } from "../shared/errors";
+import { hasBidiControl, hasControlCharacter, isWellFormedText } from "../shared/content/plain-text";
+
+/** Refuses text with a lone surrogate (400 invalid_request through the route's parse). */
+export const wellFormed = () => v.check<string, string>(isWellFormedText, "contains a lone surrogate (not well-formed Unicode)");
+
+/** Refuses text with control characters (C0, DEL, C1). */
+export const noControls = () => v.check<string, string>((text) => !hasControlCharacter(text), "contains control characters");
+
+/** Refuses text with bidirectional controls (overrides, embeddings, isolates, marks). */
+export const noBidiControls = () => v.check<string, string>((text) => !hasBidiControl(text), "contains bidirectional control characters");
+
+/**
+ * Names JavaScript objects treat specially. valibot's `record` skips them silently (it would drop
+ * `{"constructor":"x"}` to `{}`), so a map keyed by language refuses them first, as the unknown
+ * languages they are.
+ */
+const RESERVED_KEYS = ["__proto__", "constructor", "prototype"];
+
+/**
+ * A JSON object of texts by language (`alt_texts`): not an array, not null; a key that is a reserved
+ * object name is refused as an unknown language (422 `unknown_locale`, no language code is one);
+ * every value a well-formed string of at most `max` characters (else 400 through the route's parse).
+ * Checked against the site's languages by the service.
+ */
+export function textsByLanguage(max: number, description: string) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), "expected a JSON object of texts by language"),
+    // The JSON Schema of the contract and MCP tools stops at the pipe's second schema (the record), so it is stated here.
+    v.metadata({ type: "object", propertyNames: { minLength: 1, maxLength: 35 }, additionalProperties: { type: "string", maxLength: max }, description }),
+    v.check((input) => {
+      const reserved = Object.keys(input).filter((key) => RESERVED_KEYS.includes(key));
+      // Thrown, not an issue: this is the service's unknown_locale refusal, made where the key is still visible.
+      if (reserved.length > 0) throw new AppError("unknown_locale", "alt_texts names languages the site does not have.", { languages: reserved });
+      return true;
+    }),
+    v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(35)), v.pipe(v.string(), v.maxLength(max), wellFormed())),
+  );
+}
