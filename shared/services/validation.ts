@@ -19,9 +19,64 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
   }));
 }
 
-/** Parses input against a schema, or throws `code` (default invalid_request) listing every issue. */
+/**
+ * Parses input against a schema, or throws `code` (default invalid_request) listing every issue.
+ * valibot's object and record schemas accept arrays (an array is an object with no such keys), so a
+ * JSON `[]` would pass for a closed body `{ expected_revision? }`: `arrayForObject` refuses an array
+ * wherever the schema wants an object, at any depth.
+ */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown, code: ErrorCode = "invalid_request"): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
+  if (result.success) {
+    const path = arrayForObject(schema, input, "");
+    if (path === undefined) return result.output;
+    throw new AppError(code, "The request is not valid.", { issues: [{ path, message: "Invalid type: Expected Object but received Array" }] });
+  }
   throw new AppError(code, "The request is not valid.", { issues: issuesOf(result.issues) });
+}
+
+/** The schema fields a wrapper schema (optional, nullable, …) keeps its inner schema in. */
+interface SchemaShape {
+  type: string;
+  wrapped?: SchemaShape;
+  entries?: Record<string, SchemaShape>;
+  value?: SchemaShape;
+  item?: SchemaShape;
+  options?: SchemaShape[];
+  getter?: (input: unknown) => SchemaShape;
+}
+
+const OBJECT_TYPES = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);
+const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const join = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`);
+
+/** The path of the first array the input holds where the schema expects an object or a record, if any. */
+function arrayForObject(schema: v.GenericSchema, input: unknown, path: string): string | undefined {
+  const shape = schema as unknown as SchemaShape;
+  if (shape.wrapped) return arrayForObject(shape.wrapped as unknown as v.GenericSchema, input, path);
+  if (shape.type === "lazy" && shape.getter) return arrayForObject(shape.getter(input) as unknown as v.GenericSchema, input, path);
+  if (OBJECT_TYPES.has(shape.type) || shape.type === "record") {
+    if (Array.isArray(input)) return path === "" ? "(body)" : path;
+    if (!isPlainObject(input)) return undefined;
+    for (const [key, value] of Object.entries(input)) {
+      const inner = shape.type === "record" ? shape.value : shape.entries?.[key];
+      const found = inner ? arrayForObject(inner as unknown as v.GenericSchema, value, join(path, key)) : undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (shape.type === "array" && shape.item && Array.isArray(input)) {
+    for (const [index, value] of input.entries()) {
+      const found = arrayForObject(shape.item as unknown as v.GenericSchema, value, join(path, index));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if ((shape.type === "union" || shape.type === "variant") && shape.options) {
+    // The input passed: it is wrong only when every option it could have matched wants an object.
+    const matching = shape.options.filter((o) => v.is(o as unknown as v.GenericSchema, input));
+    const results = matching.map((o) => arrayForObject(o as unknown as v.GenericSchema, input, path));
+    return results.length > 0 && results.every((r) => r !== undefined) ? results[0] : undefined;
+  }
+  return undefined;
 }

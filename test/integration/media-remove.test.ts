@@ -19,6 +19,19 @@ const cleanupNotes = (s: SeededSite) =>
   runInDurableObject(env.SITE.getByName(s.site.id), (_o, state) => state.storage.sql.exec<{ object_key: string }>("SELECT object_key FROM media_cleanup ORDER BY object_key").toArray().map((r) => r.object_key));
 
 describe("POST /api/manage/v1/media/{id}/remove", () => {
+  it("refuses a JSON array as its closed body (400), removing nothing; a settings body with an array for an object is refused too", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const item = await uploadPng(token, "array body");
+    const refused = await remove<ErrBody>(token, item.id, []);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_request");
+    expect(await mediaRows(s.site.id)).toBe(1);
+    const settings = await manage<ErrBody>(token, "PUT", "/settings", { body: { media: [] } });
+    expect(settings.status).toBe(400);
+    expect(settings.body.error.code).toBe("invalid_request");
+  });
+
   it("removes the item's originals by language with it: their rows and their R2 objects", async () => {
     const s = await seedSite();
     const token = await credential(s);
