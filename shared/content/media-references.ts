@@ -11,8 +11,58 @@ export interface MediaReference {
 /** An `<img …>` tag of canonical rich text: attributes are double-quoted with `"` escaped (parse5's serialiser). */
 const IMG_TAG = /<img((?:\s+[^\s"'<>/=]+(?:="[^"]*")?)*)\s*\/?>/gi;
 const SRC_ATTRIBUTE = /\ssrc="([^"]*)"/i;
-/** This site's media address, relative to the site: `/media/{id}/{file name}`. */
-const MEDIA_PATH = /^\/media\/(med_[0-9A-Za-z]+)\//;
+const MEDIA_ID = /^med_[0-9A-Za-z_-]{1,64}$/;
+const OBJECT_ID = /^obj_[0-9A-Za-z_-]{1,64}$/;
+
+/** What a relative media address names: `/media/{media id}/{object id}/{file name}` (older `/media/{id}/{file}`). */
+export interface MediaAddress {
+  mediaId: string;
+  /** Present when the address names an object (the current form). */
+  objectId?: string;
+  fileName?: string;
+}
+
+/**
+ * The media a `src` names on this site, read the way public delivery reads a request path: relative
+ * to the site (`/…`, not `//host/…`), dot segments resolved, each segment percent-decoded — so the
+ * usage index and the pins agree with what a browser would load (`/media/%6Ded_…/…` and
+ * `/media/./med_…/…` name the same file as `/media/med_…/…`). Absolute URLs are not this site's.
+ */
+export function mediaAddress(src: string): MediaAddress | null {
+  const raw = src.replace(/&amp;/g, "&").replace(/&quot;/g, '"').trim();
+  if (!raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return null;
+  let segments: string[];
+  try {
+    segments = new URL(raw, "http://site.invalid").pathname.split("/").slice(1).map((segment) => decodeURIComponent(segment));
+  } catch {
+    return null;
+  }
+  const [root, mediaId, second, third, ...rest] = segments;
+  if (root !== "media" || !mediaId || !MEDIA_ID.test(mediaId) || second === undefined) return null;
+  if (third !== undefined && rest.length === 0 && OBJECT_ID.test(second) && third.length > 0) return { mediaId, objectId: second, fileName: third };
+  return { mediaId };
+}
+
+/** The `src` of each `<img>` of canonical rich text. */
+function imageSources(value: string): string[] {
+  const sources: string[] = [];
+  for (const tag of value.matchAll(IMG_TAG)) {
+    const src = SRC_ATTRIBUTE.exec(tag[1] ?? "")?.[1];
+    if (src) sources.push(src);
+  }
+  return sources;
+}
+
+/** The objects a rich-text value's images name by their full address (what public delivery serves). */
+export function richTextMediaObjects(value: unknown): Required<MediaAddress>[] {
+  if (typeof value !== "string" || !value.includes("/media")) return [];
+  const found: Required<MediaAddress>[] = [];
+  for (const src of imageSources(value)) {
+    const address = mediaAddress(src);
+    if (address?.objectId && address.fileName) found.push({ mediaId: address.mediaId, objectId: address.objectId, fileName: address.fileName });
+  }
+  return found;
+}
 
 /**
  * The media ids a rich-text value's images point at: `<img src="/media/{id}/…">`, the relative
@@ -20,11 +70,10 @@ const MEDIA_PATH = /^\/media\/(med_[0-9A-Za-z]+)\//;
  * this site's media references. Reads the canonical (sanitised) value a version stores.
  */
 export function richTextMediaIds(value: unknown): string[] {
-  if (typeof value !== "string" || !value.includes("/media/")) return [];
+  if (typeof value !== "string" || !value.includes("/media")) return [];
   const ids = new Set<string>();
-  for (const tag of value.matchAll(IMG_TAG)) {
-    const src = SRC_ATTRIBUTE.exec(tag[1] ?? "")?.[1];
-    const id = src ? MEDIA_PATH.exec(src)?.[1] : undefined;
+  for (const src of imageSources(value)) {
+    const id = mediaAddress(src)?.mediaId;
     if (id) ids.add(id);
   }
   return [...ids];

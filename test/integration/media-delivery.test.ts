@@ -9,6 +9,9 @@ import { addModel, apply, blogModels, seedSite, type SeededSite } from "../helpe
 import { credential, manage } from "../helpers/manage-api";
 import { replaceMedia, uploadMedia, type MediaItemBody } from "../helpers/media-api";
 import { jpeg, pdf, png } from "../helpers/media-samples";
+import { removeMedia as removePlan } from "../../shared/services/media/remove";
+import { replaceMedia as replacePlan } from "../../shared/services/media/replace";
+import { newObjectKey } from "../../shared/services/media/object-keys";
 
 type Ref = { id: string; url: string; kind: string; mime_type: string; file_name: string; width: number | null; height: number | null; alt: string };
 type PublicItem = { id: string; fields: Record<string, unknown>; media: Record<string, Ref[]> };
@@ -441,5 +444,72 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
     await caches.default.delete(key);
     expect((await read()).res.status).toBe(404);
     expect(await caches.default.match(key)).toBeUndefined();
+  });
+
+  it("serves images named by a published rich-text field (also spelled %-encoded or with dot segments), never a private field's, and only while published", async () => {
+    const x = await setup();
+    const model = await addModel(x.s.ctx(), {
+      slug: "page",
+      name: "Page",
+      fields: [
+        { key: "title", label: "Title", type: "text", required: true, title: true },
+        { key: "body", label: "Body", type: "rich_text" },
+        { key: "notes", label: "Notes", type: "rich_text", private: true },
+      ],
+    });
+    const shown = await upload(x.token, png(4, 4, "in body"), "in-body.png");
+    const encoded = await upload(x.token, png(4, 5, "encoded"), "encoded.png");
+    const hidden = await upload(x.token, png(5, 4, "in notes"), "in-notes.png");
+    const encodedSrc = encoded.url.replace("/media/med_", "/media/./%6Ded_");
+    const created = await manage<Entry>(x.token, "POST", "/entries", {
+      body: { model_id: model.id, fields: { title: "Page", body: `<p><img src="${shown.url}" alt="a"><img src="${encodedSrc}" alt="b"></p>`, notes: `<p><img src="${hidden.url}" alt="c"></p>` } },
+    });
+    expect(created.status).toBe(201);
+    expect((await deliver(x.s.host, shown.url)).status).toBe(404); // a draft pins nothing
+    await publish(x, created.body.instance_id);
+    const served = await deliver(x.s.host, shown.url);
+    expect(served.status).toBe(200);
+    expect(await bytesOf(served)).toEqual(png(4, 4, "in body"));
+    expect((await deliver(x.s.host, encoded.url)).status).toBe(200);
+    expect((await deliver(x.s.host, hidden.url)).status).toBe(404);
+    // The usage index reads the same addresses: the encoded one is a use too.
+    const usage = await manage<{ total: number }>(x.token, "GET", `/media/${encoded.id}/usage`);
+    expect(usage.body.total).toBe(1);
+    await unpublish(x, created.body.instance_id);
+    expect((await deliver(x.s.host, shown.url)).status).toBe(404);
+  });
+
+  it("tags stored copies with the media item, and a replace or a remove purges that tag", async () => {
+    const x = await setup();
+    const image = await upload(x.token, png(6, 6, "tagged"), "tagged.png");
+    const on = await manage(x.token, "PUT", "/settings", { body: { media: { public_library: true } } });
+    expect(on.status).toBe(200);
+    const cachingOn: Env = { ...env, PUBLIC_CACHE_MAX_AGE: "60" };
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(new Request(`http://${x.s.host}${image.url}`), cachingOn, ctx);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await waitOnExecutionContext(ctx);
+    const key = new Request(`https://${x.s.host}${image.url}`);
+    const cached = await caches.default.match(key);
+    const tags = (cached?.headers.get("cache-tag") ?? "").split(",");
+    await cached?.arrayBuffer();
+    expect(tags).toContain(cacheTag.media(image.id));
+    const bytes = png(7, 7, "next");
+    const next = newObjectKey(x.s.site.id, image.id);
+    const replaced = await replacePlan(x.s.ctx(), {
+      media_id: image.id,
+      object_key: next.objectKey,
+      kind: "image",
+      file_name: "next.png",
+      mime_type: "image/png",
+      byte_length: bytes.byteLength,
+      sha256: await sha256Hex(bytes),
+      width: 7,
+      height: 7,
+    });
+    expect(replaced.purgeTags).toContain(cacheTag.media(image.id));
+    const removed = await removePlan(x.s.ctx(), { media_id: image.id });
+    expect(removed.purgeTags).toContain(cacheTag.media(image.id));
   });
 });

@@ -24,7 +24,7 @@ const MAX_FILE_NAME = 1024;
 
 /** Why an object may be served, and to whom. */
 interface Access {
-  /** Cache tags of the stored copy: the site, and every pinning item and its model. */
+  /** Cache tags of the stored copy: the site, the media item, and every pinning item and its model. */
   tags: string[];
 }
 
@@ -37,7 +37,7 @@ interface Access {
 async function accessOf(env: Env, site: Site, request: Request, mediaId: string, objectId: string, fileName: string): Promise<Access | undefined> {
   const repo = mediaDeliveryRepository(env.DB, siteScope(site.id));
   const pins = await repo.pins(mediaId, objectId);
-  const tags = [cacheTag.site(site.id), ...new Set(pins.flatMap((p) => [cacheTag.item(p.translation_group_id), cacheTag.model(p.model_id)]))];
+  const tags = [cacheTag.site(site.id), cacheTag.media(mediaId), ...new Set(pins.flatMap((p) => [cacheTag.item(p.translation_group_id), cacheTag.model(p.model_id)]))];
   const named = pins.filter((p) => p.file_name === fileName);
   if (named.some((p) => p.is_public === 1)) return { tags };
   if (site.settings.media.public_library) {

@@ -62,4 +62,6 @@ export const cacheTag = {
   model: (modelId: string) => `m:${modelId}`,
   list: (modelId: string) => `l:${modelId}`,
   item: (groupId: string) => `i:${groupId}`,
+  /** Every stored copy of a media item's files (public delivery): purged when the item is replaced or removed. */
+  media: (mediaId: string) => `f:${mediaId}`,
 };

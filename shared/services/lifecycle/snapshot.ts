@@ -1,6 +1,7 @@
 import type { CompiledQuery } from "kysely";
 import type { EntryRow, VersionRow } from "../../db/database";
 import { mediaIds } from "../../content/validate-fields";
+import { richTextMediaObjects } from "../../content/media-references";
 import { canonicalRichText } from "../../content/rich-text";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
@@ -109,6 +110,36 @@ export interface RenderOptions {
   keepPinned?: boolean;
 }
 
+/** Longest file-name segment public delivery accepts (workers/public/media-file.ts). */
+const MAX_PINNED_FILE_NAME = 1024;
+
+/**
+ * Pins for the images of shown rich-text fields: an `<img src>` naming `/media/{media}/{object}/{file}`
+ * is served while the item is published when the object is one this site's item has had (the object
+ * ledger: its file now or before a replace, or an original) — the address the editor pasted keeps
+ * working, whatever was replaced since. Hidden (private) fields never get here.
+ */
+async function richTextImagePins(ctx: LifecycleContext, values: readonly unknown[]): Promise<MediaPin[]> {
+  const wanted = new Map<string, { mediaId: string; fileName: string }[]>();
+  for (const value of values) {
+    for (const address of richTextMediaObjects(value)) {
+      if (address.fileName.length > MAX_PINNED_FILE_NAME) continue;
+      const key = `${ctx.site.id}/${address.mediaId}/${address.objectId}`;
+      wanted.set(key, [...(wanted.get(key) ?? []), { mediaId: address.mediaId, fileName: address.fileName }]);
+    }
+  }
+  if (wanted.size === 0) return [];
+  const known = await ctx.db
+    .selectFrom("media_objects")
+    .select(["object_key", "media_id"])
+    .where("site_id", "=", ctx.site.id)
+    .where("object_key", "in", [...wanted.keys()])
+    .execute();
+  return known.flatMap((row) =>
+    (wanted.get(row.object_key) ?? []).filter((w) => w.mediaId === row.media_id).map((w) => ({ media_id: row.media_id, object_key: row.object_key, file_name: w.fileName })),
+  );
+}
+
 /** What a published item already serves of one media value: the file and the original, each with its pin. */
 interface KeptMedia {
   file?: { pin: MediaPin; ref: MediaRef };
@@ -183,6 +214,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   // Originals by language (spec 2 rule 7): the item's language, then the site's fallback order, then the default.
   const overrides = await originalsOf(ctx, mediaRows.map((m) => m.id));
   const chain = localeChain(ctx.site, entry.lang);
+  const richTextPins = await richTextImagePins(ctx, model.fields.filter((f) => f.type === "rich_text" && shown(f)).map((f) => stored[f.id] ?? null));
 
   const item: PublicItem = {
     id: entry.instance_id,
@@ -265,6 +297,7 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       item.fields[field.key] = value;
     }
   }
+  mediaPins.push(...richTextPins);
   return { item, mentions: [...mentions], relationRows, mediaPins };
 }
 

@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
 import { mediaUsageRepository } from "../../repositories/media-usage-repository";
-import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { requireMediaPermission } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
 import { readMediaUsage } from "./usage";
@@ -54,7 +54,8 @@ export async function removeMedia(ctx: LifecycleContext, input: RemoveMediaInput
     statements: [usageIndex.guardUnused(row.id), ...media.removeStatements(row.id, row.revision), usageIndex.deleteOf(row.id)],
     answer: { media: mediaItem(row) },
     events: [{ name: "media.removed", payload: { media_id: row.id, kind: row.kind, objects: keys.length } }],
-    purgeTags: [],
+    // A stored copy of any of its files must stop being served at once (docs/media.md, "Edge cache").
+    purgeTags: [cacheTag.media(row.id)],
     audit: { action: "media.remove", targetKind: "media", targetId: row.id, details: { sha256: row.sha256, file_name: row.file_name, revision: row.revision, objects: keys.length } },
     objectCleanup: { mediaId: row.id, objectKeys: keys },
   };

@@ -2,7 +2,7 @@ import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
 import { mediaReplaceStatement } from "../../repositories/media-list";
 import { mediaRepository, type MediaRow } from "../../repositories/media-repository";
-import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import type { MediaKind } from "./formats";
 import { requireMediaPermission, type StoredFile } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
@@ -84,7 +84,8 @@ export async function replaceMedia(ctx: LifecycleContext, input: ReplaceMediaInp
     statements: [mediaReplaceStatement(ctx.db, ctx.scope, row.revision, next), mediaRepository(ctx.db, ctx.scope).recordCurrentFile(row.id)],
     answer: { media: mediaItem(next) },
     events: [{ name: "media.replaced", payload: { media_id: row.id, kind: row.kind, revision: next.revision, object_id: objectId, previous_object_id: previousObjectId } }],
-    purgeTags: [],
+    // The superseded file may be cached (public library): drop the item's stored copies; pinned ones are fetched again.
+    purgeTags: [cacheTag.media(row.id)],
     audit: {
       action: "media.replace",
       targetKind: "media",
