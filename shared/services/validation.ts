@@ -22,15 +22,15 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
 /**
  * Parses input against a schema, or throws `code` (default invalid_request) listing every issue.
  * valibot's object and record schemas accept arrays (an array is an object with no such keys), so a
- * JSON `[]` would pass for a closed body `{ expected_revision? }`: `arrayForObject` refuses an array
- * wherever the schema wants an object, at any depth.
+ * JSON `[]` would pass for a closed body `{ expected_revision? }`; and they drop the keys `__proto__`,
+ * `constructor` and `prototype` without a word. `shapeIssue` refuses both, at any depth.
  */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown, code: ErrorCode = "invalid_request"): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
   if (result.success) {
-    const path = arrayForObject(schema, input, "");
-    if (path === undefined) return result.output;
-    throw new AppError(code, "The request is not valid.", { issues: [{ path, message: "Invalid type: Expected Object but received Array" }] });
+    const issue = shapeIssue(schema, input, "");
+    if (issue === undefined) return result.output;
+    throw new AppError(code, "The request is not valid.", { issues: [issue] });
   }
   throw new AppError(code, "The request is not valid.", { issues: issuesOf(result.issues) });
 }
@@ -50,7 +50,22 @@ const OBJECT_TYPES = new Set(["object", "strict_object", "loose_object", "object
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const join = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`);
 
-/** The path of the first array the input holds where the schema expects an object or a record, if any. */
+/** Keys valibot's object and record schemas skip silently (prototype pollution guards). */
+const SKIPPED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The first issue valibot lets through: an array where an object or record is wanted, or a key it would drop. */
+function shapeIssue(schema: v.GenericSchema, input: unknown, path: string): Issue | undefined {
+  const found = arrayForObject(schema, input, path);
+  if (found === undefined) return undefined;
+  return found.startsWith("key:")
+    ? { path: found.slice(4), message: "This key is not allowed" }
+    : { path: found, message: "Invalid type: Expected Object but received Array" };
+}
+
+/**
+ * The path of the first array the input holds where the schema expects an object or a record, or
+ * `key:<path>` of a key such a schema would drop, if any.
+ */
 function arrayForObject(schema: v.GenericSchema, input: unknown, path: string): string | undefined {
   const shape = schema as unknown as SchemaShape;
   if (shape.wrapped) return arrayForObject(shape.wrapped as unknown as v.GenericSchema, input, path);
@@ -58,6 +73,7 @@ function arrayForObject(schema: v.GenericSchema, input: unknown, path: string): 
   if (OBJECT_TYPES.has(shape.type) || shape.type === "record") {
     if (Array.isArray(input)) return path === "" ? "(body)" : path;
     if (!isPlainObject(input)) return undefined;
+    for (const key of Object.keys(input)) if (SKIPPED_KEYS.has(key)) return `key:${join(path, key)}`;
     for (const [key, value] of Object.entries(input)) {
       const inner = shape.type === "record" ? shape.value : shape.entries?.[key];
       const found = inner ? arrayForObject(inner as unknown as v.GenericSchema, value, join(path, key)) : undefined;

@@ -26,6 +26,13 @@ describe("parse refuses an array where the schema wants an object (valibot's obj
     expect(refusedAt(v.record(v.string(), v.string()), [])).toBe("(body)");
   });
 
+  it("refuses the keys valibot would drop silently (__proto__, constructor, prototype) in objects and records", () => {
+    const fields = v.strictObject({ fields: v.record(v.string(), v.unknown()) });
+    expect(refusedAt(fields, JSON.parse('{"fields":{"title":"x","__proto__":{"a":1}}}'))).toBe("fields.__proto__");
+    expect(refusedAt(fields, { fields: { constructor: 1 } })).toBe("fields.constructor");
+    expect(refusedAt(v.object({ a: v.optional(v.string()) }), { prototype: 1 })).toBe("prototype");
+  });
+
   it("accepts objects, arrays where arrays are wanted, unknown values and unions that allow arrays", () => {
     expect(refusedAt(closed, {})).toBeUndefined();
     expect(refusedAt(closed, { expected_revision: 2 })).toBeUndefined();

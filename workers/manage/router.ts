@@ -52,16 +52,24 @@ export function queryObject(url: URL): Record<string, string | string[]> {
  * credential only: a request naming a site or database is refused.
  */
 export async function handleManage(request: Request, env: Env): Promise<Response> {
-  const url = new URL(request.url);
   const matched = await match(request);
   if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
-  if (request.headers.has("x-site-id") || url.searchParams.has("site_id") || url.searchParams.has("database")) {
-    throw new AppError("invalid_request", "The site comes from the credential; do not name a site or database.");
-  }
+  refuseNamedSite(request);
   // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = await authenticateManagement(env.DB, request);
   await takeManageRate(env, auth);
   return dispatchManage(request, env, auth, matched);
+}
+
+/**
+ * The site comes from the credential only (spec 2, Authentication): a request naming a site
+ * (`X-Site-Id`, `site_id`) or a database is refused — on the HTTP API and the MCP address alike.
+ */
+export function refuseNamedSite(request: Request): void {
+  const url = new URL(request.url);
+  if (request.headers.has("x-site-id") || url.searchParams.has("site_id") || url.searchParams.has("database")) {
+    throw new AppError("invalid_request", "The site comes from the credential; do not name a site or database.");
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { parseJsonWithinDepth } from "../../shared/json/parse-json";
 import { MANAGE_BODY_MAX_BYTES, readCappedText } from "../http/json-body";
 import { errorResponse } from "../http/respond";
 import { methodNotAllowed } from "../http/route-table";
-import { takeManageRate } from "../manage/router";
+import { refuseNamedSite, takeManageRate } from "../manage/router";
 import { classify, RPC, rpcError, RpcError, rpcResult, type RpcId } from "./json-rpc";
 import { callTool, listTools } from "./tools";
 
@@ -74,6 +74,7 @@ export async function handleMcp(request: Request, env: Env): Promise<Response> {
   if (version !== null && !isVersion(version)) {
     return rpcError(null, RPC.invalidRequest, `Unsupported MCP-Protocol-Version; this server speaks ${MCP_VERSIONS.join(" and ")}.`, 400, { supported: [...MCP_VERSIONS] });
   }
+  refuseNamedSite(request);
   const auth = await authenticate(request, env);
   if (auth instanceof Response) return auth;
   await takeManageRate(env, auth);

@@ -110,6 +110,9 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   for (const name of tool.params) {
     const value = args[name];
     if (typeof value !== "string" || value.length === 0) return refusal(new AppError("invalid_request", `Argument ${name} is a non-empty string.`, { argument: name }), key);
+    // "." and ".." survive encodeURIComponent and a URL resolves them as dot segments, which would
+    // reach another route (`/versions/../restore`); "%2e" forms are dot segments too.
+    if (/^(?:\.|%2e){1,2}$/i.test(value)) return refusal(new AppError("invalid_request", `Argument ${name} may not be "." or "..".`, { argument: name }), key);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
   const search = new URLSearchParams();

@@ -38,6 +38,14 @@ export const MAX_REDIRECT_URIS = 5;
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost"]);
+// eslint-disable-next-line no-useless-escape
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$/;
+
+/** The host of an authority as written (`host`, `host:port`, `[v6]:port`), before any parsing. */
+function writtenHost(authority: string): string {
+  if (authority.startsWith("[")) return authority.slice(0, authority.indexOf("]") + 1);
+  return authority.split(":", 1)[0] ?? "";
+}
 const VALID_SCHEME = /^[a-z][a-z0-9+.-]*$/;
 
 /** Why a redirect URI is refused, or null when it may be registered. */
@@ -47,6 +55,9 @@ export function redirectUriProblem(uri: string): string | null {
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(uri)) return "a redirect URI contains whitespace or control characters";
   if (uri.includes("#")) return "a redirect URI may not have a fragment";
+  // Only characters RFC 3986 allows in a URI: a `\` (which URL parsers read as `/`) or any other
+  // would make the address the consent page shows differ from where the browser goes.
+  if (!URI_CHARACTERS.test(uri)) return "a redirect URI may contain only the characters RFC 3986 allows";
   const colon = uri.indexOf(":");
   if (colon <= 0) return "a redirect URI must be absolute (scheme:…)";
   const scheme = uri.slice(0, colon);
@@ -65,12 +76,15 @@ export function redirectUriProblem(uri: string): string | null {
     return "a redirect URI is not a valid URI";
   }
   if (parsed.username !== "" || parsed.password !== "") return "a redirect URI may not carry user info";
+  // Hosts are judged as written: `http://127.1/`, `http://0x7f000001/`, `http://LOCALHOST/` or
+  // `http:///127.0.0.1/` parse to a loopback host, but are not the exact address the rule names.
+  const written = rest.startsWith("//") ? writtenHost(rest.slice(2).split(/[/?]/, 1)[0] ?? "") : "";
   if (scheme === "https") {
-    if (!rest.startsWith("//") || parsed.hostname === "") return "an https redirect URI needs a host";
+    if (!rest.startsWith("//") || parsed.hostname === "" || written === "") return "an https redirect URI needs a host";
     return null;
   }
   if (scheme === "http") {
-    if (!rest.startsWith("//") || !LOOPBACK_HOSTS.has(parsed.hostname)) {
+    if (!rest.startsWith("//") || !LOOPBACK_HOSTS.has(written) || !LOOPBACK_HOSTS.has(parsed.hostname)) {
       return "an http redirect URI is allowed only on 127.0.0.1 or localhost";
     }
     return null;

@@ -77,9 +77,11 @@ export async function s256(verifier: string): Promise<string> {
 
 /** The redirect URI with extra query parameters added (its own query kept, exactly as registered). */
 function withQuery(redirectUri: string, params: Record<string, string>): string {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) url.searchParams.append(name, value);
-  return url.toString();
+  // Appended to the query as written (RFC 6749 §3.1.2: it MUST be retained): rebuilding it through
+  // URLSearchParams would re-encode `%41`, `~`, `'` and turn a bare `flag` into `flag=`.
+  const added = new URLSearchParams(params).toString();
+  const hasQuery = redirectUri.includes("?");
+  return `${redirectUri}${hasQuery ? (redirectUri.endsWith("?") || redirectUri.endsWith("&") ? "" : "&") : "?"}${added}`;
 }
 
 /**
