@@ -11,8 +11,11 @@
  * Exit codes: 0 success; 1 the service refused (its answer is printed on stdout); 2 usage, network
  * or credential problem (a message on stderr).
  */
-import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 
 const SERVICE = "driftwood";
@@ -2111,6 +2114,12 @@ const MAX_ATTEMPTS = 5;
 const MAX_WAIT_SECONDS = 120;
 const KEY_PATTERN = /^[\x21-\x7E]{1,128}$/;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** Names under `.localhost` are loopback (RFC 6761 §6.3): they are always connected to 127.0.0.1. */
+const isLocalhostName = (hostname) => hostname === "localhost" || hostname.endsWith(".localhost");
+/** How long `login` waits for the browser's callback. */
+const LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
+/** A lock older than this is left over by a crashed command and is cleared. */
+const STALE_LOCK_MS = 2 * 60 * 1000;
 const EXIT_OK = 0;
 const EXIT_REFUSED = 1;
 const EXIT_USAGE = 2;
@@ -2161,13 +2170,19 @@ function toolHelp() {
     `The ${SERVICE} management API from a terminal: one command per operation (docs/cli.md).`,
     ``,
     `Global flags:`,
-    `  --url <origin>     the service's origin (else SERVICE_URL); https, or http on localhost, 127.0.0.1, [::1]`,
+    `  --url <origin>     the service's origin (else SERVICE_URL); https, or http on localhost, *.localhost, 127.0.0.1, [::1]`,
     `  --json             compact JSON output (the default when stdout is not a terminal)`,
     `  --key <key>        Idempotency-Key of a write (generated when absent, printed on stderr)`,
     `  --body <json|@file|->  the request body (flags for its fields are merged in; a field given both ways is refused)`,
     `  --help             this text, or a command's flags`,
     ``,
-    `Credential: SERVICE_MANAGEMENT_TOKEN.`,
+    `Credential: SERVICE_MANAGEMENT_TOKEN, else the saved login for the origin.`,
+    ``,
+    `Login:`,
+    `  login [--scope "<scope> …"] [--no-open]   connect in a browser (OAuth) and save the login for the origin`,
+    `  status                                     the saved login and whether SERVICE_MANAGEMENT_TOKEN is set`,
+    `  logout                                     revoke the saved login, then delete it`,
+    ``,
     `Exit codes: 0 success; 1 the service refused (answer on stdout); 2 usage, network or credential problem.`,
     ``,
     `Commands:`,
@@ -2202,8 +2217,8 @@ function originOf(flags) {
   }
   if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) throw new UsageError("--url must be an origin only (scheme, host and port)");
   if (url.protocol === "https:") return url.origin;
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
-  throw new UsageError("--url must be https (http only on localhost, 127.0.0.1 or [::1])");
+  if (url.protocol === "http:" && (LOOPBACK_HOSTS.has(url.hostname) || isLocalhostName(url.hostname))) return url.origin;
+  throw new UsageError("--url must be https (http only on localhost, *.localhost, 127.0.0.1 or [::1])");
 }
 
 function convert(flag, raw) {
@@ -2306,10 +2321,325 @@ function buildRequest(command, flags, origin) {
   return { url, key, makeBody, json: command.hasBody && !command.file };
 }
 
-function credential() {
+/** The environment token, else an access token renewed from the saved login (which is rewritten). */
+async function credential(origin) {
   const token = process.env.SERVICE_MANAGEMENT_TOKEN;
   if (token) return token;
-  throw new UsageError("no credential: set SERVICE_MANAGEMENT_TOKEN");
+  const file = loginFile(origin);
+  if (readSaved(file) === null) throw new UsageError(`no credential: set SERVICE_MANAGEMENT_TOKEN, or run: node manage.mjs login --url ${origin}`);
+  return withLock(file, async () => {
+    const saved = readSaved(file);
+    if (saved === null) throw new UsageError(`no saved login for ${origin}: run login`);
+    const answer = await send(saved.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: saved.refresh_token, client_id: saved.client_id }).toString(),
+    });
+    const tokens = parseJson(answer.text);
+    if (answer.status !== 200 || typeof tokens?.access_token !== "string" || typeof tokens?.refresh_token !== "string") {
+      throw new UsageError(`the saved login for ${origin} is no longer accepted (${tokens?.error ?? answer.status}): run login again`);
+    }
+    writeSaved(file, { ...saved, refresh_token: tokens.refresh_token, scopes: typeof tokens.scope === "string" ? tokens.scope.split(" ") : saved.scopes });
+    return tokens.access_token;
+  });
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One HTTP request. https goes through `fetch`; http (loopback only, by the origin rule) through
+ * node:http, connected to 127.0.0.1 for `localhost` and `*.localhost` whatever the resolver says.
+ */
+async function send(url, { method, headers, body }) {
+  const target = new URL(url);
+  let payload = body;
+  const allHeaders = { ...headers };
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    allHeaders["content-type"] = encoded.headers.get("content-type");
+    payload = Buffer.from(await encoded.arrayBuffer());
+  }
+  if (target.protocol === "https:") {
+    const response = await fetch(url, { method, headers: allHeaders, body: payload, redirect: "manual" });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+  if (target.protocol !== "http:" || !(LOOPBACK_HOSTS.has(target.hostname) || isLocalhostName(target.hostname))) throw new Error(`refusing plain http to ${target.host}`);
+  const lookup = isLocalhostName(target.hostname) ? (_host, options, done) => (options?.all ? done(null, [{ address: "127.0.0.1", family: 4 }]) : done(null, "127.0.0.1", 4)) : undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: allHeaders, lookup }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(", ") : value);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** The operating system's config directory for this tool (created on write, mode 0700). */
+function configDir() {
+  if (process.platform === "win32") return path.join(process.env.APPDATA || path.join(os.homedir(), "AppData", "Roaming"), SERVICE);
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Application Support", SERVICE);
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config"), SERVICE);
+}
+
+/** One saved login per origin: a readable name plus a digest, so two origins never share a file. */
+function loginFile(origin) {
+  const readable = origin.replace(/^https?:\/\//, "").replace(/[^a-zA-Z0-9.-]/g, "_");
+  return path.join(configDir(), `login-${readable}-${createHash("sha256").update(origin).digest("hex").slice(0, 12)}.json`);
+}
+
+function readSaved(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return null;
+    throw new UsageError(`cannot read the saved login ${file}: ${e.message}`);
+  }
+  const saved = parseJson(text);
+  if (typeof saved?.refresh_token !== "string" || typeof saved?.client_id !== "string" || typeof saved?.token_endpoint !== "string") throw new UsageError(`the saved login ${file} is damaged: run login again`);
+  return saved;
+}
+
+/** Temp file (0600) and rename: a reader sees the old file or the new one, never half of one. */
+function writeSaved(file, saved) {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(path.dirname(file), 0o700);
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+  renameSync(temp, file);
+}
+
+/** Runs `work` holding `<file>.lock` (exclusive create); a lock older than 2 minutes is cleared. */
+async function withLock(file, work) {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + STALE_LOCK_MS + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+      } catch {
+        // gone in between
+      }
+      if (Date.now() > deadline) throw new UsageError(`the saved login is locked (${lock})`);
+      await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const base64url = (bytes) => Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** The authorization-server metadata: the issuer must be the origin, the endpoints on it. */
+async function discover(origin) {
+  const answer = await send(`${origin}/.well-known/oauth-authorization-server`, { method: "GET", headers: { accept: "application/json" } });
+  const meta = parseJson(answer.text);
+  if (answer.status !== 200 || typeof meta !== "object" || meta === null) throw new UsageError(`${origin} publishes no OAuth metadata (${answer.status})`);
+  if (meta.issuer !== origin) throw new UsageError(`the issuer ${JSON.stringify(meta.issuer)} is not ${origin}`);
+  for (const name of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"]) {
+    if (typeof meta[name] !== "string" || !meta[name].startsWith(`${origin}/`)) throw new UsageError(`the ${name} is not on ${origin}`);
+  }
+  if (!Array.isArray(meta.code_challenge_methods_supported) || !meta.code_challenge_methods_supported.includes("S256")) throw new UsageError("the service does not offer PKCE S256");
+  return meta;
+}
+
+async function revoke(saved) {
+  const answer = await send(saved.revocation_endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams({ token: saved.refresh_token, token_type_hint: "refresh_token", client_id: saved.client_id }).toString(),
+  });
+  return answer.status === 200;
+}
+
+function openBrowser(address) {
+  const [program, args] = process.platform === "darwin" ? ["open", [address]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", address]] : ["xdg-open", [address]];
+  try {
+    const child = spawn(program, args, { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // the address is printed anyway
+  }
+}
+
+class LoginEnd extends Error {
+  constructor(code, message) {
+    super(message);
+    this.exit = code;
+  }
+}
+
+/** `login`: OAuth with PKCE S256 through a loopback listener; nothing is written unless it all works. */
+async function login(flags) {
+  for (const name of flags.keys()) if (!["url", "scope", "no-open", "json"].includes(name)) throw new UsageError(`unknown flag --${name} for login`);
+  const origin = originOf(flags);
+  const scope = flags.get("scope");
+  if (scope === true || (scope !== undefined && !/^[a-z:_ -]+$/.test(scope))) throw new UsageError('--scope takes scope names separated by spaces ("content:read content:write")');
+  const meta = await discover(origin);
+  const server = http.createServer();
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const redirectUri = `http://127.0.0.1:${server.address().port}/callback`;
+  try {
+    const registered = await send(meta.registration_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ redirect_uris: [redirectUri], client_name: "manage.mjs", token_endpoint_auth_method: "none" }),
+    });
+    const client = parseJson(registered.text);
+    if (registered.status !== 201 || typeof client?.client_id !== "string") throw new LoginEnd(EXIT_REFUSED, `registration refused: ${registered.status} ${registered.text}`);
+    const verifier = base64url(randomBytes(32));
+    const state = base64url(randomBytes(24));
+    const address = new URL(meta.authorization_endpoint);
+    address.search = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: base64url(createHash("sha256").update(verifier).digest()),
+      code_challenge_method: "S256",
+      ...(scope ? { scope: scope.trim().split(/\s+/).join(" ") } : {}),
+    }).toString();
+    err(`Open this address to connect (it waits 5 minutes):\n${address}`);
+    if (!flags.has("no-open")) openBrowser(address.toString());
+    const code = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new LoginEnd(EXIT_USAGE, "no answer from the browser within 5 minutes")), LOGIN_TIMEOUT_MS);
+      const page = (res, status, text) => {
+        res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+        res.end(text);
+      };
+      server.on("request", (req, res) => {
+        const url = new URL(req.url ?? "/", "http://127.0.0.1");
+        if (req.method !== "GET" || url.pathname !== "/callback") return page(res, 404, "Not found.");
+        const q = url.searchParams;
+        // Another state (a stray or forged request): refused, and the login keeps waiting.
+        if (q.getAll("state").length !== 1 || q.get("state") !== state) return page(res, 400, "This answer is not for this login.");
+        clearTimeout(timer);
+        if (q.getAll("iss").length !== 1 || q.get("iss") !== meta.issuer) {
+          page(res, 400, "The answer names another issuer.");
+          return reject(new LoginEnd(EXIT_USAGE, `the answer's issuer ${JSON.stringify(q.get("iss"))} is not ${meta.issuer}`));
+        }
+        if (q.has("error")) {
+          page(res, 200, "Not connected. You can close this tab.");
+          return reject(new LoginEnd(EXIT_REFUSED, q.get("error") === "access_denied" ? "login cancelled in the browser" : `login refused: ${q.get("error")} ${q.get("error_description") ?? ""}`));
+        }
+        if (q.getAll("code").length !== 1 || !q.get("code")) {
+          page(res, 400, "The answer holds no single code.");
+          return reject(new LoginEnd(EXIT_USAGE, "the answer holds no single code"));
+        }
+        page(res, 200, "Connected. You can close this tab and go back to the terminal.");
+        resolve(q.get("code"));
+      });
+    });
+    const exchanged = await send(meta.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier }).toString(),
+    });
+    const tokens = parseJson(exchanged.text);
+    if (exchanged.status !== 200 || typeof tokens?.access_token !== "string" || typeof tokens?.refresh_token !== "string") throw new LoginEnd(EXIT_REFUSED, `the code was refused: ${exchanged.status} ${exchanged.text}`);
+    const siteAnswer = await send(`${origin}${BASE_PATH}/site`, { method: "GET", headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" } });
+    const site = parseJson(siteAnswer.text);
+    if (siteAnswer.status !== 200) throw new LoginEnd(EXIT_REFUSED, `the new connection cannot read its site: ${siteAnswer.status}`);
+    const file = loginFile(origin);
+    const saved = {
+      origin,
+      client_id: client.client_id,
+      site: { id: site?.id ?? site?.site?.id ?? null, name: site?.name ?? site?.site?.name ?? null },
+      scopes: typeof tokens.scope === "string" ? tokens.scope.split(" ") : [],
+      refresh_token: tokens.refresh_token,
+      token_endpoint: meta.token_endpoint,
+      revocation_endpoint: meta.revocation_endpoint,
+    };
+    await withLock(file, async () => {
+      let previous = null;
+      try {
+        previous = readSaved(file);
+      } catch {
+        previous = null;
+      }
+      writeSaved(file, saved);
+      // A new login replaces the old one and ends its connection (best effort: the new one is saved).
+      if (previous !== null && !(await revoke(previous).catch(() => false))) err(`${SERVICE}: the previous connection could not be revoked`);
+    });
+    err(`Logged in to ${origin} (site ${saved.site.name ?? saved.site.id}); saved in ${file}`);
+    const { refresh_token: _secret, token_endpoint: _t, revocation_endpoint: _r, ...shown } = saved;
+    out(JSON.stringify(shown, null, flags.has("json") || !process.stdout.isTTY ? undefined : 2));
+    return EXIT_OK;
+  } finally {
+    server.close();
+    server.closeAllConnections?.();
+  }
+}
+
+function status(flags) {
+  for (const name of flags.keys()) if (!["url", "json"].includes(name)) throw new UsageError(`unknown flag --${name} for status`);
+  const origin = originOf(flags);
+  const file = loginFile(origin);
+  const saved = readSaved(file);
+  const environment = Boolean(process.env.SERVICE_MANAGEMENT_TOKEN);
+  const shown = {
+    origin,
+    site: saved?.site ?? null,
+    scopes: saved?.scopes ?? null,
+    client_id_saved: typeof saved?.client_id === "string",
+    environment_token_set: environment,
+    file: saved ? file : null,
+  };
+  out(JSON.stringify(shown, null, flags.has("json") || !process.stdout.isTTY ? undefined : 2));
+  if (!saved && !environment) {
+    err(`${SERVICE}: no credential for ${origin}: run login, or set SERVICE_MANAGEMENT_TOKEN`);
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
+async function logout(flags) {
+  for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for logout`);
+  const origin = originOf(flags);
+  const file = loginFile(origin);
+  return withLock(file, async () => {
+    const saved = readSaved(file);
+    if (saved === null) {
+      err(`${SERVICE}: no saved login for ${origin}`);
+      return EXIT_USAGE;
+    }
+    if (!(await revoke(saved))) {
+      err(`${SERVICE}: the service did not revoke the connection; the saved login is kept (${file})`);
+      return EXIT_REFUSED;
+    }
+    unlinkSync(file);
+    err(`Logged out of ${origin}`);
+    return EXIT_OK;
+  });
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -2358,6 +2688,24 @@ async function run(argv) {
     out(toolHelp());
     return EXIT_OK;
   }
+  const own = { login, status, logout }[name];
+  if (own) {
+    if (flags.has("help")) {
+      out(toolHelp());
+      return EXIT_OK;
+    }
+    try {
+      return await own(flags);
+    } catch (e) {
+      if (e instanceof UsageError) return usageFail(e.message);
+      if (e instanceof LoginEnd) {
+        err(`${SERVICE}: ${e.message}`);
+        return e.exit;
+      }
+      err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+      return EXIT_USAGE;
+    }
+  }
   const command = COMMANDS.find((c) => c.command === name);
   if (!command) return usageFail(`unknown command ${name}`);
   if (flags.has("help")) {
@@ -2370,10 +2718,19 @@ async function run(argv) {
   try {
     origin = originOf(flags);
     request = buildRequest(command, flags, origin);
-    token = credential();
   } catch (e) {
     if (e instanceof UsageError) return usageFail(e.message, command);
     throw e;
+  }
+  try {
+    token = await credential(origin);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`${SERVICE}: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+    return EXIT_USAGE;
   }
   const compact = flags.has("json") || !process.stdout.isTTY;
   if (request.key !== undefined) err(`Idempotency-Key: ${request.key}`);
@@ -2384,14 +2741,14 @@ async function run(argv) {
     let response;
     let text;
     try {
-      response = await fetch(request.url, { method: command.method, headers, body: request.makeBody?.(), redirect: "manual" });
-      text = await response.text();
+      response = await send(request.url, { method: command.method, headers, body: request.makeBody?.() });
+      text = response.text;
     } catch (e) {
-      err(`${SERVICE}: network problem: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
+      err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.cause?.message ?? e.message}`);
       return EXIT_USAGE;
     }
     const contentType = response.headers.get("content-type") ?? "";
-    if (response.ok) {
+    if (response.status >= 200 && response.status < 300) {
       printAnswer(text, contentType, compact);
       return EXIT_OK;
     }

@@ -52,6 +52,9 @@ export interface CliCommand {
 /** Flags of the tool itself: no operation's argument may take these names. */
 export const GLOBAL_FLAGS = ["url", "key", "body", "json", "help", "file", "scope", "no-open"] as const;
 
+/** Commands of the tool itself (docs/cli.md): no operation may take these names. */
+export const OWN_COMMANDS = ["help", "login", "status", "logout", "mcp"] as const;
+
 /** `publishEntry` → `publish-entry`. */
 export function commandName(operationId: string): string {
   return toolName(operationId).replace(/_/g, "-");
@@ -86,7 +89,7 @@ export function cliCommands(surface: Surface): CliCommand[] {
     const tool = operationTool(route);
     const schema = tool.description.inputSchema as { properties: Record<string, Json>; required: string[] };
     const command = commandName(route.operationId);
-    if (seen.has(command)) throw new Error(`two operations make the command ${command}`);
+    if (seen.has(command) || (OWN_COMMANDS as readonly string[]).includes(command)) throw new Error(`two operations (or one and the tool) make the command ${command}`);
     seen.add(command);
     const flags: CliFlag[] = [];
     const bodyOnly: string[] = [];

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -124,9 +124,39 @@ describe("usage errors exit 2 before any request", () => {
   });
 });
 
+describe("status, logout and login without a saved login", () => {
+  it("status: exit 2 when neither a saved login nor the environment token; 0 with the token (never saved)", async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+    const none = await cli(["status", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(none.code, 2);
+    assert.deepEqual(JSON.parse(none.stdout), { origin: "https://example.com", site: null, scopes: null, client_id_saved: false, environment_token_set: false, file: null });
+    const withToken = await cli(["status", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config, SERVICE_MANAGEMENT_TOKEN: "dwm_x" } });
+    assert.equal(withToken.code, 0);
+    assert.equal(JSON.parse(withToken.stdout).environment_token_set, true);
+    assert.deepEqual(readdirSync(config), []);
+  });
+
+  it("logout without a saved login exits 2; a command without any credential points at login", async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+    const out = await cli(["logout", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /no saved login/);
+    const cmd = await cli(["get-site", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(cmd.code, 2);
+    assert.match(cmd.stderr, /run: node manage.mjs login --url https:\/\/example.com/);
+  });
+
+  it("login: usage errors exit 2 (bad origin, unknown flag, bad --scope)", async () => {
+    for (const args of [["login", "--url", "http://example.com"], ["login", "--url", "https://example.com", "--nope"], ["login", "--url", "https://example.com", "--scope"], ["login", "--url", "https://example.com", "--scope", "<script>"]]) {
+      const { code } = await cli(args);
+      assert.equal(code, 2, args.join(" "));
+    }
+  });
+});
+
 describe("the origin rule: https, http only on loopback names", () => {
   const token = { SERVICE_MANAGEMENT_TOKEN: "dwm_test" };
-  for (const url of ["http://example.com", "http://demo.localhost:8787", "http://10.0.0.1", "ftp://localhost", "https://example.com/api", "https://user:pw@example.com", "https://example.com/?q=1", "not a url"]) {
+  for (const url of ["http://example.com", "http://demo.localhost.example.com", "http://localhost.evil.com:8787", "http://127.0.0.2", "http://10.0.0.1", "ftp://localhost", "https://example.com/api", "https://user:pw@example.com", "https://example.com/?q=1", "not a url"]) {
     it(`refuses ${url}`, async () => {
       const { code, stderr } = await cli(["get-site", "--url", url], { env: token });
       assert.equal(code, 2);
@@ -249,6 +279,28 @@ describe("what the command sends (a local listener on the wire)", () => {
     const { code } = await cli(["publish-entry", "--id", "r3"], { env: env() });
     assert.equal(code, 1);
     assert.equal(seen.length, 5);
+  });
+
+  it("http on a *.localhost name connects to 127.0.0.1 whatever the resolver says (the Host names the site)", async () => {
+    seen.length = 0;
+    const port = new URL(origin).port;
+    const { code, stderr } = await cli(["get-site", "--url", `http://demo.localhost:${port}`], { env: { SERVICE_MANAGEMENT_TOKEN: "dwm_wire" } });
+    assert.equal(code, 0, stderr);
+    assert.equal(seen[0].headers.host, `demo.localhost:${port}`);
+  });
+
+  it("login refuses metadata whose issuer is not the origin, writing nothing (exit 2)", async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+    script.set("/.well-known/oauth-authorization-server", [{ status: 200, body: { issuer: "https://elsewhere.example", token_endpoint: `${origin}/api/oauth/token`, code_challenge_methods_supported: ["S256"] } }]);
+    const { code, stderr } = await cli(["login", "--url", origin, "--no-open"], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(code, 2);
+    assert.match(stderr, /issuer/);
+    assert.deepEqual(readdirSync(config), []);
+    script.set("/.well-known/oauth-authorization-server", [{ status: 200, body: { issuer: origin, authorization_endpoint: `${origin}/connect`, token_endpoint: "https://elsewhere.example/token", registration_endpoint: `${origin}/r`, revocation_endpoint: `${origin}/v`, code_challenge_methods_supported: ["S256"] } }]);
+    const offOrigin = await cli(["login", "--url", origin, "--no-open"], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(offOrigin.code, 2);
+    assert.match(offOrigin.stderr, /token_endpoint is not on/);
+    assert.deepEqual(readdirSync(config), []);
   });
 
   it("an upload is multipart: the file part and the other fields as text parts", async () => {
