@@ -9,16 +9,20 @@
  * Run: node --test test/e2e/cli.test.mjs
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import chromium from "@sparticuz/chromium";
+import { chromium as playwright } from "playwright-core";
 import { request, startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
 
 const PORT = 8798;
 const CLI = path.join(root, "cli", "manage.mjs");
 let server;
+let browser;
 
 function cli(args, env = {}) {
   return new Promise((resolve) => {
@@ -41,7 +45,46 @@ before(async () => {
   assert.match(server.info.management_token, /^dwm_/);
 });
 
-after(() => server?.stop());
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** `login` running in the background: resolves the address it prints, then its exit. */
+function startLogin(config, extra = []) {
+  const child = spawn(process.execPath, [CLI, "login", "--url", `http://demo.localhost:${PORT}`, "--no-open", ...extra], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: config },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  const address = new Promise((resolve) => {
+    child.stderr.on("data", (c) => {
+      stderr += c;
+      const found = /^(http:\/\/demo\.localhost:\d+\/connect\?\S+)$/m.exec(stderr);
+      if (found) resolve(found[1]);
+    });
+  });
+  const exit = new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return { address, exit };
+}
+
+/** Signs in on the /connect page and presses Connect or Cancel. */
+async function driveConnect(address, action) {
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(address);
+    await tab.getByLabel("Email").fill(server.info.admin.email);
+    await tab.getByLabel("Password").fill(server.info.admin.password);
+    await tab.getByRole("button", { name: "Sign in" }).click();
+    await tab.getByRole("button", { name: action }).click();
+    await tab.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    return await tab.locator("body").innerText();
+  } finally {
+    await tab.close();
+  }
+}
 
 describe("manage.mjs against wrangler dev", () => {
   it("the admin host serves the repository's file for download", async () => {
@@ -95,5 +138,108 @@ describe("manage.mjs against wrangler dev", () => {
 
     const wrongToken = await cli(["get-site"], { SERVICE_MANAGEMENT_TOKEN: "dwm_not_a_real_token" });
     assert.equal(wrongToken.code, 2);
+  });
+});
+
+describe("login, the saved login, status and logout (the /connect page in Chromium)", () => {
+  before(async () => {
+    browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
+  });
+
+  it("cancel exits 1 and writes nothing", { timeout: 120_000 }, async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-e2e-config-"));
+    const run = startLogin(config);
+    const address = await run.address;
+    assert.match(address, /code_challenge_method=S256/);
+    assert.match(address, /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
+    await driveConnect(address, "Cancel");
+    const done = await run.exit;
+    assert.equal(done.code, 1, done.stderr);
+    assert.match(done.stderr, /cancelled/);
+    assert.deepEqual(existsSync(path.join(config, "driftwood")) ? readdirSync(path.join(config, "driftwood")) : [], []);
+  });
+
+  it("connects, saves (0700/0600, no access token), renews on every command, status, logout", { timeout: 180_000 }, async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-e2e-config-"));
+    const run = startLogin(config, ["--scope", "content:read content:write"]);
+    const address = await run.address;
+    // Another path and another state on the listener: 404 and 400, and the login keeps waiting.
+    const port = /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A(\d+)/.exec(address)[1];
+    assert.equal((await fetch(`http://127.0.0.1:${port}/other`)).status, 404);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/callback?state=forged&code=x&iss=x`)).status, 400);
+    assert.match(await driveConnect(address, "Connect"), /Connected/);
+    const done = await run.exit;
+    assert.equal(done.code, 0, done.stderr);
+    const shown = JSON.parse(done.stdout);
+    assert.equal(shown.origin, `http://demo.localhost:${PORT}`);
+    assert.deepEqual(shown.scopes.sort(), ["content:read", "content:write"]);
+
+    const dir = path.join(config, "driftwood");
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    const files = readdirSync(dir);
+    assert.equal(files.length, 1);
+    const file = path.join(dir, files[0]);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const saved = JSON.parse(readFileSync(file, "utf8"));
+    assert.match(saved.refresh_token, /^dwr_/);
+    assert.match(saved.client_id, /^ocl_/);
+    assert.ok(saved.site.id);
+    assert.doesNotMatch(readFileSync(file, "utf8"), /dwo_/, "never an access token");
+
+    // Two commands without the environment token: each renews, and the refresh token rotates.
+    const env = { XDG_CONFIG_HOME: config, SERVICE_MANAGEMENT_TOKEN: "", SERVICE_URL: `http://demo.localhost:${PORT}` };
+    const first = await cli(["get-site"], env);
+    assert.equal(first.code, 0, first.stderr);
+    const afterFirst = JSON.parse(readFileSync(file, "utf8")).refresh_token;
+    assert.notEqual(afterFirst, saved.refresh_token);
+    const second = await cli(["list-models"], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.notEqual(JSON.parse(readFileSync(file, "utf8")).refresh_token, afterFirst);
+    assert.equal(existsSync(`${file}.lock`), false);
+    // The kept scopes hold: publishing needs lifecycle:publish, which was not asked for.
+    const refused = await cli(["publish-entry", "--id", "ent_missing"], env);
+    assert.equal(refused.code, 1, refused.stderr);
+
+    const status = await cli(["status"], env);
+    assert.equal(status.code, 0);
+    const seen = JSON.parse(status.stdout);
+    assert.equal(seen.client_id_saved, true);
+    assert.equal(seen.environment_token_set, false);
+    assert.equal(seen.site.id, saved.site.id);
+
+    // A new login replaces the saved one and revokes the old connection.
+    const before = readFileSync(file, "utf8");
+    const again = startLogin(config);
+    assert.match(await driveConnect(await again.address, "Connect"), /Connected/);
+    assert.equal((await again.exit).code, 0);
+    assert.deepEqual(readdirSync(dir), files, "still one file per origin");
+    const old = JSON.parse(before);
+    const oldRefresh = await request(PORT, {
+      method: "POST",
+      host: `demo.localhost:${PORT}`,
+      path: "/api/oauth/token",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: old.refresh_token, client_id: old.client_id }).toString(),
+    });
+    assert.equal(oldRefresh.status, 400, oldRefresh.text);
+    assert.equal(JSON.parse(oldRefresh.text).error, "invalid_grant");
+    assert.equal((await cli(["get-site"], env)).code, 0);
+
+    // When the service no longer accepts the saved login (here: an old refresh token written back,
+    // whose replay revokes the connection), a command exits 2 asking for login and keeps the file.
+    const current = readFileSync(file, "utf8");
+    assert.equal((await cli(["get-site"], env)).code, 0);
+    writeFileSync(file, current);
+    const rejected = await cli(["get-site"], env);
+    assert.equal(rejected.code, 2);
+    assert.match(rejected.stderr, /no longer accepted .*run login again/);
+    assert.equal(readFileSync(file, "utf8"), current, "the file is kept as it was");
+
+    const logout = await cli(["logout"], env);
+    assert.equal(logout.code, 0, logout.stderr);
+    assert.equal(existsSync(file), false);
+    const gone = await cli(["get-site"], env);
+    assert.equal(gone.code, 2);
+    assert.match(gone.stderr, /login/);
   });
 });
