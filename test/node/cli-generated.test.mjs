@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -144,6 +145,23 @@ describe("status, logout and login without a saved login", () => {
     const cmd = await cli(["get-site", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
     assert.equal(cmd.code, 2);
     assert.match(cmd.stderr, /run: node manage.mjs login --url https:\/\/example.com/);
+  });
+
+  it("a lock older than 2 minutes is cleared as stale (logout takes the lock, finds nothing saved)", async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+    const origin = "https://example.com";
+    const dir = path.join(config, "driftwood");
+    mkdirSync(dir, { recursive: true });
+    const lock = path.join(dir, `login-example.com-${createHash("sha256").update(origin).digest("hex").slice(0, 12)}.json.lock`);
+    writeFileSync(lock, "");
+    const old = new Date(Date.now() - 3 * 60 * 1000);
+    utimesSync(lock, old, old);
+    const started = Date.now();
+    const { code, stderr } = await cli(["logout", "--url", origin], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(code, 2);
+    assert.match(stderr, /no saved login/);
+    assert.ok(Date.now() - started < 10_000);
+    assert.equal(existsSync(lock), false);
   });
 
   it("login: usage errors exit 2 (bad origin, unknown flag, bad --scope)", async () => {
