@@ -97,6 +97,7 @@ function toolHelp() {
     `  login [--scope "<scope> …"] [--no-open]   connect in a browser (OAuth) and save the login for the origin`,
     `  status                                     the saved login and whether SERVICE_MANAGEMENT_TOKEN is set`,
     `  logout                                     revoke the saved login, then delete it`,
+    `  mcp                                        an MCP server over stdio: the remote MCP server's tools, relayed`,
     ``,
     `Exit codes: 0 success; 1 the service refused (answer on stdout); 2 usage, network or credential problem.`,
     ``,
@@ -393,7 +394,8 @@ async function revoke(saved) {
 }
 
 function openBrowser(address) {
-  const [program, args] = process.platform === "darwin" ? ["open", [address]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", address]] : ["xdg-open", [address]];
+  // Windows: rundll32 takes the address as one argument (cmd's `start` would split it at each `&`).
+  const [program, args] = process.platform === "darwin" ? ["open", [address]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", address]] : ["xdg-open", [address]];
   try {
     const child = spawn(program, args, { stdio: "ignore", detached: true });
     child.on("error", () => undefined);
@@ -515,6 +517,82 @@ async function login(flags) {
   }
 }
 
+/** Where the remote MCP server answers (docs/mcp.md). */
+const MCP_PATH = "/api/manage/mcp";
+
+/**
+ * `mcp`: an MCP server over stdio (newline-delimited JSON-RPC). Each message is relayed, in order,
+ * to the service's remote MCP server with the credential, and its answer written back as one line:
+ * the tools, names, schemas, results and refusals are the remote server's own, so the two
+ * transports cannot disagree. Logs go to stderr only.
+ */
+async function mcp(flags) {
+  for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for mcp`);
+  const origin = originOf(flags);
+  const saved = !process.env.SERVICE_MANAGEMENT_TOKEN;
+  let token = await credential(origin);
+  let protocolVersion;
+  const relay = async (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = undefined;
+    }
+    const id = message && typeof message === "object" && !Array.isArray(message) && "id" in message ? message.id : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+      if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
+      let answer;
+      try {
+        answer = await send(`${origin}${MCP_PATH}`, { method: "POST", headers, body: line });
+      } catch (e) {
+        err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+        if (id !== undefined) out(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "The service could not be reached." } }));
+        return;
+      }
+      // An access token from the saved login lasts minutes: renew once on 401.
+      if (answer.status === 401 && saved && attempt === 1) {
+        try {
+          token = await credential(origin);
+          continue;
+        } catch (e) {
+          err(`${SERVICE}: ${e.message}`);
+        }
+      }
+      if (answer.status === 202 || answer.text === "") return;
+      const body = parseJson(answer.text);
+      if (body && typeof body === "object" && body.jsonrpc === "2.0") {
+        if (message?.method === "initialize" && typeof body.result?.protocolVersion === "string") protocolVersion = body.result.protocolVersion;
+        out(JSON.stringify(body));
+        return;
+      }
+      // A refusal of the HTTP layer ({ error: { code } }): a JSON-RPC error for a request, nothing for a notification.
+      const code = body?.error?.code;
+      err(`${SERVICE}: the service answered ${answer.status}${code ? ` ${code}` : ""}`);
+      if (id !== undefined) out(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `The service answered ${answer.status}${code ? ` ${code}` : ""}.`, data: { status: answer.status, body: body ?? answer.text } } }));
+      return;
+    }
+  };
+  let chain = Promise.resolve();
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  await new Promise((resolve) => {
+    process.stdin.on("data", (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) !== -1) {
+        const line = buffered.slice(0, newline).replace(/\r$/, "");
+        buffered = buffered.slice(newline + 1);
+        if (line.trim() !== "") chain = chain.then(() => relay(line));
+      }
+    });
+    process.stdin.on("end", resolve);
+  });
+  await chain;
+  return EXIT_OK;
+}
+
 function status(flags) {
   for (const name of flags.keys()) if (!["url", "json"].includes(name)) throw new UsageError(`unknown flag --${name} for status`);
   const origin = originOf(flags);
@@ -603,7 +681,7 @@ async function run(argv) {
     out(toolHelp());
     return EXIT_OK;
   }
-  const own = { login, status, logout }[name];
+  const own = { login, status, logout, mcp }[name];
   if (own) {
     if (flags.has("help")) {
       out(toolHelp());

@@ -15,6 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import chromium from "@sparticuz/chromium";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium as playwright } from "playwright-core";
 import { request, startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
@@ -241,5 +243,63 @@ describe("login, the saved login, status and logout (the /connect page in Chromi
     const gone = await cli(["get-site"], env);
     assert.equal(gone.code, 2);
     assert.match(gone.stderr, /login/);
+  });
+});
+
+describe("mcp: the stdio server, driven by the official SDK client", () => {
+  let client;
+  /** The remote MCP server's answer to one message, with the same token. */
+  const remote = async (method, params) => {
+    const res = await request(PORT, {
+      method: "POST",
+      host: `127.0.0.1:${PORT}`,
+      path: "/api/manage/mcp",
+      headers: { authorization: `Bearer ${server.info.management_token}`, "mcp-protocol-version": "2025-06-18" },
+      body: { jsonrpc: "2.0", id: 1, method, ...(params ? { params } : {}) },
+    });
+    assert.equal(res.status, 200, res.text);
+    return JSON.parse(res.text).result;
+  };
+
+  before(async () => {
+    client = new Client({ name: "driftwood-cli-e2e", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp", "--url", `http://127.0.0.1:${PORT}`],
+      env: { PATH: process.env.PATH, SERVICE_MANAGEMENT_TOKEN: server.info.management_token },
+      stderr: "pipe",
+    });
+    await client.connect(transport);
+  });
+  after(async () => client?.close());
+
+  it("initializes and lists the remote server's tools: same names, schemas and annotations", async () => {
+    assert.equal(client.getServerCapabilities()?.tools !== undefined, true);
+    const local = (await client.listTools()).tools;
+    const far = (await remote("tools/list")).tools;
+    assert.ok(far.length > 20);
+    assert.deepEqual(local.map((t) => t.name), far.map((t) => t.name));
+    for (const [i, tool] of far.entries()) {
+      assert.deepEqual(local[i].inputSchema, tool.inputSchema, tool.name);
+      assert.deepEqual(local[i].annotations, tool.annotations, tool.name);
+    }
+  });
+
+  it("calls tools: a write answers its key; a refusal is the same tool result as the remote one", { timeout: 60_000 }, async () => {
+    const models = await client.callTool({ name: "list_models", arguments: {} });
+    const article = models.structuredContent.body.data.find((m) => m.slug === "article");
+    const created = await client.callTool({ name: "create_entry", arguments: { model_id: article.id, slug: "written-over-stdio", fields: { title: "Over stdio" } }, });
+    assert.equal(created.isError, false);
+    assert.equal(created.structuredContent.status, 201);
+    assert.match(created.structuredContent.idempotency_key, /\S/);
+    assert.deepEqual(JSON.parse(created.content[0].text), created.structuredContent);
+    const keyed = await client.callTool({ name: "publish_entry", arguments: { id: created.structuredContent.body.instance_id, idempotency_key: "e2e-stdio-pub-1" } });
+    assert.equal(keyed.structuredContent.status, 200);
+    assert.equal(keyed.structuredContent.idempotency_key, "e2e-stdio-pub-1");
+    const missing = await client.callTool({ name: "get_entry", arguments: { id: "ent_missing" } });
+    assert.equal(missing.isError, true);
+    assert.equal(missing.structuredContent.status, 404);
+    assert.deepEqual(missing, await remote("tools/call", { name: "get_entry", arguments: { id: "ent_missing" } }));
+    await assert.rejects(client.callTool({ name: "upload_media", arguments: {} }), /Unknown tool: upload_media/);
   });
 });

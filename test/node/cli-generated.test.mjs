@@ -164,6 +164,15 @@ describe("status, logout and login without a saved login", () => {
     assert.equal(existsSync(lock), false);
   });
 
+  it("mcp: an unknown flag, a bad origin or no credential exits 2 before reading stdin", async () => {
+    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+    for (const args of [["mcp", "--url", "https://example.com", "--nope"], ["mcp", "--url", "http://example.com"], ["mcp", "--url", "https://example.com"]]) {
+      const { code, stdout } = await cli(args, { env: { XDG_CONFIG_HOME: config }, input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' });
+      assert.equal(code, 2, args.join(" "));
+      assert.equal(stdout, "");
+    }
+  });
+
   it("login: usage errors exit 2 (bad origin, unknown flag, bad --scope)", async () => {
     for (const args of [["login", "--url", "http://example.com"], ["login", "--url", "https://example.com", "--nope"], ["login", "--url", "https://example.com", "--scope"], ["login", "--url", "https://example.com", "--scope", "<script>"]]) {
       const { code } = await cli(args);
