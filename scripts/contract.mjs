@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /**
- * npm run contract          writes the generated contract artefacts (OpenAPI files, types…)
+ * npm run contract          writes the generated contract artefacts (OpenAPI files, types, cli/manage.mjs…)
  * npm run contract:check    regenerates in memory and fails when a committed artefact is stale
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { CLI_FILE, buildCli } from "./lib/cli-build.mjs";
 import { loadTs, root } from "./lib/load-ts.mjs";
 
 const check = process.argv.includes("--check");
 const { contractArtifacts } = await loadTs("schema/artifacts.ts");
-const artifacts = contractArtifacts();
+// The command line is built here (it reads its runtime template from scripts/), beside the schema's own artefacts.
+const artifacts = { ...contractArtifacts(), [CLI_FILE]: await buildCli() };
 const stale = [];
 for (const [relative, content] of Object.entries(artifacts)) {
   const file = path.join(root, relative);

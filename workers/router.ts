@@ -2,6 +2,7 @@ import type { Env } from "../shared/env";
 import { drainBound, drainUnreadBody } from "./http/drain-body";
 import { renderThrown } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
+import { MANAGE_SCRIPT_PATH, manageScript } from "./admin/manage-script";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
 import { handleManage, MANAGE_BASE } from "./manage/router";
 import { handleOAuth, isOAuthPath } from "./oauth/router";
@@ -30,7 +31,11 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     // OAuth discovery, registration, tokens and /connect answer on the admin host and site hosts
     // alike (docs/oauth.md): the issuer is the origin asked.
     if (isOAuthPath(pathname)) return await handleOAuth(request, env);
-    if (isAdminHost(request, env)) return await handleAdmin(request, env);
+    if (isAdminHost(request, env)) {
+      // The generated command line, for download (docs/cli.md); beside the admin's JSON table.
+      if (pathname === MANAGE_SCRIPT_PATH) return manageScript(request);
+      return await handleAdmin(request, env);
+    }
     // Credential-addressed surfaces answer on any host; the site comes from the credential.
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
     if (pathname === MCP_PATH) return await handleMcp(request, env);

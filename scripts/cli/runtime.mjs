@@ -1,0 +1,774 @@
+#!/usr/bin/env node
+// @@HEADER@@
+/**
+ * manage.mjs — the Driftwood management command line (docs/cli.md). One file, Node 18 or newer,
+ * no dependency: only Node built-ins and the global `fetch`, `FormData` and `Blob`.
+ *
+ *   SERVICE_MANAGEMENT_TOKEN=dwm_… node manage.mjs get-site --url https://example.com
+ *   node manage.mjs --help            every command
+ *   node manage.mjs <command> --help  one command's flags
+ *
+ * Exit codes: 0 success; 1 the service refused (its answer is printed on stdout); 2 usage, network
+ * or credential problem (a message on stderr).
+ */
+import { spawn } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+
+const SERVICE = "@@SERVICE@@";
+const BASE_PATH = "@@BASE_PATH@@";
+/** One command per management operation (generated from the route table). */
+const COMMANDS = /*@@COMMANDS@@*/ [];
+
+/** Most attempts of one request when the service asks to wait (429, 409 idempotency_in_progress). */
+const MAX_ATTEMPTS = 5;
+/** Longest wait the command honours from one Retry-After, in seconds. */
+const MAX_WAIT_SECONDS = 120;
+const KEY_PATTERN = /^[\x21-\x7E]{1,128}$/;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** Names under `.localhost` are loopback (RFC 6761 §6.3): they are always connected to 127.0.0.1. */
+const isLocalhostName = (hostname) => hostname === "localhost" || hostname.endsWith(".localhost");
+/** How long `login` waits for the browser's callback. */
+const LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
+/** A lock older than this is left over by a crashed command and is cleared. */
+const STALE_LOCK_MS = 2 * 60 * 1000;
+const EXIT_OK = 0;
+const EXIT_REFUSED = 1;
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+const out = (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+const err = (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+
+function usageFail(message, command) {
+  err(`${SERVICE}: ${message}`);
+  err(command ? `Run: node manage.mjs ${command.command} --help` : "Run: node manage.mjs --help");
+  return EXIT_USAGE;
+}
+
+/** `--name value`, `--name=value`, bare `--flag` (true); positional words are refused. */
+function parseArgs(argv) {
+  const flags = new Map();
+  const positional = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") throw new UsageError("unexpected --");
+    if (!arg.startsWith("--")) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new UsageError(`bad flag ${arg}`);
+    if (flags.has(name)) throw new UsageError(`--${name} given twice`);
+    if (eq !== -1) flags.set(name, arg.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) flags.set(name, argv[++i]);
+    else flags.set(name, true);
+  }
+  return { flags, positional };
+}
+
+function typeLabel(flag) {
+  const base = flag.enum ? flag.enum.join("|") : flag.type;
+  return flag.nullable ? `${base}|null` : base;
+}
+
+function toolHelp() {
+  const width = Math.max(...COMMANDS.map((c) => c.command.length));
+  const lines = [
+    `Usage: node manage.mjs <command> [flags]`,
+    ``,
+    `The ${SERVICE} management API from a terminal: one command per operation (docs/cli.md).`,
+    ``,
+    `Global flags:`,
+    `  --url <origin>     the service's origin (else SERVICE_URL); https, or http on localhost, *.localhost, 127.0.0.1, [::1]`,
+    `  --json             compact JSON output (the default when stdout is not a terminal)`,
+    `  --key <key>        Idempotency-Key of a write (generated when absent, printed on stderr)`,
+    `  --body <json|@file|->  the request body (flags for its fields are merged in; a field given both ways is refused)`,
+    `  --help             this text, or a command's flags`,
+    ``,
+    `Credential: SERVICE_MANAGEMENT_TOKEN, else the saved login for the origin.`,
+    ``,
+    `Login:`,
+    `  login [--scope "<scope> …"] [--no-open]   connect in a browser (OAuth) and save the login for the origin`,
+    `  status                                     the saved login and whether SERVICE_MANAGEMENT_TOKEN is set`,
+    `  logout                                     revoke the saved login, then delete it`,
+    `  mcp                                        an MCP server over stdio: the remote MCP server's tools, relayed`,
+    ``,
+    `Exit codes: 0 success; 1 the service refused (answer on stdout); 2 usage, network or credential problem.`,
+    ``,
+    `Commands:`,
+    ...COMMANDS.map((c) => `  ${c.command.padEnd(width)}  ${c.summary}`),
+  ];
+  return lines.join("\n");
+}
+
+function commandHelp(command) {
+  const lines = [`Usage: node manage.mjs ${command.command} [flags]`, ``, `${command.summary}.`, `${command.method} ${BASE_PATH}${command.path}${command.scope ? ` (scope ${command.scope})` : ""}`];
+  if (command.destructive) lines.push(`Removes or overwrites what it cannot give back by itself.`);
+  lines.push(``, `Flags:`);
+  const rows = command.flags.map((f) => [`--${f.flag} <${typeLabel(f)}>`, `${f.required ? "required" : "optional"}, ${f.in}${f.description ? `: ${f.description}` : ""}`]);
+  if (command.file) rows.push([`--file <path>`, `required, the uploaded file (multipart part "${command.file}")`]);
+  if (command.hasBody && !command.file) rows.push([`--body <json|@file|->`, `the body as JSON${command.bodyOnly.length ? `; carries ${command.bodyOnly.join(", ")}` : ""}`]);
+  if (command.keyed) rows.push([`--key <key>`, `Idempotency-Key (1–128 visible ASCII characters); generated when absent`]);
+  rows.push([`--url <origin>`, `the service's origin (else SERVICE_URL)`], [`--json`, `compact JSON output`]);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  return lines.join("\n");
+}
+
+/** The origin from --url or SERVICE_URL: https, or http on a loopback name only. */
+function originOf(flags) {
+  const given = flags.get("url") ?? process.env.SERVICE_URL;
+  if (given === undefined || given === "" || given === true) throw new UsageError("no service origin: give --url <origin> or set SERVICE_URL");
+  let url;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(`--url is not a URL: ${given}`);
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) throw new UsageError("--url must be an origin only (scheme, host and port)");
+  if (url.protocol === "https:") return url.origin;
+  if (url.protocol === "http:" && (LOOPBACK_HOSTS.has(url.hostname) || isLocalhostName(url.hostname))) return url.origin;
+  throw new UsageError("--url must be https (http only on localhost, *.localhost, 127.0.0.1 or [::1])");
+}
+
+function convert(flag, raw) {
+  if (raw === true) {
+    if (flag.type === "boolean") return true;
+    throw new UsageError(`--${flag.flag} needs a value (${typeLabel(flag)})`);
+  }
+  if (flag.nullable && raw === "null") return null;
+  switch (flag.type) {
+    case "boolean":
+      if (raw === "true") return true;
+      if (raw === "false") return false;
+      throw new UsageError(`--${flag.flag} must be true or false`);
+    case "integer":
+      if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--${flag.flag} must be an integer`);
+      return Number(raw);
+    case "number":
+      if (raw.trim() === "" || !Number.isFinite(Number(raw))) throw new UsageError(`--${flag.flag} must be a number`);
+      return Number(raw);
+    default:
+      if (flag.enum && !flag.enum.includes(raw)) throw new UsageError(`--${flag.flag} must be one of ${flag.enum.join(", ")}`);
+      return raw;
+  }
+}
+
+/** `--body`: inline JSON, `@file`, or `-` (stdin); it must be a JSON object. */
+function readBody(value) {
+  if (value === true) throw new UsageError("--body needs a value: JSON, @file or -");
+  let text;
+  try {
+    text = value === "-" ? readFileSync(0, "utf8") : value.startsWith("@") ? readFileSync(value.slice(1), "utf8") : value;
+  } catch (e) {
+    throw new UsageError(`cannot read --body: ${e.message}`);
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError("--body is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--body must be a JSON object");
+  return parsed;
+}
+
+const CONTENT_TYPES = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif", ".svg": "image/svg+xml", ".pdf": "application/pdf", ".mp4": "video/mp4", ".mp3": "audio/mpeg", ".txt": "text/plain" };
+
+/** The request a command's flags make (throws UsageError on a bad or missing flag). */
+function buildRequest(command, flags, origin) {
+  const known = new Set(["url", "json", "help", ...command.flags.map((f) => f.flag)]);
+  if (command.keyed) known.add("key");
+  if (command.hasBody && !command.file) known.add("body");
+  if (command.file) known.add("file");
+  for (const name of flags.keys()) if (!known.has(name)) throw new UsageError(`unknown flag --${name} for ${command.command}`);
+  if (flags.get("json") !== undefined && flags.get("json") !== true) throw new UsageError("--json takes no value");
+  let pathname = command.path;
+  const query = new URLSearchParams();
+  const body = flags.has("body") ? readBody(flags.get("body")) : {};
+  for (const flag of command.flags) {
+    const raw = flags.get(flag.flag);
+    if (raw === undefined) {
+      if (flag.required && (flag.in !== "body" || !(flag.name in body))) throw new UsageError(`--${flag.flag} is required`);
+      continue;
+    }
+    const value = convert(flag, raw);
+    if (flag.in === "path") pathname = pathname.replace(`{${flag.name}}`, encodeURIComponent(String(value)));
+    else if (flag.in === "query") query.set(flag.name, String(value));
+    else {
+      if (flag.name in body) throw new UsageError(`${flag.name} is given both in --body and as --${flag.flag}`);
+      body[flag.name] = value;
+    }
+  }
+  let key;
+  if (command.keyed) {
+    key = flags.get("key") ?? randomUUID();
+    if (key === true || !KEY_PATTERN.test(key)) throw new UsageError("--key must be 1 to 128 visible ASCII characters");
+  }
+  const search = query.toString();
+  const url = `${origin}${BASE_PATH}${pathname}${search ? `?${search}` : ""}`;
+  let makeBody;
+  if (command.file) {
+    const file = flags.get("file");
+    if (file === undefined || file === true) throw new UsageError("--file <path> is required");
+    let bytes;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      throw new UsageError(`cannot read --file: ${e.message}`);
+    }
+    const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+    makeBody = () => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(body)) form.append(name, value === null ? "" : String(value));
+      form.append(command.file, new Blob([bytes], { type }), path.basename(file));
+      return form;
+    };
+  } else if (command.hasBody) {
+    const json = JSON.stringify(body);
+    makeBody = () => json;
+  }
+  return { url, key, makeBody, json: command.hasBody && !command.file };
+}
+
+/** The environment token, else an access token renewed from the saved login (which is rewritten). */
+async function credential(origin) {
+  const token = process.env.SERVICE_MANAGEMENT_TOKEN;
+  if (token) return token;
+  const file = loginFile(origin);
+  if (readSaved(file) === null) throw new UsageError(`no credential: set SERVICE_MANAGEMENT_TOKEN, or run: node manage.mjs login --url ${origin}`);
+  return withLock(file, async () => {
+    const saved = readSaved(file);
+    if (saved === null) throw new UsageError(`no saved login for ${origin}: run login`);
+    const answer = await send(saved.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: saved.refresh_token, client_id: saved.client_id }).toString(),
+    });
+    const tokens = parseJson(answer.text);
+    if (answer.status !== 200 || typeof tokens?.access_token !== "string" || typeof tokens?.refresh_token !== "string") {
+      throw new UsageError(`the saved login for ${origin} is no longer accepted (${tokens?.error ?? answer.status}): run login again`);
+    }
+    writeSaved(file, { ...saved, refresh_token: tokens.refresh_token, scopes: typeof tokens.scope === "string" ? tokens.scope.split(" ") : saved.scopes });
+    return tokens.access_token;
+  });
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One HTTP request. https goes through `fetch`; http (loopback only, by the origin rule) through
+ * node:http, connected to 127.0.0.1 for `localhost` and `*.localhost` whatever the resolver says.
+ */
+async function send(url, { method, headers, body }) {
+  const target = new URL(url);
+  let payload = body;
+  const allHeaders = { ...headers };
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    allHeaders["content-type"] = encoded.headers.get("content-type");
+    payload = Buffer.from(await encoded.arrayBuffer());
+  }
+  if (target.protocol === "https:") {
+    const response = await fetch(url, { method, headers: allHeaders, body: payload, redirect: "manual" });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+  if (target.protocol !== "http:" || !(LOOPBACK_HOSTS.has(target.hostname) || isLocalhostName(target.hostname))) throw new Error(`refusing plain http to ${target.host}`);
+  const lookup = isLocalhostName(target.hostname) ? (_host, options, done) => (options?.all ? done(null, [{ address: "127.0.0.1", family: 4 }]) : done(null, "127.0.0.1", 4)) : undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: allHeaders, lookup }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(", ") : value);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** The operating system's config directory for this tool (created on write, mode 0700). */
+function configDir() {
+  if (process.platform === "win32") return path.join(process.env.APPDATA || path.join(os.homedir(), "AppData", "Roaming"), SERVICE);
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Application Support", SERVICE);
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config"), SERVICE);
+}
+
+/** One saved login per origin: a readable name plus a digest, so two origins never share a file. */
+function loginFile(origin) {
+  const readable = origin.replace(/^https?:\/\//, "").replace(/[^a-zA-Z0-9.-]/g, "_");
+  return path.join(configDir(), `login-${readable}-${createHash("sha256").update(origin).digest("hex").slice(0, 12)}.json`);
+}
+
+function readSaved(file) {
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return null;
+    throw new UsageError(`cannot read the saved login ${file}: ${e.message}`);
+  }
+  const saved = parseJson(text);
+  if (typeof saved?.refresh_token !== "string" || typeof saved?.client_id !== "string" || typeof saved?.token_endpoint !== "string") throw new UsageError(`the saved login ${file} is damaged: run login again`);
+  return saved;
+}
+
+/** Temp file (0600) and rename: a reader sees the old file or the new one, never half of one. */
+function writeSaved(file, saved) {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(path.dirname(file), 0o700);
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+  renameSync(temp, file);
+}
+
+/** Runs `work` holding `<file>.lock` (exclusive create); a lock older than 2 minutes is cleared. */
+async function withLock(file, work) {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + STALE_LOCK_MS + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+      } catch {
+        // gone in between
+      }
+      if (Date.now() > deadline) throw new UsageError(`the saved login is locked (${lock})`);
+      await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const base64url = (bytes) => Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** The authorization-server metadata: the issuer must be the origin, the endpoints on it. */
+async function discover(origin) {
+  const answer = await send(`${origin}/.well-known/oauth-authorization-server`, { method: "GET", headers: { accept: "application/json" } });
+  const meta = parseJson(answer.text);
+  if (answer.status !== 200 || typeof meta !== "object" || meta === null) throw new UsageError(`${origin} publishes no OAuth metadata (${answer.status})`);
+  if (meta.issuer !== origin) throw new UsageError(`the issuer ${JSON.stringify(meta.issuer)} is not ${origin}`);
+  for (const name of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"]) {
+    if (typeof meta[name] !== "string" || !meta[name].startsWith(`${origin}/`)) throw new UsageError(`the ${name} is not on ${origin}`);
+  }
+  if (!Array.isArray(meta.code_challenge_methods_supported) || !meta.code_challenge_methods_supported.includes("S256")) throw new UsageError("the service does not offer PKCE S256");
+  return meta;
+}
+
+async function revoke(saved) {
+  const answer = await send(saved.revocation_endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams({ token: saved.refresh_token, token_type_hint: "refresh_token", client_id: saved.client_id }).toString(),
+  });
+  return answer.status === 200;
+}
+
+function openBrowser(address) {
+  // Windows: rundll32 takes the address as one argument (cmd's `start` would split it at each `&`).
+  const [program, args] = process.platform === "darwin" ? ["open", [address]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", address]] : ["xdg-open", [address]];
+  try {
+    const child = spawn(program, args, { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // the address is printed anyway
+  }
+}
+
+class LoginEnd extends Error {
+  constructor(code, message) {
+    super(message);
+    this.exit = code;
+  }
+}
+
+/** `login`: OAuth with PKCE S256 through a loopback listener; nothing is written unless it all works. */
+async function login(flags) {
+  for (const name of flags.keys()) if (!["url", "scope", "no-open", "json"].includes(name)) throw new UsageError(`unknown flag --${name} for login`);
+  const origin = originOf(flags);
+  const scope = flags.get("scope");
+  if (scope === true || (scope !== undefined && !/^[a-z:_ -]+$/.test(scope))) throw new UsageError('--scope takes scope names separated by spaces ("content:read content:write")');
+  const meta = await discover(origin);
+  const server = http.createServer();
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const redirectUri = `http://127.0.0.1:${server.address().port}/callback`;
+  try {
+    const registered = await send(meta.registration_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ redirect_uris: [redirectUri], client_name: "manage.mjs", token_endpoint_auth_method: "none" }),
+    });
+    const client = parseJson(registered.text);
+    if (registered.status !== 201 || typeof client?.client_id !== "string") throw new LoginEnd(EXIT_REFUSED, `registration refused: ${registered.status} ${registered.text}`);
+    const verifier = base64url(randomBytes(32));
+    const state = base64url(randomBytes(24));
+    const address = new URL(meta.authorization_endpoint);
+    address.search = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: base64url(createHash("sha256").update(verifier).digest()),
+      code_challenge_method: "S256",
+      ...(scope ? { scope: scope.trim().split(/\s+/).join(" ") } : {}),
+    }).toString();
+    err(`Open this address to connect (it waits 5 minutes):\n${address}`);
+    if (!flags.has("no-open")) openBrowser(address.toString());
+    const code = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new LoginEnd(EXIT_USAGE, "no answer from the browser within 5 minutes")), LOGIN_TIMEOUT_MS);
+      const page = (res, status, text) => {
+        res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+        res.end(text);
+      };
+      server.on("request", (req, res) => {
+        const url = new URL(req.url ?? "/", "http://127.0.0.1");
+        if (req.method !== "GET" || url.pathname !== "/callback") return page(res, 404, "Not found.");
+        const q = url.searchParams;
+        // Another state (a stray or forged request): refused, and the login keeps waiting.
+        if (q.getAll("state").length !== 1 || q.get("state") !== state) return page(res, 400, "This answer is not for this login.");
+        clearTimeout(timer);
+        if (q.getAll("iss").length !== 1 || q.get("iss") !== meta.issuer) {
+          page(res, 400, "The answer names another issuer.");
+          return reject(new LoginEnd(EXIT_USAGE, `the answer's issuer ${JSON.stringify(q.get("iss"))} is not ${meta.issuer}`));
+        }
+        if (q.has("error")) {
+          page(res, 200, "Not connected. You can close this tab.");
+          return reject(new LoginEnd(EXIT_REFUSED, q.get("error") === "access_denied" ? "login cancelled in the browser" : `login refused: ${q.get("error")} ${q.get("error_description") ?? ""}`));
+        }
+        if (q.getAll("code").length !== 1 || !q.get("code")) {
+          page(res, 400, "The answer holds no single code.");
+          return reject(new LoginEnd(EXIT_USAGE, "the answer holds no single code"));
+        }
+        page(res, 200, "Connected. You can close this tab and go back to the terminal.");
+        resolve(q.get("code"));
+      });
+    });
+    const exchanged = await send(meta.token_endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier }).toString(),
+    });
+    const tokens = parseJson(exchanged.text);
+    if (exchanged.status !== 200 || typeof tokens?.access_token !== "string" || typeof tokens?.refresh_token !== "string") throw new LoginEnd(EXIT_REFUSED, `the code was refused: ${exchanged.status} ${exchanged.text}`);
+    const siteAnswer = await send(`${origin}${BASE_PATH}/site`, { method: "GET", headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" } });
+    const site = parseJson(siteAnswer.text);
+    if (siteAnswer.status !== 200) throw new LoginEnd(EXIT_REFUSED, `the new connection cannot read its site: ${siteAnswer.status}`);
+    const file = loginFile(origin);
+    const saved = {
+      origin,
+      client_id: client.client_id,
+      site: { id: site?.id ?? site?.site?.id ?? null, name: site?.name ?? site?.site?.name ?? null },
+      scopes: typeof tokens.scope === "string" ? tokens.scope.split(" ") : [],
+      refresh_token: tokens.refresh_token,
+      token_endpoint: meta.token_endpoint,
+      revocation_endpoint: meta.revocation_endpoint,
+    };
+    await withLock(file, async () => {
+      let previous = null;
+      try {
+        previous = readSaved(file);
+      } catch {
+        previous = null;
+      }
+      writeSaved(file, saved);
+      // A new login replaces the old one and ends its connection (best effort: the new one is saved).
+      if (previous !== null && !(await revoke(previous).catch(() => false))) err(`${SERVICE}: the previous connection could not be revoked`);
+    });
+    err(`Logged in to ${origin} (site ${saved.site.name ?? saved.site.id}); saved in ${file}`);
+    const { refresh_token: _secret, token_endpoint: _t, revocation_endpoint: _r, ...shown } = saved;
+    out(JSON.stringify(shown, null, flags.has("json") || !process.stdout.isTTY ? undefined : 2));
+    return EXIT_OK;
+  } finally {
+    server.close();
+    server.closeAllConnections?.();
+  }
+}
+
+/** Where the remote MCP server answers (docs/mcp.md). */
+const MCP_PATH = "/api/manage/mcp";
+
+/**
+ * `mcp`: an MCP server over stdio (newline-delimited JSON-RPC). Each message is relayed, in order,
+ * to the service's remote MCP server with the credential, and its answer written back as one line:
+ * the tools, names, schemas, results and refusals are the remote server's own, so the two
+ * transports cannot disagree. Logs go to stderr only.
+ */
+async function mcp(flags) {
+  for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for mcp`);
+  const origin = originOf(flags);
+  const saved = !process.env.SERVICE_MANAGEMENT_TOKEN;
+  let token = await credential(origin);
+  let protocolVersion;
+  const relay = async (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = undefined;
+    }
+    const id = message && typeof message === "object" && !Array.isArray(message) && "id" in message ? message.id : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+      if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
+      let answer;
+      try {
+        answer = await send(`${origin}${MCP_PATH}`, { method: "POST", headers, body: line });
+      } catch (e) {
+        err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+        if (id !== undefined) out(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "The service could not be reached." } }));
+        return;
+      }
+      // An access token from the saved login lasts minutes: renew once on 401.
+      if (answer.status === 401 && saved && attempt === 1) {
+        try {
+          token = await credential(origin);
+          continue;
+        } catch (e) {
+          err(`${SERVICE}: ${e.message}`);
+        }
+      }
+      if (answer.status === 202 || answer.text === "") return;
+      const body = parseJson(answer.text);
+      if (body && typeof body === "object" && body.jsonrpc === "2.0") {
+        if (message?.method === "initialize" && typeof body.result?.protocolVersion === "string") protocolVersion = body.result.protocolVersion;
+        out(JSON.stringify(body));
+        return;
+      }
+      // A refusal of the HTTP layer ({ error: { code } }): a JSON-RPC error for a request, nothing for a notification.
+      const code = body?.error?.code;
+      err(`${SERVICE}: the service answered ${answer.status}${code ? ` ${code}` : ""}`);
+      if (id !== undefined) out(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `The service answered ${answer.status}${code ? ` ${code}` : ""}.`, data: { status: answer.status, body: body ?? answer.text } } }));
+      return;
+    }
+  };
+  let chain = Promise.resolve();
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  await new Promise((resolve) => {
+    process.stdin.on("data", (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) !== -1) {
+        const line = buffered.slice(0, newline).replace(/\r$/, "");
+        buffered = buffered.slice(newline + 1);
+        if (line.trim() !== "") chain = chain.then(() => relay(line));
+      }
+    });
+    process.stdin.on("end", resolve);
+  });
+  await chain;
+  return EXIT_OK;
+}
+
+function status(flags) {
+  for (const name of flags.keys()) if (!["url", "json"].includes(name)) throw new UsageError(`unknown flag --${name} for status`);
+  const origin = originOf(flags);
+  const file = loginFile(origin);
+  const saved = readSaved(file);
+  const environment = Boolean(process.env.SERVICE_MANAGEMENT_TOKEN);
+  const shown = {
+    origin,
+    site: saved?.site ?? null,
+    scopes: saved?.scopes ?? null,
+    client_id_saved: typeof saved?.client_id === "string",
+    environment_token_set: environment,
+    file: saved ? file : null,
+  };
+  out(JSON.stringify(shown, null, flags.has("json") || !process.stdout.isTTY ? undefined : 2));
+  if (!saved && !environment) {
+    err(`${SERVICE}: no credential for ${origin}: run login, or set SERVICE_MANAGEMENT_TOKEN`);
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
+async function logout(flags) {
+  for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for logout`);
+  const origin = originOf(flags);
+  const file = loginFile(origin);
+  return withLock(file, async () => {
+    const saved = readSaved(file);
+    if (saved === null) {
+      err(`${SERVICE}: no saved login for ${origin}`);
+      return EXIT_USAGE;
+    }
+    if (!(await revoke(saved))) {
+      err(`${SERVICE}: the service did not revoke the connection; the saved login is kept (${file})`);
+      return EXIT_REFUSED;
+    }
+    unlinkSync(file);
+    err(`Logged out of ${origin}`);
+    return EXIT_OK;
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or null. */
+function retryAfterSeconds(value) {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function printAnswer(text, contentType, compact) {
+  if (text === "") return;
+  if (contentType.includes("json")) {
+    try {
+      const value = JSON.parse(text);
+      out(compact ? JSON.stringify(value) : JSON.stringify(value, null, 2));
+      return;
+    } catch {
+      // not JSON after all: printed as it came
+    }
+  }
+  out(text);
+}
+
+async function run(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return usageFail(e.message);
+    throw e;
+  }
+  const { flags, positional } = parsed;
+  if (positional.length === 0) {
+    if (flags.has("help")) {
+      out(toolHelp());
+      return EXIT_OK;
+    }
+    return usageFail("no command given");
+  }
+  if (positional.length > 1) return usageFail(`unexpected argument ${positional[1]}`);
+  const name = positional[0];
+  if (name === "help") {
+    out(toolHelp());
+    return EXIT_OK;
+  }
+  const own = { login, status, logout, mcp }[name];
+  if (own) {
+    if (flags.has("help")) {
+      out(toolHelp());
+      return EXIT_OK;
+    }
+    try {
+      return await own(flags);
+    } catch (e) {
+      if (e instanceof UsageError) return usageFail(e.message);
+      if (e instanceof LoginEnd) {
+        err(`${SERVICE}: ${e.message}`);
+        return e.exit;
+      }
+      err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+      return EXIT_USAGE;
+    }
+  }
+  const command = COMMANDS.find((c) => c.command === name);
+  if (!command) return usageFail(`unknown command ${name}`);
+  if (flags.has("help")) {
+    out(commandHelp(command));
+    return EXIT_OK;
+  }
+  let origin;
+  let request;
+  let token;
+  try {
+    origin = originOf(flags);
+    request = buildRequest(command, flags, origin);
+  } catch (e) {
+    if (e instanceof UsageError) return usageFail(e.message, command);
+    throw e;
+  }
+  try {
+    token = await credential(origin);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`${SERVICE}: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+    return EXIT_USAGE;
+  }
+  const compact = flags.has("json") || !process.stdout.isTTY;
+  if (request.key !== undefined) err(`Idempotency-Key: ${request.key}`);
+  for (let attempt = 1; ; attempt++) {
+    const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+    if (request.json) headers["content-type"] = "application/json";
+    if (request.key !== undefined) headers["idempotency-key"] = request.key;
+    let response;
+    let text;
+    try {
+      response = await send(request.url, { method: command.method, headers, body: request.makeBody?.() });
+      text = response.text;
+    } catch (e) {
+      err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.cause?.message ?? e.message}`);
+      return EXIT_USAGE;
+    }
+    const contentType = response.headers.get("content-type") ?? "";
+    if (response.status >= 200 && response.status < 300) {
+      printAnswer(text, contentType, compact);
+      return EXIT_OK;
+    }
+    let code;
+    try {
+      code = JSON.parse(text)?.error?.code;
+    } catch {
+      code = undefined;
+    }
+    const wait = retryAfterSeconds(response.headers.get("retry-after"));
+    const waitable = response.status === 429 || (response.status === 409 && code === "idempotency_in_progress");
+    if (waitable && wait !== null && wait <= MAX_WAIT_SECONDS && attempt < MAX_ATTEMPTS) {
+      err(`${SERVICE}: ${response.status}${code ? ` ${code}` : ""}: retrying in ${wait} s with the same key (attempt ${attempt + 1} of ${MAX_ATTEMPTS})`);
+      await sleep(wait * 1000);
+      continue;
+    }
+    printAnswer(text, contentType, compact);
+    if (response.status === 401) {
+      err(`${SERVICE}: the credential was not accepted (401${code ? ` ${code}` : ""})`);
+      return EXIT_USAGE;
+    }
+    err(`${SERVICE}: refused: ${response.status}${code ? ` ${code}` : ""}`);
+    return EXIT_REFUSED;
+  }
+}
+
+process.exitCode = await run(process.argv.slice(2)).catch((e) => {
+  err(`${SERVICE}: ${e?.stack ?? e}`);
+  return EXIT_USAGE;
+});
