@@ -5,7 +5,7 @@ import { inspectMedia } from "../../shared/services/media/inspect";
 import { newObjectKey } from "../../shared/services/media/object-keys";
 import { streamedLimit } from "../../shared/services/media/streamed-limit";
 import { assertMayUpload } from "../../shared/services/media/upload";
-import { uploadOptions } from "../../shared/services/media/upload-fields";
+import { uploadCommandInput, uploadOptions } from "../../shared/services/media/upload-fields";
 import { parse } from "../../shared/services/validation";
 import type { Env } from "../../shared/env";
 import { siteObject } from "../forward";
@@ -67,21 +67,7 @@ export async function streamMediaUpload(call: SiteCall): Promise<Response> {
     // The same request for a key: the same fields, declared type and bytes (as the management upload's fingerprint).
     const fingerprint = await requestFingerprint(request.method, url.pathname, { fields: query, file: { type: declaredType, sha256: stored.sha256 } });
     return {
-      input: {
-        media_id: mediaId,
-        object_key: target.objectKey,
-        kind: inspected.kind,
-        file_name: options.claims.fileName,
-        mime_type: inspected.mimeType,
-        byte_length: stored.byteLength,
-        sha256: stored.sha256,
-        width: inspected.width,
-        height: inspected.height,
-        ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
-        ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
-        ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
-        on_duplicate: options.on_duplicate,
-      },
+      input: uploadCommandInput({ mediaId, objectKey: target.objectKey }, stored, inspected, options),
       // Keys belong to the signed-in person, as a management key belongs to its credential.
       idempotency: { scope: call.session.person.id, key, fingerprint, retentionMs: RETENTION_DEFAULT_MS },
     };

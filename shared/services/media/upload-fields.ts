@@ -3,8 +3,8 @@ import { textsByLanguage } from "../../../schema/text";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS, cutText, isWellFormedText } from "../../content/plain-text";
 import { AppError } from "../../errors";
 import { parse } from "../validation";
-import type { UploadClaims } from "./inspect";
-import type { OnDuplicate } from "./upload";
+import type { InspectedMedia, UploadClaims } from "./inspect";
+import type { OnDuplicate, UploadMediaInput } from "./upload";
 
 /** Longest alt text in one language. */
 export const MAX_ALT_TEXT_LENGTH = 1000;
@@ -97,4 +97,32 @@ export function claimedDimensions(claims: UploadClaims): { width: number; height
   if (width !== undefined) return { width, height: Math.round(width / aspectRatio) };
   if (height !== undefined) return { width: Math.round(height * aspectRatio), height };
   return null;
+}
+
+/**
+ * The `uploadMedia` command's input for a checked file stored under `objectKey`: what the bytes are
+ * (`inspected`, and the length and SHA-256 of what was stored) and what the caller named (`options`).
+ * One shape for the management upload and the admin streamed upload.
+ */
+export function uploadCommandInput(
+  target: { mediaId: string; objectKey: string },
+  stored: { byteLength: number; sha256: string },
+  inspected: InspectedMedia,
+  options: UploadOptions,
+): UploadMediaInput {
+  return {
+    media_id: target.mediaId,
+    object_key: target.objectKey,
+    kind: inspected.kind,
+    file_name: options.claims.fileName,
+    mime_type: inspected.mimeType,
+    byte_length: stored.byteLength,
+    sha256: stored.sha256,
+    width: inspected.width,
+    height: inspected.height,
+    ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
+    ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
+    ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
+    on_duplicate: options.on_duplicate,
+  };
 }

@@ -6,7 +6,7 @@ import { inspectMedia } from "../../../shared/services/media/inspect";
 import { mediaItem, type MediaItem } from "../../../shared/services/media/media-view";
 import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { assertMayUpload } from "../../../shared/services/media/upload";
-import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import { uploadCommandInput, uploadOptions } from "../../../shared/services/media/upload-fields";
 import { siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { CommandInput } from "../../../objects/site/command-registry";
@@ -32,21 +32,12 @@ export async function uploadMedia(call: ManageCall): Promise<Response> {
 
   const mediaId = newId("med");
   const stored = newObjectKey(call.site.id, mediaId);
-  return storeThenCommand(call, { ...stored, bytes: upload.bytes, sha256: upload.sha256, mimeType: inspected.mimeType }, "uploadMedia", {
-    media_id: mediaId,
-    object_key: stored.objectKey,
-    kind: inspected.kind,
-    file_name: options.claims.fileName,
-    mime_type: inspected.mimeType,
-    byte_length: upload.bytes.byteLength,
-    sha256: upload.sha256,
-    width: inspected.width,
-    height: inspected.height,
-    ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
-    ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
-    ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),
-    on_duplicate: options.on_duplicate,
-  });
+  return storeThenCommand(
+    call,
+    { ...stored, bytes: upload.bytes, sha256: upload.sha256, mimeType: inspected.mimeType },
+    "uploadMedia",
+    uploadCommandInput({ mediaId, objectKey: stored.objectKey }, { byteLength: upload.bytes.byteLength, sha256: upload.sha256 }, inspected, options),
+  );
 }
 
 /** A checked file about to be stored under its new, never reused key. */
