@@ -2284,6 +2284,9 @@ function buildRequest(command, flags, origin) {
       continue;
     }
     const value = convert(flag, raw);
+    // "." and ".." (also as %2e) survive encodeURIComponent and a URL resolves them as dot segments,
+    // which would reach another operation (`/versions/../restore`): never a path parameter.
+    if (flag.in === "path" && /^(?:\.|%2e){1,2}$/i.test(String(value))) throw new UsageError(`--${flag.flag} may not be "." or ".."`);
     if (flag.in === "path") pathname = pathname.replace(`{${flag.name}}`, encodeURIComponent(String(value)));
     else if (flag.in === "query") query.set(flag.name, String(value));
     else {
@@ -2325,6 +2328,8 @@ function buildRequest(command, flags, origin) {
 /** The environment token, else an access token renewed from the saved login (which is rewritten). */
 async function credential(origin) {
   const token = process.env.SERVICE_MANAGEMENT_TOKEN;
+  // A header cannot carry it: a credential problem, not a network one (the token is never printed).
+  if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError("SERVICE_MANAGEMENT_TOKEN holds characters a credential never has (spaces or control characters)");
   if (token) return token;
   const file = loginFile(origin);
   if (readSaved(file) === null) throw new UsageError(`no credential: set SERVICE_MANAGEMENT_TOKEN, or run: node manage.mjs login --url ${origin}`);
@@ -2704,6 +2709,11 @@ async function logout(flags) {
   for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for logout`);
   const origin = originOf(flags);
   const file = loginFile(origin);
+  // Nothing saved: say so without creating the config folder (a lock would).
+  if (readSaved(file) === null) {
+    err(`${SERVICE}: no saved login for ${origin}`);
+    return EXIT_USAGE;
+  }
   return withLock(file, async () => {
     const saved = readSaved(file);
     if (saved === null) {
@@ -2722,11 +2732,16 @@ async function logout(flags) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or null. */
+/** An IMF-fixdate (RFC 9110 §5.6.7), the HTTP date a server sends: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or null for anything else (`-1`, `0.5`). */
 function retryAfterSeconds(value) {
   if (value === null) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (!HTTP_DATE.test(trimmed)) return null;
+  const at = Date.parse(trimmed);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 

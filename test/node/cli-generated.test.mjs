@@ -101,6 +101,10 @@ describe("usage errors exit 2 before any request", () => {
     [["get-site", "--key", "k"], /unknown flag --key/],
     [["upload-media"], /--file <path> is required/],
     [["upload-media", "--file", "/nonexistent/file.png"], /cannot read --file/],
+    // Dot segments would reach another operation (`/versions/../restore` is restore-entry).
+    [["restore-entry-version", "--id", "e1", "--version-id", ".."], /may not be "\." or "\.\."/],
+    [["get-entry", "--id", "."], /may not be/],
+    [["publish-entry", "--id", "%2e%2E"], /may not be/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(" ") || "(nothing)"}`, async () => {
@@ -110,6 +114,14 @@ describe("usage errors exit 2 before any request", () => {
       assert.match(stderr, message);
     });
   }
+
+  it("a token with spaces or control characters is a credential problem (exit 2), never printed", async () => {
+    const { code, stdout, stderr } = await cli(["get-site"], { env: { ...env, SERVICE_MANAGEMENT_TOKEN: "dwm_a b\nsecret" } });
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    assert.match(stderr, /SERVICE_MANAGEMENT_TOKEN holds characters/);
+    assert.doesNotMatch(stderr, /secret/);
+  });
 
   it("no credential exits 2", async () => {
     const { code, stderr } = await cli(["get-site", "--url", "https://example.com"]);
@@ -142,26 +154,43 @@ describe("status, logout and login without a saved login", () => {
     const out = await cli(["logout", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
     assert.equal(out.code, 2);
     assert.match(out.stderr, /no saved login/);
+    assert.deepEqual(readdirSync(config), [], "nothing written when nothing is saved");
     const cmd = await cli(["get-site", "--url", "https://example.com"], { env: { XDG_CONFIG_HOME: config } });
     assert.equal(cmd.code, 2);
     assert.match(cmd.stderr, /run: node manage.mjs login --url https:\/\/example.com/);
   });
 
-  it("a lock older than 2 minutes is cleared as stale (logout takes the lock, finds nothing saved)", async () => {
-    const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
-    const origin = "https://example.com";
-    const dir = path.join(config, "driftwood");
-    mkdirSync(dir, { recursive: true });
-    const lock = path.join(dir, `login-example.com-${createHash("sha256").update(origin).digest("hex").slice(0, 12)}.json.lock`);
-    writeFileSync(lock, "");
-    const old = new Date(Date.now() - 3 * 60 * 1000);
-    utimesSync(lock, old, old);
-    const started = Date.now();
-    const { code, stderr } = await cli(["logout", "--url", origin], { env: { XDG_CONFIG_HOME: config } });
-    assert.equal(code, 2);
-    assert.match(stderr, /no saved login/);
-    assert.ok(Date.now() - started < 10_000);
-    assert.equal(existsSync(lock), false);
+  it("a lock older than 2 minutes is cleared as stale (logout takes the lock; its revocation is refused, so the file stays)", async () => {
+    const refusing = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    try {
+      const config = mkdtempSync(path.join(os.tmpdir(), "cli-config-"));
+      const origin = "https://example.com";
+      const dir = path.join(config, "driftwood");
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `login-example.com-${createHash("sha256").update(origin).digest("hex").slice(0, 12)}.json`);
+      const endpoint = `http://127.0.0.1:${refusing.address().port}/api/oauth`;
+      writeFileSync(file, JSON.stringify({ origin, client_id: "ocl_x", refresh_token: "dwr_x", token_endpoint: `${endpoint}/token`, revocation_endpoint: `${endpoint}/revoke` }), { mode: 0o600 });
+      const lock = `${file}.lock`;
+      writeFileSync(lock, "");
+      const old = new Date(Date.now() - 3 * 60 * 1000);
+      utimesSync(lock, old, old);
+      const started = Date.now();
+      const { code, stderr } = await cli(["logout", "--url", origin], { env: { XDG_CONFIG_HOME: config } });
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /did not revoke/);
+      assert.ok(Date.now() - started < 10_000);
+      assert.equal(existsSync(lock), false);
+      assert.equal(existsSync(file), true);
+    } finally {
+      refusing.close();
+    }
   });
 
   it("mcp: an unknown flag, a bad origin or no credential exits 2 before reading stdin", async () => {
@@ -298,6 +327,17 @@ describe("what the command sends (a local listener on the wire)", () => {
     assert.equal(code, 1);
     assert.equal(seen.length, 1);
     assert.equal(JSON.parse(stdout).error.code, "idempotency_in_progress");
+  });
+
+  it("a Retry-After that is neither delta-seconds nor an HTTP date counts as none: stop and print (exit 1)", async () => {
+    for (const [id, value] of [["r5", "-1"], ["r6", "0.5"]]) {
+      seen.length = 0;
+      script.set(`/api/manage/v1/entries/${id}/publish`, [{ status: 429, headers: { "retry-after": value }, body: { error: { code: "rate_limited", message: "Slow down." } } }]);
+      const { code, stdout } = await cli(["publish-entry", "--id", id], { env: env() });
+      assert.equal(code, 1, value);
+      assert.equal(seen.length, 1, value);
+      assert.equal(JSON.parse(stdout).error.code, "rate_limited");
+    }
   });
 
   it("gives up after a bounded number of attempts", async () => {
