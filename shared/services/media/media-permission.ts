@@ -21,10 +21,14 @@ export function requireMediaPermission(ctx: Pick<LifecycleContext, "actor">, per
  * A file the router checked and stored in R2 before the write (upload and replace): which item,
  * which immutable object, and what its bytes are. Plain data, so it crosses Durable Object RPC.
  */
-export interface StoredFile {
+export interface StoredFile extends FileFacts {
   media_id: string;
   object_key: string;
   kind: MediaKind;
+}
+
+/** What the bytes of one stored file are: the facts an item, an original and a stored file all carry. */
+export interface FileFacts {
   file_name: string;
   mime_type: string;
   byte_length: number;

@@ -1,17 +1,12 @@
 import type { MediaRow } from "../../repositories/media-repository";
 import type { MediaKind } from "./formats";
+import type { FileFacts } from "./media-permission";
 import { objectIdOf } from "./object-keys";
 
 /** A media item as every management answer shows it (spec 2, "Media item"; list shape). */
-export interface MediaItem {
+export interface MediaItem extends FileFacts {
   id: string;
   kind: MediaKind;
-  file_name: string;
-  mime_type: string;
-  byte_length: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
   alt_texts: Record<string, string>;
   default_focal: { x: number; y: number } | null;
   loading: "eager" | "lazy";

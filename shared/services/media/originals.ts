@@ -4,6 +4,7 @@ import type { Database } from "../../db/database";
 import type { SiteScope } from "../../db/site-scope";
 import { mediaOriginalsRepository, type MediaOriginalRow } from "../../repositories/media-originals-repository";
 import type { MediaRow } from "../../repositories/media-repository";
+import type { FileFacts } from "./media-permission";
 import { objectIdOf } from "./object-keys";
 
 /**
@@ -11,16 +12,10 @@ import { objectIdOf } from "./object-keys";
  * null) or a language's override. Plain data: what the management answer, the public snapshot and
  * delivery need to name and serve it.
  */
-export interface OriginalFile {
+export interface OriginalFile extends FileFacts {
   /** null for the default original (the item's own file). */
   lang: string | null;
   object_key: string;
-  file_name: string;
-  mime_type: string;
-  byte_length: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
 }
 
 /** An original as the management API shows it (spec 2, Resources: "Originals by language"). */

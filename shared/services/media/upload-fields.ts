@@ -4,6 +4,7 @@ import { BIDI_CONTROLS, CONTROL_CHARACTERS, cutText, isWellFormedText } from "..
 import { AppError } from "../../errors";
 import { parse } from "../validation";
 import type { InspectedMedia, UploadClaims } from "./inspect";
+import type { StoredFile } from "./media-permission";
 import type { OnDuplicate, UploadMediaInput } from "./upload";
 
 /** Longest alt text in one language. */
@@ -100,9 +101,32 @@ export function claimedDimensions(claims: UploadClaims): { width: number; height
 }
 
 /**
- * The `uploadMedia` command's input for a checked file stored under `objectKey`: what the bytes are
- * (`inspected`, and the length and SHA-256 of what was stored) and what the caller named (`options`).
- * One shape for the management upload and the admin streamed upload.
+ * A checked file stored under `objectKey` of item `mediaId`, as the commands that bring a file
+ * (upload, replace, an original by language) take it: what the bytes are (`inspected`, and the
+ * length and SHA-256 of what was stored) and the file name the caller's fields gave.
+ */
+export function storedFileOf(
+  target: { mediaId: string; objectKey: string },
+  stored: { byteLength: number; sha256: string },
+  inspected: InspectedMedia,
+  fileName: string,
+): StoredFile {
+  return {
+    media_id: target.mediaId,
+    object_key: target.objectKey,
+    kind: inspected.kind,
+    file_name: fileName,
+    mime_type: inspected.mimeType,
+    byte_length: stored.byteLength,
+    sha256: stored.sha256,
+    width: inspected.width,
+    height: inspected.height,
+  };
+}
+
+/**
+ * The `uploadMedia` command's input: the stored file and what the caller named (`options`). One shape
+ * for the management upload and the admin streamed upload.
  */
 export function uploadCommandInput(
   target: { mediaId: string; objectKey: string },
@@ -111,15 +135,7 @@ export function uploadCommandInput(
   options: UploadOptions,
 ): UploadMediaInput {
   return {
-    media_id: target.mediaId,
-    object_key: target.objectKey,
-    kind: inspected.kind,
-    file_name: options.claims.fileName,
-    mime_type: inspected.mimeType,
-    byte_length: stored.byteLength,
-    sha256: stored.sha256,
-    width: inspected.width,
-    height: inspected.height,
+    ...storedFileOf(target, stored, inspected, options.claims.fileName),
     ...(options.alt_texts !== undefined ? { alt_texts: options.alt_texts } : {}),
     ...(options.folder_id !== undefined ? { folder_id: options.folder_id } : {}),
     ...(options.edited_from !== undefined ? { edited_from: options.edited_from } : {}),

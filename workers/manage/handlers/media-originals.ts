@@ -8,7 +8,7 @@ import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { originalTarget } from "../../../shared/services/media/original-writes";
 import { defaultOriginalOf, originalsByLanguage, originalsOf, originalView } from "../../../shared/services/media/originals";
 import { assertReplaceable } from "../../../shared/services/media/replace";
-import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import { storedFileOf, uploadOptions } from "../../../shared/services/media/upload-fields";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";
@@ -51,17 +51,9 @@ export async function setMediaOriginal(call: ManageCall): Promise<Response> {
 
   const stored = newObjectKey(call.site.id, row.id);
   return storeThenCommand(call, { ...stored, bytes: upload.bytes, sha256: upload.sha256, mimeType: inspected.mimeType }, "setMediaOriginal", {
-    media_id: row.id,
+    ...storedFileOf({ mediaId: row.id, objectKey: stored.objectKey }, { byteLength: upload.bytes.byteLength, sha256: upload.sha256 }, inspected, claims.fileName),
     lang,
     expected_object_id,
-    object_key: stored.objectKey,
-    kind: inspected.kind,
-    file_name: claims.fileName,
-    mime_type: inspected.mimeType,
-    byte_length: upload.bytes.byteLength,
-    sha256: upload.sha256,
-    width: inspected.width,
-    height: inspected.height,
   });
 }
 

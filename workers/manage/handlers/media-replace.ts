@@ -4,7 +4,7 @@ import { mediaRepository } from "../../../shared/repositories/media-repository";
 import { inspectMedia } from "../../../shared/services/media/inspect";
 import { newObjectKey } from "../../../shared/services/media/object-keys";
 import { assertMayReplace, assertReplaceable } from "../../../shared/services/media/replace";
-import { uploadOptions } from "../../../shared/services/media/upload-fields";
+import { storedFileOf, uploadOptions } from "../../../shared/services/media/upload-fields";
 import type { CommandInput } from "../../../objects/site/command-registry";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";
@@ -39,15 +39,7 @@ export async function replaceMedia(call: ManageCall): Promise<Response> {
 
   const stored = newObjectKey(call.site.id, row.id);
   return storeThenCommand(call, { ...stored, bytes: upload.bytes, sha256: upload.sha256, mimeType: inspected.mimeType }, "replaceMedia", {
-    media_id: row.id,
-    object_key: stored.objectKey,
-    kind: inspected.kind,
-    file_name: claims.fileName,
-    mime_type: inspected.mimeType,
-    byte_length: upload.bytes.byteLength,
-    sha256: upload.sha256,
-    width: inspected.width,
-    height: inspected.height,
+    ...storedFileOf({ mediaId: row.id, objectKey: stored.objectKey }, { byteLength: upload.bytes.byteLength, sha256: upload.sha256 }, inspected, claims.fileName),
     ...(expectedRevision !== undefined ? { expected_revision: expectedRevision } : {}),
   });
 }
