@@ -85,6 +85,7 @@ function modelTypes(model: Model, name: string): string {
     `export interface ${name}Media {\n${media.join("\n")}\n}`,
     `export type ${name} = Item<${str(model.slug)}, ${name}Fields, ${name}Relations, ${name}Media>;`,
     `export type ${name}RelationField = ${relationKeys};`,
+    `export type ${name}FieldKey = keyof ${name}Fields | keyof ${name}Relations | keyof ${name}Media;`,
   ].join("\n");
 }
 
@@ -99,6 +100,7 @@ export function generatePublicClient(site: Site, models: readonly Model[], gener
   const nameOf = (m: Model) => names.get(m.id) ?? "";
   const modelMap = publicModels.map((m) => `  ${str(m.slug)}: ${nameOf(m)};`).join("\n");
   const relationMap = publicModels.map((m) => `  ${str(m.slug)}: ${nameOf(m)}RelationField;`).join("\n");
+  const fieldKeyMap = publicModels.map((m) => `  ${str(m.slug)}: ${nameOf(m)}FieldKey;`).join("\n");
   return `// Driftwood public API client for site ${str(site.slug)}. Generated ${generatedAt}; do not edit.
 // Regenerate after a model changes: GET {admin_url}/api/models/public-client.ts
 /* eslint-disable */
@@ -162,6 +164,10 @@ interface RelationFields {
 ${relationMap}
 }
 
+interface FieldKeys {
+${fieldKeyMap}
+}
+
 export interface ListOptions<M extends ModelSlug> {
   locale?: Locale;
   limit?: number;
@@ -171,11 +177,15 @@ export interface ListOptions<M extends ModelSlug> {
   relation?: Array<[RelationFields[M], string]>;
   /** [field, target slug] pairs, ANDed. */
   tag?: Array<[RelationFields[M], string]>;
+  /** Keep only these keys in fields, relations and media (the item's own keys always stay). */
+  fields?: Array<FieldKeys[M]>;
 }
 
-export interface ItemOptions {
+export interface ItemOptions<M extends ModelSlug = ModelSlug> {
   locale?: Locale;
   preview?: string;
+  /** Keep only these keys in fields, relations and media (the item's own keys always stay). */
+  fields?: Array<FieldKeys[M]>;
 }
 
 /** A refusal of the API: \`status\` and the stable \`code\` of its error body. */
@@ -216,6 +226,7 @@ export function createClient(options: ClientOptions) {
       if (opts.order) query.push(["order", opts.order]);
       for (const [field, id] of opts.relation ?? []) query.push(["relation", field + ":" + id]);
       for (const [field, slug] of opts.tag ?? []) query.push(["tag", field + ":" + slug]);
+      if (opts.fields) query.push(["fields", opts.fields.join(",")]);
       return get("/v1/" + model, query);
     },
     /** Every item of a model, following cursors. */
@@ -229,10 +240,11 @@ export function createClient(options: ClientOptions) {
       } while (cursor);
       return items;
     },
-    item<M extends ModelSlug>(model: M, slug: string, opts: ItemOptions = {}): Promise<{ data: Models[M] }> {
+    item<M extends ModelSlug>(model: M, slug: string, opts: ItemOptions<M> = {}): Promise<{ data: Models[M] }> {
       const query: Array<[string, string]> = [];
       if (opts.locale) query.push(["locale", opts.locale]);
       if (opts.preview) query.push(["preview", opts.preview]);
+      if (opts.fields) query.push(["fields", opts.fields.join(",")]);
       return get("/v1/" + model + "/" + encodeURIComponent(slug), query);
     },
     embeds: () => get<{ data: { providers: string[]; origins: string[] } }>("/v1/_embeds", []),

@@ -7,6 +7,7 @@ import { publishedRepository, type PublishedFilter } from "../../shared/reposito
 import type { Model } from "../../shared/repositories/model-repository";
 import type { Site } from "../../shared/repositories/site-repository";
 import { cacheTag } from "../../shared/services/lifecycle/context";
+import { checkSelection, selectItem } from "./field-selection";
 import type { ListParams } from "./params";
 import type { PublicAnswer } from "./respond";
 
@@ -22,6 +23,7 @@ function filterField(model: Model, field: string, parameter: string) {
 /** GET /v1/{model}: one cursor page of published items. */
 export async function listItems(d1: D1Database, site: Site, model: Model, chain: string[], params: ListParams, cacheable: boolean): Promise<PublicAnswer> {
   const repo = publishedRepository(d1, siteScope(site.id));
+  if (params.selection) checkSelection(model, params.selection);
   const filters: PublishedFilter[] = params.filters.map((f) => {
     filterField(model, f.field, f.kind);
     return f.kind === "tag" ? { kind: "tag", field: f.field, slug: f.value } : { kind: "relation", field: f.field, target: f.value };
@@ -44,8 +46,10 @@ export async function listItems(d1: D1Database, site: Site, model: Model, chain:
     : null;
   const tags = new Set([cacheTag.site(site.id), cacheTag.model(model.id), cacheTag.list(model.id)]);
   for (const row of page.rows) for (const group of JSON.parse(row.mentions) as string[]) tags.add(cacheTag.item(group));
+  const selected = params.selection ? new Set(params.selection) : undefined;
+  const bodies = page.rows.map((r) => (selected ? selectItem(r.body, selected) : r.body));
   return {
-    body: `{"data":[${page.rows.map((r) => r.body).join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: next !== undefined, next_cursor: nextCursor })}}`,
+    body: `{"data":[${bodies.join(",")}],"page":${JSON.stringify({ limit: params.limit, has_more: next !== undefined, next_cursor: nextCursor })}}`,
     tags: [...tags],
     cacheable,
   };

@@ -1,4 +1,5 @@
 import { AppError } from "../../shared/errors";
+import { parseSelection } from "./field-selection";
 
 /** Page size when none is asked for, and the most one page holds (asking for more gets this). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -20,11 +21,14 @@ export interface ListParams {
   cursor: string | undefined;
   order: ListOrder;
   filters: ListFilter[];
+  /** `fields=`: the field keys each item keeps; undefined serves every public field. */
+  selection: string[] | undefined;
 }
 
 export interface ItemParams {
   locale: string | undefined;
   preview: string | undefined;
+  selection: string[] | undefined;
 }
 
 const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
@@ -65,7 +69,7 @@ export function locale(url: URL): string | undefined {
 
 /** Parses `/v1/{model}` parameters; anything not accepted or malformed is a 400. */
 export function parseListParams(url: URL): ListParams {
-  checkNames(url, ["locale", "limit", "cursor", "order"], ["relation", "tag"]);
+  checkNames(url, ["locale", "limit", "cursor", "order", "fields"], ["relation", "tag"]);
   const limitText = url.searchParams.get("limit");
   let limit = DEFAULT_PAGE_SIZE;
   if (limitText !== null) {
@@ -90,15 +94,15 @@ export function parseListParams(url: URL): ListParams {
   if (filters.length > MAX_FILTERS) {
     throw new AppError("public_filter_too_many", `At most ${MAX_FILTERS} relation and tag filters per request.`, { max: MAX_FILTERS });
   }
-  return { locale: locale(url), limit, cursor, order: orderText, filters };
+  return { locale: locale(url), limit, cursor, order: orderText, filters, selection: parseSelection(url) };
 }
 
 /** Parses `/v1/{model}/{slug}` parameters. */
 export function parseItemParams(url: URL): ItemParams {
-  checkNames(url, ["locale", "preview"]);
+  checkNames(url, ["locale", "preview", "fields"]);
   const preview = url.searchParams.get("preview") ?? undefined;
   if (preview !== undefined && (preview.length === 0 || preview.length > 4096)) throw bad("preview is a preview capability.", "preview");
-  return { locale: locale(url), preview };
+  return { locale: locale(url), preview, selection: parseSelection(url) };
 }
 
 /** Endpoints without parameters refuse any. */

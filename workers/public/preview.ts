@@ -9,6 +9,7 @@ import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle/context";
 import { groupFirstPublishedAt, renderSnapshot } from "../../shared/services/lifecycle/snapshot";
 import { publicNotFound } from "./models";
+import { checkSelection, selectItem } from "./field-selection";
 import type { PublicAnswer } from "./respond";
 
 /** Renders on behalf of no one: the preview is read-only and never commits anything. */
@@ -26,7 +27,8 @@ const PREVIEW_ACTOR: Actor = {
  * the entry is published under. Every refusal is the public 404. Never cacheable. It shows only the
  * fields the capability's minter could read when minting it.
  */
-export async function readPreview(d1: D1Database, site: Site, model: Model, slug: string, token: string, nowMs: number): Promise<PublicAnswer> {
+export async function readPreview(d1: D1Database, site: Site, model: Model, slug: string, token: string, nowMs: number, selection?: readonly string[]): Promise<PublicAnswer> {
+  if (selection) checkSelection(model, selection);
   const claims = await verifyPreview(d1, token, nowMs);
   if (!claims || claims.siteId !== site.id || claims.modelId !== model.id) throw publicNotFound();
   const db = createDb(d1);
@@ -54,5 +56,6 @@ export async function readPreview(d1: D1Database, site: Site, model: Model, slug
     firstPublishedAt,
     ...(claims.fields === "all" ? {} : { readableFieldIds: new Set(claims.fields) }),
   });
-  return { body: JSON.stringify({ data: rendered.item }), tags: [], cacheable: false };
+  const item = JSON.stringify(rendered.item);
+  return { body: `{"data":${selection ? selectItem(item, new Set(selection)) : item}}`, tags: [], cacheable: false };
 }

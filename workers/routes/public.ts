@@ -75,8 +75,8 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, modelSlug, request);
-      if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now());
-      return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass);
+      if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now(), params.selection);
+      return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
     });
   },
 };
