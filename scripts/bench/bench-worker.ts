@@ -7,7 +7,8 @@
  * Media primitives (media-bench.ts):   PUT /r2put, GET /r2get?key=, GET /cache_media
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
  *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
- *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime
+ *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime,
+ *                                      POST /_bench/scale/clone, GET /_bench/scale/caches (scale-bench.ts)
  *
  * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
  * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
@@ -19,6 +20,7 @@ import worker from "../../workers/index";
 import { cacheHit, d1Read, fixedBytes, setupPrimitives } from "./primitives";
 import { benchCredential, benchGallery, cacheMedia, primeMediaCache, r2Get, r2Put } from "./media-bench";
 import { measureRowsRead } from "./rows-read";
+import { cacheStats, cloneSites } from "./scale-bench";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 
 export { SiteObject } from "../../workers/index";
@@ -46,6 +48,7 @@ const GrowBody = v.object({ target: v.pipe(v.number(), v.integer()) });
 const CredentialBody = v.object({ site_id: v.string(), person_id: v.string() });
 const GalleryBody = v.object({ site_id: v.string(), person_id: v.string(), media_id: v.string() });
 const PrimeBody = v.object({ object_key: v.string() });
+const CloneBody = v.object({ host: v.string(), from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 
 function hostOf(request: Request): string {
   return (request.headers.get("host") ?? new URL(request.url).host).toLowerCase().replace(/:\d+$/, "");
@@ -105,6 +108,12 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
       if (!site) return new Response("no bench article model\n", { status: 404 });
       return Response.json(await growArticles(env.DB, site.site_id, site.id, input.target));
     }
+    case "POST /_bench/scale/clone": {
+      const input = await body(request, CloneBody);
+      return Response.json(await cloneSites(env.DB, input.host, input.from, input.to));
+    }
+    case "GET /_bench/scale/caches":
+      return Response.json(cacheStats());
     case "GET /_bench/stats":
       return Response.json(stats);
     case "POST /_bench/stats":

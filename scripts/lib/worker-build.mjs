@@ -3,6 +3,7 @@
  * npm run bench): the bindings as wrangler reads them from wrangler.jsonc, and an esbuild bundle
  * of a worker entry that Miniflare can take as its `script`.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { root } from "./load-ts.mjs";
 
@@ -33,9 +34,19 @@ export async function readBindings() {
 
 /**
  * Bundles a worker entry (TypeScript) into one ES module for workerd: `cloudflare:*` and `node:*`
- * imports stay external (the runtime provides them) and `.sql` files are text, as wrangler.jsonc's
- * rules say.
+ * imports stay external (the runtime provides them); `.sql` files and the generated `cli/manage.mjs`
+ * are text, as wrangler.jsonc's rules say.
  */
+/** Files matching `filter` are imported as their text (wrangler's `Text` rule), whatever their extension. */
+function textModules(filter) {
+  return {
+    name: "text-modules",
+    setup(build) {
+      build.onLoad({ filter }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" }));
+    },
+  };
+}
+
 export async function bundleWorker(entry) {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
@@ -48,6 +59,7 @@ export async function bundleWorker(entry) {
     target: "es2022",
     external: ["cloudflare:*", "node:*"],
     loader: { ".sql": "text" },
+    plugins: [textModules(/[\\/]cli[\\/]manage\.mjs$/)],
     logLevel: "silent",
   });
   const file = result.outputFiles[0];
