@@ -29,11 +29,14 @@ import autocannon from "autocannon";
 import { root } from "./lib/load-ts.mjs";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 import { noisePng, uploadFigure, uploadThroughApi } from "./bench/media-figures.mjs";
+import { searchFigures, searchLines, searchTargets } from "./bench/search-figures.mjs";
 import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
-const SEED_BATCH = 50;
+/** Search figures grow the bench site's articles to this many (BENCH_SEARCH_ITEMS; 0 skips them). */
+const SEARCH_ITEMS = Number(process.env.BENCH_SEARCH_ITEMS ?? 100_000);
+const SEED_BATCH = Number(process.env.BENCH_SEED_BATCH ?? 50);
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
@@ -504,10 +507,29 @@ async function main() {
       reportScale("cached", figs);
     }
 
+    const benchCall = (method, p, body) => bench(base, method, p, body);
+    const searchSmall = SEARCH_ITEMS > 0 ? await searchFigures(benchCall, ITEMS) : undefined;
+
     say(`[${elapsed()}] Copying published rows up to ${LARGE_ITEMS} items (direct SQL, rows-read measurement only)…`);
     const grown = await bench(base, "POST", "/_bench/grow", { target: LARGE_ITEMS });
     say(`  ${grown.items} items, ${grown.rows} published rows`);
     rows.push(...rowsLines(await bench(base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`)));
+
+    let searchLarge;
+    if (searchSmall) {
+      say(`[${elapsed()}] Copying published rows and search documents up to ${SEARCH_ITEMS} items (direct SQL, search figures)…`);
+      // In steps of 10 copies of the originals, so no request runs long.
+      let grownMore;
+      let docs;
+      const copiesWanted = Math.ceil(SEARCH_ITEMS / ITEMS) - 1;
+      for (let from = 1; from <= copiesWanted; from += 10) {
+        const to = Math.min(copiesWanted, from + 9);
+        grownMore = await bench(base, "POST", "/_bench/grow", { target: (to + 1) * ITEMS });
+        docs = await bench(base, "POST", "/_bench/search/grow", { from, to });
+        say(`  ${grownMore.items} items, ${docs.documents} search documents`);
+      }
+      searchLarge = { items: grownMore?.items ?? ITEMS, figures: await searchFigures(benchCall, ITEMS) };
+    }
     await stop();
 
     table();
@@ -515,6 +537,11 @@ async function main() {
     print(`BENCH media.upload.c1=${uploads.api.toFixed(1)}MiB/s ratio=${uploads.ratio.toFixed(2)} (${uploads.rounds} × ${(uploads.fileBytes / 1048576).toFixed(2)} MiB through POST /api/manage/v1/media, ${Math.round(uploads.apiMsPerUpload)} ms each)`);
     print(`BENCH primitive.r2_put.c1=${uploads.put.toFixed(1)}MiB/s ratio=1.00 (the same bytes buffered and put to R2, ${Math.round(uploads.putMsPerUpload)} ms each)`);
     targets(rows);
+    if (searchSmall && searchLarge) {
+      print("");
+      for (const l of [...searchLines(ITEMS, searchSmall), ...searchLines(searchLarge.items, searchLarge.figures)]) print(l);
+      for (const l of searchTargets(searchSmall, ITEMS, searchLarge.figures, searchLarge.items)) print(l);
+    }
     for (const r of scaleLines.filter((x) => x.sites === Math.max(...SCALE_SITES))) {
       print(`  TARGET scale.${r.kind} ${r.sites} sites >= ${SCALE_TARGET} x 1 site: ${r.ratio.toFixed(2)} ${r.ratio >= SCALE_TARGET ? "met" : "MISSED"}`);
     }

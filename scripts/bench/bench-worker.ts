@@ -8,7 +8,8 @@
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
  *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
  *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime,
- *                                      POST /_bench/scale/clone, GET /_bench/scale/caches (scale-bench.ts)
+ *                                      POST /_bench/scale/clone, GET /_bench/scale/caches (scale-bench.ts),
+ *                                      POST /_bench/search/grow, POST /_bench/search/measure (search-bench.ts)
  *
  * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
  * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
@@ -21,6 +22,7 @@ import { cacheHit, d1Read, fixedBytes, setupPrimitives } from "./primitives";
 import { benchCredential, benchGallery, cacheMedia, primeMediaCache, r2Get, r2Put } from "./media-bench";
 import { measureRowsRead } from "./rows-read";
 import { cacheStats, cloneSites } from "./scale-bench";
+import { growSearch, measureSearch } from "./search-bench";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 
 export { SiteObject } from "../../workers/index";
@@ -48,6 +50,8 @@ const GrowBody = v.object({ target: v.pipe(v.number(), v.integer()) });
 const CredentialBody = v.object({ site_id: v.string(), person_id: v.string() });
 const GalleryBody = v.object({ site_id: v.string(), person_id: v.string(), media_id: v.string() });
 const PrimeBody = v.object({ object_key: v.string() });
+const SearchBody = v.object({ kind: v.picklist(["search", "suggest"]), queries: v.array(v.string()), rounds: v.pipe(v.number(), v.integer()) });
+const RangeBody = v.object({ from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 const CloneBody = v.object({ host: v.string(), from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 
 function hostOf(request: Request): string {
@@ -111,6 +115,14 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
     case "POST /_bench/scale/clone": {
       const input = await body(request, CloneBody);
       return Response.json(await cloneSites(env.DB, input.host, input.from, input.to));
+    }
+    case "POST /_bench/search/grow": {
+      const input = await body(request, RangeBody);
+      return Response.json(await growSearch(env.DB, BENCH_HOST, input.from, input.to));
+    }
+    case "POST /_bench/search/measure": {
+      const input = await body(request, SearchBody);
+      return Response.json(await measureSearch(env.DB, BENCH_HOST, input.kind, input.queries, input.rounds));
     }
     case "GET /_bench/scale/caches":
       return Response.json(cacheStats());
