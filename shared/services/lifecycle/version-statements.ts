@@ -44,5 +44,6 @@ export async function newVersionStatements(
   for (const part of chunk(uses, rowsPerInsert(6))) {
     statements.push(ctx.db.insertInto("media_usage").values(part).compile());
   }
+  statements.push(...prepared.relationStatements);
   return { versionId, statements };
 }
