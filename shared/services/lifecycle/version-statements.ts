@@ -22,7 +22,10 @@ export async function newVersionStatements(
 ): Promise<{ versionId: string; statements: CompiledQuery[] }> {
   const entries = entryRepository(ctx.db, ctx.scope);
   const versionId = newId("ver");
+  // The relation rules' rewrites of other items and guards go first: a guard then sees every
+  // other item as committed, and never this version's own links.
   const statements: CompiledQuery[] = [
+    ...prepared.relationStatements,
     entries.insertVersion({
       id: versionId,
       instance_id: instanceId,
@@ -44,6 +47,5 @@ export async function newVersionStatements(
   for (const part of chunk(uses, rowsPerInsert(6))) {
     statements.push(ctx.db.insertInto("media_usage").values(part).compile());
   }
-  statements.push(...prepared.relationStatements);
   return { versionId, statements };
 }
