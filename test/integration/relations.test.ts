@@ -400,3 +400,56 @@ describe("relations: languages", () => {
     expect((await a.save(other.instance_id, { local: [t1, t2] })).status).toBe(200);
   });
 });
+
+describe("relations: model apply checks existing content", () => {
+  type Definition = { model: Record<string, unknown>; fields: Record<string, unknown>[] };
+  async function redefine(a: Api, modelId: string, change: (fields: Record<string, unknown>[]) => Record<string, unknown>[]) {
+    const read = await a.call<{ revision: number; definition: Definition }>("GET", `/models/${modelId}`);
+    const { definition } = read.body;
+    return a.call<Err & { error: { changes?: Record<string, unknown>[] } }>("PUT", `/models/${modelId}/definition`, {
+      body: { expected_revision: read.body.revision, definition: { model: definition.model, fields: change(definition.fields) } },
+    });
+  }
+  const setField = (key: string, patch: Record<string, unknown>) => (fields: Record<string, unknown>[]) => fields.map((f) => (f.key === key ? { ...f, ...patch } : f));
+
+  it("refuses a to-one kind while entries hold several targets, a one_ kind while a target is held twice, a hierarchy over loops", async () => {
+    const a = await api();
+    const tag = await a.model("tag", [{ key: "name", label: "Name", type: "text", title: true }]);
+    const post = await a.model("post", [
+      { key: "title", label: "Title", type: "text", title: true },
+      { key: "tags", label: "Tags", type: "relation", relation: "many_to_many", targets: [tag] },
+      { key: "main", label: "Main", type: "relation", relation: "many_to_one", targets: [tag] },
+    ]);
+    const [t0, t1] = [(await a.create(tag, { name: "a" })).instance_id, (await a.create(tag, { name: "b" })).instance_id];
+    const p0 = await a.create(post, { title: "P0", tags: [t0, t1], main: t0 });
+    await a.create(post, { title: "P1", tags: [t1], main: t0 });
+
+    const toOne = await redefine(a, post, setField("tags", { relation: "many_to_one", multiple: false }));
+    expect(toOne.status).toBe(409);
+    expect(toOne.body.error.code).toBe("model_change_blocked");
+    expect(toOne.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_kind_changed", field: "tags", affected_count: 1 })]);
+    const owned = await redefine(a, post, setField("tags", { relation: "one_to_many" }));
+    expect(owned.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_target_shared", field: "tags", affected_count: 1 })]);
+    const oneToOne = await redefine(a, post, setField("main", { relation: "one_to_one" }));
+    expect(oneToOne.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_target_shared", field: "main", affected_count: 1 })]);
+    // Once the content fits, the same change applies, and the new kind is enforced.
+    expect((await a.save(p0.instance_id, { tags: [t0] })).status).toBe(200);
+    const applied = await redefine(a, post, setField("tags", { relation: "one_to_many" }));
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const p2 = await a.create(post, { title: "P2" });
+    expect((await a.save(p2.instance_id, { tags: [t1] })).body.error.code).toBe("relation_target_taken");
+
+    // A self relation whose links loop cannot become a hierarchy.
+    const withParent = await redefine(a, post, (fields) => [...fields, { key: "parent", label: "Parent", type: "relation", targets: [post] }]);
+    expect(withParent.status, JSON.stringify(withParent.body)).toBe(200);
+    const x = await a.create(post, { title: "X" });
+    const y = await a.create(post, { title: "Y", parent: x.instance_id });
+    expect((await a.save(x.instance_id, { parent: y.instance_id })).status).toBe(200);
+    const hierarchy = await redefine(a, post, setField("parent", { hierarchy: true }));
+    expect(hierarchy.status).toBe(409);
+    expect(hierarchy.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_hierarchy_cycle", field: "parent", affected_count: 2 })]);
+    expect((await a.save(x.instance_id, { parent: null })).status).toBe(200);
+    expect((await redefine(a, post, setField("parent", { hierarchy: true }))).status).toBe(200);
+    expect((await a.save(x.instance_id, { parent: y.instance_id })).body.error.code).toBe("relation_hierarchy_cycle");
+  });
+});
