@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { relationDefinitionIssues } from "../../shared/content/relation-definitions";
-import { seedSite, type SeededSite } from "../helpers/fixtures";
+import * as lifecycle from "../../shared/services/lifecycle";
+import { failure, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 
@@ -312,6 +313,11 @@ describe("relations: one_to_one and one_to_many targets are held once", () => {
     const third = await a.create(album, { title: "Third", photos: [p2] });
     expect((await a.call("POST", `/entries/${third.instance_id}/trash`, { body: {} })).status).toBe(200);
     expect((await a.save(second.instance_id, { photos: { connect: [p2] } })).status).toBe(200);
+    // …and cannot come back from Trash holding a target taken meanwhile.
+    const back = await a.call<Err>("POST", `/entries/${third.instance_id}/restore`, { body: {} });
+    expect(back.status).toBe(409);
+    expect(back.body.error).toMatchObject({ code: "relation_target_taken", field: "photos", targets: [p2], held_by: [second.instance_id] });
+    expect((await a.get(third.instance_id)).trashed_at).not.toBeNull();
   });
 
   it("two concurrent saves racing for one one_to_many target: one wins, the other 409", async () => {
@@ -328,6 +334,20 @@ describe("relations: one_to_one and one_to_many targets are held once", () => {
     expect(creates.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     const holders = await env.DB.prepare("SELECT count(DISTINCT source_instance_id) AS n FROM relation_links WHERE site_id = ? AND target_instance_id = ?").bind(a.s.site.id, photos[1]).first<{ n: number }>();
     expect(holders?.n).toBe(1);
+  });
+
+  it("the batch's guard refuses a plan whose target was taken after it was checked", async () => {
+    const { a, album, photos } = await owned();
+    const ctx = a.s.ctx();
+    const x = await a.create(album, { title: "GX" });
+    const y = await a.create(album, { title: "GY" });
+    // Both plans pass their checks; the second commit meets the first's link in its guard.
+    const planX = await lifecycle.saveDraft(ctx, { instance_id: x.instance_id, expected_version_id: x.current_version_id ?? "", fields: { photos: [photos[2]] } });
+    const planY = await lifecycle.saveDraft(ctx, { instance_id: y.instance_id, expected_version_id: y.current_version_id ?? "", fields: { photos: [photos[2]] } });
+    await lifecycle.commitPlan(ctx, planX);
+    const refused = await failure(lifecycle.commitPlan(ctx, planY));
+    expect(refused.code).toBe("relation_target_taken");
+    expect(fieldOf(await a.get(y.instance_id), "photos") ?? []).toEqual([]);
   });
 });
 
@@ -366,6 +386,24 @@ describe("relations: hierarchy (parent) links", () => {
     const restore = await a.call<Err>("POST", `/entries/${child.instance_id}/versions/${withRoot?.id}/restore`, { body: {} });
     expect(restore.status).toBe(422);
     expect(restore.body.error.code).toBe("relation_hierarchy_cycle");
+  });
+});
+
+describe("relations: hierarchy guard", () => {
+  it("two plans each valid alone, making a loop together: the second commit is refused by its guard", async () => {
+    const a = await api();
+    const category = await a.model("category", [
+      { key: "title", label: "Title", type: "text", title: true },
+      { key: "parent", label: "Parent", type: "relation", hierarchy: true },
+    ]);
+    const x = await a.create(category, { title: "X" });
+    const y = await a.create(category, { title: "Y" });
+    const ctx = a.s.ctx();
+    const planX = await lifecycle.saveDraft(ctx, { instance_id: x.instance_id, expected_version_id: x.current_version_id ?? "", fields: { parent: y.instance_id } });
+    const planY = await lifecycle.saveDraft(ctx, { instance_id: y.instance_id, expected_version_id: y.current_version_id ?? "", fields: { parent: x.instance_id } });
+    await lifecycle.commitPlan(ctx, planX);
+    expect((await failure(lifecycle.commitPlan(ctx, planY))).code).toBe("relation_hierarchy_cycle");
+    expect(fieldOf(await a.get(y.instance_id), "parent") ?? null).toBeNull();
   });
 });
 

@@ -213,3 +213,28 @@ export async function relationRuleStatements(
   statements.push(...(await sharedListStatements(ctx, model, written, stored, self)));
   return statements;
 }
+
+/**
+ * Restoring an item from Trash: its one_to_one / one_to_many targets must not have been taken by
+ * another item meanwhile (409 relation_target_taken, nothing restored); guards for the batch.
+ */
+export async function restoredLinkStatements(ctx: LifecycleContext, model: Model, instances: readonly EntryRow[]): Promise<CompiledQuery[]> {
+  const owned = model.fields.filter((f) => f.type === "relation" && (relationKind(f) === "one_to_one" || relationKind(f) === "one_to_many"));
+  const statements: CompiledQuery[] = [];
+  for (const instance of owned.length > 0 ? instances : []) {
+    const versions = [instance.current_version_id, instance.published_version_id].filter((id): id is string => id !== null);
+    if (versions.length === 0) continue;
+    const rows = await ctx.db
+      .selectFrom("relation_links")
+      .select(["field_id", "position", "target_instance_id", "target_group_id"])
+      .where("site_id", "=", ctx.site.id)
+      .where("version_id", "in", versions)
+      .execute();
+    const self: RelationSelf = { instance_id: instance.instance_id, group_id: instance.translation_group_id, lang: instance.lang };
+    for (const field of owned) {
+      const links = rows.filter((r) => r.field_id === field.id);
+      if (links.length > 0) statements.push(...(await takenStatements(ctx, model, field, links, self, undefined)));
+    }
+  }
+  return statements;
+}
