@@ -4,7 +4,7 @@ import type { EntryView } from "../../shared/services/lifecycle";
 import { relationDefinitionIssues } from "../../shared/content/relation-definitions";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { failure, seedSite, type SeededSite } from "../helpers/fixtures";
-import { credential, manage } from "../helpers/manage-api";
+import { changeAdminRole, credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 
 type Err = { error: { code: string; message: string; [k: string]: unknown } };
@@ -436,6 +436,17 @@ describe("relations: languages", () => {
     expect(clash.body.error).toMatchObject({ code: "relation_target_taken", targets: [t1], held_by: [fr.instance_id] });
     expect((await a.save(other.instance_id, { local: [t0] })).status).toBe(409);
     expect((await a.save(other.instance_id, { local: [t1, t2] })).status).toBe(200);
+
+    // A writer who may update French only cannot change the shared list (it is the English draft's
+    // too); the French list of its own is theirs to change.
+    await changeAdminRole(a.s, (p) => ({ ...p, limits: { languages: { update: ["fr"] } } }));
+    const enBefore = await a.get(en.instance_id);
+    const denied = await a.save(fr.instance_id, { shared: [t0] });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe("locale_denied");
+    expect((await a.get(en.instance_id)).current_version_id).toBe(enBefore.current_version_id);
+    expect(fieldOf((await a.save(fr.instance_id, { local: [t1, t2] })).body, "local")).toEqual([t1, t2]);
+    expect((await a.get(en.instance_id)).current_version_id).toBe(enBefore.current_version_id);
   });
 });
 
