@@ -441,6 +441,8 @@ describe("relations: languages", () => {
     // too); the French list of its own is theirs to change.
     await changeAdminRole(a.s, (p) => ({ ...p, limits: { languages: { update: ["fr"] } } }));
     const enBefore = await a.get(en.instance_id);
+    // Resending the list unchanged is fine.
+    expect((await a.save(fr.instance_id, { shared: [t2, t1, t0], title: "FR" })).status).toBe(200);
     const denied = await a.save(fr.instance_id, { shared: [t0] });
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe("locale_denied");

@@ -129,6 +129,6 @@ export async function prepareFields(
   const title = titleField(model.fields);
   const titleValue = title ? stored[title.id] : undefined;
   const label = typeof titleValue === "string" && titleValue.length > 0 ? titleValue.slice(0, 200) : slug;
-  const relationStatements = self === undefined ? [] : await relationRuleStatements(ctx, model, self, keys, stored, links, relations.replace);
+  const relationStatements = self === undefined ? [] : await relationRuleStatements(ctx, model, self, keys, base, stored, links, relations.replace);
   return { stored, written, label, links, relationStatements };
 }

@@ -199,6 +199,7 @@ export async function relationRuleStatements(
   model: Model,
   self: RelationSelf,
   keys: ReadonlySet<string>,
+  base: Readonly<Record<string, FieldValue>>,
   stored: Readonly<Record<string, FieldValue>>,
   links: readonly PreparedLink[],
   replace: ReadonlyMap<string, boolean>,
@@ -210,7 +211,9 @@ export async function relationRuleStatements(
     const kind = relationKind(field);
     if (kind === "one_to_one" || kind === "one_to_many") statements.push(...(await takenStatements(ctx, model, field, links, self, replace.get(field.id))));
   }
-  statements.push(...(await sharedListStatements(ctx, model, written, stored, self)));
+  // Only a list the write changes is copied: resending the item's list as it is asks nothing of its other languages.
+  const changed = written.filter((f) => JSON.stringify(stored[f.id] ?? null) !== JSON.stringify(base[f.id] ?? null));
+  statements.push(...(await sharedListStatements(ctx, model, changed, stored, self)));
   return statements;
 }
 
