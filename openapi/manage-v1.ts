@@ -84,7 +84,57 @@ export interface ManageOperations {
       "lang"?: string;
       "slug"?: string;
       "fields": {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
     };
     response: {
@@ -167,7 +217,57 @@ export interface ManageOperations {
     body: {
       "expected_version_id": string;
       "fields": {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
       "slug"?: string;
     };
@@ -213,7 +313,57 @@ export interface ManageOperations {
       "lang": string;
       "slug"?: string;
       "fields"?: {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
     };
     response: {
@@ -615,6 +765,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;
@@ -871,6 +1024,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;
@@ -1020,6 +1176,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;

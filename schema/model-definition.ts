@@ -45,6 +45,18 @@ export const MULTIPLE_TYPES: readonly FieldType[] = ["select", "media", "relatio
 export const UNIQUE_TYPES: readonly FieldType[] = ["text", "slug", "integer", "decimal"];
 /** Where a unique value must be unique: among all the model's entries, or per language. */
 export const UNIQUE_SCOPES = ["model", "language"] as const;
+/**
+ * How a relation field links items (docs/content-rules-relations.md): `one_` kinds let a target be
+ * held by one item only (through this field), `_to_many` kinds hold an ordered list.
+ */
+export const RELATION_KINDS = ["one_to_one", "many_to_one", "one_to_many", "many_to_many"] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+/** A relation field's kind; a field saved before kinds existed reads as many_to_many when multiple, else many_to_one. */
+export function relationKind(field: { relation?: RelationKind | undefined; multiple?: boolean | undefined }): RelationKind {
+  return field.relation ?? (field.multiple === true ? "many_to_many" : "many_to_one");
+}
+/** Whether a relation kind holds an ordered list. */
+export const isToMany = (kind: RelationKind): boolean => kind === "one_to_many" || kind === "many_to_many";
 
 export const FieldKey = v.pipe(
   v.string("Field key must be a string."),
@@ -161,6 +173,12 @@ export const FieldDefinitionEntries = v.strictObject({
       v.check((targets) => new Set(targets).size === targets.length, "targets must not name a model twice."),
     ),
   ),
+  /** Relation fields: how items link (RELATION_KINDS); without it see `relationKind`. */
+  relation: v.optional(v.picklist(RELATION_KINDS, "relation must be one of: " + RELATION_KINDS.join(", ") + ".")),
+  /** Relation fields: a parent link to the model's own items that never loops (to-one only). */
+  hierarchy: v.optional(v.boolean("hierarchy must be true or false.")),
+  /** Relation fields of translated models: each language keeps its own list (else the item's list is shared). */
+  localized_membership: v.optional(v.boolean("localized_membership must be true or false.")),
   validation: v.optional(FieldValidation),
   /**
    * Values must be unique among the model's entries: `model` across every language (languages of
@@ -205,6 +223,31 @@ export const FieldDefinition = v.pipe(
       "A relation field needs targets: the models it may point to.",
     ),
     ["targets"],
+  ),
+  // relation kind, hierarchy and localized_membership: only for relation fields, and consistent.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["hierarchy"], ["localized_membership"]],
+      (input) => input.type === "relation" || (input.relation === undefined && input.hierarchy === undefined && input.localized_membership === undefined),
+      "relation, hierarchy and localized_membership are only allowed on relation fields.",
+    ),
+    ["relation"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["multiple"]],
+      (input) => input.type !== "relation" || input.relation === undefined || isToMany(input.relation) === (input.multiple === true),
+      "one_to_many and many_to_many relations hold lists (multiple: true); one_to_one and many_to_one hold one item.",
+    ),
+    ["multiple"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["multiple"], ["hierarchy"]],
+      (input) => input.hierarchy !== true || !isToMany(relationKind(input)),
+      "A hierarchy (parent) link is to-one: many_to_one or one_to_one.",
+    ),
+    ["hierarchy"],
   ),
   // multiple: only for select, media and relation.
   v.forward(

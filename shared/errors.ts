@@ -101,6 +101,17 @@ export const ERROR_STATUS = {
   // Media remove (POST /media/{id}/remove, docs/media.md "Remove"): the file is referenced.
   media_in_use: 409,
   media_usage_unreadable: 409,
+  // Relations (docs/content-rules-relations.md).
+  relation_target_taken: 409,
+  related_from_replace_unconfirmed: 409,
+  relation_target_model_required: 422,
+  relation_target_model_not_allowed: 422,
+  relation_hierarchy_cycle: 422,
+  relation_position_not_ordered: 422,
+  relation_duplicate_target: 422,
+  relation_too_few: 422,
+  relation_too_many: 422,
+  relation_type_not_authorable: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -72,7 +72,7 @@ describe("demo seed", () => {
     const article = models.find((m) => m.slug === "article");
     const fields = (JSON.parse(article?.definition ?? "{}") as { fields: { key: string; type: string; multiple?: boolean }[] }).fields;
     expect(fields.map((f) => `${f.key}:${f.type}${f.multiple ? "[]" : ""}`)).toEqual([
-      "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location",
+      "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location", "related:relation[]",
     ]);
   });
 
@@ -100,6 +100,29 @@ describe("demo seed", () => {
     expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'fr'`, demo, "category")).toBe(5);
     expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "homepage")).toBe(1);
     expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "note")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("uses relations: a category hierarchy and ordered related articles, served in order in both languages", async () => {
+    const demo = site("demo").id;
+    const categories = await rows<{ slug: string; lang: string; body: string }>(`SELECT p.slug, p.lang, p.body ${publishedOf}`, demo, "category");
+    const parentOf = (slug: string, lang: string) => {
+      const item = categories.find((c) => c.slug === slug && c.lang === lang);
+      return (JSON.parse(item?.body ?? "{}") as { relations: Record<string, { slug: string }[]> }).relations.parent?.map((r) => r.slug);
+    };
+    expect(parentOf("photography", "en")).toEqual(["travel"]);
+    expect(parentOf("photography", "fr")).toEqual(["travel"]);
+    expect(parentOf("ecology", "en")).toEqual(["coast-and-sea"]);
+    expect(parentOf("travel", "en") ?? []).toEqual([]);
+    const articles = await rows<{ instance_id: string; lang: string; body: string; first_published_at: string }>(
+      `SELECT p.instance_id, p.lang, p.body, e.first_published_at ${publishedOf.replace("WHERE", "JOIN entries e ON e.instance_id = p.instance_id WHERE")} AND p.lang = 'en' ORDER BY e.first_published_at, p.instance_id`,
+      demo,
+      "article",
+    );
+    const related = articles.map((a) => (JSON.parse(a.body) as { relations: Record<string, { instance_id: string }[]> }).relations.related?.map((r) => r.instance_id) ?? []);
+    const withRelated = related.filter((r) => r.length > 0);
+    expect(withRelated.length).toBeGreaterThanOrEqual(5);
+    // The first article lists the third before the second: connect, then a position before.
+    expect(related[0]).toEqual([articles[2]?.instance_id, articles[1]?.instance_id]);
   });
 
   it("leaves 5 drafts, 3 unpublished articles and 1 in Trash", async () => {

@@ -13,6 +13,9 @@ import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { mayRead } from "./load";
+import type { CompiledQuery } from "kysely";
+import { resolveRelationWrites } from "./relation-writes";
+import { relationRuleStatements, type RelationSelf } from "./relation-rules";
 
 export interface PreparedLink {
   field_id: string;
@@ -28,6 +31,8 @@ export interface PreparedFields {
   written: string[];
   label: string | null;
   links: PreparedLink[];
+  /** Statements the relation rules add to the write's batch (other items' rewrites, guards). */
+  relationStatements: CompiledQuery[];
 }
 
 /**
@@ -47,9 +52,13 @@ export async function prepareFields(
   ctx: LifecycleContext,
   model: Model,
   base: Record<string, FieldValue>,
-  input: Readonly<Record<string, unknown>>,
+  request: Readonly<Record<string, unknown>>,
   slug: string | null,
+  self?: RelationSelf,
 ): Promise<PreparedFields> {
+  // Relation writes (set / connect / disconnect / move, { model, id }) become plain values first.
+  const relations = await resolveRelationWrites(ctx, model, base, request);
+  const input = relations.input;
   // Only the values written now are canonicalised: base values were when they were stored, and
   // re-parsing an unchanged 256 KiB body on every title save would cost the site's object for
   // nothing (a version stored before the sanitiser existed is cleaned when it is rendered).
@@ -84,7 +93,8 @@ export async function prepareFields(
         // A target written now must be one the actor may read: linking is not a way to learn
         // whether content it cannot see exists (authorise first, then reveal).
         const visible = target !== undefined && (!writtenNow || mayRead(ctx, target.model_id, target.lang));
-        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
+        const named = relations.expectedModel.get(id);
+        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id) && (!writtenNow || named === undefined || named === target.model_id);
         if (linkable) {
           links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);
@@ -119,5 +129,6 @@ export async function prepareFields(
   const title = titleField(model.fields);
   const titleValue = title ? stored[title.id] : undefined;
   const label = typeof titleValue === "string" && titleValue.length > 0 ? titleValue.slice(0, 200) : slug;
-  return { stored, written, label, links };
+  const relationStatements = self === undefined ? [] : await relationRuleStatements(ctx, model, self, keys, base, stored, links, relations.replace);
+  return { stored, written, label, links, relationStatements };
 }

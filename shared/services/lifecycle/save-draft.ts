@@ -42,7 +42,7 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
   }
   const base = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const slug = input.slug === undefined ? entry.slug : requireValidSlug(input.slug);
-  const prepared = await prepareFields(ctx, model, base, input.fields, slug);
+  const prepared = await prepareFields(ctx, model, base, input.fields, slug, { instance_id: entry.instance_id, group_id: entry.translation_group_id, lang: entry.lang });
   if (slug !== entry.slug) await requireFreeSlug(ctx, model.id, entry.lang, slug, entry.instance_id);
   const claims = claimsOf(model, entry.lang, prepared.stored);
   await requireClaimsFree(ctx, model, entry.translation_group_id, claims);
