@@ -11,7 +11,7 @@ import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 
 /** A field as a model write names it: without `id` when new. */
-export type NewField = Omit<FieldDefinition, "id"> & { id?: string };
+export type NewField = Omit<FieldDefinition, "id" | "fields"> & { id?: string; fields?: readonly object[] };
 
 export interface CreateModelInput {
   slug: string;
