@@ -604,7 +604,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -626,8 +626,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           } | string;
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
           "config"?: string;
           "ui"?: string;
           "derived"?: string;
@@ -860,7 +865,7 @@ export interface ManageOperations {
           "id"?: unknown;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -882,8 +887,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };
@@ -1009,7 +1019,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -1031,8 +1041,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };
