@@ -42,7 +42,8 @@ export type FieldIssueCode =
 
 /**
  * One problem with one value. `path` is the field key, followed by `[i]` for an item of a
- * multi-value field or `.lat` / `.lon` for a part of a location (`categories[2]`, `location.lat`).
+ * multi-value field or `.lat` / `.lon` for a part of a location (`categories[2]`, `location.lat`),
+ * and inside a component by `.` and the nested path (`seo.title`, `faq[1].question`).
  * `code` is stable and meant for programs; `message` is for people.
  */
 export interface FieldIssue {
