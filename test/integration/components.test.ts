@@ -203,6 +203,29 @@ describe("component fields (issue #13: components)", () => {
     expect(saved.body.fields).toEqual({ seo: { title: "t" }, note: "unrelated" });
   });
 
+  it("validates nested values on restore and when a language is added, with full paths", async () => {
+    const { token } = await site();
+    const created = await manage<WriteBody>(token, "POST", "/models", {
+      body: { definition: { model: { name: "page", slug: "page", enableI18n: true }, fields: [{ key: "seo", label: "SEO", type: "component", fields: [{ key: "title", label: "T", type: "text" }] }] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const first = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: created.body.model_id, slug: "a", fields: { seo: { title: "a long first title" } } } });
+    const second = await manage<EntryView>(token, "PUT", `/entries/${first.body.instance_id}`, { body: { expected_version_id: first.body.current_version_id, fields: { seo: { title: "short" } } } });
+    expect(second.status).toBe(200);
+    const read = await manage<{ revision: number; definition: { fields: Field[] } }>(token, "GET", `/models/${created.body.model_id}`);
+    const tightened = read.body.definition.fields.map((f) => ({ ...f, fields: (f.fields as Field[]).map((n) => ({ ...n, validation: { max_length: 8 } })) }));
+    // Nothing is published, so the tighter rule applies at once (default mode checks published versions only).
+    const applied = await manage(token, "PUT", `/models/${created.body.model_id}/definition`, { body: { expected_revision: read.body.revision, definition: { model: { name: "page", slug: "page", enableI18n: true }, fields: tightened } } });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const restore = await manage<Err>(token, "POST", `/entries/${first.body.instance_id}/versions/${first.body.current_version_id}/restore`, { body: {} });
+    expect(restore.status).toBe(422);
+    expect(restore.body.error.code).toBe("field_validation_failed");
+    expect(restore.body.error.issues?.map((i) => [i.path, i.code])).toEqual([["seo.title", "too_long"]]);
+    const language = await manage<Err>(token, "POST", `/entries/${first.body.instance_id}/languages`, { body: { lang: "fr", slug: "a", fields: { seo: { title: "un titre bien trop long" } } } });
+    expect(language.status).toBe(422);
+    expect(language.body.error.issues?.map((i) => [i.path, i.code])).toEqual([["seo.title", "too_long"]]);
+  });
+
   it("refuses at model apply what may not nest, with 422 invalid_field_config and full paths", async () => {
     const { token } = await site();
     const cases: [Field, string, string][] = [
