@@ -71,7 +71,8 @@ async function checkNames(ctx: LifecycleContext, self: string, slug: string, nam
 /** What the public API serves from a model: changes here need published items re-rendered. */
 function servedShape(model: Model): string {
   // A component's nested fields (their keys, types, privacy) are part of what it serves.
-  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false, f.fields ?? null])]);
+  const nested = (fields: readonly FieldDefinition[] | undefined): unknown => fields?.map((f) => [f.key, f.type, f.private ?? false, nested(f.fields)]) ?? null;
+  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false, nested(f.fields)])]);
 }
 
 /**
