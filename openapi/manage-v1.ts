@@ -754,7 +754,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -779,8 +779,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           } | string;
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
           "config"?: string;
           "ui"?: string;
           "derived"?: string;
@@ -1013,7 +1018,7 @@ export interface ManageOperations {
           "id"?: unknown;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -1038,8 +1043,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };
@@ -1165,7 +1175,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -1190,8 +1200,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };

@@ -84,6 +84,11 @@ export const ERROR_STATUS = {
   assignee_not_eligible: 422,
   unique_unsupported: 422,
   invalid_field_validation: 422,
+  // Content rules I (docs/content-rules-fields.md): executable custom validation, component and condition refusals at model apply.
+  unsupported_text_validation: 422,
+  invalid_field_config: 422,
+  invalid_field_condition: 422,
+  relation_type_not_authorable: 422,
   executable_file: 422,
   locked: 423,
   lock_lost: 423,
@@ -111,7 +116,6 @@ export const ERROR_STATUS = {
   relation_duplicate_target: 422,
   relation_too_few: 422,
   relation_too_many: 422,
-  relation_type_not_authorable: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -47,6 +47,7 @@ import {
 } from "./content";
 import { demoMedia } from "./media";
 import { addRelatedField, seedCategoryParents, seedRelatedArticles } from "./relations";
+import { ARTICLE_RULE_FIELDS, articleRuleValues } from "./content-rules";
 
 /** The demo login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_ADMIN = { email: "admin@demo.localhost", password: "driftwood-demo", name: "Demo Admin" } as const;
@@ -244,6 +245,7 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
     categories: spec.categories.map((c) => categories.get(c) ?? ""),
     ...(withCover && cover ? { cover } : {}),
     ...(spec.place ? { location: { ...PLACES[spec.place] } } : {}),
+    ...articleRuleValues(spec, index),
   });
 
   // Published articles, one every four days; every fourth has the cover image.
@@ -335,6 +337,7 @@ async function demoModels(ctx: LifecycleContext): Promise<Record<"article" | "au
       { key: "categories", label: "Categories", type: "relation", relation: "many_to_many", multiple: true, targets: [category.id], validation: { max_items: 5 } },
       { key: "cover", label: "Cover", type: "media" },
       { key: "location", label: "Location", type: "location" },
+      ...ARTICLE_RULE_FIELDS,
     ],
   });
   // The ordered related-articles list targets the article model itself, so it is added once the model exists.

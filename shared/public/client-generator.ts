@@ -66,6 +66,15 @@ function valueType(field: FieldDefinition): string {
       const options = (field.options ?? []).map((o) => str(o.value)).join(" | ") || "string";
       return field.multiple ? `Array<${options}> | null` : `${options} | null`;
     }
+    case "component": {
+      // Private nested fields are never served, so never named (the snapshot drops them).
+      const inner = (field.fields ?? [])
+        .filter((f) => !f.private)
+        .map((f) => `${str(f.key)}: ${valueType(f)}`)
+        .join("; ");
+      const shape = `{ ${inner} }`;
+      return field.multiple ? `Array<${shape}> | null` : `${shape} | null`;
+    }
     default:
       return "string | null";
   }

@@ -72,7 +72,8 @@ describe("demo seed", () => {
     const article = models.find((m) => m.slug === "article");
     const fields = (JSON.parse(article?.definition ?? "{}") as { fields: { key: string; type: string; multiple?: boolean }[] }).fields;
     expect(fields.map((f) => `${f.key}:${f.type}${f.multiple ? "[]" : ""}`)).toEqual([
-      "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location", "related:relation[]",
+      "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location",
+      "format:select", "video_url:text", "seo:component", "faq:component[]", "related:relation[]",
     ]);
   });
 
@@ -91,6 +92,16 @@ describe("demo seed", () => {
     }
     expect(items.some((i) => (i.media.cover?.length ?? 0) > 0)).toBe(true);
     expect(items.some((i) => "location" in i.fields)).toBe(true);
+    // Issue #13's field rules: a conditional video URL, an seo component (its private note never served), a FAQ list.
+    // (French translations carry only title, summary and body.)
+    const rules = items.map((i) => i.fields as unknown as { format?: string; video_url?: string | null; seo?: Record<string, unknown>; faq?: { question: string }[] }).filter((f) => f.format !== undefined);
+    expect(rules.length).toBeGreaterThanOrEqual(40);
+    expect(rules.some((f) => f.format === "video" && f.video_url?.startsWith("https://"))).toBe(true);
+    expect(rules.every((f) => f.format !== "video" || typeof f.video_url === "string")).toBe(true);
+    expect(rules.some((f) => f.format === "story" && f.video_url == null)).toBe(true);
+    expect(rules.every((f) => typeof f.seo?.title === "string" && !("review_note" in (f.seo ?? {})))).toBe(true);
+    expect(rules.some((f) => (f.faq?.length ?? 0) > 0)).toBe(true);
+    expect(bodies.some((b) => b.body.includes("Checked by the desk"))).toBe(false);
   });
 
   it("publishes authors, categories in both languages, the homepage and the private notes", async () => {

@@ -133,7 +133,7 @@ async function takenStatements(ctx: LifecycleContext, model: Model, field: Field
       statements.push(
         ...(await rewriteInstance(ctx, model, instanceId, [field.id], (stored) => {
           const value = stored[field.id];
-          const kept = (Array.isArray(value) ? value : typeof value === "string" ? [value] : []).filter((id) => !gone.has(id));
+          const kept = (Array.isArray(value) ? value : typeof value === "string" ? [value] : []).filter((id): id is string => typeof id === "string" && !gone.has(id));
           return { ...stored, [field.id]: field.multiple === true ? kept : (kept[0] ?? null) };
         })),
       );

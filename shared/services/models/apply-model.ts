@@ -71,7 +71,9 @@ async function checkNames(ctx: LifecycleContext, self: string, slug: string, nam
 
 /** What the public API serves from a model: changes here need published items re-rendered. */
 function servedShape(model: Model): string {
-  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false])]);
+  // A component's nested fields (their keys, types, privacy) are part of what it serves.
+  const nested = (fields: readonly FieldDefinition[] | undefined): unknown => fields?.map((f) => [f.key, f.type, f.private ?? false, nested(f.fields)]) ?? null;
+  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false, nested(f.fields)])]);
 }
 
 /**

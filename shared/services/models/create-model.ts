@@ -12,7 +12,7 @@ import { requireUsableFieldValidation } from "../../content/field-validation-rul
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
 
 /** A field as a model write names it: without `id` when new. */
-export type NewField = Omit<FieldDefinition, "id"> & { id?: string };
+export type NewField = Omit<FieldDefinition, "id" | "fields"> & { id?: string; fields?: readonly object[] };
 
 export interface CreateModelInput {
   slug: string;
