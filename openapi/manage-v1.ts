@@ -64,6 +64,11 @@ export interface ManageOperations {
         "fields": {
           [key: string]: unknown;
         };
+        "warnings"?: Array<{
+          "code": "rich_markup_dropped";
+          "path": string;
+          "dropped": Array<string>;
+        }>;
         "replayed"?: boolean;
       }>;
       "page": {
@@ -114,6 +119,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -153,6 +163,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -198,6 +213,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -243,6 +263,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -306,6 +331,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -348,6 +378,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -390,6 +425,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -432,6 +472,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
