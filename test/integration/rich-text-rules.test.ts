@@ -171,6 +171,20 @@ describe("rich-text embeds (#13 item 9)", () => {
     }
   });
 
+  it("judges a restored version again: an embed whose origin the site no longer allows is refused", async () => {
+    const f = await fixture({ embed_origins: ["https://maps.example.com"] });
+    const token = await f.token();
+    const first = await create(f, token, `<figure data-embed="https://maps.example.com/x"></figure>`);
+    expect(first.status).toBe(201);
+    const saved = await manage<EntryView>(token, "PUT", `/entries/${first.body.instance_id}`, { body: { expected_version_id: first.body.current_version_id, fields: { body: "<p>later</p>" } } });
+    expect(saved.status).toBe(200);
+    expect((await manage(token, "PUT", "/settings", { body: { embed_origins: [] } })).status).toBe(200);
+    const restored = await manage<Err>(token, "POST", `/entries/${first.body.instance_id}/versions/${first.body.current_version_id}/restore`, { body: {} });
+    expect(restored.status).toBe(422);
+    expect(restored.body.error.issues?.map((i) => [i.path, i.code])).toEqual([["body", "embed_not_allowed"]]);
+    expect(await versionCount(first.body.instance_id)).toBe(2);
+  });
+
   it("drops an iframe, whatever its origin, and reports it with the other dropped markup", async () => {
     const f = await fixture();
     const token = await f.token();
@@ -181,6 +195,14 @@ describe("rich-text embeds (#13 item 9)", () => {
     // A draft save reports too; a write that drops nothing has no warnings.
     const saved = await manage<Warned>(token, "PUT", `/entries/${created.body.instance_id}`, { body: { expected_version_id: created.body.current_version_id, fields: { body: `<img src="javascript:x" alt="a">` } } });
     expect(saved.body.warnings).toEqual([{ code: "rich_markup_dropped", path: "body", dropped: ["img[src]"] }]);
+    // A replay of the same Idempotency-Key answers the same warnings.
+    const key = `replay-${Date.now()}`;
+    const sent = { model_id: f.articleId, slug: "replayed", fields: { title: "R", body: `<p style="x">r</p>` } };
+    const once = await manage<Warned>(token, "POST", "/entries", { key, body: sent });
+    const twice = await manage<Warned & { replayed?: boolean }>(token, "POST", "/entries", { key, body: sent });
+    expect(once.body.warnings).toEqual([{ code: "rich_markup_dropped", path: "body", dropped: ["p[style]"] }]);
+    expect(twice.body.replayed).toBe(true);
+    expect(twice.body.warnings).toEqual(once.body.warnings);
     const clean = await manage<Warned>(token, "PUT", `/entries/${created.body.instance_id}`, { body: { expected_version_id: saved.body.current_version_id, fields: { body: `<p>ok</p>` } } });
     expect(clean.status).toBe(200);
     expect("warnings" in clean.body).toBe(false);
