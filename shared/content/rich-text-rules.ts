@@ -154,7 +154,8 @@ export function requireRegisteredBlocks(written: readonly WrittenBlocks[], regis
     }
     for (const block of blocks) {
       const declared = byName.get(block.name) as RegisteredBlock;
-      if (block.version !== String(declared.version) || malformedVersions.length > 0) {
+      // A malformed data-version was left out by the sanitiser: the block has none, and is refused here.
+      if (block.version !== String(declared.version)) {
         const version = (block.version ?? malformedVersions[0] ?? null)?.slice(0, 20) ?? null;
         throw new AppError("rich_block_version_unknown", `Block "${block.name}" declares version ${declared.version}, not ${version ?? "(none)"}.`, {
           path,

@@ -9,7 +9,10 @@
  * whose content is code or another document (script, style, template, iframe, object, svg, math…)
  * go with their content; any other element is unwrapped (its children kept); comments go; every
  * text and attribute value is escaped. The output holds no raw-text element and no foreign
- * content, so a browser parses it back into the same tree.
+ * content, so a browser parses it back into the same tree. Tables, galleries (`figure[data-gallery]`
+ * of `img[data-media]`), embeds (`figure[data-embed]`) and plugin blocks (`div[data-block]`,
+ * `div[data-block-group]`) are part of the allow-list; the rules that judge them (sizes, origins,
+ * registered blocks) are in rich-text-rules.ts.
  */
 import { html, parseFragment, type DefaultTreeAdapterTypes } from "parse5";
 import { richTextFacts, type RichTextFacts } from "./rich-text-facts";
