@@ -64,6 +64,11 @@ export interface ManageOperations {
         "fields": {
           [key: string]: unknown;
         };
+        "warnings"?: Array<{
+          "code": "rich_markup_dropped";
+          "path": string;
+          "dropped": Array<string>;
+        }>;
         "replayed"?: boolean;
       }>;
       "page": {
@@ -164,6 +169,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -203,6 +213,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -298,6 +313,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -393,6 +413,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -456,6 +481,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -498,6 +528,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -540,6 +575,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -582,6 +622,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };

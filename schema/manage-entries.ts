@@ -42,6 +42,12 @@ export const Entry = v.pipe(
     updated_at: v.string(),
     workflow: Workflow,
     fields: v.record(v.string(), v.unknown()),
+    warnings: v.optional(
+      v.pipe(
+        v.array(v.object({ code: v.literal("rich_markup_dropped"), path: v.string(), dropped: v.array(v.string()) })),
+        v.description("Writes only: markup the sanitiser left out of a rich-text value (docs/rich-text.md)."),
+      ),
+    ),
     replayed: v.optional(v.boolean()),
   }),
   v.title("Entry"),
@@ -63,9 +69,15 @@ export const MoveBody = v.strictObject({ to: v.pipe(v.string(), v.minLength(1), 
 export const TrashBody = v.strictObject({ language_only: v.optional(v.boolean()) });
 export const RestoreVersionBody = v.strictObject({ expected_version_id: v.optional(Id) });
 
+/** Refusals of rich-text values beyond field_validation_failed (docs/rich-text.md). */
+const richTextErrors = ["media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid"] as const;
+
 const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
 
 /** Entry operations of the management API (an entry is one language instance, by `instance_id`). */
+/** What a relation write in an entry save can be refused with (docs/content-rules-relations.md). */
+const relationWriteErrors = ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed"] as const;
+
 export const entryRoutes: readonly RouteSpec[] = [
   {
     operationId: "listEntries",
@@ -83,12 +95,12 @@ export const entryRoutes: readonly RouteSpec[] = [
     response: v.strictObject({ data: v.array(Entry), page: Page }),
     errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
   },
-  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", "relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed", "write_conflict"] },
+  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", ...richTextErrors, "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", ...relationWriteErrors, "write_conflict"] },
   { operationId: "getEntry", method: "get", path: "/entries/{id}", summary: "Read an entry's current draft, published version id and workflow", scope: "content:read", params: EntryPath, response: Entry, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
-  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed", ...commonWriteErrors, "version_conflict", "field_validation_failed", "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
-  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", "write_conflict", "missing_permission", "field_denied", "entry_in_trash", "relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed"] },
+  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_validation_failed", ...richTextErrors, "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
+  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors] },
   { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
-  { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed", ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", "write_conflict", "not_owner", "locale_denied", "entry_in_trash"] },
+  { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", ...richTextErrors, "write_conflict", "not_owner", "locale_denied", "entry_in_trash"] },
   { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash"] },
   { operationId: "unpublishEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/unpublish", summary: "Withdraw this language from the public API", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: UnpublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash"] },
   { operationId: "moveEntry", repeatable: true, method: "post", path: "/entries/{id}/move", summary: "A workflow step that neither publishes nor unpublishes", scope: "workflow:move", idempotent: true, params: EntryPath, body: MoveBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash"] },

@@ -76,6 +76,10 @@ export const ERROR_STATUS = {
   unknown_locale: 422,
   relation_target_not_found: 422,
   media_not_found: 422,
+  // Plugin blocks in rich text (docs/rich-text.md, "Plugin blocks").
+  rich_block_unregistered: 422,
+  rich_block_version_unknown: 422,
+  rich_block_values_invalid: 422,
   invalid_slug: 422,
   unknown_model: 422,
   grant_not_held: 422,

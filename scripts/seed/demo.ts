@@ -48,6 +48,7 @@ import {
 import { demoMedia } from "./media";
 import { addRelatedField, seedCategoryParents, seedRelatedArticles } from "./relations";
 import { ARTICLE_RULE_FIELDS, articleRuleValues } from "./content-rules";
+import { tideTablesBody } from "./rich-text";
 
 /** The demo login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_ADMIN = { email: "admin@demo.localhost", password: "driftwood-demo", name: "Demo Admin" } as const;
@@ -254,7 +255,10 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
   for (const [index, spec] of PUBLISHED_ARTICLES.entries()) {
     const day = FIRST_ARTICLE_DAY + index * 4 * DAY;
     clock.set(day + hours(8));
-    const entry = await apply(ctx, createEntry(ctx, { model_id: models.article.id, fields: articleFields(spec, index, day, index % 4 === 0) }));
+    const fields = articleFields(spec, index, day, index % 4 === 0);
+    // The first article shows a table, a gallery and an embed (scripts/seed/rich-text.ts).
+    if (index === 0) fields.body = await tideTablesBody(ctx, media);
+    const entry = await apply(ctx, createEntry(ctx, { model_id: models.article.id, fields }));
     clock.set(day + hours(9));
     await apply(ctx, publishEntry(ctx, { instance_id: entry.instance_id }));
     publishedArticles.push(entry.instance_id);

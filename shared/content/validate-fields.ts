@@ -341,7 +341,7 @@ function characterCount(text: string): number {
 }
 
 /** Bytes of `text` encoded as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD). */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;

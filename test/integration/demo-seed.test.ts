@@ -104,6 +104,17 @@ describe("demo seed", () => {
     expect(bodies.some((b) => b.body.includes("Checked by the desk"))).toBe(false);
   });
 
+  it("shows rich text beyond paragraphs: an article with a table, a gallery of the seeded images and a video embed", async () => {
+    const demo = site("demo").id;
+    const [row] = await rows<{ body: string }>(`SELECT p.body ${publishedOf} AND p.slug = 'reading-the-tide-tables' AND p.lang = 'en'`, demo, "article");
+    const body = (JSON.parse(row?.body ?? "{}") as { fields: { body: string } }).fields.body;
+    expect(body).toMatch(/<table><caption>[^<]+<\/caption><thead><tr><th scope="col">/);
+    const media = (await rows<{ id: string }>("SELECT id FROM media WHERE site_id = ? ORDER BY id", demo)).map((m) => m.id);
+    const gallery = /<figure data-gallery="">(.*?)<\/figure>/.exec(body)?.[1] ?? "";
+    expect([...gallery.matchAll(/data-media="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(media);
+    expect(body).toContain(`<figure data-embed="https://www.youtube.com/embed/`);
+  });
+
   it("publishes authors, categories in both languages, the homepage and the private notes", async () => {
     const demo = site("demo").id;
     expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "author")).toBeGreaterThanOrEqual(3);

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
+import { sanitiseWrittenRichText, type RichMarkupDropped } from "../../content/rich-text-rules";
 import {
-  canonicalFieldValues,
   mediaIds,
   relationTargets,
   titleField,
@@ -16,6 +16,7 @@ import { mayRead } from "./load";
 import type { CompiledQuery } from "kysely";
 import { resolveRelationWrites } from "./relation-writes";
 import { relationRuleStatements, type RelationSelf } from "./relation-rules";
+import { requireWrittenBlocks } from "./rich-text-blocks";
 
 export interface PreparedLink {
   field_id: string;
@@ -33,6 +34,8 @@ export interface PreparedFields {
   links: PreparedLink[];
   /** Statements the relation rules add to the write's batch (other items' rewrites, guards). */
   relationStatements: CompiledQuery[];
+  /** Markup the sanitiser left out of written rich-text values (the answer's `warnings`). */
+  warnings: RichMarkupDropped[];
 }
 
 /**
@@ -62,12 +65,15 @@ export async function prepareFields(
   // Only the values written now are canonicalised: base values were when they were stored, and
   // re-parsing an unchanged 256 KiB body on every title save would cost the site's object for
   // nothing (a version stored before the sanitiser existed is cleaned when it is rendered).
-  const byKey = { ...toKeyedValues(model.fields, base), ...canonicalFieldValues(model.fields, input) };
+  // Rich text also meets its content rules (tables, galleries, embeds, blocks: rich-text-rules.ts).
+  const rich = sanitiseWrittenRichText(model.fields, input, ctx.site.settings.embed_origins);
+  const byKey = { ...toKeyedValues(model.fields, base), ...rich.values };
   const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
-  const issues = validateFieldValues(model.fields, byKey, mode);
+  const issues = [...validateFieldValues(model.fields, byKey, mode), ...rich.issues];
   if (issues.length > 0) {
     throw new AppError("field_validation_failed", "Some field values are not valid.", { issues });
   }
+  const blockMedia = await requireWrittenBlocks(ctx, rich);
   const stored = toStoredValues(model.fields, byKey);
   const keys = new Set(Object.keys(input));
   const written = writtenFieldIds(model, input);
@@ -110,7 +116,8 @@ export async function prepareFields(
     }
   }
 
-  const wantedMedia = new Set<string>();
+  // Library images of written rich text (galleries, data-media) and blocks' media values too.
+  const wantedMedia = new Set<string>([...rich.mediaIds, ...blockMedia]);
   for (const field of model.fields) {
     if (field.type === "media") for (const id of mediaIds(field, stored[field.id] ?? null)) wantedMedia.add(id);
   }
@@ -130,5 +137,5 @@ export async function prepareFields(
   const titleValue = title ? stored[title.id] : undefined;
   const label = typeof titleValue === "string" && titleValue.length > 0 ? titleValue.slice(0, 200) : slug;
   const relationStatements = self === undefined ? [] : await relationRuleStatements(ctx, model, self, keys, base, stored, links, relations.replace);
-  return { stored, written, label, links, relationStatements };
+  return { stored, written, label, links, relationStatements, warnings: rich.warnings };
 }
