@@ -243,6 +243,16 @@ describe("component fields (issue #13: components)", () => {
       expect(refused.body.error.issues?.map((i) => i.path)).toEqual([path]);
       expect(refused.body.error.issues?.[0]?.message).toContain(words);
     }
+    // Spec 3: a component cannot author a one-to-many relation, nor a per-language list.
+    for (const [nested, path] of [
+      [{ key: "kids", label: "Kids", type: "relation", relation: "one_to_many", multiple: true, targets: ["mdl_x"] }, "fields[0].fields[0].relation"],
+      [{ key: "tags", label: "Tags", type: "relation", relation: "many_to_many", multiple: true, localized_membership: true, targets: ["mdl_x"] }, "fields[0].fields[0].localized_membership"],
+    ] as [Field, string][]) {
+      const refused = await createModel(token, [{ key: "group", label: "G", type: "component", fields: [nested] }], `na-${nested.key}`);
+      expect(refused.status, path).toBe(422);
+      expect(refused.body.error.code, JSON.stringify(refused.body)).toBe("relation_type_not_authorable");
+      expect(refused.body.error.issues?.map((i) => i.path)).toEqual([path]);
+    }
     const duplicate = await createModel(token, [{ key: "g", label: "G", type: "component", fields: [{ key: "a", label: "A", type: "text" }, { key: "a", label: "A2", type: "integer" }] }]);
     expect([duplicate.status, duplicate.body.error.code, duplicate.body.error.issues?.map((i) => i.path)]).toEqual([422, "invalid_field_config", ["fields[0].fields[1].key"]]);
 
