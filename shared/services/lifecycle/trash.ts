@@ -1,4 +1,5 @@
 import type { CompiledQuery } from "kysely";
+import { purgeHeadStatements } from "../relations/relation-heads";
 import { isoAt } from "../../clock";
 import { restoredLinkStatements } from "./relation-rules";
 import { AppError } from "../../errors";
@@ -131,7 +132,7 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
       ctx.db.deleteFrom("entries").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
     );
   }
-  statements.push(...releaseStatements(ctx, ids));
+  statements.push(...releaseStatements(ctx, ids), ...purgeHeadStatements(ctx, ids, groupGone ? entry.translation_group_id : null));
   // Links other items hold to a group that no longer exists would point nowhere.
   if (groupGone) statements.push(ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("target_group_id", "=", entry.translation_group_id).compile());
   return {
