@@ -655,6 +655,40 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** GET /api/manage/v1/entries/{id}/related-from — scope content:read */
+  listEntryRelatedFrom: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/related-from";
+    params: {
+      "id": string;
+    };
+    query: {
+      "field"?: string;
+      "model_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "model_slug": string;
+        "lang": string;
+        "field_id": string;
+        "field_key": string;
+        "label": string | null;
+        "in_trash": boolean;
+      }>;
+      "hidden": number;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
   /** POST /api/manage/v1/entries/{id}/editing — scope content:write */
   startEditing: {
     method: "POST";
