@@ -783,6 +783,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: string;
@@ -1017,6 +1022,11 @@ export interface ManageOperations {
               "icon": string | null;
               "help_text": string | null;
             };
+            "unique_combinations": Array<{
+              "name": string;
+              "fields": Array<string>;
+              "scope": "model" | "language";
+            }>;
           };
           "fields": Array<{
             [key: string]: unknown;
@@ -1047,6 +1057,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: unknown;
@@ -1136,6 +1151,11 @@ export interface ManageOperations {
             "icon": string | null;
             "help_text": string | null;
           };
+          "unique_combinations": Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -1204,6 +1224,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: string;
