@@ -352,6 +352,7 @@ describe("management API: one shape of a model definition (spec 2: complete defi
       is_public: true,
       enableI18n: true,
       settings: { preview_url: null, icon: "calendar", help_text: null },
+      unique_combinations: [],
     });
     expect(read.body.definition.fields.map((f) => f.key)).toEqual(["title", "starts"]);
     const listed = await manage<{ data: ModelBody[] }>(token, "GET", "/models");
