@@ -7,6 +7,8 @@ import { createSiteToken } from "../../shared/services/site-tokens";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
+import { ADMIN, signIn } from "../helpers/admin-api";
+import { SELF } from "cloudflare:test";
 
 interface EntryBody {
   instance_id: string;
@@ -314,5 +316,17 @@ describe("related from: public API (published, served links)", () => {
     expect(tags).toEqual(expect.arrayContaining([`s:${s.site.id}`, `l:${w.post.id}`, `m:${w.post.id}`, `i:${w.tides.translation_group_id}`, `m:${w.topic.id}`, ...w.posts.map((p) => `i:${p.translation_group_id}`)]));
     // A model that cannot be read publicly is not named.
     expect(tags).not.toContain(`l:${w.memo.id}`);
+  });
+
+  it("the generated public client has relatedFrom, calling the same path and parameters", async () => {
+    const s = await seedSite();
+    await models(s);
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const res = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+    expect(res.status).toBe(200);
+    const source = await res.text();
+    expect(source).toContain("export interface RelatedFromItem {");
+    expect(source).toContain("relatedFrom(model: ModelSlug, slug: string, opts: { locale?: Locale; field?: string; limit?: number; cursor?: string } = {})");
+    expect(source).toContain('"/related-from"');
   });
 });
