@@ -848,6 +848,11 @@ export interface ManageOperations {
           "settings"?: {
             [key: string]: unknown;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -903,6 +908,11 @@ export interface ManageOperations {
             "settings"?: {
               [key: string]: unknown;
             };
+            "unique_combinations"?: Array<{
+              "name": string;
+              "fields": Array<string>;
+              "scope": "model" | "language";
+            }>;
           };
           "fields": Array<{
             [key: string]: unknown;
@@ -958,6 +968,11 @@ export interface ManageOperations {
           "settings"?: {
             [key: string]: unknown;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;

@@ -281,4 +281,23 @@ describe("unique combinations", () => {
     const versions = await env.DB.prepare("SELECT count(*) AS n FROM versions WHERE instance_id = ?").bind(a.body.instance_id).first<{ n: number }>();
     expect(versions?.n).toBe(1);
   });
+
+  it("model proposals list a combination existing drafts violate, and refuse an invalid one", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const event = await newModel(token, { name: "Event", slug: "event" }, eventFields);
+    await create(token, event.id, { title: "A", venue: "Hall", day: "d1" });
+    await create(token, event.id, { title: "B", venue: "hall", day: "d1" });
+    const read = await readModel(token, event.id);
+    const propose = (combos: unknown[]) =>
+      manage<Err & { changes: { kind: string; field: string | null; affected_count: number }[] }>(token, "POST", "/models/proposals", {
+        body: { mode: "update", model_id: event.id, base_updated_at: (read as unknown as { updated_at: string }).updated_at, definition: { model: { name: "Event", slug: "event", unique_combinations: combos }, fields: read.definition.fields } },
+      });
+    const listed = await propose([{ name: "venue_day", fields: ["venue", "day"], scope: "model" }]);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    expect(listed.body.changes).toEqual([expect.objectContaining({ kind: "unique_combination_conflict", field: "venue_day", affected_count: 2 })]);
+    const invalid = await propose([{ name: "venue_open", fields: ["venue", "open"], scope: "model" }]);
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error.code).toBe("invalid_unique_combination");
+  });
 });
