@@ -195,6 +195,11 @@ describe("unique combinations", () => {
     // Another language of the same item may share the combination (scope model, like unique fields).
     const fr = await manage<EntryBody>(token, "POST", `/entries/${a.body.instance_id}/languages`, { body: { lang: "fr", fields: { title: "A fr", venue: "Hall", day: "2026-01-01" } } });
     expect(fr.status, JSON.stringify(fr.body)).toBe(201);
+    // A language added to another item is checked like a create.
+    const bFr = await manage<Err>(token, "POST", `/entries/${b.body.instance_id}/languages`, { body: { lang: "fr", fields: { title: "B fr", venue: "Hall", day: "2026-01-01" } } });
+    expect(bFr.status).toBe(422);
+    expect(issuesOf(bFr.body)[0]).toMatchObject({ combination: "venue_day" });
+    expect([a.body.instance_id, fr.body.instance_id]).toContain(issuesOf(bFr.body)[0]?.instance_id);
     // Restore of an old version into a taken combination is refused.
     const moved = await manage<EntryBody>(token, "PUT", `/entries/${b.body.instance_id}`, { body: { expected_version_id: b.body.current_version_id, fields: { title: "B", venue: "Hall", day: "2026-01-03" } } });
     expect(moved.status).toBe(200);
