@@ -112,7 +112,7 @@ describe("related from: management API (current drafts)", () => {
     expect(save.status, JSON.stringify(save.body)).toBe(200);
     const memoEntry = await create(token, memo, "memo-1", { title: "Memo", topics: [tides.instance_id] });
     // A language of the item itself linking to it is not "another item" (French topic pointing at its group is impossible here; post in French is another item).
-    const french = await manage<EntryBody>(token, "POST", `/entries/${posts[1]?.instance_id}/languages`, { body: { lang: "fr", slug: "post-1-fr", fields: { title: "Billet 1", topics: [tides.instance_id] } } });
+    const french = await manage<EntryBody>(token, "POST", `/entries/${posts[1]?.instance_id}/languages`, { body: { lang: "fr", slug: "post-1-fr", fields: { title: "Billet 1", topics: [reefs.instance_id, tides.instance_id] } } });
     expect(french.status, JSON.stringify(french.body)).toBe(201);
 
     const pages = await allPages(token, tides.instance_id, "", 2);
@@ -139,8 +139,9 @@ describe("related from: management API (current drafts)", () => {
     expect(memos.map((r) => r.instance_id)).toEqual([memoEntry.instance_id]);
     const none = await related(token, tides.instance_id, "?field=nothing_here");
     expect(none.body).toEqual({ data: [], hidden: 0, page: { limit: 20, has_more: false, next_cursor: null } });
-    // reefs: five posts (post-0 dropped it on save).
-    expect((await allPages(token, reefs.instance_id, "", 100)).flat().map((r) => r.instance_id).sort()).toEqual(posts.slice(1).map((p) => p.instance_id).sort());
+    // reefs: posts 1 to 4 and post-1's French language (post-0 dropped it on save; a relation list is
+    // shared by an item's languages unless localized, so the French language repeats the list).
+    expect((await allPages(token, reefs.instance_id, "", 100)).flat().map((r) => r.instance_id).sort()).toEqual([...posts.slice(1).map((p) => p.instance_id), french.body.instance_id].sort());
   });
 
   it("follows current drafts: a save removing a link drops it, Trash flags it, purge deletes it; published versions do not count", async () => {
@@ -170,6 +171,30 @@ describe("related from: management API (current drafts)", () => {
     expect(await ids()).toEqual([`${a.instance_id}:false`]);
     const left = await env.DB.prepare("SELECT count(*) AS n FROM relation_heads WHERE site_id = ? AND source_instance_id = ?").bind(s.site.id, b.instance_id).first<{ n: number }>();
     expect(left?.n).toBe(0);
+  });
+
+  it("moves with a one_to_many target taken from its holder (replace: true): the holder's new draft drops it", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const photo = await addModel(s.ctx(), { slug: "photo", name: "Photo", fields: [{ key: "title", label: "Title", type: "text", title: true }] });
+    const album = await addModel(s.ctx(), {
+      slug: "album",
+      name: "Album",
+      fields: [
+        { key: "title", label: "Title", type: "text", title: true },
+        { key: "photos", label: "Photos", type: "relation", relation: "one_to_many", targets: [photo.id] },
+      ],
+    });
+    const p1 = await create(token, photo, "p1", { title: "P1" });
+    const first = await create(token, album, "first", { title: "First", photos: [p1.instance_id] });
+    const second = await create(token, album, "second", { title: "Second" });
+    const holders = async () => (await related(token, p1.instance_id)).body.data.map((r) => r.instance_id);
+    expect(await holders()).toEqual([first.instance_id]);
+    const moved = await manage(token, "PUT", `/entries/${second.instance_id}`, {
+      body: { expected_version_id: second.current_version_id, fields: { photos: { connect: [p1.instance_id], replace: true } } },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await holders()).toEqual([second.instance_id]);
   });
 
   it("counts sources the caller may not read as hidden, refuses foreign and forged cursors, and is 404 across sites", async () => {
