@@ -517,6 +517,62 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "list-entry-related-from",
+  "operationId": "listEntryRelatedFrom",
+  "method": "GET",
+  "path": "/entries/{id}/related-from",
+  "summary": "Entry languages whose current draft links to this item (any of its languages), paged in a stable order; unreadable ones only counted in hidden",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "field",
+    "name": "field",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "Only links through relation fields with this key"
+   },
+   {
+    "flag": "model-id",
+    "name": "model_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "1 or more; default 20; more than 100 gives 100"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "start-editing",
   "operationId": "startEditing",
   "method": "POST",

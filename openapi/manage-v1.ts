@@ -700,6 +700,40 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** GET /api/manage/v1/entries/{id}/related-from — scope content:read */
+  listEntryRelatedFrom: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/related-from";
+    params: {
+      "id": string;
+    };
+    query: {
+      "field"?: string;
+      "model_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "model_slug": string;
+        "lang": string;
+        "field_id": string;
+        "field_key": string;
+        "label": string | null;
+        "in_trash": boolean;
+      }>;
+      "hidden": number;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
   /** POST /api/manage/v1/entries/{id}/editing — scope content:write */
   startEditing: {
     method: "POST";
@@ -794,6 +828,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: string;
@@ -854,6 +893,11 @@ export interface ManageOperations {
           "settings"?: {
             [key: string]: unknown;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -909,6 +953,11 @@ export interface ManageOperations {
             "settings"?: {
               [key: string]: unknown;
             };
+            "unique_combinations"?: Array<{
+              "name": string;
+              "fields": Array<string>;
+              "scope": "model" | "language";
+            }>;
           };
           "fields": Array<{
             [key: string]: unknown;
@@ -964,6 +1013,11 @@ export interface ManageOperations {
           "settings"?: {
             [key: string]: unknown;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -1028,6 +1082,11 @@ export interface ManageOperations {
               "icon": string | null;
               "help_text": string | null;
             };
+            "unique_combinations": Array<{
+              "name": string;
+              "fields": Array<string>;
+              "scope": "model" | "language";
+            }>;
           };
           "fields": Array<{
             [key: string]: unknown;
@@ -1058,6 +1117,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: unknown;
@@ -1147,6 +1211,11 @@ export interface ManageOperations {
             "icon": string | null;
             "help_text": string | null;
           };
+          "unique_combinations": Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           [key: string]: unknown;
@@ -1215,6 +1284,11 @@ export interface ManageOperations {
             "icon"?: string | null;
             "help_text"?: string | null;
           };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
         };
         "fields": Array<{
           "id"?: string;

@@ -164,7 +164,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     responseType: "text/plain",
     errors: [...siteErrors],
   },
-  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked"] },
+  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked", "single_entry_conflict", "invalid_unique_combination"] },
   { operationId: "dismissModelProposal", method: "post", path: "/api/models/proposals/{id}/dismiss", access: "site", summary: "Dismiss a model proposal", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId] },
   {
     operationId: "putManualOrder",

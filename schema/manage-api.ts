@@ -8,6 +8,7 @@ import { mediaFolderRoutes } from "./manage-media-folders";
 import { mediaReplaceRoutes } from "./manage-media-replace";
 import { mediaOriginalRoutes } from "./manage-media-originals";
 import { mediaUsageRoutes } from "./manage-media-usage";
+import { relatedFromRoutes } from "./manage-related-from";
 import { modelProposalRoutes } from "./manage-model-proposals";
 import { modelRoutes } from "./manage-models";
 import { pluginRoutes } from "./manage-plugins";
@@ -45,5 +46,5 @@ export const manageSurface: Surface = {
   // The shared JSON body reader (workers/http/json-body.ts): every write's body is capped.
   bodyErrors: ["payload_too_large"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
 };

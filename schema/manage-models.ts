@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { FieldDefinitionEntries } from "./model-definition";
 import { ModelSettingsPatch, ModelSettingsView } from "./model-settings";
+import { UniqueCombination, UniqueCombinations } from "./unique-combinations";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -29,6 +30,7 @@ export const ModelDefinitionModel = v.pipe(
     is_public: v.optional(v.boolean()),
     enableI18n: v.optional(v.boolean()),
     settings: v.optional(ModelSettingsPatch),
+    unique_combinations: v.optional(UniqueCombinations),
   }),
   v.title("ModelDefinitionModel"),
 );
@@ -42,6 +44,7 @@ const ModelDefinitionModelView = v.object({
   is_public: v.boolean(),
   enableI18n: v.boolean(),
   settings: ModelSettingsView,
+  unique_combinations: v.array(UniqueCombination),
 });
 
 /** A model as management reads answer it. */
@@ -102,7 +105,7 @@ export const RemoveModelBody = v.strictObject({ expected_revision: Revision, con
 
 const ModelPath = v.strictObject({ id: Id });
 const writeErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
-const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable"] as const;
+const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_unique_combination", "single_entry_conflict"] as const;
 
 /** Model operations of the management API. */
 export const modelRoutes: readonly RouteSpec[] = [

@@ -56,6 +56,20 @@ export const PublicItem = v.pipe(
   v.title("PublicItem"),
 );
 
+/** A published item pointing at another (GET /v1/{model}/{slug}/related-from). */
+const RelatedFromItem = v.pipe(
+  v.strictObject({
+    id: v.pipe(v.string(), v.description("The source's served instance id")),
+    model: v.string(),
+    locale: v.string(),
+    slug: v.nullable(v.string()),
+    display: v.pipe(v.nullable(v.string()), v.description("The source's title; null when its title field is private")),
+    field: v.pipe(v.string(), v.description("The source's relation field holding the link")),
+    first_published_at: v.string(),
+  }),
+  v.title("RelatedFromItem"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -101,6 +115,21 @@ export const publicSurface: Surface = {
       params: v.strictObject({ model: v.string(), slug: v.string() }),
       query: v.strictObject({ locale: v.optional(Locale), preview: v.optional(v.string()), fields: v.optional(v.pipe(v.string(), v.description("comma-separated field keys the answer keeps in fields, relations and media (at most 50); a private or unknown key is 400 invalid_request"))), }),
       response: v.strictObject({ data: PublicItem }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listItemRelatedFrom",
+      method: "get",
+      path: "/v1/{model}/{slug}/related-from",
+      summary: "Published items (of models the reader may read) whose served relations point at this item, newest first",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({
+        locale: v.optional(Locale),
+        field: v.optional(v.pipe(v.string(), v.description("Only links through relation fields with this key"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.description("1 or more; default 20; more than 100 gives 100"))),
+        cursor: v.optional(v.string()),
+      }),
+      response: v.strictObject({ data: v.array(RelatedFromItem), page: Page }),
       errors: ["invalid_request", "not_found"],
     },
     {

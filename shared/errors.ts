@@ -33,6 +33,7 @@ export const ERROR_STATUS = {
   dependent_content: 409,
   slug_taken: 409,
   single_entry_exists: 409,
+  single_entry_conflict: 409,
   entry_published: 409,
   entry_not_in_trash: 409,
   entry_in_trash: 409,
@@ -87,6 +88,7 @@ export const ERROR_STATUS = {
   proposal_field_unsupported: 422,
   assignee_not_eligible: 422,
   unique_unsupported: 422,
+  invalid_unique_combination: 422,
   invalid_field_validation: 422,
   // Content rules I (docs/content-rules-fields.md): executable custom validation, component and condition refusals at model apply.
   unsupported_text_validation: 422,

@@ -28,6 +28,7 @@ import {
 } from "../../shared/services/lifecycle";
 import { createModel, type CreateModelInput } from "../../shared/services/models/create-model";
 import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { seedRulesDemo } from "./rules-demo";
 import {
   AUTHORS,
   CATEGORIES,
@@ -236,6 +237,7 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
     await apply(ctx, publishEntry(ctx, { instance_id: entry.instance_id }));
   }
   log.push(`demo: homepage and ${NOTES.length} private notes published.`);
+  await seedRulesDemo(ctx, log);
 
   const articleFields = (spec: ArticleSpec, index: number, day: number, withCover: boolean): Record<string, unknown> => ({
     title: spec.title,

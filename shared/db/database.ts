@@ -123,6 +123,14 @@ export interface RelationLinksTable {
   target_group_id: string;
 }
 
+/** Links of each entry language's current draft, by target (0024_related_from.sql). */
+export interface RelationHeadsTable {
+  site_id: string;
+  target_group_id: string;
+  source_instance_id: string;
+  field_id: string;
+}
+
 export interface MediaTable {
   id: string;
   site_id: string;
@@ -408,6 +416,7 @@ export interface Database {
   entries: EntriesTable;
   versions: VersionsTable;
   relation_links: RelationLinksTable;
+  relation_heads: RelationHeadsTable;
   media: MediaTable;
   media_folders: MediaFoldersTable;
   media_objects: MediaObjectsTable;

@@ -200,6 +200,19 @@ export interface ItemOptions<M extends ModelSlug = ModelSlug> {
   fields?: Array<FieldKeys[M]>;
 }
 
+/** A published item whose relations point at another (relatedFrom). */
+export interface RelatedFromItem {
+  id: string;
+  model: string;
+  locale: string;
+  slug: string | null;
+  /** The source's title; null when its title field is private. */
+  display: string | null;
+  /** The source's relation field holding the link. */
+  field: string;
+  first_published_at: string;
+}
+
 /** A refusal of the API: \`status\` and the stable \`code\` of its error body. */
 export class DriftwoodError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -258,6 +271,15 @@ export function createClient(options: ClientOptions) {
       if (opts.preview) query.push(["preview", opts.preview]);
       if (opts.fields) query.push(["fields", opts.fields.join(",")]);
       return get("/v1/" + model + "/" + encodeURIComponent(slug), query);
+    },
+    /** Published items whose served relations point at this item, newest first (one page). */
+    relatedFrom(model: ModelSlug, slug: string, opts: { locale?: Locale; field?: string; limit?: number; cursor?: string } = {}): Promise<{ data: RelatedFromItem[]; page: Page }> {
+      const query: Array<[string, string]> = [];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.field) query.push(["field", opts.field]);
+      if (opts.limit !== undefined) query.push(["limit", String(opts.limit)]);
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      return get("/v1/" + model + "/" + encodeURIComponent(slug) + "/related-from", query);
     },
     embeds: () => get<{ data: { providers: string[]; origins: string[] } }>("/v1/_embeds", []),
     richBlocks: () => get<{ data: unknown[] }>("/v1/_rich-blocks", []),

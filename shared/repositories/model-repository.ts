@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database, ModelRow } from "../db/database";
 import { assertScope, type SiteScope } from "../db/site-scope";
 import type { FieldDefinition } from "../../schema/model-definition";
+import type { UniqueCombination } from "../../schema/unique-combinations";
 
 /** A content model with its definition parsed. */
 export interface Model {
@@ -17,6 +18,8 @@ export interface Model {
   fields: FieldDefinition[];
   /** Editor-facing settings (schema/model-settings.ts), kept in the definition JSON. */
   settings: ModelSettings;
+  /** Named unique combinations (schema/unique-combinations.ts), kept in the definition JSON. */
+  unique_combinations: UniqueCombination[];
   folder: string | null;
   manual_order: string[];
   revision: number;
@@ -28,6 +31,16 @@ export interface Model {
 export interface StoredDefinition {
   fields: FieldDefinition[];
   settings?: ModelSettings;
+  unique_combinations?: UniqueCombination[];
+}
+
+/** The definition JSON of a model (no `unique_combinations` key while it has none). */
+export function storedDefinition(model: Pick<Model, "fields" | "settings" | "unique_combinations">): string {
+  return JSON.stringify({
+    fields: model.fields,
+    settings: model.settings,
+    ...(model.unique_combinations.length > 0 ? { unique_combinations: model.unique_combinations } : {}),
+  } satisfies StoredDefinition);
 }
 
 export function toModel(row: ModelRow): Model {
@@ -43,6 +56,7 @@ export function toModel(row: ModelRow): Model {
     i18n: row.i18n === 1,
     fields: definition.fields,
     settings: { ...DEFAULT_MODEL_SETTINGS, ...(definition.settings ?? {}) },
+    unique_combinations: definition.unique_combinations ?? [],
     folder: row.folder,
     manual_order: row.manual_order ? (JSON.parse(row.manual_order) as string[]) : [],
     revision: row.revision,
@@ -83,7 +97,7 @@ export function modelRepository(db: Kysely<Database>, scope: SiteScope) {
           kind: model.kind,
           is_public: model.is_public ? 1 : 0,
           i18n: model.i18n ? 1 : 0,
-          definition: JSON.stringify({ fields: model.fields, settings: model.settings } satisfies StoredDefinition),
+          definition: storedDefinition(model),
           folder: model.folder,
           manual_order: model.manual_order.length > 0 ? JSON.stringify(model.manual_order) : null,
           revision: model.revision,

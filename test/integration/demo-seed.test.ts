@@ -5,6 +5,7 @@ import { verifyPassword } from "../../shared/auth/passwords";
 import { ensureDemoCredentials } from "../../scripts/seed/credentials";
 import { authenticatePlugin } from "../../shared/auth/plugin-authority";
 import { PLUGIN_CAPABILITIES } from "../../schema/plugin-manifest";
+import { publicGet } from "../helpers/public-api";
 
 /** The same seed `npm run seed` runs, against the test D1 and R2. */
 let first: DemoSeedResult;
@@ -57,6 +58,18 @@ describe("demo seed", () => {
     expect(roles).toEqual([{ slug: "demo", role: "admin" }, { slug: "other", role: "admin" }]);
   });
 
+  it("uses the content rules: a single homepage, a unique brand/SKU combination, categories related from articles", async () => {
+    const demo = site("demo");
+    const product = await rows<{ definition: string }>("SELECT definition FROM models WHERE site_id = ? AND slug = 'product'", demo.id);
+    expect(JSON.parse(product[0]?.definition ?? "{}").unique_combinations).toEqual([{ name: "brand_sku", fields: ["brand", "sku"], scope: "model" }]);
+    const claims = await rows<{ value: string }>("SELECT value FROM unique_values WHERE site_id = ? AND field_id = 'cmb:brand_sku' ORDER BY value", demo.id);
+    expect(claims.map((c) => c.value)).toEqual(['["saltworks","st-01"]', '["tideline","la-02"]', '["tideline","st-01"]']);
+    const related = await publicGet<{ data: { model: string; field: string }[]; page: { has_more: boolean } }>(demo.host, "/v1/category/woodcraft/related-from?limit=5");
+    expect(related.status).toBe(200);
+    expect(related.body.data.length).toBe(5);
+    expect(related.body.data.every((d) => d.model === "article" && d.field === "categories")).toBe(true);
+  });
+
   it("defines the demo models", async () => {
     const models = await rows<{ slug: string; kind: string; is_public: number; i18n: number; definition: string }>(
       "SELECT slug, kind, is_public, i18n, definition FROM models WHERE site_id = ? ORDER BY slug",
@@ -68,6 +81,7 @@ describe("demo seed", () => {
       ["category", "collection", 1, 1],
       ["homepage", "single", 1, 0],
       ["note", "collection", 0, 0],
+      ["product", "collection", 1, 0],
     ]);
     const article = models.find((m) => m.slug === "article");
     const fields = (JSON.parse(article?.definition ?? "{}") as { fields: { key: string; type: string; multiple?: boolean }[] }).fields;

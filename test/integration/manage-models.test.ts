@@ -352,6 +352,7 @@ describe("management API: one shape of a model definition (spec 2: complete defi
       is_public: true,
       enableI18n: true,
       settings: { preview_url: null, icon: "calendar", help_text: null },
+      unique_combinations: [],
     });
     expect(read.body.definition.fields.map((f) => f.key)).toEqual(["title", "starts"]);
     const listed = await manage<{ data: ModelBody[] }>(token, "GET", "/models");
@@ -384,7 +385,7 @@ describe("management API: one shape of a model definition (spec 2: complete defi
     expect(after.body).toMatchObject({ name: "Happening", slug: "happening", definition: { model: { name: "Happening", slug: "happening" } } });
   });
 
-  it("refuses a definition without its model part, or one changing the model's kind, with 400 and writes nothing", async () => {
+  it("refuses a definition without its model part with 400 and writes nothing; an empty collection may become single", async () => {
     const s = await seedSite();
     const token = await credential(s);
     const created = await manage<WriteBody>(token, "POST", "/models", { body: { definition: { model: head, fields: eventFields } } });
@@ -395,8 +396,10 @@ describe("management API: one shape of a model definition (spec 2: complete defi
     const kind = await manage<Err>(token, "PUT", `/models/${created.body.model_id}/definition`, {
       body: { expected_revision: read.body.revision, definition: { model: { ...read.body.definition.model, kind: "single" }, fields: read.body.definition.fields } },
     });
-    expect(kind.status).toBe(400);
-    expect((await modelRow(s, created.body.model_id))?.revision).toBe(read.body.revision);
+    // Spec 3: a collection becomes single with at most one item (content-rules-single-unique.test.ts covers the refusal).
+    expect(kind.status, JSON.stringify(kind.body)).toBe(200);
+    expect((await modelRow(s, created.body.model_id))?.revision).toBe(read.body.revision + 1);
+    expect((await manage<ModelBody>(token, "GET", `/models/${created.body.model_id}`)).body).toMatchObject({ kind: "single" });
   });
 
   it("a model read can be proposed back as an update proposal in the same shape", async () => {

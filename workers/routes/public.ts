@@ -14,6 +14,7 @@ import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
+import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 
 export { publicNotFound };
 
@@ -77,6 +78,18 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
       const model = await readableModel(env, site, modelSlug, request);
       if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now(), params.selection);
       return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
+    });
+  },
+  listItemRelatedFrom: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = call.params.slug ?? "";
+    if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
+    const params = parseRelatedFromParams(url);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, modelSlug, request);
+      return readRelatedFrom(env.DB, site, model, slug, servedChain(site, params.locale), params, request, !bypass);
     });
   },
 };

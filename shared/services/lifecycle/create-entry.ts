@@ -1,34 +1,18 @@
-import { AppError } from "../../errors";
-import type { Model } from "../../repositories/model-repository";
 import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
 import type { EntryView } from "./entry-view";
-import { loadModelForEntries, requireSiteLanguage, revealEntry } from "./load";
+import { loadModelForEntries, requireSiteLanguage } from "./load";
 import { newInstance } from "./new-instance";
 import { prepareFields, writtenFieldIds } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug, slugify } from "./slugs";
 import { claimStatements, claimsOf, requireClaimsFree } from "./unique-values";
+import { requireSingleFree, singleFreeGuard } from "./single-entry";
 
 export interface CreateEntryInput {
   model_id: string;
   lang?: string;
   slug?: string | null;
   fields: Readonly<Record<string, unknown>>;
-}
-
-/** A single model holds at most one item, Trash counted. */
-async function requireSingleFree(ctx: LifecycleContext, model: Model): Promise<void> {
-  if (model.kind !== "single") return;
-  const existing = await ctx.db
-    .selectFrom("entries")
-    .select(["instance_id", "model_id", "lang"])
-    .where("site_id", "=", ctx.site.id)
-    .where("model_id", "=", model.id)
-    .executeTakeFirst();
-  if (existing) {
-    const details = revealEntry(ctx, existing);
-    throw new AppError("single_entry_exists", `Model "${model.slug}" is single and already has an entry.`, details.instance_id ? details : undefined);
-  }
 }
 
 /**
@@ -57,7 +41,7 @@ export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput
   const created = await newInstance(ctx, model, { lang, slug }, { ...prepared, label });
   const { instance_id: instanceId, translation_group_id: groupId, current_version_id: versionId } = created.row;
   return {
-    statements: [...created.statements, ...claimStatements(ctx, model, created.row, claims)],
+    statements: [...singleFreeGuard(ctx, model), ...created.statements, ...claimStatements(ctx, model, created.row, claims)],
     answer: created.answer,
     events: [{ name: "entry.created", payload: { instance_id: instanceId, translation_group_id: groupId, model_id: model.id, lang, version_id: versionId } }],
     purgeTags: [], // a draft is not served

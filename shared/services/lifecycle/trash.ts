@@ -1,4 +1,5 @@
 import type { CompiledQuery } from "kysely";
+import { purgeHeadStatements } from "../relations/relation-heads";
 import { isoAt } from "../../clock";
 import { restoredLinkStatements } from "./relation-rules";
 import { AppError } from "../../errors";
@@ -10,7 +11,7 @@ import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { loadEntry, revealEntry } from "./load";
 import { requireFreeSlug } from "./slugs";
-import { claimStatements, claimsOf, releaseStatements, takenClaims, uniqueFields, type ClaimIssue } from "./unique-values";
+import { claimStatements, claimsOf, releaseStatements, takenClaims, hasUniqueClaims, type ClaimIssue } from "./unique-values";
 
 export interface TrashInput {
   instance_id: string;
@@ -89,7 +90,7 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
   const entries = entryRepository(ctx.db, ctx.scope);
   const reclaims: CompiledQuery[] = [];
   const issues: ClaimIssue[] = [];
-  for (const e of uniqueFields(model.fields).length > 0 ? instances : []) {
+  for (const e of hasUniqueClaims(model) ? instances : []) {
     const version = e.current_version_id ? await entries.findVersion(e.current_version_id) : undefined;
     const claims = claimsOf(model, e.lang, version ? (JSON.parse(version.fields) as Record<string, unknown>) : {});
     issues.push(...(await takenClaims(ctx, model, e.translation_group_id, claims, e.lang)));
@@ -131,7 +132,7 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
       ctx.db.deleteFrom("entries").where("site_id", "=", siteId).where("instance_id", "in", part).compile(),
     );
   }
-  statements.push(...releaseStatements(ctx, ids));
+  statements.push(...releaseStatements(ctx, ids), ...purgeHeadStatements(ctx, ids, groupGone ? entry.translation_group_id : null));
   // Links other items hold to a group that no longer exists would point nowhere.
   if (groupGone) statements.push(ctx.db.deleteFrom("relation_links").where("site_id", "=", siteId).where("target_group_id", "=", entry.translation_group_id).compile());
   return {

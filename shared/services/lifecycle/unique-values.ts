@@ -13,6 +13,7 @@ import { chunk, rowsPerInsert } from "../../db/chunks";
 import { UNIQUE_TYPES, type FieldDefinition } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
+import { combinationId, combinationValue, resolvedCombinations } from "./unique-combinations";
 
 /** A unique field with a supported type. */
 export function uniqueFields(fields: readonly FieldDefinition[]): FieldDefinition[] {
@@ -48,24 +49,46 @@ export function uniqueScope(field: FieldDefinition, lang: string): string {
   return field.unique === "language" ? lang : "";
 }
 
+/** One claim row: of a unique field (`id` its field id) or of a named combination (`id` `cmb:<name>`). */
 export interface Claim {
-  field: FieldDefinition;
+  id: string;
+  /** The field key, or the combination's name. */
+  key: string;
+  label: string;
+  unique: "model" | "language";
   scope: string;
   value: string;
+  /** A combination's member keys. */
+  fields?: string[];
+}
+
+/** Whether entries of the model claim anything (unique fields or named combinations). */
+export function hasUniqueClaims(model: Pick<Model, "fields" | "unique_combinations">): boolean {
+  return uniqueFields(model.fields).length > 0 || model.unique_combinations.length > 0;
 }
 
 /** The claims of one entry language's values (stored by field id). */
 export function claimsOf(model: Model, lang: string, stored: Readonly<Record<string, unknown>>): Claim[] {
-  return uniqueFields(model.fields).flatMap((field) => {
+  const fieldClaims = uniqueFields(model.fields).flatMap((field): Claim[] => {
     const value = uniqueValue(stored[field.id]);
-    return value === null ? [] : [{ field, scope: uniqueScope(field, lang), value }];
+    return value === null ? [] : [{ id: field.id, key: field.key, label: field.label, unique: field.unique ?? "model", scope: uniqueScope(field, lang), value }];
   });
+  const combinationClaims = resolvedCombinations(model.unique_combinations, model.fields).flatMap(({ combination, members }): Claim[] => {
+    const value = combinationValue(members, stored, uniqueValue);
+    if (value === null) return [];
+    const label = members.map((m) => m.label).join(" + ");
+    return [{ id: combinationId(combination.name), key: combination.name, label, unique: combination.scope, scope: combination.scope === "language" ? lang : "", value, fields: [...combination.fields] }];
+  });
+  return [...fieldClaims, ...combinationClaims];
 }
 
 export interface ClaimIssue {
   path: string;
   code: "unique_taken";
   message: string;
+  /** A named combination's refusal: its name and member keys (`path` is its first member). */
+  combination?: string;
+  fields?: string[];
   /** The holder, only when the actor may read it. */
   instance_id?: string;
   lang?: string;
@@ -81,16 +104,20 @@ export async function takenClaims(ctx: LifecycleContext, model: Model, groupId: 
       .select(["unique_values.instance_id", "entries.lang"])
       .where("unique_values.site_id", "=", ctx.site.id)
       .where("unique_values.model_id", "=", model.id)
-      .where("unique_values.field_id", "=", claim.field.id)
+      .where("unique_values.field_id", "=", claim.id)
       .where("unique_values.scope", "=", claim.scope)
       .where("unique_values.value", "=", claim.value)
       .where("unique_values.translation_group_id", "<>", groupId)
       .executeTakeFirst();
     if (holder) {
+      const where = claim.unique === "language" ? " in this language" : "";
       issues.push({
-        path: claim.field.key,
+        path: claim.fields?.[0] ?? claim.key,
         code: "unique_taken",
-        message: `${claim.field.label} is already used by another entry${claim.field.unique === "language" ? " in this language" : ""}.`,
+        message: claim.fields
+          ? `The combination "${claim.key}" (${claim.label}) is already used by another entry${where}.`
+          : `${claim.label} is already used by another entry${where}.`,
+        ...(claim.fields ? { combination: claim.key, fields: claim.fields } : {}),
         ...revealEntry(ctx, { instance_id: holder.instance_id, model_id: model.id, lang: holder.lang }),
         ...(lang !== undefined ? { lang } : {}),
       });
@@ -126,16 +153,16 @@ export function insertClaimStatements(ctx: LifecycleContext, modelId: string, ro
 
 /**
  * Statements replacing an entry language's claims by `claims` (its new current draft). Nothing for
- * a model without unique fields: a model apply removing the last one already dropped its claims.
+ * a model without unique fields or combinations: a model apply removing the last one already dropped its claims.
  */
 export function claimStatements(ctx: LifecycleContext, model: Model, holder: ClaimHolder, claims: readonly Claim[]): CompiledQuery[] {
-  if (uniqueFields(model.fields).length === 0) return [];
+  if (!hasUniqueClaims(model)) return [];
   return [
     ctx.db.deleteFrom("unique_values").where("site_id", "=", ctx.site.id).where("instance_id", "=", holder.instance_id).compile(),
     ...insertClaimStatements(
       ctx,
       model.id,
-      claims.map((c) => ({ ...holder, field_id: c.field.id, scope: c.scope, value: c.value })),
+      claims.map((c) => ({ ...holder, field_id: c.id, scope: c.scope, value: c.value })),
     ),
   ];
 }
@@ -152,7 +179,7 @@ export function claimGuards(ctx: LifecycleContext, model: Model, groupId: string
       ctx.db,
       "write_conflict",
       "NOT EXISTS (SELECT 1 FROM unique_values WHERE site_id = ? AND model_id = ? AND field_id = ? AND scope = ? AND value = ? AND translation_group_id <> ?)",
-      [ctx.site.id, model.id, c.field.id, c.scope, c.value, groupId],
+      [ctx.site.id, model.id, c.id, c.scope, c.value, groupId],
     ),
   );
 }

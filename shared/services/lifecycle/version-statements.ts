@@ -6,6 +6,7 @@ import { entryRepository } from "../../repositories/entry-repository";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import type { PreparedFields } from "./prepare-fields";
+import { relationHeadStatements } from "../relations/relation-heads";
 
 /**
  * Statements writing one new immutable version, its ordered relation links and its media usage rows
@@ -43,6 +44,7 @@ export async function newVersionStatements(
   for (const part of chunk(rows, rowsPerInsert(7))) {
     statements.push(ctx.db.insertInto("relation_links").values(part).compile());
   }
+  statements.push(...relationHeadStatements(ctx, instanceId, prepared.links));
   const uses = mediaReferences(model.fields, prepared.stored).map((ref) => ({ site_id: ctx.site.id, version_id: versionId, instance_id: instanceId, ...ref }));
   for (const part of chunk(uses, rowsPerInsert(6))) {
     statements.push(ctx.db.insertInto("media_usage").values(part).compile());

@@ -5,7 +5,7 @@ import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { hasSystemPermission } from "../../auth/permissions";
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
-import { modelRepository, type Model, type StoredDefinition } from "../../repositories/model-repository";
+import { modelRepository, storedDefinition, type Model } from "../../repositories/model-repository";
 import { reindexModelStatements } from "../../search/reindex";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { renderSnapshot, snapshotStatements } from "../lifecycle/snapshot";
@@ -19,6 +19,9 @@ import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { uniqueRebuild } from "./unique-rebuild";
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
+import { singleKindChange } from "../lifecycle/single-entry";
+import { requireValidCombinations } from "../lifecycle/unique-combinations";
+import type { UniqueCombination } from "../../../schema/unique-combinations";
 
 export type { BlockedChange };
 
@@ -147,9 +150,10 @@ function updateRow(ctx: LifecycleContext, model: Model, expectedRevision: number
       slug: model.slug,
       name: model.name,
       description: model.description,
+      kind: model.kind,
       is_public: model.is_public ? 1 : 0,
       i18n: model.i18n ? 1 : 0,
-      definition: JSON.stringify({ fields: model.fields, settings: model.settings } satisfies StoredDefinition),
+      definition: storedDefinition(model),
       revision: model.revision,
       updated_at: model.updated_at,
     })
@@ -172,13 +176,14 @@ async function applyChange(
 ): Promise<WritePlan<ModelWriteAnswer>> {
   requireUniqueSupported(draft.fields);
   requireRelationDefinitions(draft.fields, { modelId: draft.id, i18n: draft.i18n });
+  requireValidCombinations(draft.unique_combinations, draft.fields);
   const at = isoAt(ctx.clock.now());
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
   const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
   if (removedFieldIds.length > 0) await checkRoleGrants(ctx, before.id, removedFieldIds);
   const changes = await blockedChanges(ctx, before, after);
   if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
-  const statements: CompiledQuery[] = [updateRow(ctx, after, before.revision)];
+  const statements: CompiledQuery[] = [...(await singleKindChange(ctx, before, after)), updateRow(ctx, after, before.revision)];
   // Unique claims: dropped for fields no longer unique, rebuilt from current drafts for new ones.
   statements.push(...(await uniqueRebuild(ctx, before, after)).statements);
   const renamed = before.slug !== after.slug;
@@ -224,6 +229,7 @@ export interface DefinitionModel {
   is_public?: boolean;
   enableI18n?: boolean;
   settings?: ModelSettingsPatch;
+  unique_combinations?: UniqueCombination[];
 }
 
 export interface CreateModelDefinitionInput {
@@ -243,6 +249,7 @@ export async function createModelFromDefinition(ctx: LifecycleContext, input: Cr
     ...(m.is_public !== undefined ? { is_public: m.is_public } : {}),
     ...(m.enableI18n !== undefined ? { i18n: m.enableI18n } : {}),
     ...(m.settings !== undefined ? { settings: m.settings } : {}),
+    ...(m.unique_combinations !== undefined ? { unique_combinations: m.unique_combinations } : {}),
   };
   const plan = await createModel(ctx, create);
   const model = plan.answer;
@@ -288,21 +295,21 @@ export interface ReplaceDefinitionInput {
 
 /**
  * The model part of a replaced definition over the model as it is: a new name or slug is a rename
- * (checked like PUT /models/{id}); optional keys left out keep their value. The kind cannot change.
+ * (checked like PUT /models/{id}); optional keys left out keep their value.
  */
 async function replacedModelPart(ctx: LifecycleContext, before: Model, m: DefinitionModel | undefined) {
   if (m === undefined) return {};
-  if (m.kind !== undefined && m.kind !== before.kind) {
-    throw new AppError("invalid_request", "A model's kind cannot change.", { parameter: "definition.model.kind", kind: before.kind });
-  }
   await checkNames(ctx, before.id, m.slug, m.name);
   return {
+    // A collection becomes single only with at most one item (checked in applyChange: single-entry.ts).
+    kind: m.kind ?? before.kind,
     slug: m.slug,
     name: m.name,
     description: m.description !== undefined ? m.description : before.description,
     i18n: m.enableI18n ?? before.i18n,
     is_public: m.is_public ?? before.is_public,
     settings: mergeModelSettings(before.settings, m.settings),
+    unique_combinations: m.unique_combinations ?? before.unique_combinations,
   };
 }
 
@@ -359,6 +366,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
   const fields: FieldDefinition[] = parse(ModelFields, withIds);
   requireUsableFieldValidation(fields);
   requireUniqueSupported(fields);
+  requireValidCombinations(modelPart.unique_combinations ?? before.unique_combinations, fields);
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
@@ -384,6 +392,7 @@ export async function checkProposedNewModel(ctx: LifecycleContext, definition: P
   requireUsableFieldValidation(fields);
   requireUniqueSupported(fields);
   requireRelationDefinitions(fields, { i18n: definition.model.enableI18n ?? false });
+  requireValidCombinations(definition.model.unique_combinations ?? [], fields);
 }
 
 /**

@@ -10,6 +10,8 @@ import { parse } from "../validation";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
+import type { UniqueCombination } from "../../../schema/unique-combinations";
+import { requireValidCombinations } from "../lifecycle/unique-combinations";
 
 /** A field as a model write names it: without `id` when new. */
 export type NewField = Omit<FieldDefinition, "id" | "fields"> & { id?: string; fields?: readonly object[] };
@@ -23,6 +25,7 @@ export interface CreateModelInput {
   i18n?: boolean;
   folder?: string | null;
   settings?: ModelSettingsPatch;
+  unique_combinations?: UniqueCombination[];
   fields: NewField[];
 }
 
@@ -42,6 +45,7 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
   requireUsableFieldValidation(fields);
   requireRelationDefinitions(fields, { modelId: id, i18n: input.i18n ?? false });
   requireUniqueSupported(fields);
+  requireValidCombinations(input.unique_combinations ?? [], fields);
   const models = modelRepository(ctx.db, ctx.scope);
   const existing = await models.list();
   if (existing.some((m) => m.slug === input.slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug: input.slug });
@@ -62,6 +66,7 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
     i18n: input.i18n ?? false,
     fields,
     settings: mergeModelSettings(DEFAULT_MODEL_SETTINGS, input.settings),
+    unique_combinations: input.unique_combinations ?? [],
     folder: input.folder ?? null,
     manual_order: [],
     revision: 1,

@@ -7,7 +7,7 @@ import { tightenedValidation } from "./validation-tightening";
 /** Changes a model apply refuses while content depends on the old shape (409 model_change_blocked). */
 /** One change unsafe for existing content (409 model_change_blocked). */
 export interface BlockedChange {
-  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict" | "validation_tightened"
+  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict" | "unique_combination_conflict" | "validation_tightened"
     // Relations (relation-change-checks.ts).
     | "relation_kind_changed" | "relation_target_shared" | "relation_hierarchy_cycle";
   field: string | null;

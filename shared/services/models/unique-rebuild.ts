@@ -4,6 +4,7 @@ import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "../lifecycle/context";
 import { insertClaimStatements, uniqueFields, uniqueScope, uniqueValue } from "../lifecycle/unique-values";
 import type { BlockedChange } from "./model-change-checks";
+import { combinationRebuild } from "./unique-combination-rebuild";
 
 /**
  * Unique fields whose claims a model apply rebuilds from the current drafts: made unique, scope
@@ -23,7 +24,7 @@ function droppedFieldIds(before: Model, after: Model): string[] {
   return before.fields.filter((f) => f.unique !== undefined && !kept.has(f.id)).map((f) => f.id);
 }
 
-interface DraftClaim {
+export interface DraftClaim {
   instance_id: string;
   translation_group_id: string;
   field_id: string;
@@ -48,7 +49,7 @@ async function draftClaims(ctx: LifecycleContext, modelId: string, field: FieldD
 }
 
 /** Entry languages holding a value another item also holds. */
-function conflicting(claims: readonly DraftClaim[]): DraftClaim[] {
+export function conflicting(claims: readonly DraftClaim[]): DraftClaim[] {
   const groups = new Map<string, Set<string>>();
   const key = (c: DraftClaim) => `${c.scope}\u0000${c.value}`;
   for (const c of claims) {
@@ -87,5 +88,6 @@ export async function uniqueRebuild(ctx: LifecycleContext, before: Model, after:
     }
     statements.push(drop(field.id), ...insertClaimStatements(ctx, after.id, claims));
   }
-  return { changes, statements };
+  const combinations = await combinationRebuild(ctx, before, after);
+  return { changes: [...changes, ...combinations.changes], statements: [...statements, ...combinations.statements] };
 }

@@ -12,6 +12,7 @@ import * as models from "./models";
 import * as plugins from "./plugins";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
+import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
 import { getSite } from "./site";
 
@@ -50,6 +51,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   restoreEntry: entries.restoreEntry,
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
+  listEntryRelatedFrom,
   createEntryProposal: proposals.createEntryProposal,
   listProposals: proposals.listProposals,
   getProposal: proposals.getProposal,

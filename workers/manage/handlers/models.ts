@@ -25,7 +25,7 @@ function modelView(model: Model) {
     settings: model.settings,
     // The same complete definition POST /models and PUT /models/{id}/definition take (spec 2).
     definition: {
-      model: { name: model.name, slug: model.slug, description: model.description, kind: model.kind, is_public: model.is_public, enableI18n: model.i18n, settings: model.settings },
+      model: { name: model.name, slug: model.slug, description: model.description, kind: model.kind, is_public: model.is_public, enableI18n: model.i18n, settings: model.settings, unique_combinations: model.unique_combinations },
       fields: model.fields,
     },
     updated_at: model.updated_at,
