@@ -59,6 +59,17 @@ async function api(languages?: string[]): Promise<Api> {
   return self;
 }
 
+/** A model definition replaced through PUT /models/{id}/definition with `change` applied to its fields. */
+type Definition = { model: Record<string, unknown>; fields: Record<string, unknown>[] };
+async function redefine(a: Api, modelId: string, change: (fields: Record<string, unknown>[]) => Record<string, unknown>[]) {
+  const read = await a.call<{ revision: number; definition: Definition }>("GET", `/models/${modelId}`);
+  const { definition } = read.body;
+  return a.call<Err & { error: { changes?: Record<string, unknown>[] } }>("PUT", `/models/${modelId}/definition`, {
+    body: { expected_revision: read.body.revision, definition: { model: definition.model, fields: change(definition.fields) } },
+  });
+}
+const setField = (key: string, patch: Record<string, unknown>) => (fields: Record<string, unknown>[]) => fields.map((f) => (f.key === key ? { ...f, ...patch } : f));
+
 const fieldOf = (e: EntryView, key: string) => (e.fields as Record<string, unknown>)[key];
 
 /** tag (target), article (ordered many_to_many tags), all public. */
@@ -453,15 +464,6 @@ describe("relations: languages", () => {
 });
 
 describe("relations: model apply checks existing content", () => {
-  type Definition = { model: Record<string, unknown>; fields: Record<string, unknown>[] };
-  async function redefine(a: Api, modelId: string, change: (fields: Record<string, unknown>[]) => Record<string, unknown>[]) {
-    const read = await a.call<{ revision: number; definition: Definition }>("GET", `/models/${modelId}`);
-    const { definition } = read.body;
-    return a.call<Err & { error: { changes?: Record<string, unknown>[] } }>("PUT", `/models/${modelId}/definition`, {
-      body: { expected_revision: read.body.revision, definition: { model: definition.model, fields: change(definition.fields) } },
-    });
-  }
-  const setField = (key: string, patch: Record<string, unknown>) => (fields: Record<string, unknown>[]) => fields.map((f) => (f.key === key ? { ...f, ...patch } : f));
 
   it("refuses a to-one kind while entries hold several targets, a one_ kind while a target is held twice, a hierarchy over loops", async () => {
     const a = await api();
@@ -502,5 +504,52 @@ describe("relations: model apply checks existing content", () => {
     expect((await a.save(x.instance_id, { parent: null })).status).toBe(200);
     expect((await redefine(a, post, setField("parent", { hierarchy: true }))).status).toBe(200);
     expect((await a.save(x.instance_id, { parent: y.instance_id })).body.error.code).toBe("relation_hierarchy_cycle");
+  });
+});
+
+describe("relation links and Trash, and a target model taken out (black-box probe findings)", () => {
+  it("keeps a link to a trashed target through unrelated saves and list edits, and it returns with the target", async () => {
+    const { a, tag, article, tags } = await tagged();
+    const [t0, t1, t2] = tags as [string, string, string];
+    const draftTag = (await a.create(tag, { name: "draft" })).instance_id;
+    const e = await a.create(article, { title: "A", tags: [draftTag, t0, t1] });
+    expect((await a.call("POST", `/entries/${draftTag}/trash`, { body: {} })).status).toBe(200);
+
+    const titleOnly = await a.save(e.instance_id, { title: "A2" });
+    expect(titleOnly.status, JSON.stringify(titleOnly.body)).toBe(200);
+    expect(fieldOf(titleOnly.body, "tags")).toEqual([draftTag, t0, t1]);
+    // Editing the list keeps the held (trashed) link; linking a trashed item anew is refused.
+    const connected = await a.save(e.instance_id, { tags: { connect: [t2] } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    expect(fieldOf(connected.body, "tags")).toEqual([draftTag, t0, t1, t2]);
+    const other = await a.create(article, { title: "B", tags: [t0, t1] });
+    const refused = await a.save(other.instance_id, { tags: { connect: [draftTag] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe("relation_target_not_found");
+
+    expect((await a.call("POST", `/entries/${draftTag}/restore`, { body: {} })).status).toBe(200);
+    expect(fieldOf(await a.get(e.instance_id), "tags")).toEqual([draftTag, t0, t1, t2]);
+  });
+
+  it("refuses taking a model out of a field's targets while entries link its items (409 model_change_blocked)", async () => {
+    const a = await api();
+    const org = await a.model("org", [{ key: "name", label: "Name", type: "text", title: true }]);
+    const person = await a.model("person", [{ key: "name", label: "Name", type: "text", title: true }]);
+    const post = await a.model("post", [
+      { key: "title", label: "Title", type: "text", title: true },
+      { key: "credits", label: "Credits", type: "relation", relation: "many_to_many", targets: [org, person] },
+    ]);
+    const o = (await a.create(org, { name: "Org" })).instance_id;
+    const p = (await a.create(person, { name: "Pat" })).instance_id;
+    const e = await a.create(post, { title: "P", credits: [{ model: "org", id: o }, { model: "person", id: p }] });
+    const blocked = await redefine(a, post, setField("credits", { targets: [person] }));
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error.code).toBe("model_change_blocked");
+    expect(blocked.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_target_model_removed", field: "credits", affected_count: 1 })]);
+    expect(fieldOf(await a.get(e.instance_id), "credits")).toEqual([o, p]);
+    // Once no entry links an org, the model may go.
+    expect((await a.save(e.instance_id, { credits: [{ model: "person", id: p }] })).status).toBe(200);
+    const applied = await redefine(a, post, setField("credits", { targets: [person] }));
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
   });
 });

@@ -93,21 +93,36 @@ export async function prepareFields(
     for (const [fieldId, ids] of wantedTargets) {
       const field = model.fields.find((f) => f.id === fieldId);
       const writtenNow = field !== undefined && keys.has(field.key);
+      // Spec 3, Trash: an item's relation rows are kept while a target is in Trash, and return with it.
+      // So a link the base version already held stays — in a field written now too (a connect to a
+      // list holding a trashed item) — and only a purged target (gone) drops out.
+      const held = new Set(field ? relationTargets(field, base[fieldId] ?? null) : []);
       const kept: string[] = [];
       for (const id of ids) {
         const target = byId.get(id);
-        // A target written now must be one the actor may read: linking is not a way to learn
-        // whether content it cannot see exists (authorise first, then reveal).
-        const visible = target !== undefined && (!writtenNow || mayRead(ctx, target.model_id, target.lang));
         const named = relations.expectedModel.get(id);
-        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id) && (!writtenNow || named === undefined || named === target.model_id);
-        if (linkable) {
+        let linkable: boolean;
+        if (target === undefined) {
+          linkable = false;
+        } else if (!writtenNow) {
+          linkable = true;
+        } else if (held.has(id)) {
+          linkable = named === undefined || named === target.model_id;
+        } else {
+          // A target written now must be one the actor may read: linking is not a way to learn
+          // whether content it cannot see exists (authorise first, then reveal).
+          linkable =
+            mayRead(ctx, target.model_id, target.lang) &&
+            target.trashed_at === null &&
+            (field?.targets ?? []).includes(target.model_id) &&
+            (named === undefined || named === target.model_id);
+        }
+        if (linkable && target) {
           links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);
         } else if (writtenNow) {
           refused.push(id);
         }
-        // A target purged or trashed since the base version was saved drops out of fields not written now.
       }
       if (!writtenNow && kept.length !== ids.length && field) stored[fieldId] = field.multiple ? kept : (kept[0] ?? null);
     }

@@ -9,7 +9,7 @@ import { tightenedValidation } from "./validation-tightening";
 export interface BlockedChange {
   kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict" | "unique_combination_conflict" | "validation_tightened"
     // Relations (relation-change-checks.ts).
-    | "relation_kind_changed" | "relation_target_shared" | "relation_hierarchy_cycle";
+    | "relation_kind_changed" | "relation_target_shared" | "relation_hierarchy_cycle" | "relation_target_model_removed";
   field: string | null;
   affected_count: number;
   message: string;

@@ -2,7 +2,8 @@
  * Relation changes a model apply checks against existing content (docs/content-rules-relations.md,
  * "Changing a relation"): a to-many kind becoming to-one while items hold several targets, a kind
  * becoming one_to_one / one_to_many while a target is held by several items, and a field becoming
- * a hierarchy while its links already loop. Each is one BlockedChange (409 model_change_blocked).
+ * a hierarchy while its links already loop, a model taken out of `targets` while items link its
+ * items. Each is one BlockedChange (409 model_change_blocked).
  * Links counted are those of live items' current drafts and published versions.
  */
 import { isToMany, relationKind, type FieldDefinition } from "../../../schema/model-definition";
@@ -72,6 +73,19 @@ async function countInLoops(ctx: LifecycleContext, modelId: string, fieldId: str
   return onLoop.size;
 }
 
+/** Live items whose current or published version links, through the field, an item of one of `modelIds`. */
+async function countLinkingModels(ctx: LifecycleContext, modelId: string, fieldId: string, modelIds: readonly string[]): Promise<number> {
+  const marks = modelIds.map(() => "?").join(", ");
+  const row = await ctx.d1
+    .prepare(
+      `SELECT count(DISTINCT e.instance_id) AS n ${LIVE_LINKS}
+         AND EXISTS (SELECT 1 FROM entries t WHERE t.site_id = rl.site_id AND t.instance_id = rl.target_instance_id AND t.model_id IN (${marks}))`,
+    )
+    .bind(ctx.site.id, modelId, fieldId, ...modelIds)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 export async function relationChanges(ctx: LifecycleContext, before: Model, after: Model): Promise<BlockedChange[]> {
   const changes: BlockedChange[] = [];
   const next = new Map(after.fields.map((f) => [f.id, f]));
@@ -80,6 +94,13 @@ export async function relationChanges(ctx: LifecycleContext, before: Model, afte
     if (!now || old.type !== "relation" || now.type !== "relation") continue;
     const from = relationKind(old);
     const to = relationKind(now);
+    const dropped = (old.targets ?? []).filter((id) => !(now.targets ?? []).includes(id));
+    if (dropped.length > 0) {
+      const n = await countLinkingModels(ctx, before.id, old.id, dropped);
+      if (n > 0) {
+        changes.push({ kind: "relation_target_model_removed", field: now.key, affected_count: n, message: `${n} entries link, through "${now.key}", items of a model the field would no longer allow.`, suggestion: "Unlink those items first, or keep the model among the field's targets." });
+      }
+    }
     if (isToMany(from) && !isToMany(to)) {
       const n = await countHoldingSeveral(ctx, before.id, old.id);
       if (n > 0) {
