@@ -3,6 +3,7 @@
  * npm run bench): the bindings as wrangler reads them from wrangler.jsonc, and an esbuild bundle
  * of a worker entry that Miniflare can take as its `script`.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { root } from "./load-ts.mjs";
 
@@ -33,7 +34,7 @@ export async function readBindings() {
 
 /**
  * Bundles a worker entry (TypeScript) into one ES module for workerd: `cloudflare:*` and `node:*`
- * imports stay external (the runtime provides them) and `.sql` files are text, as wrangler.jsonc's
+ * imports stay external (the runtime provides them) and `.sql` files and cli/manage.mjs are text, as wrangler.jsonc's
  * rules say.
  */
 export async function bundleWorker(entry) {
@@ -48,6 +49,8 @@ export async function bundleWorker(entry) {
     target: "es2022",
     external: ["cloudflare:*", "node:*"],
     loader: { ".sql": "text" },
+    // wrangler.jsonc's other Text rule: the generated command line the admin host serves (GET /manage.mjs).
+    plugins: [{ name: "manage-script-text", setup: (build) => build.onLoad({ filter: /[\\/]cli[\\/]manage\.mjs$/ }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" })) }],
     logLevel: "silent",
   });
   const file = result.outputFiles[0];
