@@ -47,45 +47,59 @@ interface SideCounts {
 }
 
 const zero = (): SideCounts => ({ d1_calls: 0, d1_batches: 0, d1_statements: 0, rows_read: 0, rows_written: 0, do_calls: 0, queue_sends: 0 });
-let counts: Record<Side, SideCounts> & { batch_sizes: number[] } = { worker: zero(), object: zero(), batch_sizes: [] };
+interface QueryCounts {
+  side: Side;
+  calls: number;
+  rows_read: number;
+  rows_written: number;
+}
+type Counts = Record<Side, SideCounts> & { batch_sizes: number[]; queries: Record<string, QueryCounts> };
+let counts: Counts = { worker: zero(), object: zero(), batch_sizes: [], queries: {} };
 
 export function readCounters() {
   return counts;
 }
 export function resetCounters() {
-  counts = { worker: zero(), object: zero(), batch_sizes: [] };
+  counts = { worker: zero(), object: zero(), batch_sizes: [], queries: {} };
   return counts;
 }
 
-function noteMeta(side: Side, meta: { rows_read?: number; rows_written?: number } | undefined): void {
+/** Adds a query's meta to its side and to the query's own line (by its SQL's first 160 characters). */
+function noteMeta(side: Side, meta: { rows_read?: number; rows_written?: number } | undefined, sql: string | undefined): void {
   counts[side].rows_read += meta?.rows_read ?? 0;
   counts[side].rows_written += meta?.rows_written ?? 0;
+  const key = `${side}: ${(sql ?? "?").replace(/\s+/g, " ").slice(0, 160)}`;
+  const q = (counts.queries[key] ??= { side, calls: 0, rows_read: 0, rows_written: 0 });
+  q.calls += 1;
+  q.rows_read += meta?.rows_read ?? 0;
+  q.rows_written += meta?.rows_written ?? 0;
 }
 
 /** A D1 binding that counts every query's meta; statements keep their real object for `batch`. */
 function countingD1(d1: D1Database, side: Side): D1Database {
   const real = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (s: D1PreparedStatement): D1PreparedStatement => {
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const w = {
-      bind: (...values: unknown[]) => wrap(s.bind(...values)),
+      bind: (...values: unknown[]) => wrap(s.bind(...values), sql),
       async first(column?: string) {
         // first() carries no meta: read it through all(), which does.
         const r = await s.all<Record<string, unknown>>();
         counts[side].d1_calls += 1;
-        noteMeta(side, r.meta);
+        noteMeta(side, r.meta, sql);
         const row = r.results[0] ?? null;
         return column === undefined ? row : (row?.[column] ?? null);
       },
       async all() {
         const r = await s.all();
         counts[side].d1_calls += 1;
-        noteMeta(side, r.meta);
+        noteMeta(side, r.meta, sql);
         return r;
       },
       async run() {
         const r = await s.run();
         counts[side].d1_calls += 1;
-        noteMeta(side, r.meta);
+        noteMeta(side, r.meta, sql);
         return r;
       },
       async raw(options?: { columnNames?: boolean }) {
@@ -94,17 +108,18 @@ function countingD1(d1: D1Database, side: Side): D1Database {
       },
     };
     real.set(w, s);
+    sqlOf.set(w, sql);
     return w as unknown as D1PreparedStatement;
   };
   const wrapped = {
-    prepare: (query: string) => wrap(d1.prepare(query)),
+    prepare: (query: string) => wrap(d1.prepare(query), query),
     async batch(statements: D1PreparedStatement[]) {
       const results = await d1.batch(statements.map((s) => real.get(s) ?? s));
       counts[side].d1_calls += 1;
       counts[side].d1_batches += 1;
       counts[side].d1_statements += statements.length;
       counts.batch_sizes.push(statements.length);
-      for (const r of results) noteMeta(side, r.meta);
+      results.forEach((r, i) => noteMeta(side, r.meta, `[batch] ${sqlOf.get(statements[i] as object) ?? "?"}`));
       return results;
     },
     exec: (query: string) => d1.exec(query),

@@ -19,7 +19,8 @@
  *   write.many.sites<k>  the mix create → save → publish on fresh entries, 50 connections spread
  *                        over k sites (50/k each); writes per second
  *
- * Each figure runs at 50 connections for BENCH_WRITE_DURATION seconds, then 1 connection for 5 s
+ * Each figure runs at 50 connections for BENCH_WRITE_DURATION seconds (default BENCH_DURATION, else
+ * 8), then 1 connection for 4 s
  * (primitives the same, measured before and after the figures, mean of the two). D1 rows and
  * binding calls: counters in the bench worker reset before and read after each figure, ÷ operations.
  * A probe first runs each operation alone, one at a time, for the exact per-operation costs.
@@ -29,8 +30,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 
 const CONNECTIONS = 50;
-const DURATION = Number(process.env.BENCH_WRITE_DURATION ?? process.env.BENCH_DURATION ?? 10);
-const SINGLE_DURATION = 5;
+const DURATION = Number(process.env.BENCH_WRITE_DURATION ?? process.env.BENCH_DURATION ?? 8);
+const SINGLE_DURATION = Math.min(4, DURATION);
 const SITE_COUNTS = (process.env.BENCH_WRITE_SITES ?? "1,2,5,10").split(",").map(Number).filter((n) => n > 0);
 const MAX_SITES = Math.max(10, ...SITE_COUNTS);
 const PLUGINS = CONNECTIONS;
@@ -47,7 +48,24 @@ export const WRITE_BINDINGS = { MANAGE_RATE_LIMIT: "100000000" };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function send(base, { method, path, host, headers = {}, body, fresh = false }) {
+let resets = 0;
+
+/**
+ * One request; a connection reset before any answer is sent again once on a new connection (every
+ * write carries its Idempotency-Key, so the resend is the same request and is answered, at most,
+ * from the ledger). Resets are counted and reported.
+ */
+async function send(base, options) {
+  try {
+    return await sendOnce(base, options);
+  } catch (error) {
+    if (error.code !== "ECONNRESET") throw error;
+    resets += 1;
+    return sendOnce(base, { ...options, fresh: true });
+  }
+}
+
+function sendOnce(base, { method, path, host, headers = {}, body, fresh = false }) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
     const t0 = performance.now();
@@ -135,6 +153,7 @@ async function drive(connections, duration, op) {
   let requests = 0;
   let firstFailure = "";
   const before = cpuSnapshot();
+  const resetsBefore = resets;
   const t0 = performance.now();
   const end = t0 + duration * 1000;
   let exhausted = false;
@@ -173,7 +192,7 @@ async function drive(connections, duration, op) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     failed,
-    detail: [...statuses].map(([s, n]) => `${n}×${s}`).join(", "),
+    detail: [...[...statuses].map(([s, n]) => `${n}×${s}`), ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : [])].join(", "),
     firstFailure,
     exhausted,
     cpu,
@@ -318,7 +337,7 @@ export async function writeFigures(base, print, say) {
       if (!r.ok) throw new Error(`probe ${name} failed: ${r.status} ${String(r.text ?? "").slice(0, 500)}`);
       last = { result: r, counters: await benchJson(base, "GET", "/_bench/write/counters") };
     }
-    probe[name] = { ...costs(last.counters, 1), batch_sizes: last.counters.batch_sizes, d1_statements: last.counters.object.d1_statements + last.counters.worker.d1_statements };
+    probe[name] = { ...costs(last.counters, 1), batch_sizes: last.counters.batch_sizes, d1_statements: last.counters.object.d1_statements + last.counters.worker.d1_statements, queries: last.counters.queries };
     return last.result;
   };
   const probeEntries = [];
@@ -478,26 +497,26 @@ export async function writeFigures(base, print, say) {
   for (const f of figures) line(f.name, f.c, f, doWrite);
   for (const m of many) {
     print(
-      `BENCH write.many.sites${m.sites}.c${CONNECTIONS}=${round(m.writes)}writes/s (${round(m.rps)} mixes/s)/p50=${round(m.p50)}ms/p99=${round(m.p99)}ms ratio=${(m.writes / many[0].writes).toFixed(2)}x_sites${many[0].sites} machine_cpu=${m.cpu ? Math.round(m.cpu.busy) : "n/a"}% other_cpu=${m.cpu ? Math.round(m.cpu.other) : "n/a"}% rows_written=${round(m.cost.rows_written)}/mix`,
+      `BENCH write.many.sites${m.sites}.c${CONNECTIONS}=${round(m.writes)}writes/s (${round(m.rps)} mixes/s)/p50=${round(m.p50)}ms/p99=${round(m.p99)}ms ratio=${(m.writes / many[0].writes).toFixed(2)}x_sites${many[0].sites} machine_cpu=${m.cpu ? Math.round(m.cpu.busy) : "n/a"}% bench_cpu=${m.cpu ? Math.round(m.cpu.ours) : "n/a"}% other_cpu=${m.cpu ? Math.round(m.cpu.other) : "n/a"}% rows_written=${round(m.cost.rows_written)}/mix`,
     );
   }
 
   print("");
-  print("| figure | conns | ops/s | p50 ms | p99 ms | ÷ do_write | ÷ d1_batch | failed | rows read/op | rows written/op | D1 calls/op (worker+object) | DO calls/op | machine CPU | other CPU |");
-  print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+  print("| figure | conns | ops/s | p50 ms | p99 ms | ÷ do_write | ÷ d1_batch | failed | rows read/op | rows written/op | D1 calls/op (worker+object) | DO calls/op | machine CPU | bench CPU | other CPU |");
+  print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   const pct = (x) => (x === undefined ? "n/a" : `${Math.round(x)} %`);
   for (const [name, p] of [["primitive.do_write", doWrite], [`primitive.d1_batch${publishStatements}`, d1Batch]]) {
     for (const c of ["c50", "c1"]) {
-      print(`| ${name} | ${c === "c50" ? CONNECTIONS : 1} | ${round(p[c].rps)} (${p[c].runs.map(round).join(" / ")}) | ${round(p[c].p50)} | ${round(p[c].p99)} | ${(p[c].rps / doWrite[c].rps).toFixed(2)} | ${(p[c].rps / d1Batch[c].rps).toFixed(2)} | ${p[c].detail || "0"} | – | – | – | – | ${pct(p[c].cpu?.busy)} | ${pct(p[c].cpu?.other)} |`);
+      print(`| ${name} | ${c === "c50" ? CONNECTIONS : 1} | ${round(p[c].rps)} (${p[c].runs.map(round).join(" / ")}) | ${round(p[c].p50)} | ${round(p[c].p99)} | ${(p[c].rps / doWrite[c].rps).toFixed(2)} | ${(p[c].rps / d1Batch[c].rps).toFixed(2)} | ${p[c].detail || "0"} | – | – | – | – | ${pct(p[c].cpu?.busy)} | ${pct(p[c].cpu?.ours)} | ${pct(p[c].cpu?.other)} |`);
     }
   }
   for (const f of figures) {
     print(
-      `| write.${f.name} | ${f.c === "c50" ? CONNECTIONS : 1} | ${round(f.rps)} | ${round(f.p50)} | ${round(f.p99)} | ${f.ratio.toFixed(2)} | ${f.vsD1.toFixed(2)} | ${f.detail || "0"} | ${round(f.cost.rows_read)} | ${round(f.cost.rows_written)} | ${round(f.cost.d1_calls_worker)}+${round(f.cost.d1_calls_object)} | ${round(f.cost.do_calls)} | ${pct(f.cpu?.busy)} | ${pct(f.cpu?.other)} |`,
+      `| write.${f.name} | ${f.c === "c50" ? CONNECTIONS : 1} | ${round(f.rps)} | ${round(f.p50)} | ${round(f.p99)} | ${f.ratio.toFixed(2)} | ${f.vsD1.toFixed(2)} | ${f.detail || "0"} | ${round(f.cost.rows_read)} | ${round(f.cost.rows_written)} | ${round(f.cost.d1_calls_worker)}+${round(f.cost.d1_calls_object)} | ${round(f.cost.do_calls)} | ${pct(f.cpu?.busy)} | ${pct(f.cpu?.ours)} | ${pct(f.cpu?.other)} |`,
     );
   }
   for (const m of many) {
-    print(`| write.many.sites${m.sites} (mix) | ${CONNECTIONS} | ${round(m.rps)} mixes = ${round(m.writes)} writes | ${round(m.p50)} | ${round(m.p99)} | – | – | ${m.detail || "0"} | ${round(m.cost.rows_read)} | ${round(m.cost.rows_written)} | ${round(m.cost.d1_calls_worker)}+${round(m.cost.d1_calls_object)} | ${round(m.cost.do_calls)} | ${pct(m.cpu?.busy)} | ${pct(m.cpu?.other)} |`);
+    print(`| write.many.sites${m.sites} (mix) | ${CONNECTIONS} | ${round(m.rps)} mixes = ${round(m.writes)} writes | ${round(m.p50)} | ${round(m.p99)} | – | – | ${m.detail || "0"} | ${round(m.cost.rows_read)} | ${round(m.cost.rows_written)} | ${round(m.cost.d1_calls_worker)}+${round(m.cost.d1_calls_object)} | ${round(m.cost.do_calls)} | ${pct(m.cpu?.busy)} | ${pct(m.cpu?.ours)} | ${pct(m.cpu?.other)} |`);
   }
 
   print("");
@@ -506,6 +525,12 @@ export async function writeFigures(base, print, say) {
   print("|---|---:|---:|---:|---:|---|---:|---:|");
   for (const [name, p] of Object.entries(probe)) {
     print(`| ${name} | ${p.rows_read} | ${p.rows_written} | ${p.d1_calls_worker} | ${p.d1_calls_object} | ${p.d1_batches} (${p.batch_sizes.join(", ") || "–"}) | ${p.do_calls} | ${p.queue_sends} |`);
+  }
+  print("");
+  print("Queries reading the most rows per operation (the c50 figure's totals ÷ operations; `[batch]` = inside the commit batch):");
+  for (const f of figures.filter((x) => x.c === "c50")) {
+    const top = Object.entries(f.counters.queries).sort((a, b) => b[1].rows_read - a[1].rows_read).slice(0, 3);
+    for (const [sql, q] of top) print(`  write.${f.name}: ${round(per(q.rows_read, f.ops))} rows read/op, ${round(per(q.calls, f.ops))} calls/op — ${sql}`);
   }
   for (const [name, p] of Object.entries(probe)) {
     print(`ROWS write.${name}=${p.rows_read} rows_read ${p.rows_written} rows_written (one operation alone)`);
