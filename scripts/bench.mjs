@@ -61,6 +61,9 @@ function call(base, method, pathname, host, body) {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
+        // A connection of its own: Node 20's global agent keeps sockets alive, and reusing one the
+        // runtime has closed meanwhile fails with ECONNRESET / "socket hang up".
+        agent: false,
         host: base.hostname,
         port: base.port,
         method,
