@@ -9,7 +9,8 @@
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
  *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
  *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime,
- *                                      POST /_bench/write/setup, /_bench/write/plugins, GET|POST /_bench/write/counters
+ *                                      POST /_bench/write/setup, /_bench/write/plugins, GET|POST /_bench/write/counters,
+ *                                      GET /_bench/write/dependents?host=
  *
  * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
  * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
@@ -23,7 +24,7 @@ import { benchCredential, benchGallery, cacheMedia, primeMediaCache, r2Get, r2Pu
 import { measureRowsRead } from "./rows-read";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 import { SiteObject as RealSiteObject } from "../../workers/index";
-import { countingEnv, d1Batch, doWrite, installWritePlugins, readCounters, resetCounters, setupWriteSite, workerEnv } from "./write-bench";
+import { countingEnv, d1Batch, dependentsQueryRows, doWrite, installWritePlugins, readCounters, resetCounters, setupWriteSite, workerEnv } from "./write-bench";
 
 export { BenchWriteObject } from "./write-bench";
 
@@ -134,6 +135,8 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
       const input = await body(request, WritePluginsBody);
       return Response.json({ plugins: await installWritePlugins(env, input.site, input.from, input.count) });
     }
+    case "GET /_bench/write/dependents":
+      return Response.json(await dependentsQueryRows(env, url.searchParams.get("host") ?? ""));
     case "GET /_bench/write/counters":
       return Response.json(readCounters());
     case "POST /_bench/write/counters":

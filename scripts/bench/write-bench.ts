@@ -307,3 +307,42 @@ export async function installWritePlugins(env: Env, site: WriteSite, from: numbe
   }
   return plugins;
 }
+
+// ── The publish's dependents query (shared/services/lifecycle/snapshot.ts, rebuildDependents) ──
+
+const DEPENDENTS_NOW = `SELECT DISTINCT entries.*, published_items.sort_at AS sort_at FROM relation_links
+  INNER JOIN entries ON entries.published_version_id = relation_links.version_id AND entries.site_id = relation_links.site_id
+  INNER JOIN published_items ON published_items.instance_id = entries.instance_id AND published_items.site_id = entries.site_id
+  WHERE relation_links.site_id = ? AND relation_links.target_group_id = ?`;
+/** The same rows: a link's version belongs to its source instance, so the join can go by entries' primary key. */
+const DEPENDENTS_BY_SOURCE = `SELECT DISTINCT entries.*, published_items.sort_at AS sort_at FROM relation_links
+  INNER JOIN entries ON entries.instance_id = relation_links.source_instance_id AND entries.published_version_id = relation_links.version_id AND entries.site_id = relation_links.site_id
+  INNER JOIN published_items ON published_items.instance_id = entries.instance_id AND published_items.site_id = entries.site_id
+  WHERE relation_links.site_id = ? AND relation_links.target_group_id = ?`;
+
+/**
+ * Rows read by the dependents query as the lifecycle runs it and as rewritten to join entries by
+ * the link's source instance, for a group of the site on `host`; both must answer the same rows.
+ */
+export async function dependentsQueryRows(
+  env: Env,
+  host: string,
+): Promise<{ entries: number; group_id: string; now: { rows: number; rows_read: number }; by_source: { rows: number; rows_read: number } } | { missing: true }> {
+  const site = await env.DB.prepare("SELECT site_id FROM site_hosts WHERE host = ?").bind(host).first<{ site_id: string }>();
+  if (!site) return { missing: true };
+  const siteId = site.site_id;
+  // The most linked-to group when the site has relations (so the query has rows to find), else any published one.
+  const group =
+    (await env.DB.prepare("SELECT target_group_id AS g FROM relation_links WHERE site_id = ? GROUP BY target_group_id ORDER BY count(*) DESC LIMIT 1").bind(siteId).first<{ g: string }>()) ??
+    (await env.DB.prepare("SELECT translation_group_id AS g FROM published_items WHERE site_id = ? LIMIT 1").bind(siteId).first<{ g: string }>());
+  if (!group) throw new Error("no published item on the site");
+  const entries = (await env.DB.prepare("SELECT count(*) AS n FROM entries WHERE site_id = ?").bind(siteId).first<{ n: number }>())?.n ?? 0;
+  const run = async (sql: string) => {
+    const r = await env.DB.prepare(sql).bind(siteId, group.g).all();
+    return { rows: r.results.length, rows_read: r.meta.rows_read ?? 0, ids: r.results.map((x) => String((x as { instance_id: string }).instance_id)).sort().join(",") };
+  };
+  const now = await run(DEPENDENTS_NOW);
+  const bySource = await run(DEPENDENTS_BY_SOURCE);
+  if (now.ids !== bySource.ids) throw new Error("the rewritten dependents query answers other rows");
+  return { entries, group_id: group.g, now: { rows: now.rows, rows_read: now.rows_read }, by_source: { rows: bySource.rows, rows_read: bySource.rows_read } };
+}

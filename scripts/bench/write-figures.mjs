@@ -18,6 +18,8 @@
  *                        minute per installation)
  *   write.many.sites<k>  the mix create → save → publish on fresh entries, 50 connections spread
  *                        over k sites (50/k each); writes per second
+ *   dependents query     rows read by the publish's dependents query (lifecycle/snapshot.ts,
+ *                        rebuildDependents) as it is and joined by the link's source instance
  *
  * Each figure runs at 50 connections for BENCH_WRITE_DURATION seconds (default BENCH_DURATION, else
  * 8), then 1 connection for 4 s
@@ -192,7 +194,11 @@ async function drive(connections, duration, op) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     failed,
-    detail: [...[...statuses].map(([s, n]) => `${n}×${s}`), ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : [])].join(", "),
+    detail: [
+      ...[...statuses].map(([s, n]) => `${n}×${s}`),
+      ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : []),
+      ...(exhausted ? [`ran out of drafts after ${((performance.now() - t0) / 1000).toFixed(1)} s`] : []),
+    ].join(", "),
     firstFailure,
     exhausted,
     cpu,
@@ -409,14 +415,17 @@ export async function writeFigures(base, print, say) {
       return r;
     });
   };
-  const perSecond = (f) => Math.ceil(f.c50.rps * 1.3 * DURATION + f.c1.rps * 1.3 * SINGLE_DURATION) + CONNECTIONS;
-  const created = figures.filter((f) => f.name === "create");
-  const expectedPublish = perSecond({ c50: created[0], c1: created[1] });
-  await fill(expectedPublish);
-  await figure("publish", async () => {
-    const entry = pool.pop();
-    return entry ? publish(base, entry) : null;
-  });
+  // Enough drafts for each run at twice the create rate (a run that still runs out ends early and says so).
+  const created = { c50: figures.find((f) => f.name === "create" && f.c === "c50"), c1: figures.find((f) => f.name === "create" && f.c === "c1") };
+  const fillFor = (conns) => fill(conns === 1 ? Math.ceil(created.c1.rps * 2 * SINGLE_DURATION) + 20 : Math.ceil(created.c50.rps * 2 * DURATION) + 2 * CONNECTIONS);
+  await figure(
+    "publish",
+    async () => {
+      const entry = pool.pop();
+      return entry ? publish(base, entry) : null;
+    },
+    { before: fillFor },
+  );
   await figure("create_publish", async () => {
     const r = await create(base, site);
     if (!r.ok) return r;
@@ -438,7 +447,6 @@ export async function writeFigures(base, print, say) {
   await figure("replay", async () => replay(base, replayable[replayAt++ % replayable.length]));
 
   // Plugin transitions: one installation per connection, moved on before its rate budget runs out.
-  await fill(expectedPublish);
   const pluginOf = new Map();
   await figure(
     "plugin_transition",
@@ -452,7 +460,12 @@ export async function writeFigures(base, print, say) {
       const entry = pool.pop();
       return entry ? transition(base, plugin, entry) : null;
     },
-    { before: async () => pluginOf.clear() },
+    {
+      before: async (conns) => {
+        pluginOf.clear();
+        await fillFor(conns);
+      },
+    },
   );
 
   const doLast = await primitive("primitive.do_write", "/do_write");
@@ -532,6 +545,16 @@ export async function writeFigures(base, print, say) {
     const top = Object.entries(f.counters.queries).sort((a, b) => b[1].rows_read - a[1].rows_read).slice(0, 3);
     for (const [sql, q] of top) print(`  write.${f.name}: ${round(per(q.rows_read, f.ops))} rows read/op, ${round(per(q.calls, f.ops))} calls/op — ${sql}`);
   }
+  const dependents = {};
+  for (const host of [site.host, "bench.localhost"]) {
+    const d = await benchJson(base, "GET", `/_bench/write/dependents?host=${encodeURIComponent(host)}`);
+    if (d.missing) continue;
+    dependents[host] = d;
+    print(
+      `ROWS write.publish.dependents_query@${host}=${d.now.rows_read} rows_read as the lifecycle runs it, ${d.by_source.rows_read} joined by the link's source instance ` +
+        `(site of ${d.entries} entries; ${d.now.rows} dependents either way)`,
+    );
+  }
   for (const [name, p] of Object.entries(probe)) {
     print(`ROWS write.${name}=${p.rows_read} rows_read ${p.rows_written} rows_written (one operation alone)`);
   }
@@ -559,5 +582,5 @@ export async function writeFigures(base, print, say) {
   for (const m of many) if (m.failed > 0) print(`  WARNING: write.many.sites${m.sites}: ${m.failed} mixes failed (${m.detail}); first: ${m.firstFailure}`);
   for (const f of [...figures, ...many]) if (f.cpu && f.cpu.other > 10) print(`  WARNING: write figure ${f.name ?? `many.sites${f.sites}`}${f.c ? `.${f.c}` : ""}: other processes used ${Math.round(f.cpu.other)} % of the machine's CPU meanwhile`);
   say(`[write ${t()}] done`);
-  return { probe, figures, many, doWrite, d1Batch, publishStatements, targets };
+  return { probe, figures, many, doWrite, d1Batch, publishStatements, targets, dependents };
 }
