@@ -64,6 +64,11 @@ export interface ManageOperations {
         "fields": {
           [key: string]: unknown;
         };
+        "warnings"?: Array<{
+          "code": "rich_markup_dropped";
+          "path": string;
+          "dropped": Array<string>;
+        }>;
         "replayed"?: boolean;
       }>;
       "page": {
@@ -84,7 +89,57 @@ export interface ManageOperations {
       "lang"?: string;
       "slug"?: string;
       "fields": {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
     };
     response: {
@@ -114,6 +169,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -153,6 +213,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -167,7 +232,57 @@ export interface ManageOperations {
     body: {
       "expected_version_id": string;
       "fields": {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
       "slug"?: string;
     };
@@ -198,6 +313,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -213,7 +333,57 @@ export interface ManageOperations {
       "lang": string;
       "slug"?: string;
       "fields"?: {
-        [key: string]: unknown;
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
       };
     };
     response: {
@@ -243,6 +413,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -306,6 +481,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -348,6 +528,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -390,6 +575,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -432,6 +622,11 @@ export interface ManageOperations {
       "fields": {
         [key: string]: unknown;
       };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -604,7 +799,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -615,6 +810,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;
@@ -626,8 +824,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           } | string;
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
           "config"?: string;
           "ui"?: string;
           "derived"?: string;
@@ -860,7 +1063,7 @@ export interface ManageOperations {
           "id"?: unknown;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -871,6 +1074,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;
@@ -882,8 +1088,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };
@@ -1009,7 +1220,7 @@ export interface ManageOperations {
           "id"?: string;
           "key": string;
           "label": string;
-          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location";
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
           "required"?: boolean;
           "private"?: boolean;
           "title"?: boolean;
@@ -1020,6 +1231,9 @@ export interface ManageOperations {
             "label": string;
           }>;
           "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
           "validation"?: {
             "min_length"?: number;
             "max_length"?: number;
@@ -1031,8 +1245,13 @@ export interface ManageOperations {
             "max_items"?: number;
             "min_date"?: string;
             "max_date"?: string;
+            "custom"?: unknown;
           };
           "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
         }>;
       };
     };

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { RelationWrite } from "./relation-writes";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 
@@ -6,7 +7,11 @@ const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const Slug = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
-const Fields = v.pipe(v.record(v.string(), v.unknown()), v.description("Field values by field key; null clears a value."));
+const Fields = v.pipe(
+  // Any value is accepted here (the model decides); RelationWrite documents a relation field's forms.
+  v.record(v.string(), v.union([RelationWrite, v.unknown()])),
+  v.description("Field values by field key; null clears a value. A relation field takes a RelationWrite."),
+);
 
 export const Workflow = v.pipe(
   v.strictObject({
@@ -37,6 +42,12 @@ export const Entry = v.pipe(
     updated_at: v.string(),
     workflow: Workflow,
     fields: v.record(v.string(), v.unknown()),
+    warnings: v.optional(
+      v.pipe(
+        v.array(v.object({ code: v.literal("rich_markup_dropped"), path: v.string(), dropped: v.array(v.string()) })),
+        v.description("Writes only: markup the sanitiser left out of a rich-text value (docs/rich-text.md)."),
+      ),
+    ),
     replayed: v.optional(v.boolean()),
   }),
   v.title("Entry"),
@@ -58,9 +69,15 @@ export const MoveBody = v.strictObject({ to: v.pipe(v.string(), v.minLength(1), 
 export const TrashBody = v.strictObject({ language_only: v.optional(v.boolean()) });
 export const RestoreVersionBody = v.strictObject({ expected_version_id: v.optional(Id) });
 
+/** Refusals of rich-text values beyond field_validation_failed (docs/rich-text.md). */
+const richTextErrors = ["media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid"] as const;
+
 const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
 
 /** Entry operations of the management API (an entry is one language instance, by `instance_id`). */
+/** What a relation write in an entry save can be refused with (docs/content-rules-relations.md). */
+const relationWriteErrors = ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed"] as const;
+
 export const entryRoutes: readonly RouteSpec[] = [
   {
     operationId: "listEntries",
@@ -78,17 +95,17 @@ export const entryRoutes: readonly RouteSpec[] = [
     response: v.strictObject({ data: v.array(Entry), page: Page }),
     errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
   },
-  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", "relation_target_not_found", "write_conflict"] },
+  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", ...richTextErrors, "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", ...relationWriteErrors, "write_conflict"] },
   { operationId: "getEntry", method: "get", path: "/entries/{id}", summary: "Read an entry's current draft, published version id and workflow", scope: "content:read", params: EntryPath, response: Entry, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
-  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: [...commonWriteErrors, "version_conflict", "field_validation_failed", "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
-  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", "write_conflict", "missing_permission", "field_denied", "entry_in_trash", "relation_target_not_found"] },
+  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_validation_failed", ...richTextErrors, "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
+  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors] },
   { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
-  { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", "write_conflict", "not_owner", "locale_denied", "entry_in_trash"] },
+  { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", ...richTextErrors, "write_conflict", "not_owner", "locale_denied", "entry_in_trash"] },
   { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash"] },
   { operationId: "unpublishEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/unpublish", summary: "Withdraw this language from the public API", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: UnpublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash"] },
   { operationId: "moveEntry", repeatable: true, method: "post", path: "/entries/{id}/move", summary: "A workflow step that neither publishes nor unpublishes", scope: "workflow:move", idempotent: true, params: EntryPath, body: MoveBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash"] },
   { operationId: "trashEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/trash", summary: "Move the item (or one language) to Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_published", "entry_in_trash", "missing_permission", "not_owner", "locale_denied"] },
-  { operationId: "restoreEntry", repeatable: true, method: "post", path: "/entries/{id}/restore", summary: "Bring the item (or one language) back from Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_not_in_trash", "slug_taken", "missing_permission", "field_validation_failed", "write_conflict", "not_owner", "locale_denied"] },
+  { operationId: "restoreEntry", repeatable: true, method: "post", path: "/entries/{id}/restore", summary: "Bring the item (or one language) back from Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "relation_target_taken", "entry_not_in_trash", "slug_taken", "missing_permission", "field_validation_failed", "write_conflict", "not_owner", "locale_denied"] },
   { operationId: "purgeEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/purge", summary: "Delete Trash content for good", scope: "content:purge", idempotent: true, params: EntryPath, body: v.strictObject({}), response: v.object({ purged_instance_ids: v.array(v.string()), translation_group_id: v.string(), replayed: v.optional(v.boolean()) }), errors: [...commonWriteErrors, "entry_not_in_trash", "missing_permission", "not_owner", "locale_denied"] },
   { operationId: "listEntryDependents", method: "get", path: "/entries/{id}/dependents", summary: "Entries whose current or published version links to this item", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(v.strictObject({ instance_id: v.string(), model_id: v.string(), lang: v.string(), label: v.nullable(v.string()), published: v.boolean() })) }), errors: ["unauthorized", "not_found"] },
 ];

@@ -24,6 +24,7 @@ export const FIELD_TYPES = [
   "media",
   "relation",
   "location",
+  "component",
 ] as const;
 
 export const FieldType = v.pipe(
@@ -40,11 +41,23 @@ export const NUMBER_TYPES: readonly FieldType[] = ["integer", "decimal"];
 /** Types whose value is a date: they take min_date and max_date. */
 export const DATE_TYPES: readonly FieldType[] = ["date", "datetime"];
 /** Types that may hold several values (`multiple: true`). */
-export const MULTIPLE_TYPES: readonly FieldType[] = ["select", "media", "relation"];
+export const MULTIPLE_TYPES: readonly FieldType[] = ["select", "media", "relation", "component"];
 /** Types whose value may be unique (`unique: "model" | "language"`). */
 export const UNIQUE_TYPES: readonly FieldType[] = ["text", "slug", "integer", "decimal"];
 /** Where a unique value must be unique: among all the model's entries, or per language. */
 export const UNIQUE_SCOPES = ["model", "language"] as const;
+/**
+ * How a relation field links items (docs/content-rules-relations.md): `one_` kinds let a target be
+ * held by one item only (through this field), `_to_many` kinds hold an ordered list.
+ */
+export const RELATION_KINDS = ["one_to_one", "many_to_one", "one_to_many", "many_to_many"] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+/** A relation field's kind; a field saved before kinds existed reads as many_to_many when multiple, else many_to_one. */
+export function relationKind(field: { relation?: RelationKind | undefined; multiple?: boolean | undefined }): RelationKind {
+  return field.relation ?? (field.multiple === true ? "many_to_many" : "many_to_one");
+}
+/** Whether a relation kind holds an ordered list. */
+export const isToMany = (kind: RelationKind): boolean => kind === "one_to_many" || kind === "many_to_many";
 
 export const FieldKey = v.pipe(
   v.string("Field key must be a string."),
@@ -56,6 +69,32 @@ export const FieldKey = v.pipe(
   v.description("The name a field's value has in the API, such as `title` or `heroImage`."),
 );
 export type FieldKey = v.InferOutput<typeof FieldKey>;
+
+/** A term of a field's condition: `{ field, op, value? }` (shared/content/conditions.ts). */
+export interface ConditionTerm {
+  field: string;
+  op: string;
+  value?: string | number | boolean | string[];
+}
+interface ConditionGroup3 {
+  all?: ConditionTerm[];
+  any?: ConditionTerm[];
+}
+interface ConditionGroup2 {
+  all?: (ConditionTerm | ConditionGroup3)[];
+  any?: (ConditionTerm | ConditionGroup3)[];
+}
+interface ConditionGroup1 {
+  all?: (ConditionTerm | ConditionGroup2)[];
+  any?: (ConditionTerm | ConditionGroup2)[];
+}
+/**
+ * When a field shows: one term, or a group of at most 4 terms or groups, nesting at most 3 levels.
+ * The request schema takes any object here; a model apply checks it in full (422
+ * invalid_field_condition) before it is stored, so a stored condition has this shape.
+ */
+export type FieldCondition = ConditionTerm | ConditionGroup1;
+const isPlainObject = (input: unknown): boolean => typeof input === "object" && input !== null && !Array.isArray(input);
 
 // ---------------------------------------------------------------------------------------------
 // Field definition.
@@ -104,6 +143,11 @@ export const FieldValidation = v.pipe(
     max_items: v.optional(nonNegativeInteger("max_items")),
     min_date: v.optional(v.pipe(v.string("min_date must be a string."), v.maxLength(64, "min_date is too long."))),
     max_date: v.optional(v.pipe(v.string("max_date must be a string."), v.maxLength(64, "max_date is too long."))),
+    /**
+     * Executable custom text validation. Named so that a model asking for it gets spec 3's answer:
+     * a model apply refuses it with 422 unsupported_text_validation (docs/content-rules-fields.md).
+     */
+    custom: v.optional(v.custom<string | number | boolean | object>((input) => input !== null && input !== undefined, "custom must not be null.")),
   }),
   // Whether a pattern compiles (under RE2) and whether each minimum stays below its maximum are
   // checked where a model is applied (shared/content/field-validation-rules.ts): spec 3 answers
@@ -161,6 +205,12 @@ export const FieldDefinitionEntries = v.strictObject({
       v.check((targets) => new Set(targets).size === targets.length, "targets must not name a model twice."),
     ),
   ),
+  /** Relation fields: how items link (RELATION_KINDS); without it see `relationKind`. */
+  relation: v.optional(v.picklist(RELATION_KINDS, "relation must be one of: " + RELATION_KINDS.join(", ") + ".")),
+  /** Relation fields: a parent link to the model's own items that never loops (to-one only). */
+  hierarchy: v.optional(v.boolean("hierarchy must be true or false.")),
+  /** Relation fields of translated models: each language keeps its own list (else the item's list is shared). */
+  localized_membership: v.optional(v.boolean("localized_membership must be true or false.")),
   validation: v.optional(FieldValidation),
   /**
    * Values must be unique among the model's entries: `model` across every language (languages of
@@ -168,10 +218,84 @@ export const FieldDefinitionEntries = v.strictObject({
    * a model apply refuses it elsewhere with 422 unique_unsupported (docs/unique-fields.md).
    */
   unique: v.optional(v.picklist(UNIQUE_SCOPES, 'unique must be "model" or "language".')),
+  /**
+   * When the field shows: terms on other fields of the same model (or the same component), in
+   * `all` / `any` groups. Its shape and meaning are checked at model apply (422
+   * invalid_field_condition, shared/content/conditions.ts); see docs/content-rules-fields.md.
+   */
+  condition: v.optional(
+    v.pipe(
+      v.custom<FieldCondition>(isPlainObject, "condition must be an object."),
+      v.title("FieldCondition"),
+      v.description(
+        'When the field shows: a term `{ field, op, value? }` or a group `{ all: [...] }` / `{ any: [...] }` of at most 4 terms or groups, groups nesting at most 3 levels.',
+      ),
+    ),
+  ),
+  /**
+   * A component field's own fields: field definitions of the same shape (a nested `id` is
+   * optional and defaults to the key; nested values are stored by key). Checked in full when the
+   * model is applied (shared/content/components.ts).
+   */
+  fields: v.optional(
+    v.pipe(
+      v.array(v.record(v.string(), v.unknown()), "fields must be an array of field definitions."),
+      v.minLength(1, "A component needs at least one field."),
+      v.maxLength(50, "A component holds at most 50 fields."),
+      v.description("A component's fields: field definitions of the same shape (nested `id` optional)."),
+    ),
+  ),
 });
 
-export const FieldDefinition = v.pipe(
-  FieldDefinitionEntries,
+type FieldDefinitionCore = v.InferOutput<typeof FieldDefinitionEntries>;
+
+/**
+ * A field definition as stored: a component's `fields` are field definitions too (nested ids
+ * default to their keys). Written out to the depth components may nest (3 levels), not as a
+ * recursive type: the Durable Object RPC types cannot map a recursive one.
+ */
+export interface FieldDefinition extends Omit<FieldDefinitionCore, "fields"> {
+  fields?: NestedField1[];
+}
+interface NestedField1 extends Omit<FieldDefinitionCore, "fields"> {
+  fields?: NestedField2[];
+}
+interface NestedField2 extends Omit<FieldDefinitionCore, "fields"> {
+  fields?: NestedField3[];
+}
+interface NestedField3 extends Omit<FieldDefinitionCore, "fields"> {
+  fields?: Omit<FieldDefinitionCore, "fields">[];
+}
+
+/** A component's fields, parsed with the field schema itself (recursion through v.lazy). */
+const NestedFields: v.GenericSchema<unknown, FieldDefinition[]> = v.lazy(() =>
+  v.pipe(
+    v.array(FieldDefinition, "fields must be an array of field definitions."),
+    v.minLength(1, "A component needs at least one field."),
+    v.maxLength(50, "A component holds at most 50 fields."),
+  ),
+);
+
+// Two pipes, one inside the other: valibot types a pipe of at most 19 items, and a field's checks are more.
+const FieldDefinitionShape = v.pipe(
+  v.strictObject({ ...FieldDefinitionEntries.entries, id: v.optional(FieldDefinitionEntries.entries.id), fields: v.optional(NestedFields) }),
+  // fields: only and always for component.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["fields"]],
+      (input) => input.type === "component" || input.fields === undefined,
+      "fields are only allowed on component fields.",
+    ),
+    ["fields"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["fields"]],
+      (input) => input.type !== "component" || input.fields !== undefined,
+      "A component field needs fields.",
+    ),
+    ["fields"],
+  ),
   // options: only and always for select.
   v.forward(
     v.partialCheck(
@@ -206,12 +330,41 @@ export const FieldDefinition = v.pipe(
     ),
     ["targets"],
   ),
+  // relation kind, hierarchy and localized_membership: only for relation fields, and consistent.
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["hierarchy"], ["localized_membership"]],
+      (input) => input.type === "relation" || (input.relation === undefined && input.hierarchy === undefined && input.localized_membership === undefined),
+      "relation, hierarchy and localized_membership are only allowed on relation fields.",
+    ),
+    ["relation"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["multiple"]],
+      (input) => input.type !== "relation" || input.relation === undefined || isToMany(input.relation) === (input.multiple === true),
+      "one_to_many and many_to_many relations hold lists (multiple: true); one_to_one and many_to_one hold one item.",
+    ),
+    ["multiple"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["type"], ["relation"], ["multiple"], ["hierarchy"]],
+      (input) => input.hierarchy !== true || !isToMany(relationKind(input)),
+      "A hierarchy (parent) link is to-one: many_to_one or one_to_one.",
+    ),
+    ["hierarchy"],
+  ),
+);
+
+export const FieldDefinition: v.GenericSchema<unknown, FieldDefinition> = v.pipe(
+  FieldDefinitionShape,
   // multiple: only for select, media and relation.
   v.forward(
     v.partialCheck(
       [["type"], ["multiple"]],
       (input) => input.multiple !== true || MULTIPLE_TYPES.includes(input.type),
-      "multiple is only allowed on select, media and relation fields.",
+      "multiple is only allowed on select, media, relation and component fields.",
     ),
     ["multiple"],
   ),
@@ -282,10 +435,12 @@ export const FieldDefinition = v.pipe(
     ),
     ["validation", "max_date"],
   ),
+  // A nested field may leave its id out (values inside a component are stored by key); the
+  // services give every top-level field an id before parsing.
+  v.transform((field) => ({ ...field, id: field.id ?? field.key })),
   v.title("FieldDefinition"),
   v.description("One field of a content model."),
 );
-export type FieldDefinition = v.InferOutput<typeof FieldDefinition>;
 
 // ---------------------------------------------------------------------------------------------
 // A model's fields.
@@ -314,7 +469,7 @@ export const ModelFields = v.pipe(
       const item: v.IssuePathItem = { type: "array", origin: "value", input: fields, key: index, value: field };
       return field === undefined
         ? [item]
-        : [item, { type: "object", origin: "value", input: field, key, value: field[key] }];
+        : [item, { type: "object", origin: "value", input: field as unknown as Record<string, unknown>, key, value: field[key] }];
     };
     for (const index of repeats(fields, (field) => field.key)) {
       addIssue({ message: `Field key "${fields[index]?.key}" is used by more than one field.`, path: at(index, "key") });
@@ -333,4 +488,8 @@ export const ModelFields = v.pipe(
 export type ModelFields = v.InferOutput<typeof ModelFields>;
 
 /** A field's value as stored and served: what a valid value of any field type looks like. */
-export type FieldValue = string | number | boolean | null | string[] | { lat: number; lon: number };
+export type FieldValue = string | number | boolean | null | string[] | { lat: number; lon: number } | ComponentValue | ComponentValue[];
+/** A component's value: its fields' values by nested key. */
+export interface ComponentValue {
+  [key: string]: FieldValue;
+}

@@ -32,11 +32,15 @@ import autocannon from "autocannon";
 import { root } from "./lib/load-ts.mjs";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 import { noisePng, uploadFigure, uploadThroughApi } from "./bench/media-figures.mjs";
+import { searchFigures, searchLines, searchTargets } from "./bench/search-figures.mjs";
+import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
 import { WRITE_BINDINGS, WRITE_DURABLE_OBJECTS, writeFigures } from "./bench/write-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
-const SEED_BATCH = 50;
+/** Search figures grow the bench site's articles to this many (BENCH_SEARCH_ITEMS; 0 skips them). */
+const SEARCH_ITEMS = Number(process.env.BENCH_SEARCH_ITEMS ?? 100_000);
+const SEED_BATCH = Number(process.env.BENCH_SEED_BATCH ?? 50);
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
@@ -47,6 +51,8 @@ const SAMPLE_SLUG = `article-${String(Math.floor(ITEMS / 2)).padStart(5, "0")}`;
 const DEEP_PAGE = 5;
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const TARGETS = { uncachedItem: 0.6, uncachedList: 0.5, cached: 0.8 };
+/** BENCH_SCALE=0 skips the many-sites figures (about 2 minutes and 99 SQL copies of the site). */
+const SCALE = process.env.BENCH_SCALE !== "0";
 
 const say = (line = "") => process.stderr.write(`${line}\n`);
 const print = (line = "") => process.stdout.write(`${line}\n`);
@@ -192,10 +198,10 @@ function otherCpu(a, b) {
   return Math.max(0, ((b.busy - a.busy - (b.ours - a.ours)) / (b.total - a.total)) * 100);
 }
 
-async function runCannon(base, host, pathname, connections, duration) {
+async function runCannon(base, host, pathname, connections, duration, requests) {
   const before = cpuSnapshot();
   const errorMessages = new Set();
-  const instance = autocannon({ url: new URL(pathname, base).href, headers: { host }, connections, duration, pipelining: 1 });
+  const instance = autocannon({ url: new URL(pathname, base).href, headers: { host }, connections, duration, pipelining: 1, ...(requests ? { requests } : {}) });
   instance.on("reqError", (error) => {
     if (errorMessages.size < 3) errorMessages.add(error.code ?? error.message);
   });
@@ -229,6 +235,34 @@ async function measure(base, name, host, pathname) {
   const single = await runCannon(base, host, pathname, 1, SINGLE_DURATION);
   const singleStats = await bench(base, "GET", "/_bench/stats");
   return { name, host, pathname, c50: { ...loaded, stats: loadedStats }, c1: { ...single, stats: singleStats } };
+}
+
+/** A many-sites figure: the read mix over `targets` (rotating Host and path), warm-up then 50 connections. */
+async function measureMix(base, name, targets) {
+  say(`[${elapsed()}] ${name}: ${targets.length} (site, item) pairs`);
+  const first = targets[0];
+  await runCannon(base, first.host, first.path, CONNECTIONS, WARMUP, rotatingRequests(targets));
+  await bench(base, "POST", "/_bench/stats");
+  const loaded = await runCannon(base, first.host, first.path, CONNECTIONS, DURATION, rotatingRequests(targets));
+  return { name, pairs: targets.length, c50: { ...loaded, stats: await bench(base, "GET", "/_bench/stats") } };
+}
+
+const scaleLines = [];
+
+/** BENCH lines of the many-sites figures: each rate against the 1-site rate of the same kind. */
+function reportScale(kind, figs, caches) {
+  const one = figs[0];
+  for (const fig of figs) {
+    fig.ratio = fig.c50.rps / one.c50.rps;
+    const hits = kind === "cached" ? ` cache_hits=${fig.c50.stats.cache_hits}/${fig.c50.stats.answers}` : "";
+    const other = fig.c50.otherCpu === undefined ? "" : ` other_cpu=${Math.round(fig.c50.otherCpu)}%`;
+    const line = `BENCH scale.${kind}.sites${fig.sites}.c50=${round(fig.c50.rps)}rps/p50=${round(fig.c50.p50)}ms/p99=${round(fig.c50.p99)}ms ratio=${fig.ratio.toFixed(2)} (vs 1 site; ${fig.pairs} pairs${hits}${other}${fig.c50.non2xx ? `, ${fig.c50.non2xx} non-200` : ""})`;
+    print(line);
+    scaleLines.push({ kind, sites: fig.sites, ratio: fig.ratio });
+  }
+  if (caches) {
+    for (const c of caches) print(`BENCH scale.config_cache.${c.name.replace(/\s+/g, "_")}=${c.entries} entries (max ${c.max_entries}) approx_bytes=${c.approx_bytes}`);
+  }
 }
 
 /**
@@ -446,6 +480,17 @@ async function main() {
     const r2 = bracket(r2First, await measure(base, "primitive.r2_get", PRIMITIVE_HOST, delivery.primitive));
     report(r2, fixed, "primitive");
     report(mediaUncached, r2, "uncached");
+
+    // Many sites (issue #14 item 3): the same item-read mix over 1, 10 and 100 sites of 1,000 items.
+    let scaleHosts = [];
+    const slugs = scaleSlugs(ITEMS);
+    if (SCALE) {
+      say(`[${elapsed()}] Copying ${SITE_HOST} into ${Math.max(...SCALE_SITES) - 1} more sites (direct SQL)…`);
+      scaleHosts = await cloneSites((method, p, body) => bench(base, method, p, body), SITE_HOST, Math.max(...SCALE_SITES), say);
+      const figs = [];
+      for (const sites of SCALE_SITES) figs.push({ ...(await measureMix(base, `scale.uncached.sites${sites}`, mixTargets(scaleHosts, sites, slugs))), sites });
+      reportScale("uncached", figs, await bench(base, "GET", "/_bench/scale/caches"));
+    }
     await stop();
 
     // Phase 2: restart on the same storage with PUBLIC_CACHE_MAX_AGE=60.
@@ -471,10 +516,40 @@ async function main() {
     report(mediaCache, fixed, "primitive");
     report(mediaCached, mediaCache, "cached");
 
+    if (SCALE) {
+      const figs = [];
+      for (const sites of SCALE_SITES) {
+        const targets = mixTargets(scaleHosts, sites, slugs);
+        const hits = await primeMix(call, base, targets);
+        if (hits !== targets.length) print(`  WARNING: scale.cached.sites${sites}: only ${hits}/${targets.length} pairs were cache hits after priming`);
+        figs.push({ ...(await measureMix(base, `scale.cached.sites${sites}`, targets)), sites });
+      }
+      reportScale("cached", figs);
+    }
+
+    const benchCall = (method, p, body) => bench(base, method, p, body);
+    const searchSmall = SEARCH_ITEMS > 0 ? await searchFigures(benchCall, ITEMS) : undefined;
+
     say(`[${elapsed()}] Copying published rows up to ${LARGE_ITEMS} items (direct SQL, rows-read measurement only)…`);
     const grown = await bench(base, "POST", "/_bench/grow", { target: LARGE_ITEMS });
     say(`  ${grown.items} items, ${grown.rows} published rows`);
     rows.push(...rowsLines(await bench(base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`)));
+
+    let searchLarge;
+    if (searchSmall) {
+      say(`[${elapsed()}] Copying published rows and search documents up to ${SEARCH_ITEMS} items (direct SQL, search figures)…`);
+      // In steps of 10 copies of the originals, so no request runs long.
+      let grownMore;
+      let docs;
+      const copiesWanted = Math.ceil(SEARCH_ITEMS / ITEMS) - 1;
+      for (let from = 1; from <= copiesWanted; from += 10) {
+        const to = Math.min(copiesWanted, from + 9);
+        grownMore = await bench(base, "POST", "/_bench/grow", { target: (to + 1) * ITEMS });
+        docs = await bench(base, "POST", "/_bench/search/grow", { from, to });
+        say(`  ${grownMore.items} items, ${docs.documents} search documents`);
+      }
+      searchLarge = { items: grownMore?.items ?? ITEMS, figures: await searchFigures(benchCall, ITEMS) };
+    }
     await stop();
 
     table();
@@ -482,6 +557,14 @@ async function main() {
     print(`BENCH media.upload.c1=${uploads.api.toFixed(1)}MiB/s ratio=${uploads.ratio.toFixed(2)} (${uploads.rounds} × ${(uploads.fileBytes / 1048576).toFixed(2)} MiB through POST /api/manage/v1/media, ${Math.round(uploads.apiMsPerUpload)} ms each)`);
     print(`BENCH primitive.r2_put.c1=${uploads.put.toFixed(1)}MiB/s ratio=1.00 (the same bytes buffered and put to R2, ${Math.round(uploads.putMsPerUpload)} ms each)`);
     targets(rows);
+    if (searchSmall && searchLarge) {
+      print("");
+      for (const l of [...searchLines(ITEMS, searchSmall), ...searchLines(searchLarge.items, searchLarge.figures)]) print(l);
+      for (const l of searchTargets(searchSmall, ITEMS, searchLarge.figures, searchLarge.items)) print(l);
+    }
+    for (const r of scaleLines.filter((x) => x.sites === Math.max(...SCALE_SITES))) {
+      print(`  TARGET scale.${r.kind} ${r.sites} sites >= ${SCALE_TARGET} x 1 site: ${r.ratio.toFixed(2)} ${r.ratio >= SCALE_TARGET ? "met" : "MISSED"}`);
+    }
     for (const f of figures.filter((x) => x.kind === "cached")) {
       for (const c of ["c50", "c1"]) {
         if (f[c].stats.cache_hits !== f[c].stats.answers) print(`  WARNING: ${f.name}.${c}: only ${f[c].stats.cache_hits}/${f[c].stats.answers} answers were cache hits`);

@@ -76,6 +76,10 @@ export const ERROR_STATUS = {
   unknown_locale: 422,
   relation_target_not_found: 422,
   media_not_found: 422,
+  // Plugin blocks in rich text (docs/rich-text.md, "Plugin blocks").
+  rich_block_unregistered: 422,
+  rich_block_version_unknown: 422,
+  rich_block_values_invalid: 422,
   invalid_slug: 422,
   unknown_model: 422,
   grant_not_held: 422,
@@ -84,6 +88,11 @@ export const ERROR_STATUS = {
   assignee_not_eligible: 422,
   unique_unsupported: 422,
   invalid_field_validation: 422,
+  // Content rules I (docs/content-rules-fields.md): executable custom validation, component and condition refusals at model apply.
+  unsupported_text_validation: 422,
+  invalid_field_config: 422,
+  invalid_field_condition: 422,
+  relation_type_not_authorable: 422,
   executable_file: 422,
   locked: 423,
   lock_lost: 423,
@@ -101,6 +110,16 @@ export const ERROR_STATUS = {
   // Media remove (POST /media/{id}/remove, docs/media.md "Remove"): the file is referenced.
   media_in_use: 409,
   media_usage_unreadable: 409,
+  // Relations (docs/content-rules-relations.md).
+  relation_target_taken: 409,
+  related_from_replace_unconfirmed: 409,
+  relation_target_model_required: 422,
+  relation_target_model_not_allowed: 422,
+  relation_hierarchy_cycle: 422,
+  relation_position_not_ordered: 422,
+  relation_duplicate_target: 422,
+  relation_too_few: 422,
+  relation_too_many: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -3,7 +3,7 @@ import { configCacheMs, TtlCache } from "../shared/public/config-cache";
 import { findSiteByHost, normaliseHost, type Site } from "../shared/repositories/site-repository";
 import type { Env } from "../shared/env";
 
-const sites = new TtlCache<Site | undefined>();
+const sites = new TtlCache<Site | undefined>("sites by host");
 
 /** The site that owns the request's Host, or undefined. The Host header is the only input. */
 export async function siteForRequest(request: Request, env: Env): Promise<Site | undefined> {

@@ -1,14 +1,16 @@
 /**
  * The worker `npm run bench` bundles and runs on Miniflare: the REAL worker (its default export and
- * SiteObject, unchanged but for counted bindings once the write figures start) plus bench-only routes answered before the real router, on the host
- * `primitive.bench` only. Every other host goes straight to the real worker.
+ * SiteObject, unchanged but for counted bindings: write-bench.ts) plus bench-only routes answered
+ * before the real router, on the host `primitive.bench` only. Every other host goes straight to the real worker.
  *
  * Primitives (see primitives.ts):      GET /fixed, GET /d1, GET /cache
  * Media primitives (media-bench.ts):   PUT /r2put, GET /r2get?key=, GET /cache_media
- * Write primitives (write-bench.ts):  POST /do_write, POST /d1_batch?n=
+ * Write primitives (write-bench.ts):   POST /do_write, POST /d1_batch?n=
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
  *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
  *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime,
+ *                                      POST /_bench/scale/clone, GET /_bench/scale/caches (scale-bench.ts),
+ *                                      POST /_bench/search/grow, POST /_bench/search/measure (search-bench.ts),
  *                                      POST /_bench/write/setup, /_bench/write/plugins, GET|POST /_bench/write/counters,
  *                                      GET /_bench/write/dependents?host=
  *
@@ -22,6 +24,8 @@ import worker from "../../workers/index";
 import { cacheHit, d1Read, fixedBytes, setupPrimitives } from "./primitives";
 import { benchCredential, benchGallery, cacheMedia, primeMediaCache, r2Get, r2Put } from "./media-bench";
 import { measureRowsRead } from "./rows-read";
+import { cacheStats, cloneSites } from "./scale-bench";
+import { growSearch, measureSearch } from "./search-bench";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 import { SiteObject as RealSiteObject } from "../../workers/index";
 import { countingEnv, d1Batch, dependentsQueryRows, doWrite, installWritePlugins, readCounters, resetCounters, setupWriteSite, workerEnv } from "./write-bench";
@@ -58,6 +62,9 @@ const GrowBody = v.object({ target: v.pipe(v.number(), v.integer()) });
 const CredentialBody = v.object({ site_id: v.string(), person_id: v.string() });
 const GalleryBody = v.object({ site_id: v.string(), person_id: v.string(), media_id: v.string() });
 const PrimeBody = v.object({ object_key: v.string() });
+const SearchBody = v.object({ kind: v.picklist(["search", "suggest"]), queries: v.array(v.string()), rounds: v.pipe(v.number(), v.integer()) });
+const RangeBody = v.object({ from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
+const CloneBody = v.object({ host: v.string(), from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 const WriteSetupBody = v.object({ index: v.pipe(v.number(), v.integer()) });
 const WritePluginsBody = v.object({
   site: v.object({ host: v.string(), site_id: v.string(), person_id: v.string(), model_id: v.string(), token: v.string() }),
@@ -123,6 +130,20 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
       if (!site) return new Response("no bench article model\n", { status: 404 });
       return Response.json(await growArticles(env.DB, site.site_id, site.id, input.target));
     }
+    case "POST /_bench/scale/clone": {
+      const input = await body(request, CloneBody);
+      return Response.json(await cloneSites(env.DB, input.host, input.from, input.to));
+    }
+    case "POST /_bench/search/grow": {
+      const input = await body(request, RangeBody);
+      return Response.json(await growSearch(env.DB, BENCH_HOST, input.from, input.to));
+    }
+    case "POST /_bench/search/measure": {
+      const input = await body(request, SearchBody);
+      return Response.json(await measureSearch(env.DB, BENCH_HOST, input.kind, input.queries, input.rounds));
+    }
+    case "GET /_bench/scale/caches":
+      return Response.json(cacheStats());
     case "POST /do_write":
       return doWrite(env, request);
     case "POST /d1_batch":

@@ -20,6 +20,7 @@ import { findSiteById, type Site } from "../../shared/repositories/site-reposito
 import type { Model } from "../../shared/repositories/model-repository";
 import { addLanguage, commitPlan, createEntry, publishEntry, type Actor, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { createModel, type CreateModelInput } from "../../shared/services/models/create-model";
+import { updateSettings } from "../../shared/services/settings";
 import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
 
 export const BENCH_HOST = "bench.localhost";
@@ -150,6 +151,10 @@ export async function provisionBenchSite(d1: D1Database): Promise<BenchSite> {
     ],
   });
 
+  // Search on over articles, as a site using search has it: every publish writes the search documents
+  // too, and the search figures (search-bench.ts) read them.
+  await apply(ctx, updateSettings(ctx, { search: { enabled: true, models: [article.id] } }));
+
   const publishNew = async (modelId: string, slug: string, fields: Record<string, unknown>): Promise<string> => {
     const entry = await apply(ctx, createEntry(ctx, { model_id: modelId, slug, fields }));
     await apply(ctx, publishEntry(ctx, { instance_id: entry.instance_id }));
@@ -201,10 +206,20 @@ export async function seedArticles(d1: D1Database, bench: BenchSite, from: numbe
 export async function growArticles(d1: D1Database, siteId: string, modelId: string, target: number): Promise<{ items: number; rows: number }> {
   const groups = async () =>
     (await d1.prepare("SELECT count(DISTINCT translation_group_id) AS n FROM published_items WHERE site_id = ? AND model_id = ?").bind(siteId, modelId).first<{ n: number }>())?.n ?? 0;
-  const originals = await groups();
+  // Copy k of an original is `<id>-x<k>`; growing again (10,000 then 100,000) adds the copies not made yet.
+  const originals =
+    (await d1
+      .prepare("SELECT count(DISTINCT translation_group_id) AS n FROM published_items WHERE site_id = ? AND model_id = ? AND instance_id NOT LIKE '%-x%'")
+      .bind(siteId, modelId)
+      .first<{ n: number }>())?.n ?? 0;
+  const made =
+    (await d1
+      .prepare("SELECT max(CAST(substr(instance_id, instr(instance_id, '-x') + 2) AS INTEGER)) AS k FROM published_items WHERE site_id = ? AND model_id = ? AND instance_id LIKE '%-x%'")
+      .bind(siteId, modelId)
+      .first<{ k: number | null }>())?.k ?? 0;
   const copies = originals === 0 ? 0 : Math.ceil(target / originals) - 1;
-  if (copies > 0) {
-    const k = "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?)";
+  if (copies > made) {
+    const k = "WITH RECURSIVE k(n) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT n + 1 FROM k WHERE n < CAST(? AS INTEGER))";
     const older = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', julianday(${column}) - 366 * k.n)`;
     await d1.batch([
       d1
@@ -214,14 +229,14 @@ export async function growArticles(d1: D1Database, siteId: string, modelId: stri
                   p.published_at, ${older("p.sort_at")}, p.manual_position, json_set(p.body, '$.first_published_at', ${older("p.sort_at")}), p.mentions
            FROM published_items p, k WHERE p.site_id = ? AND p.model_id = ? AND p.instance_id NOT LIKE '%-x%'`,
         )
-        .bind(copies, siteId, modelId),
+        .bind(made + 1, copies, siteId, modelId),
       d1
         .prepare(
           `${k} INSERT INTO published_relations (site_id, instance_id, model_id, lang, field, target_group_id, target_slug, translation_group_id, sort_at)
            SELECT r.site_id, r.instance_id || '-x' || k.n, r.model_id, r.lang, r.field, r.target_group_id, r.target_slug, r.translation_group_id || '-x' || k.n, ${older("r.sort_at")}
            FROM published_relations r, k WHERE r.site_id = ? AND r.model_id = ? AND r.instance_id NOT LIKE '%-x%'`,
         )
-        .bind(copies, siteId, modelId),
+        .bind(made + 1, copies, siteId, modelId),
     ]);
   }
   const rows = (await d1.prepare("SELECT count(*) AS n FROM published_items WHERE site_id = ? AND model_id = ?").bind(siteId, modelId).first<{ n: number }>())?.n ?? 0;

@@ -34,9 +34,19 @@ export async function readBindings() {
 
 /**
  * Bundles a worker entry (TypeScript) into one ES module for workerd: `cloudflare:*` and `node:*`
- * imports stay external (the runtime provides them) and `.sql` files and cli/manage.mjs are text, as wrangler.jsonc's
- * rules say.
+ * imports stay external (the runtime provides them); `.sql` files and the generated `cli/manage.mjs`
+ * are text, as wrangler.jsonc's rules say.
  */
+/** Files matching `filter` are imported as their text (wrangler's `Text` rule), whatever their extension. */
+function textModules(filter) {
+  return {
+    name: "text-modules",
+    setup(build) {
+      build.onLoad({ filter }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" }));
+    },
+  };
+}
+
 export async function bundleWorker(entry) {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
@@ -49,8 +59,7 @@ export async function bundleWorker(entry) {
     target: "es2022",
     external: ["cloudflare:*", "node:*"],
     loader: { ".sql": "text" },
-    // wrangler.jsonc's other Text rule: the generated command line the admin host serves (GET /manage.mjs).
-    plugins: [{ name: "manage-script-text", setup: (build) => build.onLoad({ filter: /[\\/]cli[\\/]manage\.mjs$/ }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "text" })) }],
+    plugins: [textModules(/[\\/]cli[\\/]manage\.mjs$/)],
     logLevel: "silent",
   });
   const file = result.outputFiles[0];

@@ -13,7 +13,7 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { SiteSettings } from "../../shared/content/site-settings";
 import { findSiteById, type Site } from "../../shared/repositories/site-repository";
-import type { Model } from "../../shared/repositories/model-repository";
+import { modelRepository, type Model } from "../../shared/repositories/model-repository";
 import {
   addLanguage,
   commitPlan,
@@ -46,6 +46,9 @@ import {
   type CategoryKey,
 } from "./content";
 import { demoMedia } from "./media";
+import { addRelatedField, seedCategoryParents, seedRelatedArticles } from "./relations";
+import { ARTICLE_RULE_FIELDS, articleRuleValues } from "./content-rules";
+import { tideTablesBody } from "./rich-text";
 
 /** The demo login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_ADMIN = { email: "admin@demo.localhost", password: "driftwood-demo", name: "Demo Admin" } as const;
@@ -218,6 +221,9 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
     categories.set(c.key, entry.instance_id);
   }
   log.push(`demo: ${AUTHORS.length} authors, ${CATEGORIES.length} categories (en + fr).`);
+  // Relations: categories in a parent hierarchy (scripts/seed/relations.ts).
+  await seedCategoryParents(ctx, apply, categories);
+  log.push("demo: category hierarchy (parent links).");
 
   const media = await demoMedia(env, ctx);
   const cover = media[0] ?? null;
@@ -240,16 +246,22 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
     categories: spec.categories.map((c) => categories.get(c) ?? ""),
     ...(withCover && cover ? { cover } : {}),
     ...(spec.place ? { location: { ...PLACES[spec.place] } } : {}),
+    ...articleRuleValues(spec, index),
   });
 
   // Published articles, one every four days; every fourth has the cover image.
   let french = 0;
+  const publishedArticles: string[] = [];
   for (const [index, spec] of PUBLISHED_ARTICLES.entries()) {
     const day = FIRST_ARTICLE_DAY + index * 4 * DAY;
     clock.set(day + hours(8));
-    const entry = await apply(ctx, createEntry(ctx, { model_id: models.article.id, fields: articleFields(spec, index, day, index % 4 === 0) }));
+    const fields = articleFields(spec, index, day, index % 4 === 0);
+    // The first article shows a table, a gallery and an embed (scripts/seed/rich-text.ts).
+    if (index === 0) fields.body = await tideTablesBody(ctx, media);
+    const entry = await apply(ctx, createEntry(ctx, { model_id: models.article.id, fields }));
     clock.set(day + hours(9));
     await apply(ctx, publishEntry(ctx, { instance_id: entry.instance_id }));
+    publishedArticles.push(entry.instance_id);
     if (spec.fr) {
       clock.set(day + DAY + hours(10));
       const fr = await apply(ctx, addLanguage(ctx, { instance_id: entry.instance_id, lang: "fr", fields: { title: spec.fr.title, summary: spec.fr.summary, body: frenchBody(spec, index) } }));
@@ -258,6 +270,9 @@ async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: SeedCloc
     }
   }
   log.push(`demo: ${PUBLISHED_ARTICLES.length} published articles, ${french} with a published French translation.`);
+  // Relations: ordered related articles (scripts/seed/relations.ts).
+  const related = await seedRelatedArticles(ctx, apply, publishedArticles);
+  log.push(`demo: ${related} articles with ordered related articles.`);
 
   // Published, then withdrawn.
   const afterLast = FIRST_ARTICLE_DAY + PUBLISHED_ARTICLES.length * 4 * DAY;
@@ -306,7 +321,11 @@ async function demoModels(ctx: LifecycleContext): Promise<Record<"article" | "au
     slug: "category",
     name: "Category",
     i18n: true,
-    fields: [{ key: "title", label: "Title", type: "text", required: true, title: true, validation: { max_length: 80 } }],
+    fields: [
+      { key: "title", label: "Title", type: "text", required: true, title: true, validation: { max_length: 80 } },
+      // A hierarchy (parent) link: targets default to the model itself (docs/content-rules-relations.md).
+      { key: "parent", label: "Parent category", type: "relation", relation: "many_to_one", hierarchy: true },
+    ],
   });
   const article = await addModel(ctx, {
     slug: "article",
@@ -319,11 +338,15 @@ async function demoModels(ctx: LifecycleContext): Promise<Record<"article" | "au
       { key: "body", label: "Body", type: "rich_text" },
       { key: "published_date", label: "Published date", type: "date" },
       { key: "author", label: "Author", type: "relation", targets: [author.id] },
-      { key: "categories", label: "Categories", type: "relation", multiple: true, targets: [category.id], validation: { max_items: 5 } },
+      { key: "categories", label: "Categories", type: "relation", relation: "many_to_many", multiple: true, targets: [category.id], validation: { max_items: 5 } },
       { key: "cover", label: "Cover", type: "media" },
       { key: "location", label: "Location", type: "location" },
+      ...ARTICLE_RULE_FIELDS,
     ],
   });
+  // The ordered related-articles list targets the article model itself, so it is added once the model exists.
+  await addRelatedField(ctx, apply, article);
+  const articleNow = (await modelRepository(ctx.db, ctx.scope).findById(article.id)) ?? article;
   const note = await addModel(ctx, {
     slug: "note",
     name: "Note",
@@ -343,7 +366,7 @@ async function demoModels(ctx: LifecycleContext): Promise<Record<"article" | "au
       { key: "intro", label: "Intro", type: "long_text" },
     ],
   });
-  return { article, author, category, note, homepage };
+  return { article: articleNow, author, category, note, homepage };
 }
 
 async function seedOtherSite(ctx: LifecycleContext, clock: SeedClock, log: string[]): Promise<void> {

@@ -28,7 +28,10 @@ export const DEMO_PLUGIN_MANIFEST = {
   version: "1.0.0",
   endpoint: `http://127.0.0.1:${DEMO_PLUGIN_PORT}`,
   capabilities: [...PLUGIN_CAPABILITIES],
-  rich_text_blocks: [],
+  // A block for rich text (docs/content-rules-rich-text.md): `demo-helper/callout`, version 1.
+  rich_text_blocks: [
+    { name: "callout", label: "Callout", version: 1, fields: { text: { type: "text", required: true, max_length: 280 }, tone: { type: "select", options: ["info", "warning"] } } },
+  ],
   manage_views: [{ id: "dashboard", label: "Helper dashboard", path: "/views/dashboard" }],
   content_actions: [{ id: "review", label: "Review and publish", path: "/actions/review" }],
   operations: [],

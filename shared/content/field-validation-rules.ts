@@ -10,6 +10,8 @@ import type { FieldDefinition } from "../../schema/model-definition";
 import { AppError } from "../errors";
 import type { Issue } from "../services/validation";
 import { patternProblem } from "./field-pattern";
+import { forEachFieldScope } from "./components";
+import { customValidationIssues, requireSupportedFields } from "./model-field-checks";
 
 type Bounds = readonly [low: "min_length" | "min" | "min_items" | "min_date", high: "max_length" | "max" | "max_items" | "max_date"];
 const PAIRS: readonly Bounds[] = [
@@ -55,8 +57,25 @@ export function fieldValidationIssues(fields: readonly Pick<FieldDefinition, "ty
   return issues;
 }
 
-/** Throws 422 `invalid_field_validation` listing every problem of the fields' validation settings. */
-export function requireUsableFieldValidation(fields: readonly Pick<FieldDefinition, "type" | "validation">[]): void {
-  const issues = fieldValidationIssues(fields);
+/**
+ * Throws 422 `invalid_field_validation` listing every problem of the fields' validation settings
+ * (fields inside components included), after the checks of model-field-checks.ts (custom
+ * validation, components, conditions; each its own code).
+ */
+export function requireUsableFieldValidation(fields: readonly FieldDefinition[]): void {
+  const custom = customValidationIssues(fields);
+  if (custom.length > 0) throw new AppError("unsupported_text_validation", "Executable custom text validation is not supported.", { issues: custom });
+  const issues = [...fieldValidationIssues(fields), ...nestedValidationIssues(fields)];
   if (issues.length > 0) throw new AppError("invalid_field_validation", "Some fields' validation settings cannot be used.", { issues });
+  requireSupportedFields(fields);
+}
+
+/** The validation-bound problems of fields inside components, with paths `fields[i].fields[j].validation.<setting>`. */
+function nestedValidationIssues(fields: readonly FieldDefinition[]): Issue[] {
+  const issues: Issue[] = [];
+  forEachFieldScope(fields, (scope, prefix, depth) => {
+    if (depth === 0) return;
+    for (const issue of fieldValidationIssues(scope)) issues.push({ path: `${prefix}${issue.path.slice("fields".length)}`, message: issue.message });
+  });
+  return issues;
 }

@@ -11,6 +11,8 @@ export interface MediaReference {
 /** An `<img …>` tag of canonical rich text: attributes are double-quoted with `"` escaped (parse5's serialiser). */
 const IMG_TAG = /<img((?:\s+[^\s"'<>/=]+(?:="[^"]*")?)*)\s*\/?>/gi;
 const SRC_ATTRIBUTE = /\ssrc="([^"]*)"/i;
+/** A library image's id (galleries, docs/rich-text.md): `data-media="med_…"`. */
+const DATA_MEDIA_ATTRIBUTE = /\sdata-media="([^"]*)"/i;
 const MEDIA_ID = /^med_[0-9A-Za-z_-]{1,64}$/;
 const OBJECT_ID = /^obj_[0-9A-Za-z_-]{1,64}$/;
 
@@ -53,6 +55,16 @@ function imageSources(value: string): string[] {
   return sources;
 }
 
+/** The `data-media` id of each library `<img>` of canonical rich text. */
+function libraryImageIds(value: string): string[] {
+  const ids: string[] = [];
+  for (const tag of value.matchAll(IMG_TAG)) {
+    const id = DATA_MEDIA_ATTRIBUTE.exec(tag[1] ?? "")?.[1];
+    if (id && MEDIA_ID.test(id)) ids.push(id);
+  }
+  return ids;
+}
+
 /** The objects a rich-text value's images name by their full address (what public delivery serves). */
 export function richTextMediaObjects(value: unknown): Required<MediaAddress>[] {
   if (typeof value !== "string" || !value.includes("/media")) return [];
@@ -70,8 +82,8 @@ export function richTextMediaObjects(value: unknown): Required<MediaAddress>[] {
  * this site's media references. Reads the canonical (sanitised) value a version stores.
  */
 export function richTextMediaIds(value: unknown): string[] {
-  if (typeof value !== "string" || !value.includes("/media")) return [];
-  const ids = new Set<string>();
+  if (typeof value !== "string" || (!value.includes("/media") && !value.includes("data-media"))) return [];
+  const ids = new Set<string>(libraryImageIds(value));
   for (const src of imageSources(value)) {
     const id = mediaAddress(src)?.mediaId;
     if (id) ids.add(id);

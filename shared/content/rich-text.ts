@@ -9,9 +9,13 @@
  * whose content is code or another document (script, style, template, iframe, object, svg, math…)
  * go with their content; any other element is unwrapped (its children kept); comments go; every
  * text and attribute value is escaped. The output holds no raw-text element and no foreign
- * content, so a browser parses it back into the same tree.
+ * content, so a browser parses it back into the same tree. Tables, galleries (`figure[data-gallery]`
+ * of `img[data-media]`), embeds (`figure[data-embed]`) and plugin blocks (`div[data-block]`,
+ * `div[data-block-group]`) are part of the allow-list; the rules that judge them (sizes, origins,
+ * registered blocks) are in rich-text-rules.ts.
  */
 import { html, parseFragment, type DefaultTreeAdapterTypes } from "parse5";
+import { richTextFacts, type RichTextFacts } from "./rich-text-facts";
 
 type Node = DefaultTreeAdapterTypes.ChildNode;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -55,18 +59,71 @@ const GLOBAL_ATTRIBUTES: Readonly<Record<string, AttributeRule>> = {
 
 const cite = { cite: url(SOURCE_SCHEMES) };
 const dimension = matching(/^\d{1,5}$/);
+/** An integer in [1, max] written without sign or leading zero. */
+const span = (max: number): AttributeRule => (value) => {
+  const trimmed = value.trim();
+  return /^[1-9]\d{0,3}$/.test(trimmed) && Number(trimmed) <= max ? trimmed : undefined;
+};
+/** A marker attribute: present or not, its value is always written empty. */
+const marker: AttributeRule = () => "";
+
+/** A media library id (what `data-media` names; docs/rich-text.md, "Galleries"). */
+export const MEDIA_ID = /^med_[0-9A-Za-z_-]{1,64}$/;
+/** A plugin block's public name, `<plugin id>/<block name>`. */
+export const BLOCK_NAME = /^[a-z][a-z0-9-]{1,63}\/[a-z][a-z0-9_-]{0,63}$/;
+
+/** An absolute https URL without credentials, written as the URL standard serialises it. */
+const httpsUrl: AttributeRule = (value) => {
+  const cleaned = url(["https"])(value);
+  if (cleaned === undefined) return undefined;
+  try {
+    const parsed = new URL(cleaned);
+    return parsed.protocol === "https:" && parsed.username === "" && parsed.password === "" ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A block's values: a JSON object, written as JSON.stringify writes it; anything else is kept as sent for the rules to refuse. */
+const blockValues: AttributeRule = (value) => {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? JSON.stringify(parsed) : value;
+  } catch {
+    return value;
+  }
+};
+
+/** Table cells: bounded spans (a table holds at most 12 columns and 200 rows; rich-text-rules.ts). */
+const cell = { colspan: span(12), rowspan: span(200) };
 
 /** Allowed elements (HTML namespace only) and the attributes each may carry beyond the global ones. */
 export const ALLOWED_ELEMENTS: Readonly<Record<string, Readonly<Record<string, AttributeRule>>>> = {
   p: {}, br: {}, hr: {}, h1: {}, h2: {}, h3: {}, h4: {}, h5: {}, h6: {},
   blockquote: cite, pre: {}, ul: {}, ol: { start: matching(/^-?\d{1,9}$/) }, li: {}, dl: {}, dt: {}, dd: {},
-  figure: {}, figcaption: {},
+  figure: { "data-gallery": marker, "data-embed": httpsUrl }, figcaption: {},
   a: { href: url(LINK_SCHEMES) },
-  img: { src: url(SOURCE_SCHEMES), alt: anyText, width: dimension, height: dimension },
+  img: { src: url(SOURCE_SCHEMES), alt: anyText, width: dimension, height: dimension, "data-media": matching(MEDIA_ID) },
+  table: {}, caption: {}, thead: {}, tbody: {}, tfoot: {}, tr: {},
+  th: { ...cell, scope: oneOf("row", "col", "rowgroup", "colgroup") }, td: cell,
   em: {}, strong: {}, b: {}, i: {}, u: {}, s: {}, sub: {}, sup: {}, small: {}, mark: {}, span: {},
   code: {}, kbd: {}, samp: {}, var: {}, abbr: {}, cite: {}, dfn: {}, q: cite,
   del: { ...cite, datetime: anyText }, ins: { ...cite, datetime: anyText }, time: { datetime: anyText },
 };
+
+/**
+ * A `div` is kept only as a plugin block (`data-block`) or a block group (`data-block-group`);
+ * any other `div` is unwrapped like every element not allowed.
+ */
+const BLOCK_ATTRIBUTES: Readonly<Record<string, AttributeRule>> = {
+  "data-block": matching(BLOCK_NAME),
+  "data-version": matching(/^[1-9]\d{0,6}$/),
+  "data-values": blockValues,
+  "data-block-group": marker,
+};
+
+/** Attributes whose malformed value the rules refuse rather than let vanish (rich-text-rules.ts). */
+const CHECKED_ATTRIBUTES: ReadonlySet<string> = new Set(["data-embed", "data-media", "data-block", "data-version"]);
 
 /** Elements without content or end tag. */
 const VOID_ELEMENTS: ReadonlySet<string> = new Set(["br", "hr", "img"]);
@@ -108,15 +165,45 @@ function ownRule(rules: Readonly<Record<string, AttributeRule>>, name: string): 
   return Object.hasOwn(rules, name) ? rules[name] : undefined;
 }
 
-function serialiseAttributes(element: Element, rules: Readonly<Record<string, AttributeRule>>): string {
+/** What a pass left out: markup dropped (for `rich_markup_dropped`) and checked values refused by form. */
+interface PassReport {
+  dropped: Set<string>;
+  rejected: RejectedValue[];
+}
+
+/** A checked attribute (`data-embed`, `data-media`, `data-block`, `data-version`) whose value was malformed. */
+export interface RejectedValue {
+  attribute: string;
+  value: string;
+}
+
+/** How many distinct dropped markup names a report lists. */
+const MAX_DROPPED_NAMES = 50;
+
+function noteDropped(report: PassReport, name: string): void {
+  if (report.dropped.size < MAX_DROPPED_NAMES) report.dropped.add(name);
+}
+
+function serialiseAttributes(element: Element, rules: Readonly<Record<string, AttributeRule>>, report: PassReport): string {
   let out = "";
   for (const attribute of element.attrs) {
-    if (attribute.namespace !== undefined && attribute.namespace !== "") continue; // xlink:href and friends
-    const rule = ownRule(rules, attribute.name) ?? ownRule(GLOBAL_ATTRIBUTES, attribute.name);
+    const name = attribute.namespace !== undefined && attribute.namespace !== "" ? `${attribute.prefix ?? ""}:${attribute.name}` : attribute.name;
+    // xlink:href and friends have a namespace: never kept.
+    const rule = name === attribute.name ? (ownRule(rules, attribute.name) ?? ownRule(GLOBAL_ATTRIBUTES, attribute.name)) : undefined;
     const kept = rule?.(attribute.value);
-    if (kept !== undefined) out += ` ${attribute.name}="${escapeAttribute(kept)}"`;
+    if (kept !== undefined) {
+      out += ` ${attribute.name}="${escapeAttribute(kept)}"`;
+    } else {
+      noteDropped(report, `${element.tagName}[${name}]`);
+      if (rule !== undefined && CHECKED_ATTRIBUTES.has(name)) report.rejected.push({ attribute: name, value: attribute.value });
+    }
   }
   return out;
+}
+
+/** Whether a `div` is a plugin block or a block group (kept) rather than layout (unwrapped). */
+function isBlockElement(element: Element): boolean {
+  return element.tagName === "div" && element.attrs.some((a) => (a.name === "data-block" || a.name === "data-block-group") && !a.namespace);
 }
 
 /**
@@ -132,7 +219,7 @@ type Step = { node: Node; parent: string | undefined; first: boolean; depth: num
  * Serialises `nodes` from the allow-list. Iterative, not recursive: a value of 256 KiB can nest
  * tens of thousands of elements, more than the call stack holds.
  */
-function serialise(nodes: readonly Node[]): string {
+function serialise(nodes: readonly Node[], report: PassReport): string {
   const out: string[] = [];
   const steps: Step[] = [];
   const pushChildren = (children: readonly Node[], parent: string | undefined, depth: number) => {
@@ -153,16 +240,24 @@ function serialise(nodes: readonly Node[]): string {
       out.push((parent === "pre" && first && node.value.startsWith("\n") ? "\n" : "") + escapeText(node.value));
       continue;
     }
-    if (!isElement(node)) continue; // comments, doctypes and processing instructions are dropped
+    if (!isElement(node)) {
+      // comments, doctypes and processing instructions are dropped
+      noteDropped(report, node.nodeName);
+      continue;
+    }
     const name = node.tagName;
     // Foreign content (svg, math and what they hold) goes whole: its parsing rules differ from HTML's.
-    if (node.namespaceURI !== html.NS.HTML || DROPPED_WITH_CONTENT.has(name)) continue;
-    const rules = Object.hasOwn(ALLOWED_ELEMENTS, name) ? ALLOWED_ELEMENTS[name] : undefined;
+    if (node.namespaceURI !== html.NS.HTML || DROPPED_WITH_CONTENT.has(name)) {
+      noteDropped(report, `<${name}>`);
+      continue;
+    }
+    const rules = isBlockElement(node) ? BLOCK_ATTRIBUTES : Object.hasOwn(ALLOWED_ELEMENTS, name) ? ALLOWED_ELEMENTS[name] : undefined;
     if (rules === undefined || depth >= MAX_DEPTH) {
+      noteDropped(report, rules === undefined ? `<${name}>` : `<${name}> nested deeper than ${MAX_DEPTH}`);
       pushChildren(node.childNodes, undefined, depth); // unwrapped: the children take its place
       continue;
     }
-    out.push(`<${name}${serialiseAttributes(node, rules)}>`);
+    out.push(`<${name}${serialiseAttributes(node, rules, report)}>`);
     if (VOID_ELEMENTS.has(name)) continue;
     steps.push({ close: name });
     pushChildren(node.childNodes, name, depth + 1);
@@ -171,22 +266,51 @@ function serialise(nodes: readonly Node[]): string {
 }
 
 /** One pass: parse as a browser would, keep the allowed. */
-function sanitiseOnce(value: string): string {
+function sanitiseOnce(value: string, report: PassReport): { html: string; nodes: readonly Node[] } {
   const fragment = parseFragment(BODY_CONTEXT, value, { scriptingEnabled: true });
-  return serialise(fragment.childNodes);
+  return { html: serialise(fragment.childNodes, report), nodes: fragment.childNodes };
 }
 
 /** Passes enough for any output to be stable (unwrapping can leave, say, a <p> in a <p>). */
 const MAX_PASSES = 4;
+
+/** A rich-text value made canonical, with what the rules judge and what was left out. */
+export interface SanitisedRichText {
+  /** The canonical HTML stored and served. */
+  html: string;
+  /** Markup left out (`<script>`, `img[onerror]`, `#comment`…), distinct, at most 50. */
+  dropped: string[];
+  /** Checked attributes refused by form (an embed that is not https, a malformed media id…). */
+  rejected: RejectedValue[];
+  /** Tables, galleries, embeds and blocks of the canonical HTML (rich-text-facts.ts). */
+  facts: RichTextFacts;
+}
+
+/**
+ * Sanitises `value` to its canonical form and reports what the content rules judge: the structure of
+ * the canonical HTML (read from the tree of the stable pass, so no extra parse) and what was dropped.
+ */
+export function sanitiseRichText(value: string): SanitisedRichText {
+  const report: PassReport = { dropped: new Set(), rejected: [] };
+  let current = value;
+  for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    const next = sanitiseOnce(current, report);
+    if (next.html === current) return { html: current, dropped: [...report.dropped], rejected: report.rejected, facts: richTextFacts(next.nodes) };
+    current = next.html;
+  }
+  const last = parseFragment(BODY_CONTEXT, current, { scriptingEnabled: true });
+  return { html: current, dropped: [...report.dropped], rejected: report.rejected, facts: richTextFacts(last.childNodes) };
+}
 
 /**
  * The canonical form of a rich-text value: safe to insert into any page as HTML, and stable (the
  * canonical form of a canonical value is itself). Costs one parse when the value is already canonical.
  */
 export function canonicalRichText(value: string): string {
+  const report: PassReport = { dropped: new Set(), rejected: [] };
   let current = value;
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
-    const next = sanitiseOnce(current);
+    const next = sanitiseOnce(current, report).html;
     if (next === current) return next;
     current = next;
   }

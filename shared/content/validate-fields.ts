@@ -6,6 +6,8 @@
 import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
 import { fieldPattern } from "./field-pattern";
 import { canonicalRichText } from "./rich-text";
+import { COMPONENT_MAX_ITEMS, knownComponentValue } from "./components";
+import { isShown } from "./conditions";
 import {
   type FieldDefinition,
   type FieldValue,
@@ -40,7 +42,8 @@ export type FieldIssueCode =
 
 /**
  * One problem with one value. `path` is the field key, followed by `[i]` for an item of a
- * multi-value field or `.lat` / `.lon` for a part of a location (`categories[2]`, `location.lat`).
+ * multi-value field or `.lat` / `.lon` for a part of a location (`categories[2]`, `location.lat`),
+ * and inside a component by `.` and the nested path (`seo.title`, `faq[1].question`).
  * `code` is stable and meant for programs; `message` is for people.
  */
 export interface FieldIssue {
@@ -91,10 +94,11 @@ export function validateFieldValues(
   for (const field of fields) {
     const value = Object.hasOwn(valuesByKey, field.key) ? valuesByKey[field.key] : undefined;
     if (isEmpty(field, value)) {
-      if (field.required === true && mode !== "draft") push(field.key, "required", `${field.label} is required.`);
+      // A field its condition hides is not required (conditions.ts); hidden values stay stored.
+      if (field.required === true && mode !== "draft" && isShown(field, fields, valuesByKey)) push(field.key, "required", `${field.label} is required.`);
       continue;
     }
-    checkValue(field, value, push);
+    checkValue(field, value, push, mode);
   }
 
   const known = new Set(fields.map((field) => field.key));
@@ -108,10 +112,11 @@ export function validateFieldValues(
 function isEmpty(field: FieldDefinition, value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (field.multiple === true) return Array.isArray(value) && value.length === 0;
+  if (field.type === "component") return typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
   return value === "" && STRING_VALUED.has(field.type);
 }
 
-function checkValue(field: FieldDefinition, value: unknown, push: Push): void {
+function checkValue(field: FieldDefinition, value: unknown, push: Push, mode: ValidationMode): void {
   switch (field.type) {
     case "text":
     case "long_text":
@@ -160,7 +165,31 @@ function checkValue(field: FieldDefinition, value: unknown, push: Push): void {
     case "location":
       checkLocation(field, value, push);
       return;
+    case "component":
+      checkComponent(field, value, push, mode);
+      return;
   }
+}
+
+/**
+ * A component value: an object of its fields' values (by nested key), or a list of them when
+ * `multiple`. Each object is validated like a model's values, in the same mode, and its issues
+ * carry full paths (`seo.title`, `sections[2].heading`).
+ */
+function checkComponent(field: FieldDefinition, value: unknown, push: Push, mode: ValidationMode): void {
+  if (field.multiple === true && Array.isArray(value) && value.length > COMPONENT_MAX_ITEMS) {
+    push(field.key, "too_many_items", `${field.label} takes at most ${COMPONENT_MAX_ITEMS} items.`);
+    return;
+  }
+  checkOneOrMany(field, value, push, (item, path) => {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
+      push(path, "wrong_type", `${field.label} takes an object of its fields' values.`);
+      return;
+    }
+    for (const issue of validateFieldValues(field.fields ?? [], item as Record<string, unknown>, mode)) {
+      push(`${path}.${issue.path}`, issue.code as FieldIssueCode, issue.message);
+    }
+  }, false);
 }
 
 function checkString(field: FieldDefinition, value: unknown, push: Push): void {
@@ -312,7 +341,7 @@ function characterCount(text: string): number {
 }
 
 /** Bytes of `text` encoded as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD). */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
@@ -361,7 +390,12 @@ export function toKeyedValues(
   fields: readonly FieldDefinition[],
   valuesById: Readonly<Record<string, unknown>>,
 ): Record<string, FieldValue> {
-  return rekey(fields, valuesById, (field) => field.id, (field) => field.key);
+  const keyed = rekey(fields, valuesById, (field) => field.id, (field) => field.key);
+  // Inside a component, values of nested fields since removed are dropped as top-level ones are.
+  for (const field of fields) {
+    if (field.type === "component" && Object.hasOwn(keyed, field.key)) keyed[field.key] = knownComponentValue(field, keyed[field.key]) as FieldValue;
+  }
+  return keyed;
 }
 
 function rekey(

@@ -1,4 +1,4 @@
-import type { FieldDefinition } from "../../schema/model-definition";
+import { isToMany, relationKind, type FieldDefinition } from "../../schema/model-definition";
 import type { Model } from "../repositories/model-repository";
 import type { Site } from "../repositories/site-repository";
 import { MODEL_SLUG } from "../services/models/create-model";
@@ -66,6 +66,15 @@ function valueType(field: FieldDefinition): string {
       const options = (field.options ?? []).map((o) => str(o.value)).join(" | ") || "string";
       return field.multiple ? `Array<${options}> | null` : `${options} | null`;
     }
+    case "component": {
+      // Private nested fields are never served, so never named (the snapshot drops them).
+      const inner = (field.fields ?? [])
+        .filter((f) => !f.private)
+        .map((f) => `${str(f.key)}: ${valueType(f)}`)
+        .join("; ");
+      const shape = `{ ${inner} }`;
+      return field.multiple ? `Array<${shape}> | null` : `${shape} | null`;
+    }
     default:
       return "string | null";
   }
@@ -75,7 +84,10 @@ function modelTypes(model: Model, name: string): string {
   const visible = model.fields.filter((f) => !f.private);
   const line = (f: FieldDefinition, type: string) => `  /** ${comment(f.label)} */\n  ${str(f.key)}: ${type};`;
   const fields = visible.filter((f) => f.type !== "relation" && f.type !== "media").map((f) => line(f, valueType(f)));
-  const relations = visible.filter((f) => f.type === "relation").map((f) => line(f, "RelationRef[]"));
+  // Every relation is served as a list, in its stored order; a to-one kind holds at most one item.
+  const relations = visible
+    .filter((f) => f.type === "relation")
+    .map((f) => `  /** ${comment(f.label)} (${relationKind(f)}${isToMany(relationKind(f)) ? ", ordered" : ", at most one"}${f.hierarchy ? ", parent link" : ""}) */\n  ${str(f.key)}: RelationRef[];`);
   const media = visible.filter((f) => f.type === "media").map((f) => line(f, "MediaRef[]"));
   const relationKeys = visible.filter((f) => f.type === "relation").map((f) => str(f.key)).join(" | ") || "never";
   return [

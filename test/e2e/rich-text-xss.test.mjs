@@ -116,6 +116,11 @@ describe("rich text in a real browser (issue #9 item 6)", () => {
     for (const [index, payload] of corpus.entries()) {
       const slug = `xss-e2e-${index}`;
       const created = await manage("POST", "/entries", { model_id: article.id, slug, fields: { title: payload.name, body: payload.html } });
+      if (payload.refused) {
+        // The rules refuse it outright: nothing is stored, nothing served.
+        assert.equal(created.status, 422, `${payload.name}: ${created.text}`);
+        continue;
+      }
       assert.equal(created.status, 201, `${payload.name}: ${created.text}`);
       const published = await manage("POST", `/entries/${JSON.parse(created.text).instance_id}/publish`, {});
       assert.equal(published.status, 200, `${payload.name}: ${published.text}`);
@@ -129,5 +134,50 @@ describe("rich text in a real browser (issue #9 item 6)", () => {
     }
     assert.deepEqual(failures, []);
     console.log(`# ${raw.length} of ${corpus.length} payloads ran script or kept a script URL as sent; none once served`);
+  });
+
+  it("renders tables, a gallery of the demo's images, an embed and a plugin block inline without running script (#13 item 9)", async () => {
+    const models = JSON.parse((await manage("GET", "/models")).text);
+    const article = models.data.find((m) => m.slug === "article");
+    const media = JSON.parse((await manage("GET", "/media")).text).data.map((m) => m.id);
+    assert.ok(media.length >= 2, "the demo has at least two images");
+    const samples = [
+      {
+        name: "table",
+        kept: /^<table><caption>T<img src="x"><\/caption><tbody><tr><th scope="col">h<\/th><td colspan="2">c<\/td><\/tr><\/tbody><\/table>$/,
+        html: `<table onmouseover=xss('table')><caption>T<img src=x onerror=xss('caption')></caption><tr><th scope=col onclick=xss('th')>h</th><td colspan=2 style="background:url(javascript:xss('td'))">c<script>xss('td-script')</script></td></tr></table>`,
+      },
+      {
+        name: "gallery",
+        kept: /^<figure data-gallery=""><img data-media="med_[^"]+"><img data-media="med_[^"]+"><figcaption>G<\/figcaption><\/figure>$/,
+        html: `<figure data-gallery onmouseenter=xss('gallery')><img data-media="${media[0]}" onerror=xss('g1')><img data-media="${media[1]}" src="javascript:xss('g2')"><figcaption>G<svg onload=xss('g-svg')></svg></figcaption></figure>`,
+      },
+      {
+        name: "embed",
+        kept: /^<figure data-embed="https:\/\/www\.youtube\.com\/embed\/dQw4w9WgXcQ"><figcaption>V<\/figcaption><\/figure>$/,
+        html: `<figure data-embed="https://www.youtube.com/embed/dQw4w9WgXcQ" onclick=xss('embed')><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" onload=xss('embed-iframe')></iframe><figcaption>V</figcaption></figure>`,
+      },
+      {
+        name: "block",
+        kept: /^<div data-block-group=""><div data-block="demo-helper\/callout" data-version="1" data-values="[^"]+"><\/div><\/div>$/,
+        html: `<div data-block-group autofocus tabindex=0 onfocus=xss('group')><div data-block="demo-helper/callout" data-version="1" data-values='{"text":"<img src=x onerror=xss(1)>","tone":"info"}' onmouseover=xss('block')></div></div>`,
+      },
+    ];
+    const failures = [];
+    for (const sample of samples) {
+      const asSent = await render(sample.html);
+      assert.ok(asSent.ranScript || asSent.badUrls.length > 0 || sample.name === "block", `${sample.name}: the harness did not detect the payload as sent`);
+      const slug = `rich-e2e-${sample.name}`;
+      const created = await manage("POST", "/entries", { model_id: article.id, slug, fields: { title: sample.name, body: sample.html } });
+      assert.equal(created.status, 201, `${sample.name}: ${created.text}`);
+      assert.ok(JSON.parse(created.text).warnings?.[0]?.code === "rich_markup_dropped", `${sample.name}: the dropped markup is reported`);
+      assert.equal((await manage("POST", `/entries/${JSON.parse(created.text).instance_id}/publish`, {})).status, 200);
+      const item = await request(PORT, { host: "demo.localhost", path: `/v1/article/${slug}` });
+      const served = JSON.parse(item.text).data.fields.body ?? "";
+      assert.match(served, sample.kept, `${sample.name}: the canonical markup is served`);
+      const result = await render(served);
+      if (result.ranScript || result.badUrls.length > 0) failures.push(`${sample.name}: ran ${JSON.stringify(result.ran)} in ${served}`);
+    }
+    assert.deepEqual(failures, []);
   });
 });

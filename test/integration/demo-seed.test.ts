@@ -73,6 +73,7 @@ describe("demo seed", () => {
     const fields = (JSON.parse(article?.definition ?? "{}") as { fields: { key: string; type: string; multiple?: boolean }[] }).fields;
     expect(fields.map((f) => `${f.key}:${f.type}${f.multiple ? "[]" : ""}`)).toEqual([
       "title:text", "summary:long_text", "body:rich_text", "published_date:date", "author:relation", "categories:relation[]", "cover:media", "location:location",
+      "format:select", "video_url:text", "seo:component", "faq:component[]", "related:relation[]",
     ]);
   });
 
@@ -91,6 +92,27 @@ describe("demo seed", () => {
     }
     expect(items.some((i) => (i.media.cover?.length ?? 0) > 0)).toBe(true);
     expect(items.some((i) => "location" in i.fields)).toBe(true);
+    // Issue #13's field rules: a conditional video URL, an seo component (its private note never served), a FAQ list.
+    // (French translations carry only title, summary and body.)
+    const rules = items.map((i) => i.fields as unknown as { format?: string; video_url?: string | null; seo?: Record<string, unknown>; faq?: { question: string }[] }).filter((f) => f.format !== undefined);
+    expect(rules.length).toBeGreaterThanOrEqual(40);
+    expect(rules.some((f) => f.format === "video" && f.video_url?.startsWith("https://"))).toBe(true);
+    expect(rules.every((f) => f.format !== "video" || typeof f.video_url === "string")).toBe(true);
+    expect(rules.some((f) => f.format === "story" && f.video_url == null)).toBe(true);
+    expect(rules.every((f) => typeof f.seo?.title === "string" && !("review_note" in (f.seo ?? {})))).toBe(true);
+    expect(rules.some((f) => (f.faq?.length ?? 0) > 0)).toBe(true);
+    expect(bodies.some((b) => b.body.includes("Checked by the desk"))).toBe(false);
+  });
+
+  it("shows rich text beyond paragraphs: an article with a table, a gallery of the seeded images and a video embed", async () => {
+    const demo = site("demo").id;
+    const [row] = await rows<{ body: string }>(`SELECT p.body ${publishedOf} AND p.slug = 'reading-the-tide-tables' AND p.lang = 'en'`, demo, "article");
+    const body = (JSON.parse(row?.body ?? "{}") as { fields: { body: string } }).fields.body;
+    expect(body).toMatch(/<table><caption>[^<]+<\/caption><thead><tr><th scope="col">/);
+    const media = (await rows<{ id: string }>("SELECT id FROM media WHERE site_id = ? ORDER BY id", demo)).map((m) => m.id);
+    const gallery = /<figure data-gallery="">(.*?)<\/figure>/.exec(body)?.[1] ?? "";
+    expect([...gallery.matchAll(/data-media="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(media);
+    expect(body).toContain(`<figure data-embed="https://www.youtube.com/embed/`);
   });
 
   it("publishes authors, categories in both languages, the homepage and the private notes", async () => {
@@ -100,6 +122,29 @@ describe("demo seed", () => {
     expect(await count(`SELECT count(*) AS n ${publishedOf} AND p.lang = 'fr'`, demo, "category")).toBe(5);
     expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "homepage")).toBe(1);
     expect(await count(`SELECT count(*) AS n ${publishedOf}`, demo, "note")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("uses relations: a category hierarchy and ordered related articles, served in order in both languages", async () => {
+    const demo = site("demo").id;
+    const categories = await rows<{ slug: string; lang: string; body: string }>(`SELECT p.slug, p.lang, p.body ${publishedOf}`, demo, "category");
+    const parentOf = (slug: string, lang: string) => {
+      const item = categories.find((c) => c.slug === slug && c.lang === lang);
+      return (JSON.parse(item?.body ?? "{}") as { relations: Record<string, { slug: string }[]> }).relations.parent?.map((r) => r.slug);
+    };
+    expect(parentOf("photography", "en")).toEqual(["travel"]);
+    expect(parentOf("photography", "fr")).toEqual(["travel"]);
+    expect(parentOf("ecology", "en")).toEqual(["coast-and-sea"]);
+    expect(parentOf("travel", "en") ?? []).toEqual([]);
+    const articles = await rows<{ instance_id: string; lang: string; body: string; first_published_at: string }>(
+      `SELECT p.instance_id, p.lang, p.body, e.first_published_at ${publishedOf.replace("WHERE", "JOIN entries e ON e.instance_id = p.instance_id WHERE")} AND p.lang = 'en' ORDER BY e.first_published_at, p.instance_id`,
+      demo,
+      "article",
+    );
+    const related = articles.map((a) => (JSON.parse(a.body) as { relations: Record<string, { instance_id: string }[]> }).relations.related?.map((r) => r.instance_id) ?? []);
+    const withRelated = related.filter((r) => r.length > 0);
+    expect(withRelated.length).toBeGreaterThanOrEqual(5);
+    // The first article lists the third before the second: connect, then a position before.
+    expect(related[0]).toEqual([articles[2]?.instance_id, articles[1]?.instance_id]);
   });
 
   it("leaves 5 drafts, 3 unpublished articles and 1 in Trash", async () => {

@@ -121,4 +121,28 @@ describe("GET {admin}/api/models/public-client.ts", () => {
     const session = await signIn(`${s.site.slug}@example.test`);
     expect((await fetchClient(other.site.id, session.cookie)).status).toBe(403);
   });
+
+  it("names each relation's kind and order in the generated types (docs/content-rules-relations.md)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const tag = await manage<{ model_id: string }>(token, "POST", "/models", { body: { definition: { model: { name: "Tag", slug: "tag" }, fields: [{ key: "name", label: "Name", type: "text", title: true }] } } });
+    const created = await manage(token, "POST", "/models", {
+      body: {
+        definition: {
+          model: { name: "Topic", slug: "topic" },
+          fields: [
+            { key: "title", label: "Title", type: "text", title: true },
+            { key: "tags", label: "Tags", type: "relation", relation: "many_to_many", targets: [tag.body.model_id] },
+            { key: "parent", label: "Parent", type: "relation", hierarchy: true },
+          ],
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const source = await (await fetchClient(s.site.id, session.cookie)).text();
+    expect(source).toContain("/** Tags (many_to_many, ordered) */");
+    expect(source).toContain("/** Parent (many_to_one, at most one, parent link) */");
+    expect(codeOutside(source)).toContain("export interface TopicRelations");
+  });
 });

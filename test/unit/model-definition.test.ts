@@ -30,13 +30,15 @@ function fieldOf(type: string, extra: Record<string, unknown> = {}): Record<stri
       ? { options: [{ value: "a", label: "A" }, { value: "b", label: "B" }] }
       : type === "relation"
         ? { targets: ["mdl_authors"] }
-        : {};
+        : type === "component"
+          ? { fields: [{ key: "inner", label: "Inner", type: "text" }] }
+          : {};
   return { id: `fld_${type}`, key: `f${type.replace("_", "")}`, label: `The ${type}`, type, ...needs, ...extra };
 }
 
 describe("FieldType", () => {
   it("accepts every listed type when given one", () => {
-    expect(FIELD_TYPES).toHaveLength(13);
+    expect(FIELD_TYPES).toHaveLength(14);
     for (const type of FIELD_TYPES) expect(accepts(FieldType, type)).toBe(true);
   });
 
@@ -146,13 +148,13 @@ describe("FieldDefinition", () => {
 
   describe("multiple", () => {
     it("accepts multiple when the type is select, media or relation", () => {
-      for (const type of ["select", "media", "relation"]) {
+      for (const type of ["select", "media", "relation", "component"]) {
         expect(issuePaths(FieldDefinition, fieldOf(type, { multiple: true }))).toEqual([]);
       }
     });
 
     it("refuses multiple: true when the type holds one value", () => {
-      for (const type of FIELD_TYPES.filter((t) => !["select", "media", "relation"].includes(t))) {
+      for (const type of FIELD_TYPES.filter((t) => !["select", "media", "relation", "component"].includes(t))) {
         expect(issuePaths(FieldDefinition, fieldOf(type, { multiple: true }))).toEqual(["multiple"]);
       }
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalRichText, MAX_DEPTH } from "../../shared/content/rich-text";
+import naughty from "../corpus/naughty-strings.json";
 import corpus from "../corpus/rich-text-xss.json";
 
 describe("canonicalRichText", () => {
@@ -7,6 +8,13 @@ describe("canonicalRichText", () => {
     for (const payload of corpus) {
       const once = canonicalRichText(payload.html);
       expect(canonicalRichText(once), payload.name).toBe(once);
+    }
+  });
+
+  it("is stable on every naughty string", () => {
+    for (const { category, value } of naughty) {
+      const once = canonicalRichText(value);
+      expect(canonicalRichText(once), `${category}: ${JSON.stringify(value)}`).toBe(once);
     }
   });
 

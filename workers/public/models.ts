@@ -8,7 +8,7 @@ import { siteScope } from "../../shared/db/site-scope";
 import { configCacheMs, TtlCache } from "../../shared/public/config-cache";
 import type { Env } from "../../shared/env";
 
-const models = new TtlCache<Model | undefined>();
+const models = new TtlCache<Model | undefined>("public models by site and slug");
 
 /** The one answer for everything the public API refuses, so refusals cannot be told apart. */
 export function publicNotFound(): AppError {

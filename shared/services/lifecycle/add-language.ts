@@ -40,7 +40,7 @@ export async function addLanguage(ctx: LifecycleContext, input: AddLanguageInput
 
   const base = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const slug = input.slug === undefined ? source.slug : requireValidSlug(input.slug);
-  const prepared = await prepareFields(ctx, model, base, input.fields ?? {}, slug);
+  const prepared = await prepareFields(ctx, model, base, input.fields ?? {}, slug, { instance_id: null, group_id: source.translation_group_id, lang: input.lang });
   await requireFreeSlug(ctx, model.id, input.lang, slug);
   const claims = claimsOf(model, input.lang, prepared.stored);
   await requireClaimsFree(ctx, model, source.translation_group_id, claims);

@@ -43,7 +43,7 @@ export async function createEntry(ctx: LifecycleContext, input: CreateEntryInput
   requireSiteLanguage(ctx, model, lang);
   await requireSingleFree(ctx, model);
 
-  const prepared = await prepareFields(ctx, model, {}, input.fields, null);
+  const prepared = await prepareFields(ctx, model, {}, input.fields, null, { instance_id: null, group_id: null, lang });
 
   // A collection item needs an address: given, or made from its title. A single item may have none.
   const wanted = input.slug ?? (prepared.label ? slugify(prepared.label) : "");

@@ -5,6 +5,7 @@ import { decide, readableFieldIds } from "../../auth/permissions";
 import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { Actor } from "./context";
+import type { RichMarkupDropped } from "../../content/rich-text-rules";
 import type { PermissionSet } from "../../../schema/permissions";
 
 /**
@@ -36,6 +37,13 @@ export interface EntryView {
   updated_at: string;
   workflow: WorkflowView;
   fields: Record<string, FieldValue>;
+  /** Writes only: markup the sanitiser left out of written rich-text values (docs/rich-text.md). */
+  warnings?: RichMarkupDropped[];
+}
+
+/** A write's answer with its warnings, when there are any. */
+export function withWarnings(view: EntryView, warnings: readonly RichMarkupDropped[]): EntryView {
+  return warnings.length > 0 ? { ...view, warnings: [...warnings] } : view;
 }
 
 /**

@@ -4,7 +4,7 @@ import { newId } from "../../ids";
 import type { Model } from "../../repositories/model-repository";
 import { entryRepository } from "../../repositories/entry-repository";
 import type { LifecycleContext } from "./context";
-import { entryView, type EntryView } from "./entry-view";
+import { entryView, withWarnings, type EntryView } from "./entry-view";
 import type { PreparedFields } from "./prepare-fields";
 import { newVersionStatements } from "./version-statements";
 
@@ -45,7 +45,7 @@ export async function newInstance(
   const { site_id: _site, ...insertable } = row;
   return {
     row,
-    answer: entryView(row, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor),
+    answer: withWarnings(entryView(row, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor), prepared.warnings),
     statements: [entryRepository(ctx.db, ctx.scope).insert(insertable), ...version.statements],
   };
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
+import { sanitiseWrittenRichText, type RichMarkupDropped } from "../../content/rich-text-rules";
 import {
-  canonicalFieldValues,
   mediaIds,
   relationTargets,
   titleField,
@@ -13,6 +13,10 @@ import type { FieldValue } from "../../../schema/model-definition";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { mayRead } from "./load";
+import type { CompiledQuery } from "kysely";
+import { resolveRelationWrites } from "./relation-writes";
+import { relationRuleStatements, type RelationSelf } from "./relation-rules";
+import { requireWrittenBlocks } from "./rich-text-blocks";
 
 export interface PreparedLink {
   field_id: string;
@@ -28,6 +32,10 @@ export interface PreparedFields {
   written: string[];
   label: string | null;
   links: PreparedLink[];
+  /** Statements the relation rules add to the write's batch (other items' rewrites, guards). */
+  relationStatements: CompiledQuery[];
+  /** Markup the sanitiser left out of written rich-text values (the answer's `warnings`). */
+  warnings: RichMarkupDropped[];
 }
 
 /**
@@ -47,18 +55,25 @@ export async function prepareFields(
   ctx: LifecycleContext,
   model: Model,
   base: Record<string, FieldValue>,
-  input: Readonly<Record<string, unknown>>,
+  request: Readonly<Record<string, unknown>>,
   slug: string | null,
+  self?: RelationSelf,
 ): Promise<PreparedFields> {
+  // Relation writes (set / connect / disconnect / move, { model, id }) become plain values first.
+  const relations = await resolveRelationWrites(ctx, model, base, request);
+  const input = relations.input;
   // Only the values written now are canonicalised: base values were when they were stored, and
   // re-parsing an unchanged 256 KiB body on every title save would cost the site's object for
   // nothing (a version stored before the sanitiser existed is cleaned when it is rendered).
-  const byKey = { ...toKeyedValues(model.fields, base), ...canonicalFieldValues(model.fields, input) };
+  // Rich text also meets its content rules (tables, galleries, embeds, blocks: rich-text-rules.ts).
+  const rich = sanitiseWrittenRichText(model.fields, input, ctx.site.settings.embed_origins);
+  const byKey = { ...toKeyedValues(model.fields, base), ...rich.values };
   const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
-  const issues = validateFieldValues(model.fields, byKey, mode);
+  const issues = [...validateFieldValues(model.fields, byKey, mode), ...rich.issues];
   if (issues.length > 0) {
     throw new AppError("field_validation_failed", "Some field values are not valid.", { issues });
   }
+  const blockMedia = await requireWrittenBlocks(ctx, rich);
   const stored = toStoredValues(model.fields, byKey);
   const keys = new Set(Object.keys(input));
   const written = writtenFieldIds(model, input);
@@ -84,7 +99,8 @@ export async function prepareFields(
         // A target written now must be one the actor may read: linking is not a way to learn
         // whether content it cannot see exists (authorise first, then reveal).
         const visible = target !== undefined && (!writtenNow || mayRead(ctx, target.model_id, target.lang));
-        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id);
+        const named = relations.expectedModel.get(id);
+        const linkable = visible && target.trashed_at === null && (field?.targets ?? []).includes(target.model_id) && (!writtenNow || named === undefined || named === target.model_id);
         if (linkable) {
           links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);
@@ -100,7 +116,8 @@ export async function prepareFields(
     }
   }
 
-  const wantedMedia = new Set<string>();
+  // Library images of written rich text (galleries, data-media) and blocks' media values too.
+  const wantedMedia = new Set<string>([...rich.mediaIds, ...blockMedia]);
   for (const field of model.fields) {
     if (field.type === "media") for (const id of mediaIds(field, stored[field.id] ?? null)) wantedMedia.add(id);
   }
@@ -119,5 +136,6 @@ export async function prepareFields(
   const title = titleField(model.fields);
   const titleValue = title ? stored[title.id] : undefined;
   const label = typeof titleValue === "string" && titleValue.length > 0 ? titleValue.slice(0, 200) : slug;
-  return { stored, written, label, links };
+  const relationStatements = self === undefined ? [] : await relationRuleStatements(ctx, model, self, keys, base, stored, links, relations.replace);
+  return { stored, written, label, links, relationStatements, warnings: rich.warnings };
 }

@@ -42,7 +42,7 @@ export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersio
   // Only fields whose value the restore changes count as written (field limits apply to them).
   const changed = model.fields.filter((f) => JSON.stringify(before[f.id] ?? null) !== JSON.stringify(after[f.id] ?? null));
   const input_ = Object.fromEntries(changed.map((f) => [f.key, after[f.id] ?? null]));
-  const prepared = await prepareFields(ctx, model, before, input_, old.slug);
+  const prepared = await prepareFields(ctx, model, before, input_, old.slug, { instance_id: entry.instance_id, group_id: entry.translation_group_id, lang: entry.lang });
   authorize(ctx.actor, { operation: "restore", ...asked, fieldIds: prepared.written });
   authorize(ctx.actor, { operation: "update", ...asked, fieldIds: prepared.written });
 

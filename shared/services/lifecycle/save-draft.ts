@@ -4,7 +4,7 @@ import { guard } from "../../db/batch";
 import type { FieldValue } from "../../../schema/model-definition";
 import { authorize } from "./authorize";
 import type { LifecycleContext, WritePlan } from "./context";
-import { entryView, type EntryView } from "./entry-view";
+import { entryView, withWarnings, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed } from "./load";
 import { prepareFields, writtenFieldIds } from "./prepare-fields";
 import { requireFreeSlug, requireValidSlug } from "./slugs";
@@ -42,7 +42,7 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
   }
   const base = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const slug = input.slug === undefined ? entry.slug : requireValidSlug(input.slug);
-  const prepared = await prepareFields(ctx, model, base, input.fields, slug);
+  const prepared = await prepareFields(ctx, model, base, input.fields, slug, { instance_id: entry.instance_id, group_id: entry.translation_group_id, lang: entry.lang });
   if (slug !== entry.slug) await requireFreeSlug(ctx, model.id, entry.lang, slug, entry.instance_id);
   const claims = claimsOf(model, entry.lang, prepared.stored);
   await requireClaimsFree(ctx, model, entry.translation_group_id, claims);
@@ -66,7 +66,7 @@ export async function saveDraft(ctx: LifecycleContext, input: SaveDraftInput): P
         .compile(),
       ...claimStatements(ctx, model, entry, claims),
     ],
-    answer: entryView(updated, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor),
+    answer: withWarnings(entryView(updated, model, { fields: JSON.stringify(prepared.stored) }, ctx.actor), prepared.warnings),
     events: [{ name: "entry.draft_saved", payload: { instance_id: entry.instance_id, model_id: model.id, lang: entry.lang, version_id: next.versionId } }],
     purgeTags: [],
     audit: { action: "entry.save", targetKind: "entry", targetId: entry.instance_id, details: { fields: prepared.stored, slug } },

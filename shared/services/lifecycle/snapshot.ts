@@ -3,6 +3,7 @@ import type { EntryRow, VersionRow } from "../../db/database";
 import { mediaIds } from "../../content/validate-fields";
 import { richTextMediaObjects } from "../../content/media-references";
 import { canonicalRichText } from "../../content/rich-text";
+import { publicComponentValue } from "../../content/components";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
@@ -293,6 +294,9 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
       // Stored values are canonical already (one parse to confirm); a version stored before the
       // sanitiser existed is served cleaned all the same.
       item.fields[field.key] = canonicalRichText(value);
+    } else if (field.type === "component") {
+      // Private nested fields are never served, nor values of nested fields since removed.
+      item.fields[field.key] = publicComponentValue(field, value) as FieldValue;
     } else {
       item.fields[field.key] = value;
     }

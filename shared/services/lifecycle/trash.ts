@@ -1,5 +1,6 @@
 import type { CompiledQuery } from "kysely";
 import { isoAt } from "../../clock";
+import { restoredLinkStatements } from "./relation-rules";
 import { AppError } from "../../errors";
 import { guard } from "../../db/batch";
 import { chunk } from "../../db/chunks";
@@ -97,6 +98,8 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
   if (issues.length > 0) {
     throw new AppError("field_validation_failed", "Some unique values of the item are used by other entries now; change those entries first.", { issues });
   }
+  // Its one_to_one / one_to_many targets must still be free (docs/content-rules-relations.md).
+  reclaims.push(...(await restoredLinkStatements(ctx, model, instances)));
   const at = isoAt(ctx.clock.now());
   return {
     statements: [...stamp(ctx, instances, null, at), ...reclaims],

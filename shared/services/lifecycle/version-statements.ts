@@ -22,7 +22,10 @@ export async function newVersionStatements(
 ): Promise<{ versionId: string; statements: CompiledQuery[] }> {
   const entries = entryRepository(ctx.db, ctx.scope);
   const versionId = newId("ver");
+  // The relation rules' rewrites of other items and guards go first: a guard then sees every
+  // other item as committed, and never this version's own links.
   const statements: CompiledQuery[] = [
+    ...prepared.relationStatements,
     entries.insertVersion({
       id: versionId,
       instance_id: instanceId,

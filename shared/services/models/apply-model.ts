@@ -18,6 +18,7 @@ import { checkRoleGrants, checkTokenScopes } from "./model-grant-checks";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { uniqueRebuild } from "./unique-rebuild";
+import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
 
 export type { BlockedChange };
 
@@ -70,7 +71,9 @@ async function checkNames(ctx: LifecycleContext, self: string, slug: string, nam
 
 /** What the public API serves from a model: changes here need published items re-rendered. */
 function servedShape(model: Model): string {
-  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false])]);
+  // A component's nested fields (their keys, types, privacy) are part of what it serves.
+  const nested = (fields: readonly FieldDefinition[] | undefined): unknown => fields?.map((f) => [f.key, f.type, f.private ?? false, nested(f.fields)]) ?? null;
+  return JSON.stringify([model.slug, model.fields.map((f) => [f.id, f.key, f.type, f.private ?? false, nested(f.fields)])]);
 }
 
 /**
@@ -168,6 +171,7 @@ async function applyChange(
   action: string,
 ): Promise<WritePlan<ModelWriteAnswer>> {
   requireUniqueSupported(draft.fields);
+  requireRelationDefinitions(draft.fields, { modelId: draft.id, i18n: draft.i18n });
   const at = isoAt(ctx.clock.now());
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
   const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
@@ -317,7 +321,7 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
   const unknown = input.definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
   if (unknown.length > 0) throw new AppError("field_not_found", "Some field ids are not fields of this model.", { ids: unknown });
   const created: string[] = [];
-  const withIds = input.definition.fields.map((f) => {
+  const withIds = withRelationDefaults(input.definition.fields, before.id).map((f) => {
     if (f.id !== undefined) return { ...f, id: f.id };
     const id = newId("fld");
     created.push(id);
@@ -346,7 +350,7 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
   const unknown = definition.fields.flatMap((f) => (f.id !== undefined && !known.has(f.id) ? [f.id] : []));
   if (unknown.length > 0) throw new AppError("field_not_found", "Some field ids are not fields of this model.", { ids: unknown });
   const created: string[] = [];
-  const withIds = definition.fields.map((f) => {
+  const withIds = withRelationDefaults(definition.fields, before.id).map((f) => {
     if (f.id !== undefined) return { ...f, id: f.id };
     const id = newId("fld");
     created.push(id);
@@ -376,9 +380,10 @@ export async function checkProposedNewModel(ctx: LifecycleContext, definition: P
   await checkNames(ctx, "", definition.model.slug, definition.model.name);
   checkDuplicateKeys(definition.fields);
   if (definition.fields.some((f) => f.id !== undefined)) throw new AppError("invalid_request", "A new model's fields have no ids.");
-  const fields = parse(ModelFields, definition.fields.map((f) => ({ ...f, id: newId("fld") })));
+  const fields = parse(ModelFields, withRelationDefaults(definition.fields, "").map((f) => ({ ...f, id: newId("fld") })));
   requireUsableFieldValidation(fields);
   requireUniqueSupported(fields);
+  requireRelationDefinitions(fields, { i18n: definition.model.enableI18n ?? false });
 }
 
 /**

@@ -9,9 +9,10 @@ import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/co
 import { parse } from "../validation";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
+import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
 
 /** A field as a model write names it: without `id` when new. */
-export type NewField = Omit<FieldDefinition, "id"> & { id?: string };
+export type NewField = Omit<FieldDefinition, "id" | "fields"> & { id?: string; fields?: readonly object[] };
 
 export interface CreateModelInput {
   slug: string;
@@ -36,15 +37,16 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
   if (!MODEL_SLUG.test(input.slug)) {
     throw new AppError("invalid_request", "A model slug is a lower-case letter then letters, digits or hyphens (at most 64).", { slug: input.slug });
   }
-  const fields = parse(ModelFields, input.fields.map((f) => ({ ...f, id: f.id ?? newId("fld") })));
+  const id = newId("mdl");
+  const fields = parse(ModelFields, withRelationDefaults(input.fields, id).map((f) => ({ ...f, id: f.id ?? newId("fld") })));
   requireUsableFieldValidation(fields);
+  requireRelationDefinitions(fields, { modelId: id, i18n: input.i18n ?? false });
   requireUniqueSupported(fields);
   const models = modelRepository(ctx.db, ctx.scope);
   const existing = await models.list();
   if (existing.some((m) => m.slug === input.slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug: input.slug });
   if (existing.some((m) => m.name === input.name)) throw new AppError("model_name_collision", "Another model has this name.", { name: input.name });
   const known = new Set(existing.map((m) => m.id));
-  const id = newId("mdl");
   const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !known.has(t) && t !== id));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
 

@@ -1,11 +1,15 @@
 import type { LifecycleContext } from "../lifecycle/context";
 import type { Model } from "../../repositories/model-repository";
 import { uniqueRebuild } from "./unique-rebuild";
+import { relationChanges } from "./relation-change-checks";
+import { tightenedValidation } from "./validation-tightening";
 
 /** Changes a model apply refuses while content depends on the old shape (409 model_change_blocked). */
 /** One change unsafe for existing content (409 model_change_blocked). */
 export interface BlockedChange {
-  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict";
+  kind: "field_removed_with_values" | "type_changed" | "required_added" | "option_removed" | "i18n_disabled" | "unique_conflict" | "validation_tightened"
+    // Relations (relation-change-checks.ts).
+    | "relation_kind_changed" | "relation_target_shared" | "relation_hierarchy_cycle";
   field: string | null;
   affected_count: number;
   message: string;
@@ -75,7 +79,8 @@ export async function blockedChanges(ctx: LifecycleContext, before: Model, after
       }
       continue;
     }
-    if (now.required && !old.required) {
+    // Required under a condition holds only while the condition shows the field: tightenedValidation counts it.
+    if (now.required && !old.required && now.condition === undefined) {
       const n = await countPublishedMissing(ctx, before.id, old.id);
       if (n > 0) {
         changes.push({ kind: "required_added", field: now.key, affected_count: n, message: `${n} published entries have no value for "${now.key}".`, suggestion: "Fill the field in those entries first, then make it required." });
@@ -101,5 +106,7 @@ export async function blockedChanges(ctx: LifecycleContext, before: Model, after
     if (n > 0) changes.push({ kind: "i18n_disabled", field: null, affected_count: n, message: `${n} entries are in a language other than the default.`, suggestion: "Remove the other languages first." });
   }
   changes.push(...(await uniqueRebuild(ctx, before, after)).changes);
+  changes.push(...(await relationChanges(ctx, before, after)));
+  changes.push(...(await tightenedValidation(ctx, before, after)));
   return changes;
 }
