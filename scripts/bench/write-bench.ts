@@ -2,8 +2,9 @@
  * The worker side of the write figures of `npm run bench` (issue #14; the Node side is
  * write-figures.mjs). Routes on `primitive.bench`:
  *
- *   POST /do_write                  primitive: the request body INSERTed into a bench-only Durable
- *                                   Object's SQLite (one `sql.exec`), a real DO round trip
+ *   POST /do_write?object=          primitive: the request body INSERTed into a bench-only Durable
+ *                                   Object's SQLite (one `sql.exec`), a real DO round trip (`object`
+ *                                   picks one of several objects, default 0)
  *   POST /d1_batch?n=               primitive: one D1 batch of n INSERTs (the first carries the body)
  *   POST /_bench/write/setup        site `write-<index>.bench.localhost` (article model, admin person,
  *                                   management credential) and the D1 primitive's table
@@ -219,7 +220,9 @@ interface BenchBindings {
 export async function doWrite(env: Env, request: Request): Promise<Response> {
   const ns = (env as unknown as BenchBindings).BENCH_WRITE;
   if (!ns) return new Response("BENCH_WRITE is not bound\n", { status: 503 });
-  const written = await ns.getByName("primitive").write(await request.text());
+  // ?object=<k> spreads the primitive over several objects (the many-writers comparison).
+  const object = new URL(request.url).searchParams.get("object") ?? "0";
+  const written = await ns.getByName(object === "0" ? "primitive" : `primitive-${object}`).write(await request.text());
   return Response.json({ written });
 }
 

@@ -18,6 +18,8 @@
  *                        minute per installation)
  *   write.many.sites<k>  the mix create → save → publish on fresh entries, 50 connections spread
  *                        over k sites (50/k each); writes per second
+ *   primitive.do_write.objects<k>  the DO-write primitive from 50 connections over 1 and 10
+ *                        objects: whether the local runtime itself scales with objects
  *   dependents query     rows read by the publish's dependents query (lifecycle/snapshot.ts,
  *                        rebuildDependents) as it is and joined by the link's source instance
  *
@@ -492,6 +494,18 @@ export async function writeFigures(base, print, say) {
     many.push({ sites: k, ...r, writes: r.requests / r.seconds });
   }
 
+  // The same 50 connections of DO-write primitive over 1 and 10 objects: does the runtime itself scale with objects?
+  const spread = [];
+  for (const k of [1, 10]) {
+    say(`[write ${t()}] primitive.do_write over ${k} object(s)`);
+    const body = JSON.stringify({ text: articleFields() });
+    const r = await drive(CONNECTIONS, DURATION, async (conn) => {
+      const res = await send(base, { method: "POST", path: `/do_write?object=${conn % k}`, host: PRIMITIVE_HOST, body });
+      return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+    });
+    spread.push({ objects: k, ...r });
+  }
+
   // ── Report ──
   const line = (name, c, f, prim) => {
     const ratio = f.rps / prim[c].rps;
@@ -514,6 +528,11 @@ export async function writeFigures(base, print, say) {
     );
   }
 
+  for (const r of spread) {
+    print(
+      `BENCH primitive.do_write.objects${r.objects}.c${CONNECTIONS}=${round(r.rps)}rps/p50=${round(r.p50)}ms/p99=${round(r.p99)}ms ratio=${(r.rps / spread[0].rps).toFixed(2)}x_objects1 machine_cpu=${r.cpu ? Math.round(r.cpu.busy) : "n/a"}% bench_cpu=${r.cpu ? Math.round(r.cpu.ours) : "n/a"}%`,
+    );
+  }
   print("");
   print("| figure | conns | ops/s | p50 ms | p99 ms | ÷ do_write | ÷ d1_batch | failed | rows read/op | rows written/op | D1 calls/op (worker+object) | DO calls/op | machine CPU | bench CPU | other CPU |");
   print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -582,5 +601,5 @@ export async function writeFigures(base, print, say) {
   for (const m of many) if (m.failed > 0) print(`  WARNING: write.many.sites${m.sites}: ${m.failed} mixes failed (${m.detail}); first: ${m.firstFailure}`);
   for (const f of [...figures, ...many]) if (f.cpu && f.cpu.other > 10) print(`  WARNING: write figure ${f.name ?? `many.sites${f.sites}`}${f.c ? `.${f.c}` : ""}: other processes used ${Math.round(f.cpu.other)} % of the machine's CPU meanwhile`);
   say(`[write ${t()}] done`);
-  return { probe, figures, many, doWrite, d1Batch, publishStatements, targets, dependents };
+  return { probe, figures, many, spread, doWrite, d1Batch, publishStatements, targets, dependents };
 }
