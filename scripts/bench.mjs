@@ -19,7 +19,10 @@
  * Progress goes to stderr; results to stdout. Exits 0 when a target is missed (it reports, it does
  * not assert); non-zero only when the bench itself could not run.
  *
- * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10).
+ *   6. write figures (scripts/bench/write-figures.mjs, issue #14) on a fresh runtime over the same storage.
+ *
+ * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
+ * BENCH_ONLY=read|write (default both), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
  */
 import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -31,6 +34,7 @@ import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 import { noisePng, uploadFigure, uploadThroughApi } from "./bench/media-figures.mjs";
 import { searchFigures, searchLines, searchTargets } from "./bench/search-figures.mjs";
 import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
+import { WRITE_BINDINGS, WRITE_DURABLE_OBJECTS, writeFigures } from "./bench/write-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
@@ -45,6 +49,7 @@ const SITE_HOST = "bench.localhost";
 const PRIMITIVE_HOST = "primitive.bench";
 const SAMPLE_SLUG = `article-${String(Math.floor(ITEMS / 2)).padStart(5, "0")}`;
 const DEEP_PAGE = 5;
+const ONLY = process.env.BENCH_ONLY ?? "all";
 const TARGETS = { uncachedItem: 0.6, uncachedList: 0.5, cached: 0.8 };
 /** BENCH_SCALE=0 skips the many-sites figures (about 2 minutes and 99 SQL copies of the site). */
 const SCALE = process.env.BENCH_SCALE !== "0";
@@ -62,6 +67,9 @@ function call(base, method, pathname, host, body) {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
+        // A connection of its own: Node 20's global agent keeps sockets alive, and reusing one the
+        // runtime has closed meanwhile fails with ECONNRESET / "socket hang up".
+        agent: false,
         host: base.hostname,
         port: base.port,
         method,
@@ -100,11 +108,14 @@ async function startRuntime(script, bindings, persistDir, maxAge) {
     logRequests: false,
     d1Databases: { DB: bindings.d1Id },
     ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket } } : {}),
-    durableObjects: Object.fromEntries(
+    durableObjects: {
+      ...Object.fromEntries(
       bindings.durableObjects.map((d) => [d.name, { className: d.class_name, useSQLite: bindings.sqliteClasses.includes(d.class_name) }]),
-    ),
+      ),
+      ...WRITE_DURABLE_OBJECTS,
+    },
     queueProducers: Object.fromEntries(bindings.queueProducers.map((q) => [q.binding, { queueName: q.queue }])),
-    bindings: { ...bindings.vars, PUBLIC_CACHE_MAX_AGE: String(maxAge) },
+    bindings: { ...bindings.vars, ...WRITE_BINDINGS, PUBLIC_CACHE_MAX_AGE: String(maxAge) },
     d1Persist: path.join(persistDir, "d1"),
     r2Persist: path.join(persistDir, "r2"),
     durableObjectsPersist: path.join(persistDir, "do"),
@@ -422,6 +433,15 @@ async function main() {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   try {
+    if (ONLY === "write") {
+      runtime = await startRuntime(script, bindings, persistDir, 0);
+      say(`Miniflare (PUBLIC_CACHE_MAX_AGE=0) on ${runtime.base.origin}, storage ${persistDir}; write figures only`);
+      await applyMigrations(runtime.mf, bindings);
+      await writeFigures(runtime.base, print, say);
+      await stop();
+      print(`Load average at start ${loadAtStart}, at end ${load()}. Done in ${elapsed()}.`);
+      return;
+    }
     // Phase 1: PUBLIC_CACHE_MAX_AGE=0.
     runtime = await startRuntime(script, bindings, persistDir, 0);
     let { base } = runtime;
@@ -564,6 +584,13 @@ async function main() {
     }
     for (const f of figures.filter((x) => x.kind === "uncached")) {
       if (f.c50.stats.cache_hits > 0) print(`  WARNING: ${f.name}: ${f.c50.stats.cache_hits} answers came from the cache`);
+    }
+    if (ONLY !== "read") {
+      // Phase 3: the write figures (issue #14), on a fresh runtime over the same storage.
+      runtime = await startRuntime(script, bindings, persistDir, 0);
+      say(`[${elapsed()}] Restarted Miniflare with PUBLIC_CACHE_MAX_AGE=0 for the write figures`);
+      await writeFigures(runtime.base, print, say);
+      await stop();
     }
     print("");
     print(`Load average at start ${loadAtStart}, at end ${load()} (2 cores: other processes on the machine skew every figure, ratios less).`);

@@ -1,15 +1,18 @@
 /**
  * The worker `npm run bench` bundles and runs on Miniflare: the REAL worker (its default export and
- * SiteObject, unchanged) plus bench-only routes answered before the real router, on the host
- * `primitive.bench` only. Every other host goes straight to the real worker.
+ * SiteObject, unchanged but for counted bindings: write-bench.ts) plus bench-only routes answered
+ * before the real router, on the host `primitive.bench` only. Every other host goes straight to the real worker.
  *
  * Primitives (see primitives.ts):      GET /fixed, GET /d1, GET /cache
  * Media primitives (media-bench.ts):   PUT /r2put, GET /r2get?key=, GET /cache_media
+ * Write primitives (write-bench.ts):   POST /do_write, POST /d1_batch?n=
  * Set-up and measurement helpers:      POST /_bench/site, POST /_bench/articles, POST /_bench/setup,
  *                                      GET /_bench/rows, POST /_bench/grow, GET|POST /_bench/stats,
  *                                      POST /_bench/media/credential, /_bench/media/gallery, /_bench/media/prime,
  *                                      POST /_bench/scale/clone, GET /_bench/scale/caches (scale-bench.ts),
- *                                      POST /_bench/search/grow, POST /_bench/search/measure (search-bench.ts)
+ *                                      POST /_bench/search/grow, POST /_bench/search/measure (search-bench.ts),
+ *                                      POST /_bench/write/setup, /_bench/write/plugins, GET|POST /_bench/write/counters,
+ *                                      GET /_bench/write/dependents?host=
  *
  * The stats count the real worker's answers by status and `cf-cache-status` (set by the Cache API
  * on a hit), so the bench can prove that cached runs were served from the cache and uncached ones
@@ -24,8 +27,17 @@ import { measureRowsRead } from "./rows-read";
 import { cacheStats, cloneSites } from "./scale-bench";
 import { growSearch, measureSearch } from "./search-bench";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
+import { SiteObject as RealSiteObject } from "../../workers/index";
+import { countingEnv, d1Batch, dependentsQueryRows, doWrite, installWritePlugins, readCounters, resetCounters, setupWriteSite, workerEnv } from "./write-bench";
 
-export { SiteObject } from "../../workers/index";
+export { BenchWriteObject } from "./write-bench";
+
+/** The real SiteObject, handed an env whose D1, DO and queue bindings count their calls (write-bench.ts). */
+export class SiteObject extends RealSiteObject {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, countingEnv(env, "object"));
+  }
+}
 
 const PRIMITIVE_HOST = "primitive.bench";
 
@@ -53,6 +65,12 @@ const PrimeBody = v.object({ object_key: v.string() });
 const SearchBody = v.object({ kind: v.picklist(["search", "suggest"]), queries: v.array(v.string()), rounds: v.pipe(v.number(), v.integer()) });
 const RangeBody = v.object({ from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 const CloneBody = v.object({ host: v.string(), from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
+const WriteSetupBody = v.object({ index: v.pipe(v.number(), v.integer()) });
+const WritePluginsBody = v.object({
+  site: v.object({ host: v.string(), site_id: v.string(), person_id: v.string(), model_id: v.string(), token: v.string() }),
+  from: v.pipe(v.number(), v.integer()),
+  count: v.pipe(v.number(), v.integer()),
+});
 
 function hostOf(request: Request): string {
   return (request.headers.get("host") ?? new URL(request.url).host).toLowerCase().replace(/:\d+$/, "");
@@ -126,6 +144,24 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
     }
     case "GET /_bench/scale/caches":
       return Response.json(cacheStats());
+    case "POST /do_write":
+      return doWrite(env, request);
+    case "POST /d1_batch":
+      return d1Batch(env, request, url);
+    case "POST /_bench/write/setup": {
+      const input = await body(request, WriteSetupBody);
+      return Response.json(await setupWriteSite(env, input.index));
+    }
+    case "POST /_bench/write/plugins": {
+      const input = await body(request, WritePluginsBody);
+      return Response.json({ plugins: await installWritePlugins(env, input.site, input.from, input.count) });
+    }
+    case "GET /_bench/write/dependents":
+      return Response.json(await dependentsQueryRows(env, url.searchParams.get("host") ?? ""));
+    case "GET /_bench/write/counters":
+      return Response.json(readCounters());
+    case "POST /_bench/write/counters":
+      return Response.json(resetCounters());
     case "GET /_bench/stats":
       return Response.json(stats);
     case "POST /_bench/stats":
@@ -146,7 +182,7 @@ export default {
         return new Response(`${message}\n`, { status: 500 });
       }
     }
-    const response = await worker.fetch(request, env, ctx);
+    const response = await worker.fetch(request, workerEnv(env), ctx);
     stats.answers += 1;
     if (response.status === 200) stats.ok += 1;
     if (response.headers.get("cf-cache-status") === "HIT") stats.cache_hits += 1;

@@ -65,7 +65,7 @@ export function noisePng(size, label) {
 
 function send(base, { method, path, host, headers, body }) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: base.hostname, port: base.port, method, path, headers: { host, "content-length": body.length, ...headers } }, (res) => {
+    const req = http.request({ agent: false, host: base.hostname, port: base.port, method, path, headers: { host, "content-length": body.length, ...headers } }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));

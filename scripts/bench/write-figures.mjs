@@ -1,0 +1,605 @@
+/**
+ * The Node side of the write figures of `npm run bench` (issue #14; the worker side is
+ * write-bench.ts). A driver of its own rather than autocannon: every write needs its own
+ * Idempotency-Key and body, and some need the answer of the one before (the version to save over).
+ *
+ *   primitive.do_write   POST primitive.bench/do_write: ~2 KB INSERTed into a bench-only Durable
+ *                        Object's SQLite (one sql.exec), a real DO round trip from the worker
+ *   primitive.d1_batch   POST primitive.bench/d1_batch?n=N: one D1 batch of N INSERTs, N = the size
+ *                        of the batch a publish commits (measured by the probe below)
+ *   write.create         POST /api/manage/v1/entries, a ~2 KB article (draft)
+ *   write.publish        POST /entries/{id}/publish of one of those drafts
+ *   write.create_publish both, one after the other (one operation = two requests)
+ *   write.save           PUT /entries/{id} (draft save over the version the last save answered)
+ *   write.replay         a create sent again with its Idempotency-Key and body (answered from the
+ *                        site object's ledger)
+ *   write.plugin_transition  POST /api/plugin/v1/content/{id}/transitions (publish), one bench
+ *                        plugin installation per connection (the protocol allows 120 requests a
+ *                        minute per installation)
+ *   write.many.sites<k>  the mix create → save → publish on fresh entries, 50 connections spread
+ *                        over k sites (50/k each); writes per second
+ *   primitive.do_write.objects<k>  the DO-write primitive from 50 connections over 1 and 10
+ *                        objects: whether the local runtime itself scales with objects
+ *   dependents query     rows read by the publish's dependents query (lifecycle/snapshot.ts,
+ *                        rebuildDependents) as it is and joined by the link's source instance
+ *
+ * Each figure runs at 50 connections for BENCH_WRITE_DURATION seconds (default BENCH_DURATION, else
+ * 8), then 1 connection for 4 s
+ * (primitives the same, measured before and after the figures, mean of the two). D1 rows and
+ * binding calls: counters in the bench worker reset before and read after each figure, ÷ operations.
+ * A probe first runs each operation alone, one at a time, for the exact per-operation costs.
+ */
+import http from "node:http";
+import { readFileSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+
+const CONNECTIONS = 50;
+const DURATION = Number(process.env.BENCH_WRITE_DURATION ?? process.env.BENCH_DURATION ?? 8);
+const SINGLE_DURATION = Math.min(4, DURATION);
+const SITE_COUNTS = (process.env.BENCH_WRITE_SITES ?? "1,2,5,10").split(",").map(Number).filter((n) => n > 0);
+const MAX_SITES = Math.max(10, ...SITE_COUNTS);
+const PLUGINS = CONNECTIONS;
+/** Requests one plugin installation spends before a connection moves to another (limit 120 a minute). */
+const PLUGIN_BUDGET = 100;
+const PRIMITIVE_HOST = "primitive.bench";
+const PLUGIN_HOST = "plugins.bench.localhost";
+export const WRITE_TARGETS = { createPublish: 0.25, sitesScale: 3 };
+
+/** The bench-only Durable Object the DO-write primitive writes to (bench.mjs adds it to Miniflare's config). */
+export const WRITE_DURABLE_OBJECTS = { BENCH_WRITE: { className: "BenchWriteObject", useSQLite: true } };
+/** The write figures raise the management API's per-credential rate limit (600 a minute): the figures measure writes, not the limiter (which still runs: one DO call per request). */
+export const WRITE_BINDINGS = { MANAGE_RATE_LIMIT: "100000000" };
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+let resets = 0;
+
+/**
+ * One request; a connection reset before any answer is sent again once on a new connection (every
+ * write carries its Idempotency-Key, so the resend is the same request and is answered, at most,
+ * from the ledger). Resets are counted and reported.
+ */
+async function send(base, options) {
+  try {
+    return await sendOnce(base, options);
+  } catch (error) {
+    if (error.code !== "ECONNRESET") throw error;
+    resets += 1;
+    return sendOnce(base, { ...options, fresh: true });
+  }
+}
+
+function sendOnce(base, { method, path, host, headers = {}, body, fresh = false }) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const t0 = performance.now();
+    const req = http.request(
+      {
+        // Control calls open their own connection: a kept-alive socket the runtime closed while the
+        // bench was quiet would answer "socket hang up".
+        agent: fresh ? false : agent,
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers: { host, ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...headers },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0 }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+async function benchJson(base, method, path, body) {
+  const res = await send(base, { method, path, host: PRIMITIVE_HOST, body, fresh: true });
+  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 1000)}`);
+  return JSON.parse(res.text);
+}
+
+// ── CPU (machine-wide and this process tree, from /proc; undefined elsewhere) ───────────────────
+
+function cpuSnapshot() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const parents = new Map();
+    const times = new Map();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(Number(entry), Number(rest[1]));
+        times.set(Number(entry), Number(rest[11]) + Number(rest[12]));
+      } catch {
+        // ended meanwhile
+      }
+    }
+    const ours = new Set([process.pid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
+    }
+    return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal, ours: [...ours].reduce((s, p) => s + (times.get(p) ?? 0), 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Machine busy %, ours % and others' % (all cores = 100 %) between two snapshots. */
+function cpuBetween(a, b) {
+  if (!a || !b || b.total <= a.total) return undefined;
+  const span = b.total - a.total;
+  const busy = ((b.busy - a.busy) / span) * 100;
+  const ours = Math.min(busy, ((b.ours - a.ours) / span) * 100);
+  return { busy, ours, other: Math.max(0, busy - ours) };
+}
+
+// ── Driver ───────────────────────────────────────────────────────────────────────────────────
+
+const percentile = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+
+/**
+ * `connections` loops, each awaiting `op(conn)` (one operation: one or more requests) until
+ * `duration` seconds have passed or `op` answers null (nothing left to do). `op` answers
+ * { ok, status, requests }.
+ */
+async function drive(connections, duration, op) {
+  const latencies = [];
+  const statuses = new Map();
+  let failed = 0;
+  let requests = 0;
+  let firstFailure = "";
+  const before = cpuSnapshot();
+  const resetsBefore = resets;
+  const t0 = performance.now();
+  const end = t0 + duration * 1000;
+  let exhausted = false;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, conn) => {
+      while (performance.now() < end) {
+        const start = performance.now();
+        let result;
+        try {
+          result = await op(conn);
+        } catch (error) {
+          result = { ok: false, status: error.code ?? "error", requests: 1, text: String(error) };
+        }
+        if (result === null) {
+          exhausted = true;
+          return;
+        }
+        requests += result.requests ?? 1;
+        if (result.ok) latencies.push(performance.now() - start);
+        else {
+          failed += 1;
+          statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+          if (!firstFailure) firstFailure = `${result.status} ${String(result.text ?? "").slice(0, 300)}`;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuBetween(before, cpuSnapshot());
+  latencies.sort((a, b) => a - b);
+  return {
+    ops: latencies.length,
+    requests,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failed,
+    detail: [
+      ...[...statuses].map(([s, n]) => `${n}×${s}`),
+      ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : []),
+      ...(exhausted ? [`ran out of drafts after ${((performance.now() - t0) / 1000).toFixed(1)} s`] : []),
+    ].join(", "),
+    firstFailure,
+    exhausted,
+    cpu,
+  };
+}
+
+// ── Operations ───────────────────────────────────────────────────────────────────────────────
+
+const WORDS = "tide harbour driftwood grain salt weather shore coast fog light granite oak cedar storm sand village boat rope glass wave current cliff island wind north south morning evening season winter".split(" ");
+let serial = 0;
+function words(n) {
+  return Array.from({ length: n }, () => WORDS[Math.floor(Math.random() * WORDS.length)]).join(" ");
+}
+/** ~2 KB of article fields (the same shape as the read bench's articles, without relations). */
+function articleFields() {
+  const n = ++serial;
+  const sentence = () => `${words(12)}.`;
+  const paragraph = () => `<p>${Array.from({ length: 4 }, sentence).join(" ")}</p>`;
+  return {
+    title: `Write ${n}: ${words(5)}`,
+    summary: `${sentence()} ${sentence()}`,
+    body: `<h2>${words(4)}</h2>${Array.from({ length: 4 }, paragraph).join("")}<ul><li>${words(6)}</li><li>${words(6)}</li></ul>`,
+    published_date: "2026-11-23",
+    internal_note: `private note ${n}`,
+  };
+}
+
+const newKey = () => `bench-${randomBytes(9).toString("base64url")}`;
+
+function manage(base, site, method, path, body, key = newKey()) {
+  return send(base, {
+    method,
+    path: `/api/manage/v1${path}`,
+    host: site.host,
+    headers: { authorization: `Bearer ${site.token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
+    body,
+  });
+}
+
+/** POST /entries; the entry (with what a replay needs) or a failure. */
+async function create(base, site) {
+  const body = { model_id: site.model_id, fields: articleFields() };
+  const key = newKey();
+  const res = await manage(base, site, "POST", "/entries", body, key);
+  if (res.status !== 201) return { ok: false, status: res.status, text: res.text };
+  const entry = JSON.parse(res.text);
+  return { ok: true, status: 201, entry: { site, instance_id: entry.instance_id, version: entry.current_version_id, key, body, answer: res.text } };
+}
+
+async function publish(base, entry) {
+  const res = await manage(base, entry.site, "POST", `/entries/${entry.instance_id}/publish`, { expected_version_id: entry.version, expected_workflow_revision: 0 });
+  return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+}
+
+async function save(base, entry) {
+  const res = await manage(base, entry.site, "PUT", `/entries/${entry.instance_id}`, { expected_version_id: entry.version, fields: { summary: `${words(12)}.` } });
+  if (res.status !== 200) return { ok: false, status: res.status, text: res.text };
+  entry.version = JSON.parse(res.text).current_version_id;
+  return { ok: true, status: 200 };
+}
+
+async function replay(base, entry) {
+  const res = await manage(base, entry.site, "POST", "/entries", entry.body, entry.key);
+  if (res.status !== 201) return { ok: false, status: res.status, text: res.text };
+  const answer = JSON.parse(res.text);
+  // The first answer, marked replayed (docs/management-api.md, Idempotency).
+  if (answer.instance_id !== entry.instance_id) return { ok: false, status: "not-a-replay", text: res.text };
+  return { ok: true, status: 201, replayed: answer.replayed === true || res.headers["idempotency-replayed"] === "true" };
+}
+
+async function transition(base, plugin, entry) {
+  const res = await send(base, {
+    method: "POST",
+    path: `/api/plugin/v1/content/${entry.instance_id}/transitions`,
+    host: PLUGIN_HOST,
+    headers: { authorization: `Bearer ${plugin.token}`, "idempotency-key": newKey() },
+    body: { kind: "publish", expected_current_version_id: entry.version, expected_workflow_revision: 0, delegation_id: plugin.delegation },
+  });
+  plugin.used += 1;
+  return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+}
+
+// ── Figures ──────────────────────────────────────────────────────────────────────────────────
+
+const round = (x) => (x >= 100 ? Math.round(x) : Math.round(x * 10) / 10);
+const per = (n, ops) => (ops > 0 ? n / ops : 0);
+
+/** Both sides' counters summed, per operation. */
+function costs(counters, ops) {
+  const sum = (k) => counters.worker[k] + counters.object[k];
+  return {
+    rows_read: per(sum("rows_read"), ops),
+    rows_written: per(sum("rows_written"), ops),
+    d1_calls_worker: per(counters.worker.d1_calls, ops),
+    d1_calls_object: per(counters.object.d1_calls, ops),
+    d1_batches: per(sum("d1_batches"), ops),
+    do_calls: per(counters.worker.do_calls, ops),
+    queue_sends: per(sum("queue_sends"), ops),
+  };
+}
+
+async function counted(base, run) {
+  await benchJson(base, "POST", "/_bench/write/counters");
+  const result = await run();
+  const counters = await benchJson(base, "GET", "/_bench/write/counters");
+  return { ...result, cost: costs(counters, result.ops), counters };
+}
+
+/**
+ * Runs the write figures on a runtime whose migrations are applied. Prints BENCH, TARGET and a
+ * table on stdout through `print`; answers the figures for the docs.
+ */
+export async function writeFigures(base, print, say) {
+  const elapsedStart = Date.now();
+  const t = () => `${((Date.now() - elapsedStart) / 1000).toFixed(0)} s`;
+  say(`[write] setting up ${MAX_SITES} sites and ${PLUGINS} plugin installations…`);
+  const sites = [];
+  const codes = [];
+  for (let i = 0; i < MAX_SITES; i++) {
+    sites.push(await benchJson(base, "POST", "/_bench/write/setup", { index: i }));
+  }
+  for (let p = 0; p < PLUGINS; p += 10) {
+    const made = await benchJson(base, "POST", "/_bench/write/plugins", { site: sites[0], from: p, count: Math.min(10, PLUGINS - p) });
+    codes.push(...made.plugins);
+  }
+  const site = sites[0];
+  const plugins = [];
+  for (const p of codes) {
+    const res = await send(base, { method: "POST", path: "/api/plugin/v1/launch/exchange", host: PLUGIN_HOST, headers: { authorization: `Bearer ${p.token}` }, body: { code: p.code } });
+    if (res.status !== 200) throw new Error(`plugin launch exchange answered ${res.status}: ${res.text.slice(0, 500)}`);
+    plugins.push({ token: p.token, delegation: JSON.parse(res.text).data.delegation_id, used: 1 });
+  }
+
+  // Probe: each operation alone, one at a time, with the counters around it (the third of three, warm).
+  say(`[write ${t()}] probe: each operation alone`);
+  const probe = {};
+  const one = async (name, fn) => {
+    let last;
+    for (let i = 0; i < 3; i++) {
+      await benchJson(base, "POST", "/_bench/write/counters");
+      const r = await fn();
+      if (!r.ok) throw new Error(`probe ${name} failed: ${r.status} ${String(r.text ?? "").slice(0, 500)}`);
+      last = { result: r, counters: await benchJson(base, "GET", "/_bench/write/counters") };
+    }
+    probe[name] = { ...costs(last.counters, 1), batch_sizes: last.counters.batch_sizes, d1_statements: last.counters.object.d1_statements + last.counters.worker.d1_statements, queries: last.counters.queries };
+    return last.result;
+  };
+  const probeEntries = [];
+  await one("create", async () => {
+    const r = await create(base, site);
+    if (r.ok) probeEntries.push(r.entry);
+    return r;
+  });
+  if (probe.create.d1_batches === 0) throw new Error("the counters saw no batch for a create: the site object does not share the bench worker's isolate, so the row counts would be wrong");
+  let probeIndex = 0;
+  await one("publish", () => publish(base, probeEntries[probeIndex++]));
+  await one("save", () => save(base, probeEntries[0]));
+  let replayed = false;
+  await one("replay", async () => {
+    const r = await replay(base, probeEntries[1]);
+    replayed = r.replayed;
+    return r;
+  });
+  const probeDrafts = [];
+  for (let i = 0; i < 3; i++) probeDrafts.push((await create(base, site)).entry);
+  await one("plugin_transition", () => transition(base, plugins[0], probeDrafts.shift()));
+  const publishStatements = Math.max(...probe.publish.batch_sizes);
+  say(`  publish commits one batch of ${publishStatements} statements; create ${Math.max(...probe.create.batch_sizes)}; save ${Math.max(...probe.save.batch_sizes)}; replay answered with replayed=${replayed}`);
+
+  const figures = [];
+  const pool = [];
+  const record = (name, c, r) => {
+    figures.push({ name, c, ...r });
+    return r;
+  };
+  const primitive = async (name, path, n) => {
+    const body = JSON.stringify({ text: articleFields() });
+    const op = async () => {
+      const res = await send(base, { method: "POST", path, host: PRIMITIVE_HOST, body });
+      return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+    };
+    say(`[write ${t()}] ${name}${n ? ` (${n} statements)` : ""}`);
+    await drive(CONNECTIONS, 1, op); // warm-up
+    return { c50: await counted(base, () => drive(CONNECTIONS, DURATION, op)), c1: await counted(base, () => drive(1, SINGLE_DURATION, op)) };
+  };
+  const doFirst = await primitive("primitive.do_write", "/do_write");
+  const d1First = await primitive("primitive.d1_batch", `/d1_batch?n=${publishStatements}`, publishStatements);
+
+  const figure = async (name, op, options = {}) => {
+    say(`[write ${t()}] write.${name}`);
+    const out = {};
+    for (const [c, conns, secs] of [["c50", CONNECTIONS, DURATION], ["c1", 1, SINGLE_DURATION]]) {
+      if (options.before) await options.before(conns);
+      out[c] = record(name, c, await counted(base, () => drive(conns, secs, (conn) => op(conn, conns))));
+      if (out[c].exhausted) say(`  write.${name}.${c}: ran out of prepared entries after ${out[c].seconds.toFixed(1)} s`);
+    }
+    return out;
+  };
+
+  // Drafts for publish and the plugin transitions come from the create figure and a fill after it.
+  await figure("create", async () => {
+    const r = await create(base, site);
+    if (r.ok) pool.push(r.entry);
+    return r;
+  });
+  const replayable = pool.slice();
+  const fill = async (target) => {
+    if (pool.length >= target) return;
+    say(`  preparing drafts: ${pool.length} → ${target}`);
+    await drive(CONNECTIONS, 60, async () => {
+      if (pool.length >= target) return null;
+      const r = await create(base, site);
+      if (r.ok) pool.push(r.entry);
+      return r;
+    });
+  };
+  // Enough drafts for each run at twice the create rate (a run that still runs out ends early and says so).
+  const created = { c50: figures.find((f) => f.name === "create" && f.c === "c50"), c1: figures.find((f) => f.name === "create" && f.c === "c1") };
+  const fillFor = (conns) => fill(conns === 1 ? Math.ceil(created.c1.rps * 2 * SINGLE_DURATION) + 20 : Math.ceil(created.c50.rps * 2 * DURATION) + 2 * CONNECTIONS);
+  await figure(
+    "publish",
+    async () => {
+      const entry = pool.pop();
+      return entry ? publish(base, entry) : null;
+    },
+    { before: fillFor },
+  );
+  await figure("create_publish", async () => {
+    const r = await create(base, site);
+    if (!r.ok) return r;
+    const p = await publish(base, r.entry);
+    return { ...p, requests: 2 };
+  });
+  const saving = [];
+  await figure(
+    "save",
+    async (conn) => save(base, saving[conn]),
+    {
+      before: async (conns) => {
+        saving.length = 0;
+        for (let i = 0; i < conns; i++) saving.push((await create(base, site)).entry);
+      },
+    },
+  );
+  let replayAt = 0;
+  await figure("replay", async () => replay(base, replayable[replayAt++ % replayable.length]));
+
+  // Plugin transitions: one installation per connection, moved on before its rate budget runs out.
+  const pluginOf = new Map();
+  await figure(
+    "plugin_transition",
+    async (conn) => {
+      let plugin = pluginOf.get(conn);
+      if (!plugin || plugin.used >= PLUGIN_BUDGET) {
+        plugin = plugins.filter((p) => ![...pluginOf.values()].includes(p)).sort((a, b) => a.used - b.used)[0];
+        if (!plugin || plugin.used >= PLUGIN_BUDGET) return null;
+        pluginOf.set(conn, plugin);
+      }
+      const entry = pool.pop();
+      return entry ? transition(base, plugin, entry) : null;
+    },
+    {
+      before: async (conns) => {
+        pluginOf.clear();
+        await fillFor(conns);
+      },
+    },
+  );
+
+  const doLast = await primitive("primitive.do_write", "/do_write");
+  const d1Last = await primitive("primitive.d1_batch", `/d1_batch?n=${publishStatements}`, publishStatements);
+  const mean = (a, b) => ({ ...a, rps: (a.rps + b.rps) / 2, p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, runs: [a.rps, b.rps] });
+  const doWrite = { c50: mean(doFirst.c50, doLast.c50), c1: mean(doFirst.c1, doLast.c1) };
+  const d1Batch = { c50: mean(d1First.c50, d1Last.c50), c1: mean(d1First.c1, d1Last.c1) };
+
+  // Many writers: the mix create → save → publish on fresh entries, 50 connections over k sites.
+  const many = [];
+  for (const k of SITE_COUNTS) {
+    say(`[write ${t()}] write.many.sites${k}: ${CONNECTIONS} connections over ${k} site(s)`);
+    const r = await counted(base, () =>
+      drive(CONNECTIONS, DURATION, async (conn) => {
+        const s = sites[conn % k];
+        const c = await create(base, s);
+        if (!c.ok) return { ...c, requests: 1 };
+        const sv = await save(base, c.entry);
+        if (!sv.ok) return { ...sv, requests: 2 };
+        const p = await publish(base, c.entry);
+        return { ...p, requests: 3 };
+      }),
+    );
+    many.push({ sites: k, ...r, writes: r.requests / r.seconds });
+  }
+
+  // The same 50 connections of DO-write primitive over 1 and 10 objects: does the runtime itself scale with objects?
+  const spread = [];
+  for (const k of [1, 10]) {
+    say(`[write ${t()}] primitive.do_write over ${k} object(s)`);
+    const body = JSON.stringify({ text: articleFields() });
+    const r = await drive(CONNECTIONS, DURATION, async (conn) => {
+      const res = await send(base, { method: "POST", path: `/do_write?object=${conn % k}`, host: PRIMITIVE_HOST, body });
+      return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+    });
+    spread.push({ objects: k, ...r });
+  }
+
+  // ── Report ──
+  const line = (name, c, f, prim) => {
+    const ratio = f.rps / prim[c].rps;
+    const vsD1 = f.rps / d1Batch[c].rps;
+    f.ratio = ratio;
+    f.vsD1 = vsD1;
+    const cost = f.cost ? ` rows_read=${round(f.cost.rows_read)} rows_written=${round(f.cost.rows_written)}` : "";
+    print(`BENCH write.${name}.${c}=${round(f.rps)}rps/p50=${round(f.p50)}ms/p99=${round(f.p99)}ms ratio=${ratio.toFixed(2)} vs_d1_batch=${vsD1.toFixed(2)}${cost}`);
+  };
+  print("");
+  print(`Write figures (issue #14): ratio = ops/s ÷ primitive.do_write ops/s at the same concurrency; a publish commits one D1 batch of ${publishStatements} statements.`);
+  for (const c of ["c50", "c1"]) {
+    print(`BENCH primitive.do_write.${c}=${round(doWrite[c].rps)}rps/p50=${round(doWrite[c].p50)}ms/p99=${round(doWrite[c].p99)}ms ratio=1.00 (runs ${doWrite[c].runs.map(round).join(" / ")})`);
+    print(`BENCH primitive.d1_batch${publishStatements}.${c}=${round(d1Batch[c].rps)}rps/p50=${round(d1Batch[c].p50)}ms/p99=${round(d1Batch[c].p99)}ms ratio=${(d1Batch[c].rps / doWrite[c].rps).toFixed(2)} (runs ${d1Batch[c].runs.map(round).join(" / ")})`);
+  }
+  for (const f of figures) line(f.name, f.c, f, doWrite);
+  for (const m of many) {
+    print(
+      `BENCH write.many.sites${m.sites}.c${CONNECTIONS}=${round(m.writes)}writes/s (${round(m.rps)} mixes/s)/p50=${round(m.p50)}ms/p99=${round(m.p99)}ms ratio=${(m.writes / many[0].writes).toFixed(2)}x_sites${many[0].sites} machine_cpu=${m.cpu ? Math.round(m.cpu.busy) : "n/a"}% bench_cpu=${m.cpu ? Math.round(m.cpu.ours) : "n/a"}% other_cpu=${m.cpu ? Math.round(m.cpu.other) : "n/a"}% rows_written=${round(m.cost.rows_written)}/mix`,
+    );
+  }
+
+  for (const r of spread) {
+    print(
+      `BENCH primitive.do_write.objects${r.objects}.c${CONNECTIONS}=${round(r.rps)}rps/p50=${round(r.p50)}ms/p99=${round(r.p99)}ms ratio=${(r.rps / spread[0].rps).toFixed(2)}x_objects1 machine_cpu=${r.cpu ? Math.round(r.cpu.busy) : "n/a"}% bench_cpu=${r.cpu ? Math.round(r.cpu.ours) : "n/a"}%`,
+    );
+  }
+  print("");
+  print("| figure | conns | ops/s | p50 ms | p99 ms | ÷ do_write | ÷ d1_batch | failed | rows read/op | rows written/op | D1 calls/op (worker+object) | DO calls/op | machine CPU | bench CPU | other CPU |");
+  print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+  const pct = (x) => (x === undefined ? "n/a" : `${Math.round(x)} %`);
+  for (const [name, p] of [["primitive.do_write", doWrite], [`primitive.d1_batch${publishStatements}`, d1Batch]]) {
+    for (const c of ["c50", "c1"]) {
+      print(`| ${name} | ${c === "c50" ? CONNECTIONS : 1} | ${round(p[c].rps)} (${p[c].runs.map(round).join(" / ")}) | ${round(p[c].p50)} | ${round(p[c].p99)} | ${(p[c].rps / doWrite[c].rps).toFixed(2)} | ${(p[c].rps / d1Batch[c].rps).toFixed(2)} | ${p[c].detail || "0"} | – | – | – | – | ${pct(p[c].cpu?.busy)} | ${pct(p[c].cpu?.ours)} | ${pct(p[c].cpu?.other)} |`);
+    }
+  }
+  for (const f of figures) {
+    print(
+      `| write.${f.name} | ${f.c === "c50" ? CONNECTIONS : 1} | ${round(f.rps)} | ${round(f.p50)} | ${round(f.p99)} | ${f.ratio.toFixed(2)} | ${f.vsD1.toFixed(2)} | ${f.detail || "0"} | ${round(f.cost.rows_read)} | ${round(f.cost.rows_written)} | ${round(f.cost.d1_calls_worker)}+${round(f.cost.d1_calls_object)} | ${round(f.cost.do_calls)} | ${pct(f.cpu?.busy)} | ${pct(f.cpu?.ours)} | ${pct(f.cpu?.other)} |`,
+    );
+  }
+  for (const m of many) {
+    print(`| write.many.sites${m.sites} (mix) | ${CONNECTIONS} | ${round(m.rps)} mixes = ${round(m.writes)} writes | ${round(m.p50)} | ${round(m.p99)} | – | – | ${m.detail || "0"} | ${round(m.cost.rows_read)} | ${round(m.cost.rows_written)} | ${round(m.cost.d1_calls_worker)}+${round(m.cost.d1_calls_object)} | ${round(m.cost.do_calls)} | ${pct(m.cpu?.busy)} | ${pct(m.cpu?.ours)} | ${pct(m.cpu?.other)} |`);
+  }
+
+  print("");
+  print("Per operation, one at a time (probe; D1 rows from result meta, calls counted at the bindings):");
+  print("| operation | D1 rows read | D1 rows written | D1 calls in the worker | D1 calls in the site object | D1 batches (statements) | DO requests | queue sends |");
+  print("|---|---:|---:|---:|---:|---|---:|---:|");
+  for (const [name, p] of Object.entries(probe)) {
+    print(`| ${name} | ${p.rows_read} | ${p.rows_written} | ${p.d1_calls_worker} | ${p.d1_calls_object} | ${p.d1_batches} (${p.batch_sizes.join(", ") || "–"}) | ${p.do_calls} | ${p.queue_sends} |`);
+  }
+  print("");
+  print("Queries reading the most rows per operation (the c50 figure's totals ÷ operations; `[batch]` = inside the commit batch):");
+  for (const f of figures.filter((x) => x.c === "c50")) {
+    const top = Object.entries(f.counters.queries).sort((a, b) => b[1].rows_read - a[1].rows_read).slice(0, 3);
+    for (const [sql, q] of top) print(`  write.${f.name}: ${round(per(q.rows_read, f.ops))} rows read/op, ${round(per(q.calls, f.ops))} calls/op — ${sql}`);
+  }
+  const dependents = {};
+  for (const host of [site.host, "bench.localhost"]) {
+    const d = await benchJson(base, "GET", `/_bench/write/dependents?host=${encodeURIComponent(host)}`);
+    if (d.missing) continue;
+    dependents[host] = d;
+    print(
+      `ROWS write.publish.dependents_query@${host}=${d.now.rows_read} rows_read as the lifecycle runs it, ${d.by_source.rows_read} joined by the link's source instance ` +
+        `(site of ${d.entries} entries; ${d.now.rows} dependents either way)`,
+    );
+  }
+  for (const [name, p] of Object.entries(probe)) {
+    print(`ROWS write.${name}=${p.rows_read} rows_read ${p.rows_written} rows_written (one operation alone)`);
+  }
+
+  print("");
+  const by = (name, c = "c50") => figures.find((f) => f.name === name && f.c === c);
+  const targets = [];
+  const target = (text, met) => {
+    targets.push({ text, met });
+    print(`  TARGET ${text} ${met ? "met" : "MISSED"}`);
+  };
+  const cp = by("create_publish");
+  target(`write.create_publish >= ${WRITE_TARGETS.createPublish} x primitive.do_write (c50): ${cp.ratio.toFixed(2)}`, cp.ratio >= WRITE_TARGETS.createPublish);
+  const rp = by("replay");
+  const cr = by("create");
+  target(`write.replay not slower than write.create (c50 ops/s ${round(rp.rps)} >= ${round(cr.rps)}, p50 ${round(rp.p50)} <= ${round(cr.p50)} ms):`, rp.rps >= cr.rps && rp.p50 <= cr.p50);
+  const rp1 = by("replay", "c1");
+  const cr1 = by("create", "c1");
+  target(`write.replay not slower than write.create (c1 ops/s ${round(rp1.rps)} >= ${round(cr1.rps)}, p50 ${round(rp1.p50)} <= ${round(cr1.p50)} ms):`, rp1.rps >= cr1.rps && rp1.p50 <= cr1.p50);
+  target(`write.replay rows_written == 0 (probe ${probe.replay.rows_written}, c50 total ${rp.counters.worker.rows_written + rp.counters.object.rows_written}):`, probe.replay.rows_written === 0 && rp.counters.worker.rows_written + rp.counters.object.rows_written === 0);
+  const one1 = many.find((m) => m.sites === 1);
+  const ten = many.find((m) => m.sites === 10);
+  if (one1 && ten) target(`write.many.sites10 >= ${WRITE_TARGETS.sitesScale} x write.many.sites1 (writes/s ${round(ten.writes)} vs ${round(one1.writes)}): ${(ten.writes / one1.writes).toFixed(2)}`, ten.writes / one1.writes >= WRITE_TARGETS.sitesScale);
+  for (const f of figures) if (f.failed > 0) print(`  WARNING: write.${f.name}.${f.c}: ${f.failed} operations failed (${f.detail}); first: ${f.firstFailure}`);
+  for (const m of many) if (m.failed > 0) print(`  WARNING: write.many.sites${m.sites}: ${m.failed} mixes failed (${m.detail}); first: ${m.firstFailure}`);
+  for (const f of [...figures, ...many]) if (f.cpu && f.cpu.other > 10) print(`  WARNING: write figure ${f.name ?? `many.sites${f.sites}`}${f.c ? `.${f.c}` : ""}: other processes used ${Math.round(f.cpu.other)} % of the machine's CPU meanwhile`);
+  say(`[write ${t()}] done`);
+  return { probe, figures, many, spread, doWrite, d1Batch, publishStatements, targets, dependents };
+}
