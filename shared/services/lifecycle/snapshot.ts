@@ -401,8 +401,14 @@ export async function rebuildDependents(
 ): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
   const sources = await ctx.db
     .selectFrom("relation_links")
+    // Joined by the entry's primary key (a link's source instance): joined by the published version
+    // alone no index applies, and every publish read ~2.7 rows per entry of the site (the write bench's
+    // ROWS write.publish.dependents_query line; docs/benchmarks.md).
     .innerJoin("entries", (join) =>
-      join.onRef("entries.published_version_id", "=", "relation_links.version_id").onRef("entries.site_id", "=", "relation_links.site_id"),
+      join
+        .onRef("entries.instance_id", "=", "relation_links.source_instance_id")
+        .onRef("entries.published_version_id", "=", "relation_links.version_id")
+        .onRef("entries.site_id", "=", "relation_links.site_id"),
     )
     .innerJoin("published_items", (join) =>
       join.onRef("published_items.instance_id", "=", "entries.instance_id").onRef("published_items.site_id", "=", "entries.site_id"),
