@@ -33,7 +33,7 @@ export interface RichTextFacts {
   /** Every `data-embed` URL, in order. */
   embeds: string[];
   blocks: BlockFacts[];
-  /** Per `<div data-block-group>`: its nesting level (1 = not inside another group) and direct items (blocks and groups). */
+  /** Per `<div data-block-group>`, and per block holding blocks: its nesting level (1 = not inside another) and direct items (blocks and groups). */
   groups: { level: number; items: number }[];
 }
 
@@ -81,10 +81,14 @@ function tableFacts(table: Element): TableFacts {
 export function richTextFacts(nodes: readonly Node[]): RichTextFacts {
   const facts: RichTextFacts = { tables: [], galleries: [], mediaIds: [], embeds: [], blocks: [], groups: [] };
   const galleryStack: { images: number; libraryImages: number }[] = [];
-  const walk = (children: readonly Node[], groupLevel: number) => {
+  // Returns whether the children hold a block or a group: a block holding blocks (in its fallback
+  // content) is a container as a group is, so blocks nested in blocks meet the same level bound.
+  const walk = (children: readonly Node[], groupLevel: number): boolean => {
+    let holdsBlocks = false;
     for (const node of children) {
       if (!isElement(node)) continue;
       let level = groupLevel;
+      let block = false;
       let gallery: { images: number; libraryImages: number } | undefined;
       switch (node.tagName) {
         case "table":
@@ -111,20 +115,32 @@ export function richTextFacts(nodes: readonly Node[]): RichTextFacts {
         }
         case "div": {
           const name = attribute(node, "data-block");
-          if (name !== null) facts.blocks.push({ name, version: attribute(node, "data-version"), values: attribute(node, "data-values") });
+          if (name !== null) {
+            facts.blocks.push({ name, version: attribute(node, "data-version"), values: attribute(node, "data-values") });
+            block = true;
+          }
           if (attribute(node, "data-block-group") !== null) {
             level = groupLevel + 1;
             const items = childElements(node).filter((e) => e.tagName === "div" && (attribute(e, "data-block") !== null || attribute(e, "data-block-group") !== null)).length;
             facts.groups.push({ level, items });
+            block = true;
+          } else if (name !== null) {
+            level = groupLevel + 1;
           }
           break;
         }
         default:
           break;
       }
-      walk(node.childNodes, level);
+      const inner = walk(node.childNodes, level);
       if (gallery) galleryStack.pop();
+      if (block && inner && attribute(node, "data-block-group") === null) {
+        const items = childElements(node).filter((e) => e.tagName === "div" && (attribute(e, "data-block") !== null || attribute(e, "data-block-group") !== null)).length;
+        facts.groups.push({ level, items });
+      }
+      holdsBlocks ||= block || inner;
     }
+    return holdsBlocks;
   };
   walk(nodes, 0);
   return facts;

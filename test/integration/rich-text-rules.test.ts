@@ -294,6 +294,14 @@ describe("plugin blocks in rich text (#13 item 9)", () => {
     await expectIssue(f, token, group(group(group(group(divider)))), "block_group_too_deep");
     await expectIssue(f, token, group(divider.repeat(51)), "block_group_too_large");
     await expectIssue(f, token, group(group(divider.repeat(30) + group(divider) + divider.repeat(20))), "block_group_too_large");
+    // Blocks nested in a block's fallback content nest like groups: three levels hold, ten do not
+    // (found by the black-box probe: the level bound was not applied to blocks inside blocks).
+    const inBlock = (inner: string) => `<div data-block="kit/divider" data-version="1">${inner}</div>`;
+    expect((await create(f, token, group(group(inBlock(divider))))).status).toBe(201);
+    let chain = divider;
+    for (let i = 0; i < 9; i++) chain = inBlock(chain);
+    await expectIssue(f, token, chain, "block_group_too_deep");
+    await expectIssue(f, token, group(group(group(inBlock(divider)))), "block_group_too_deep");
   });
 
   it("judges blocks on every write path: a draft save and an added language", async () => {
