@@ -6,15 +6,22 @@ import { AppError } from "../errors";
 import { isToMany, relationKind, type FieldDefinition, type RelationKind } from "../../schema/model-definition";
 
 /** A field as a model write names it, before parsing (id may be missing). */
-type RawField = { type?: unknown; relation?: unknown; multiple?: unknown; hierarchy?: unknown; targets?: unknown };
+type RawField = { type?: unknown; relation?: unknown; multiple?: unknown; hierarchy?: unknown; targets?: unknown; fields?: unknown };
 
 /**
  * Fills what a relation field's kind implies: `multiple` from `relation` when left out, and the
  * model itself as the only target of a hierarchy field written without `targets` (a new model has
- * no id its author could name).
+ * no id its author could name); inside components too.
  */
 export function withRelationDefaults<T extends RawField>(fields: readonly T[], modelId: string): T[] {
   return fields.map((field) => {
+    // A component's nested fields get the same defaults, so their refusals are the rule's own
+    // (relation_type_not_authorable), not a shape error about an implied `multiple`.
+    if (field.type === "component" && Array.isArray(field.fields)) {
+      // Anything that is not an object is left for the schema to refuse.
+      const nested = (field.fields as unknown[]).map((f) => (typeof f === "object" && f !== null && !Array.isArray(f) ? withRelationDefaults([f as RawField], modelId)[0] : f));
+      return { ...field, fields: nested };
+    }
     if (field.type !== "relation") return field;
     let next = field;
     if (typeof field.relation === "string" && field.multiple === undefined) {

@@ -246,6 +246,8 @@ describe("component fields (issue #13: components)", () => {
     // Spec 3: a component cannot author a one-to-many relation, nor a per-language list.
     for (const [nested, path] of [
       [{ key: "kids", label: "Kids", type: "relation", relation: "one_to_many", multiple: true, targets: ["mdl_x"] }, "fields[0].fields[0].relation"],
+      // `multiple` left out is implied by the kind inside a component as at the top level (probe finding).
+      [{ key: "kin", label: "Kin", type: "relation", relation: "one_to_many", targets: ["mdl_x"] }, "fields[0].fields[0].relation"],
       [{ key: "tags", label: "Tags", type: "relation", relation: "many_to_many", multiple: true, localized_membership: true, targets: ["mdl_x"] }, "fields[0].fields[0].localized_membership"],
     ] as [Field, string][]) {
       const refused = await createModel(token, [{ key: "group", label: "G", type: "component", fields: [nested] }], `na-${nested.key}`);
