@@ -553,3 +553,22 @@ describe("relation links and Trash, and a target model taken out (black-box prob
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
   });
 });
+
+describe("replace: true and the holder's own rules", () => {
+  it("refuses naming the holder when taking a target would leave it below its minimum (409 relation_target_taken)", async () => {
+    const a = await api();
+    const tag = await a.model("tag", [{ key: "name", label: "Name", type: "text", title: true }]);
+    const box = await a.model("box", [
+      { key: "title", label: "Title", type: "text", title: true },
+      { key: "kids", label: "Kids", type: "relation", relation: "one_to_many", targets: [tag], validation: { min_items: 2 } },
+    ]);
+    const [t0, t1, t2] = [(await a.create(tag, { name: "a" })).instance_id, (await a.create(tag, { name: "b" })).instance_id, (await a.create(tag, { name: "c" })).instance_id];
+    const holder = await a.create(box, { title: "X", kids: [t0, t1] });
+    const res = await a.call<Err>("POST", "/entries", { body: { model_id: box, fields: { title: "Y", kids: { connect: [t1, t2], replace: true } } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error.code).toBe("relation_target_taken");
+    expect(res.body.error.held_by).toEqual([holder.instance_id]);
+    expect(res.body.error.holder_issues).toEqual([expect.objectContaining({ path: "kids" })]);
+    expect(fieldOf(await a.get(holder.instance_id), "kids")).toEqual([t0, t1]);
+  });
+});

@@ -82,7 +82,20 @@ async function rewriteInstance(
   const before = version ? (JSON.parse(version.fields) as Record<string, FieldValue>) : {};
   const after = change({ ...before });
   if (JSON.stringify(after) === JSON.stringify(before)) return [];
-  const prepared = await prepareFields(ctx, model, after, {}, row.slug);
+  let prepared;
+  try {
+    prepared = await prepareFields(ctx, model, after, {}, row.slug);
+  } catch (error) {
+    // The holder's own rules (min_items, a required field) would break without the link: the
+    // refusal names the holder, not the writer's own values (black-box probe finding).
+    if (!(error instanceof AppError) || error.code !== "field_validation_failed") throw error;
+    const keys = model.fields.filter((f) => fieldIds.includes(f.id)).map((f) => f.key);
+    throw new AppError("relation_target_taken", `Moving these items here would leave the item that holds them (${row.instance_id}) without a valid "${keys.join(", ")}"; change that item first.`, {
+      field: keys[0] ?? null,
+      held_by: [row.instance_id],
+      holder_issues: error.details?.issues ?? [],
+    });
+  }
   const at = isoAt(ctx.clock.now());
   const next = await newVersionStatements(ctx, model, row.instance_id, prepared, row.slug, at);
   return [
