@@ -230,6 +230,10 @@ describe("relations: write forms and ordered lists", () => {
     const res = await manage<Err>(token, "POST", "/entries", { body: { model_id: art, slug: "a", fields: { tags: [] } } });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: "relation_too_few", field: "tags", count: 0, min_items: 1 });
+    // Leaving the list out counts as empty too (spec 3), the same answer (probe finding).
+    const omitted = await manage<Err>(token, "POST", "/entries", { body: { model_id: art, slug: "b", fields: {} } });
+    expect(omitted.status).toBe(422);
+    expect(omitted.body.error).toMatchObject({ code: "relation_too_few", field: "tags", count: 0, min_items: 1 });
   });
 });
 

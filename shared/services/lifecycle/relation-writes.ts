@@ -262,8 +262,17 @@ export async function resolveRelationWrites(
   const replace = new Map<string, boolean>();
   const mode = ctx.site.settings.validation_mode === "strict" ? "strict" : "draft";
   for (const field of model.fields) {
-    if (field.type !== "relation" || !Object.hasOwn(input, field.key)) continue;
+    if (field.type !== "relation") continue;
     const current = relationTargets(field, base[field.id] ?? null);
+    if (!Object.hasOwn(input, field.key)) {
+      // Strict sites count every request's lists, the ones it leaves out too (spec 3: an omitted list
+      // counts as empty; counts are checked on every request), as they count a list it sends.
+      const min = field.validation?.min_items;
+      if (mode === "strict" && isToMany(relationKind(field)) && min !== undefined && current.length < min) {
+        throw new AppError("relation_too_few", `"${field.key}" needs at least ${min} items.`, { field: field.key, count: current.length, min_items: min });
+      }
+      continue;
+    }
     const resolved = await resolveField(resolver, field, current, input[field.key], mode);
     if (resolved.replace !== undefined) replace.set(field.id, resolved.replace);
     out[field.key] = resolved.ids === null ? null : isToMany(relationKind(field)) ? resolved.ids : (resolved.ids[0] ?? null);
