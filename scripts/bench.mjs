@@ -33,6 +33,7 @@ import { root } from "./lib/load-ts.mjs";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
 import { noisePng, uploadFigure, uploadThroughApi } from "./bench/media-figures.mjs";
 import { searchFigures, searchLines, searchTargets } from "./bench/search-figures.mjs";
+import { cpuSnapshot, otherCpu } from "./bench/cpu.mjs";
 import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
 import { WRITE_BINDINGS, WRITE_DURABLE_OBJECTS, writeFigures } from "./bench/write-figures.mjs";
 
@@ -155,47 +156,6 @@ async function seed(base) {
     if (n % 200 === 0 || n === ITEMS) say(`  published ${n}/${ITEMS} articles (+${french} French) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   return { site, french, seconds: (Date.now() - t0) / 1000 };
-}
-
-/**
- * CPU time on the whole machine and in this process tree (node + workerd), from /proc (Linux), so
- * each figure can say how much CPU other processes took while it ran. Undefined elsewhere.
- */
-function cpuSnapshot() {
-  try {
-    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
-    const parents = new Map();
-    const times = new Map();
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        parents.set(Number(entry), Number(rest[1]));
-        times.set(Number(entry), Number(rest[11]) + Number(rest[12]));
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    const ours = new Set([process.pid]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
-    }
-    const oursBusy = [...ours].reduce((sum, pid) => sum + (times.get(pid) ?? 0), 0);
-    return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal, ours: oursBusy };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Share of the machine's CPU (all cores = 100 %) that processes outside this bench used between two snapshots. */
-function otherCpu(a, b) {
-  if (!a || !b || b.total <= a.total) return undefined;
-  // Our processes that ended in between (none should) would make this negative: clamp.
-  return Math.max(0, ((b.busy - a.busy - (b.ours - a.ours)) / (b.total - a.total)) * 100);
 }
 
 async function runCannon(base, host, pathname, connections, duration, requests) {

@@ -30,7 +30,7 @@
  * A probe first runs each operation alone, one at a time, for the exact per-operation costs.
  */
 import http from "node:http";
-import { readFileSync, readdirSync } from "node:fs";
+import { cpuBetween, cpuSnapshot } from "./cpu.mjs";
 import { randomBytes } from "node:crypto";
 
 const CONNECTIONS = 50;
@@ -100,45 +100,6 @@ async function benchJson(base, method, path, body) {
   const res = await send(base, { method, path, host: PRIMITIVE_HOST, body, fresh: true });
   if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 1000)}`);
   return JSON.parse(res.text);
-}
-
-// ── CPU (machine-wide and this process tree, from /proc; undefined elsewhere) ───────────────────
-
-function cpuSnapshot() {
-  try {
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    const parents = new Map();
-    const times = new Map();
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        parents.set(Number(entry), Number(rest[1]));
-        times.set(Number(entry), Number(rest[11]) + Number(rest[12]));
-      } catch {
-        // ended meanwhile
-      }
-    }
-    const ours = new Set([process.pid]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
-    }
-    return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal, ours: [...ours].reduce((s, p) => s + (times.get(p) ?? 0), 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Machine busy %, ours % and others' % (all cores = 100 %) between two snapshots. */
-function cpuBetween(a, b) {
-  if (!a || !b || b.total <= a.total) return undefined;
-  const span = b.total - a.total;
-  const busy = ((b.busy - a.busy) / span) * 100;
-  const ours = Math.min(busy, ((b.ours - a.ours) / span) * 100);
-  return { busy, ours, other: Math.max(0, busy - ours) };
 }
 
 // ── Driver ───────────────────────────────────────────────────────────────────────────────────
