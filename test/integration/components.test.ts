@@ -2,8 +2,8 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { ADMIN, signIn } from "../helpers/admin-api";
-import { seedSite, type SeededSite } from "../helpers/fixtures";
-import { credential, manage } from "../helpers/manage-api";
+import { manage } from "../helpers/manage-api";
+import { modelCreator, siteWithCredential, type Err, type Field, type WriteBody } from "../helpers/model-api";
 import { publicGet } from "../helpers/public-api";
 
 /*
@@ -12,19 +12,8 @@ import { publicGet } from "../helpers/public-api";
  * never served, and what may nest is checked at model apply.
  */
 
-type Issue = { path: string; code?: string; message: string };
-type Err = { error: { code: string; issues?: Issue[] } };
-interface WriteBody { model_id: string; revision: number }
-type Field = Record<string, unknown>;
-
-async function site(settings: Record<string, unknown> = {}): Promise<{ s: SeededSite; token: string }> {
-  const s = await seedSite({ settings });
-  return { s, token: await credential(s) };
-}
-
-async function createModel(token: string, fields: Field[], slug = "page") {
-  return manage<WriteBody & Err>(token, "POST", "/models", { body: { definition: { model: { name: slug, slug }, fields } } });
-}
+const site = siteWithCredential;
+const createModel = modelCreator("page");
 
 const PAGE_FIELDS: Field[] = [
   { key: "title", label: "Title", type: "text", required: true },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { seedSite, type SeededSite } from "../helpers/fixtures";
-import { credential, manage } from "../helpers/manage-api";
+import { manage } from "../helpers/manage-api";
+import { modelCreator, siteWithCredential, type Err, type Field } from "../helpers/model-api";
 import { publicGet } from "../helpers/public-api";
 
 /*
@@ -12,19 +12,8 @@ import { publicGet } from "../helpers/public-api";
  * unsupported_text_validation.
  */
 
-type Issue = { path: string; code?: string; message: string };
-type Err = { error: { code: string; issues?: Issue[] } };
-interface WriteBody { model_id: string; revision: number }
-type Field = Record<string, unknown>;
-
-async function site(settings: Record<string, unknown> = {}): Promise<{ s: SeededSite; token: string }> {
-  const s = await seedSite({ settings });
-  return { s, token: await credential(s) };
-}
-
-async function createModel(token: string, fields: Field[], slug = "article") {
-  return manage<WriteBody & Err>(token, "POST", "/models", { body: { definition: { model: { name: slug, slug }, fields } } });
-}
+const site = siteWithCredential;
+const createModel = modelCreator("article");
 
 const FORMAT: Field = { key: "format", label: "Format", type: "select", options: [{ value: "text", label: "Text" }, { value: "video", label: "Video" }, { value: "audio", label: "Audio" }] };
 const ARTICLE: Field[] = [

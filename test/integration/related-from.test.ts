@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../workers/index";
 import type { Env } from "../../shared/env";
 import type { Model } from "../../shared/repositories/model-repository";
+import type { RelatedFromSource } from "../../shared/services/relations/related-from";
 import { createSiteToken } from "../../shared/services/site-tokens";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
@@ -16,17 +17,7 @@ interface EntryBody {
   current_version_id: string;
 }
 
-interface Source {
-  instance_id: string;
-  translation_group_id: string;
-  model_id: string;
-  model_slug: string;
-  lang: string;
-  field_id: string;
-  field_key: string;
-  label: string | null;
-  in_trash: boolean;
-}
+type Source = RelatedFromSource;
 
 interface RelatedPage {
   data: Source[];
