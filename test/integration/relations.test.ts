@@ -3,92 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { relationDefinitionIssues } from "../../shared/content/relation-definitions";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { failure, seedSite, type SeededSite } from "../helpers/fixtures";
+import { failure, seedSite } from "../helpers/fixtures";
+import { api, fieldOf, redefine, setField, tagged, type Err, type ModelRead, type ModelWrite } from "../helpers/relations-api";
 import { changeAdminRole, credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
-
-type Err = { error: { code: string; message: string; [k: string]: unknown } };
-type ModelWrite = { model_id: string; revision: number };
-type ModelRead = { id: string; revision: number; definition: { fields: Record<string, unknown>[] } };
-
-interface Api {
-  s: SeededSite;
-  /** A management call; a fresh credential every 30 calls (tests run with MANAGE_RATE_LIMIT 40 a minute). */
-  call<T = unknown>(method: string, path: string, options?: { body?: unknown }): Promise<{ status: number; body: T }>;
-  model(slug: string, fields: Record<string, unknown>[], extra?: Record<string, unknown>): Promise<string>;
-  create(modelId: string, fields: Record<string, unknown>, extra?: Record<string, unknown>): Promise<EntryView>;
-  save(id: string, fields: Record<string, unknown>): Promise<{ status: number; body: EntryView & Err }>;
-  get(id: string): Promise<EntryView>;
-  publish(id: string): Promise<void>;
-}
-
-async function api(languages?: string[]): Promise<Api> {
-  const s = await seedSite(languages ? { languages } : {});
-  let token = await credential(s);
-  let calls = 0;
-  const call = async <T,>(method: string, path: string, options: { body?: unknown } = {}) => {
-    if (++calls % 30 === 0) token = await credential(s);
-    return manage<T>(token, method, path, options);
-  };
-  const self: Api = {
-    s,
-    call,
-    async model(slug, fields, extra = {}) {
-      const res = await call<ModelWrite & Err>("POST", "/models", { body: { definition: { model: { name: slug, slug, ...extra }, fields } } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body.model_id;
-    },
-    async create(modelId, fields, extra = {}) {
-      const res = await call<EntryView & Err>("POST", "/entries", { body: { model_id: modelId, fields, ...extra } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body;
-    },
-    async save(id, fields) {
-      const current = await self.get(id);
-      return call<EntryView & Err>("PUT", `/entries/${id}`, { body: { expected_version_id: current.current_version_id, fields } });
-    },
-    async get(id) {
-      return (await call<EntryView>("GET", `/entries/${id}`)).body;
-    },
-    async publish(id) {
-      const e = await self.get(id);
-      const res = await call<Err>("POST", `/entries/${id}/publish`, { body: { expected_version_id: e.current_version_id, expected_workflow_revision: e.workflow.revision } });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-    },
-  };
-  return self;
-}
-
-/** A model definition replaced through PUT /models/{id}/definition with `change` applied to its fields. */
-type Definition = { model: Record<string, unknown>; fields: Record<string, unknown>[] };
-async function redefine(a: Api, modelId: string, change: (fields: Record<string, unknown>[]) => Record<string, unknown>[]) {
-  const read = await a.call<{ revision: number; definition: Definition }>("GET", `/models/${modelId}`);
-  const { definition } = read.body;
-  return a.call<Err & { error: { changes?: Record<string, unknown>[] } }>("PUT", `/models/${modelId}/definition`, {
-    body: { expected_revision: read.body.revision, definition: { model: definition.model, fields: change(definition.fields) } },
-  });
-}
-const setField = (key: string, patch: Record<string, unknown>) => (fields: Record<string, unknown>[]) => fields.map((f) => (f.key === key ? { ...f, ...patch } : f));
-
-const fieldOf = (e: EntryView, key: string) => (e.fields as Record<string, unknown>)[key];
-
-/** tag (target), article (ordered many_to_many tags), all public. */
-async function tagged(languages?: string[]) {
-  const a = await api(languages);
-  const tag = await a.model("tag", [{ key: "name", label: "Name", type: "text", title: true }]);
-  const article = await a.model("article", [
-    { key: "title", label: "Title", type: "text", title: true },
-    { key: "tags", label: "Tags", type: "relation", relation: "many_to_many", targets: [tag], validation: { max_items: 4, min_items: 2 } },
-    { key: "lead", label: "Lead tag", type: "relation", relation: "many_to_one", targets: [tag] },
-  ]);
-  const tags: string[] = [];
-  for (const name of ["t0", "t1", "t2", "t3", "t4"]) {
-    const t = await a.create(tag, { name });
-    await a.publish(t.instance_id);
-    tags.push(t.instance_id);
-  }
-  return { a, tag, article, tags };
-}
 
 describe("relations: kinds declared on the field", () => {
   it("reads old fields as many_to_one / many_to_many, fills multiple from the kind, refuses inconsistent kinds", async () => {
@@ -508,71 +426,5 @@ describe("relations: model apply checks existing content", () => {
     expect((await a.save(x.instance_id, { parent: null })).status).toBe(200);
     expect((await redefine(a, post, setField("parent", { hierarchy: true }))).status).toBe(200);
     expect((await a.save(x.instance_id, { parent: y.instance_id })).body.error.code).toBe("relation_hierarchy_cycle");
-  });
-});
-
-describe("relation links and Trash, and a target model taken out (black-box probe findings)", () => {
-  it("keeps a link to a trashed target through unrelated saves and list edits, and it returns with the target", async () => {
-    const { a, tag, article, tags } = await tagged();
-    const [t0, t1, t2] = tags as [string, string, string];
-    const draftTag = (await a.create(tag, { name: "draft" })).instance_id;
-    const e = await a.create(article, { title: "A", tags: [draftTag, t0, t1] });
-    expect((await a.call("POST", `/entries/${draftTag}/trash`, { body: {} })).status).toBe(200);
-
-    const titleOnly = await a.save(e.instance_id, { title: "A2" });
-    expect(titleOnly.status, JSON.stringify(titleOnly.body)).toBe(200);
-    expect(fieldOf(titleOnly.body, "tags")).toEqual([draftTag, t0, t1]);
-    // Editing the list keeps the held (trashed) link; linking a trashed item anew is refused.
-    const connected = await a.save(e.instance_id, { tags: { connect: [t2] } });
-    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    expect(fieldOf(connected.body, "tags")).toEqual([draftTag, t0, t1, t2]);
-    const other = await a.create(article, { title: "B", tags: [t0, t1] });
-    const refused = await a.save(other.instance_id, { tags: { connect: [draftTag] } });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error.code).toBe("relation_target_not_found");
-
-    expect((await a.call("POST", `/entries/${draftTag}/restore`, { body: {} })).status).toBe(200);
-    expect(fieldOf(await a.get(e.instance_id), "tags")).toEqual([draftTag, t0, t1, t2]);
-  });
-
-  it("refuses taking a model out of a field's targets while entries link its items (409 model_change_blocked)", async () => {
-    const a = await api();
-    const org = await a.model("org", [{ key: "name", label: "Name", type: "text", title: true }]);
-    const person = await a.model("person", [{ key: "name", label: "Name", type: "text", title: true }]);
-    const post = await a.model("post", [
-      { key: "title", label: "Title", type: "text", title: true },
-      { key: "credits", label: "Credits", type: "relation", relation: "many_to_many", targets: [org, person] },
-    ]);
-    const o = (await a.create(org, { name: "Org" })).instance_id;
-    const p = (await a.create(person, { name: "Pat" })).instance_id;
-    const e = await a.create(post, { title: "P", credits: [{ model: "org", id: o }, { model: "person", id: p }] });
-    const blocked = await redefine(a, post, setField("credits", { targets: [person] }));
-    expect(blocked.status).toBe(409);
-    expect(blocked.body.error.code).toBe("model_change_blocked");
-    expect(blocked.body.error.changes).toEqual([expect.objectContaining({ kind: "relation_target_model_removed", field: "credits", affected_count: 1 })]);
-    expect(fieldOf(await a.get(e.instance_id), "credits")).toEqual([o, p]);
-    // Once no entry links an org, the model may go.
-    expect((await a.save(e.instance_id, { credits: [{ model: "person", id: p }] })).status).toBe(200);
-    const applied = await redefine(a, post, setField("credits", { targets: [person] }));
-    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
-  });
-});
-
-describe("replace: true and the holder's own rules", () => {
-  it("refuses naming the holder when taking a target would leave it below its minimum (409 relation_target_taken)", async () => {
-    const a = await api();
-    const tag = await a.model("tag", [{ key: "name", label: "Name", type: "text", title: true }]);
-    const box = await a.model("box", [
-      { key: "title", label: "Title", type: "text", title: true },
-      { key: "kids", label: "Kids", type: "relation", relation: "one_to_many", targets: [tag], validation: { min_items: 2 } },
-    ]);
-    const [t0, t1, t2] = [(await a.create(tag, { name: "a" })).instance_id, (await a.create(tag, { name: "b" })).instance_id, (await a.create(tag, { name: "c" })).instance_id];
-    const holder = await a.create(box, { title: "X", kids: [t0, t1] });
-    const res = await a.call<Err>("POST", "/entries", { body: { model_id: box, fields: { title: "Y", kids: { connect: [t1, t2], replace: true } } } });
-    expect(res.status, JSON.stringify(res.body)).toBe(409);
-    expect(res.body.error.code).toBe("relation_target_taken");
-    expect(res.body.error.held_by).toEqual([holder.instance_id]);
-    expect(res.body.error.holder_issues).toEqual([expect.objectContaining({ path: "kids" })]);
-    expect(fieldOf(await a.get(holder.instance_id), "kids")).toEqual([t0, t1]);
   });
 });
