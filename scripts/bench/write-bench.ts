@@ -313,19 +313,20 @@ export async function installWritePlugins(env: Env, site: WriteSite, from: numbe
 
 // ── The publish's dependents query (shared/services/lifecycle/snapshot.ts, rebuildDependents) ──
 
-const DEPENDENTS_NOW = `SELECT DISTINCT entries.*, published_items.sort_at AS sort_at FROM relation_links
+/** The query before the fix of 2026-11-23: entries joined by the published version alone (no index applies). */
+const DEPENDENTS_BEFORE = `SELECT DISTINCT entries.*, published_items.sort_at AS sort_at FROM relation_links
   INNER JOIN entries ON entries.published_version_id = relation_links.version_id AND entries.site_id = relation_links.site_id
   INNER JOIN published_items ON published_items.instance_id = entries.instance_id AND published_items.site_id = entries.site_id
   WHERE relation_links.site_id = ? AND relation_links.target_group_id = ?`;
-/** The same rows: a link's version belongs to its source instance, so the join can go by entries' primary key. */
+/** As the lifecycle runs it now — the same rows: a link's version belongs to its source instance, so entries join by primary key. */
 const DEPENDENTS_BY_SOURCE = `SELECT DISTINCT entries.*, published_items.sort_at AS sort_at FROM relation_links
   INNER JOIN entries ON entries.instance_id = relation_links.source_instance_id AND entries.published_version_id = relation_links.version_id AND entries.site_id = relation_links.site_id
   INNER JOIN published_items ON published_items.instance_id = entries.instance_id AND published_items.site_id = entries.site_id
   WHERE relation_links.site_id = ? AND relation_links.target_group_id = ?`;
 
 /**
- * Rows read by the dependents query as the lifecycle runs it and as rewritten to join entries by
- * the link's source instance, for a group of the site on `host`; both must answer the same rows.
+ * Rows read by the dependents query before the fix and as the lifecycle runs it now (entries joined
+ * by the link's source instance), for a group of the site on `host`; both must answer the same rows.
  */
 export async function dependentsQueryRows(
   env: Env,
@@ -344,7 +345,7 @@ export async function dependentsQueryRows(
     const r = await env.DB.prepare(sql).bind(siteId, group.g).all();
     return { rows: r.results.length, rows_read: r.meta.rows_read ?? 0, ids: r.results.map((x) => String((x as { instance_id: string }).instance_id)).sort().join(",") };
   };
-  const now = await run(DEPENDENTS_NOW);
+  const now = await run(DEPENDENTS_BEFORE);
   const bySource = await run(DEPENDENTS_BY_SOURCE);
   if (now.ids !== bySource.ids) throw new Error("the rewritten dependents query answers other rows");
   return { entries, group_id: group.g, now: { rows: now.rows, rows_read: now.rows_read }, by_source: { rows: bySource.rows, rows_read: bySource.rows_read } };

@@ -21,7 +21,7 @@
  *   primitive.do_write.objects<k>  the DO-write primitive from 50 connections over 1 and 10
  *                        objects: whether the local runtime itself scales with objects
  *   dependents query     rows read by the publish's dependents query (lifecycle/snapshot.ts,
- *                        rebuildDependents) as it is and joined by the link's source instance
+ *                        rebuildDependents) before the fix and as it runs now (joined by the link's source instance)
  *
  * Each figure runs at 50 connections for BENCH_WRITE_DURATION seconds (default BENCH_DURATION, else
  * 8), then 1 connection for 4 s
@@ -531,7 +531,7 @@ export async function writeFigures(base, print, say) {
     if (d.missing) continue;
     dependents[host] = d;
     print(
-      `ROWS write.publish.dependents_query@${host}=${d.now.rows_read} rows_read as the lifecycle runs it, ${d.by_source.rows_read} joined by the link's source instance ` +
+      `ROWS write.publish.dependents_query@${host}=${d.now.rows_read} rows_read with the join before the fix, ${d.by_source.rows_read} as the lifecycle runs it (joined by the link's source instance) ` +
         `(site of ${d.entries} entries; ${d.now.rows} dependents either way)`,
     );
   }
