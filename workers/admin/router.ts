@@ -5,6 +5,8 @@ import { parse } from "../../shared/services/validation";
 import { malformedPath, methodNotAllowed, pathParamNames, routeTable } from "../http/route-table";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
+import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
+import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
@@ -83,6 +85,11 @@ export function isAdminHost(request: Request, env: Env): boolean {
  * parameter is refused (400), so a caller without a session learns nothing from the path.
  */
 export async function handleAdmin(request: Request, env: Env): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  // The management API under the session, for the admin UI (docs/admin-ui.md, "One API").
+  if (isSessionManagePath(pathname)) return handleSessionManage(request, env);
+  // Every other page address is the admin UI itself (static assets).
+  if (isAdminAppPath(request, pathname)) return serveAdminApp(request, env);
   const matched = await match(request);
   if (matched.kind === "none") throw noRoute();
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
