@@ -57,6 +57,22 @@ export interface AdminOperations {
     body: never;
     response: null;
   };
+  /** GET /api/member-names */
+  listMemberNames: {
+    method: "GET";
+    path: "/api/member-names";
+    params: never;
+    query: {
+      "ids": string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+      }>;
+    };
+  };
   /** GET /api/site-tokens */
   listSiteTokens: {
     method: "GET";
@@ -727,6 +743,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   signIn: { method: "POST", path: "/api/session" },
   getSession: { method: "GET", path: "/api/session" },
   signOut: { method: "DELETE", path: "/api/session" },
+  listMemberNames: { method: "GET", path: "/api/member-names" },
   listSiteTokens: { method: "GET", path: "/api/site-tokens" },
   createSiteToken: { method: "POST", path: "/api/site-tokens" },
   revokeSiteToken: { method: "DELETE", path: "/api/site-tokens/{id}" },

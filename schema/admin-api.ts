@@ -8,6 +8,7 @@ import {
   GrantBody,
   InstanceQuery,
   ManualOrderBody,
+  MemberNamesQuery,
   PreviewBody,
   SignInBody,
 } from "./admin-bodies";
@@ -115,6 +116,8 @@ const sessionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "signIn", method: "post", path: "/api/session", access: "public", summary: "Sign in: the session cookie and the session answer", body: SignInBody, response: SessionAnswer, errors: ["invalid_request", "unauthorized"] },
   { operationId: "getSession", method: "get", path: "/api/session", access: "session", summary: "The signed-in person, their sites and the session's CSRF token", response: SessionAnswer, errors: ["unauthorized"] },
   { operationId: "signOut", method: "delete", path: "/api/session", access: "session", summary: "Sign out (204, cookie cleared)", status: 204, response: v.null(), errors: [...sessionErrors] },
+  // The admin UI names lease holders and version authors (docs/admin-ui-lifecycle.md).
+  { operationId: "listMemberNames", method: "get", path: "/api/member-names", access: "site", summary: "Names of the site's members among up to 100 person ids (others left out)", query: MemberNamesQuery, response: list(v.strictObject({ id: v.string(), name: v.string() })), errors: [...siteErrors] },
 ];
 
 const secretRoutes: readonly AdminRouteSpec[] = [

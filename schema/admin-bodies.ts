@@ -63,3 +63,8 @@ export const Empty = v.strictObject({});
 
 /** GET /api/plugin-launches/content-actions */
 export const InstanceQuery = v.strictObject({ instance_id: v.optional(Id) });
+
+/** GET /api/member-names: up to 100 person ids, comma-separated. */
+export const MemberNamesQuery = v.strictObject({
+  ids: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}(?:,[A-Za-z0-9_-]{1,64}){0,99}$/, "ids: 1 to 100 person ids separated by commas")),
+});

@@ -86,6 +86,8 @@ function summary(result, bindings) {
     admin_url: `http://${bindings.adminHost}:${PORT}`,
     sites: result.sites.map(({ id, slug, host, default_lang, languages }) => ({ id, slug, host, default_lang, languages })),
     admin: { email: result.admin.email, password: result.admin.password },
+    // A second person (Editor on demo only), for two-person work such as editing leases.
+    editor: { email: result.editor.email, password: result.editor.password },
     ...result.credentials,
   };
 }
@@ -109,6 +111,7 @@ async function main() {
   print(result.created ? "Demo seeded." : "Demo already seeded (nothing written).");
   for (const site of out.sites) print(`  ${site.slug.padEnd(6)} http://${site.host}:${PORT}  ${site.id}  languages ${site.languages.join(", ")} (default ${site.default_lang})`);
   print(`  admin  ${out.admin_url}  ${out.admin.email} / ${out.admin.password}`);
+  print(`  editor (demo only)  ${out.editor.email} / ${out.editor.password}`);
   print(
     `  demo:  ${Object.entries(c.published_articles).map(([l, n]) => `${n} published ${l}`).join(", ")} articles, ` +
       `${c.drafts} drafts, ${c.unpublished} unpublished, ${c.trashed} in Trash; ` +

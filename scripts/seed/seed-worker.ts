@@ -7,6 +7,7 @@
 import { AppError } from "../../shared/errors";
 import { ensureDemoCredentials, type DemoCredentials } from "./credentials";
 import { seedDemo, type SeedEnv } from "./demo";
+import { ensureDemoEditor } from "./editor";
 import { ensureDemoSearch } from "./search";
 
 export default {
@@ -18,7 +19,8 @@ export default {
       if (!demo) throw new Error("demo site missing after seeding");
       await ensureDemoSearch(env.DB, demo.id);
       const credentials = await ensureDemoCredentials(env.DB, demo.id, result.admin_id, known);
-      return Response.json({ ...result, credentials });
+      const editor = await ensureDemoEditor(env.DB, demo.id, new Date().toISOString());
+      return Response.json({ ...result, editor, credentials });
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const details = error instanceof AppError ? { code: error.code, details: error.details ?? null } : {};

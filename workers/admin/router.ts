@@ -11,6 +11,7 @@ import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
+import { listMemberNames } from "./member-names";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
@@ -49,6 +50,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   getMediaLimits: mediaLimits,
   applyProposal,
   rejectProposal,
+  listMemberNames,
   listPlugins,
   installPlugin: installPluginRoute,
   getPlugin,

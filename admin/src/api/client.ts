@@ -48,6 +48,10 @@ export interface CallInput<P, Q, B> {
   /** Idempotency-Key of the user action (writes); a new one is made when absent. */
   key?: string;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `X-Editing-Token`, the editing lease a write is made under). */
+  headers?: Record<string, string>;
+  /** Lets the request outlive the page (a lease released on `pagehide`). */
+  keepalive?: boolean;
 }
 
 function fillPath(template: string, params: Record<string, string> | undefined): string {
@@ -67,8 +71,8 @@ function withQuery(path: string, query: Query | undefined): string {
 }
 
 /** Sends one request and turns a refusal into an ApiError; 204 answers are null. */
-export async function send<T>(method: string, path: string, init: { body?: unknown; raw?: BodyInit; contentType?: string; key?: string; signal?: AbortSignal } = {}): Promise<T> {
-  const h: Record<string, string> = { accept: "application/json" };
+export async function send<T>(method: string, path: string, init: { body?: unknown; raw?: BodyInit; contentType?: string; key?: string; signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean } = {}): Promise<T> {
+  const h: Record<string, string> = { accept: "application/json", ...init.headers };
   if (headers.site) h["x-site-id"] = headers.site;
   if (method !== "GET" && method !== "HEAD") {
     if (headers.csrf) h["x-csrf-token"] = headers.csrf;
@@ -82,7 +86,7 @@ export async function send<T>(method: string, path: string, init: { body?: unkno
     body = JSON.stringify(init.body);
     h["content-type"] = "application/json";
   }
-  const response = await fetch(path, { method, headers: h, body, credentials: "same-origin", signal: init.signal });
+  const response = await fetch(path, { method, headers: h, body, credentials: "same-origin", signal: init.signal, keepalive: init.keepalive });
   if (response.status === 204) return null as T;
   const text = await response.text();
   const parsed: unknown = text ? JSON.parse(text) : null;
@@ -105,7 +109,7 @@ export function manage<K extends ManageOperationsId>(
 ): Promise<ManageOperations[K]["response"]> {
   const route = ManageOperationsRoutes[operation];
   const path = SESSION_MANAGE_PREFIX + fillPath(route.path, input.params as Record<string, string> | undefined).slice(MANAGE_PREFIX.length);
-  return send(route.method, withQuery(path, input.query as Query | undefined), { body: input.body, key: input.key, signal: input.signal });
+  return send(route.method, withQuery(path, input.query as Query | undefined), { body: input.body, key: input.key, signal: input.signal, headers: input.headers, keepalive: input.keepalive });
 }
 
 /** Calls an admin route (session, site tokens, proposals, plugins, people…). */
