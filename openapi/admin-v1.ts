@@ -73,6 +73,19 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** GET /api/site-hosts */
+  listSiteHosts: {
+    method: "GET";
+    path: "/api/site-hosts";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "host": string;
+      }>;
+    };
+  };
   /** GET /api/site-tokens */
   listSiteTokens: {
     method: "GET";
@@ -744,6 +757,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   getSession: { method: "GET", path: "/api/session" },
   signOut: { method: "DELETE", path: "/api/session" },
   listMemberNames: { method: "GET", path: "/api/member-names" },
+  listSiteHosts: { method: "GET", path: "/api/site-hosts" },
   listSiteTokens: { method: "GET", path: "/api/site-tokens" },
   createSiteToken: { method: "POST", path: "/api/site-tokens" },
   revokeSiteToken: { method: "DELETE", path: "/api/site-tokens/{id}" },

@@ -118,6 +118,7 @@ const sessionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "signOut", method: "delete", path: "/api/session", access: "session", summary: "Sign out (204, cookie cleared)", status: 204, response: v.null(), errors: [...sessionErrors] },
   // The admin UI names lease holders and version authors (docs/admin-ui-lifecycle.md).
   { operationId: "listMemberNames", method: "get", path: "/api/member-names", access: "site", summary: "Names of the site's members among up to 100 person ids (others left out)", query: MemberNamesQuery, response: list(v.strictObject({ id: v.string(), name: v.string() })), errors: [...siteErrors] },
+  { operationId: "listSiteHosts", method: "get", path: "/api/site-hosts", access: "site", summary: "The site's public hosts (where preview links open)", response: list(v.strictObject({ host: v.string() })), errors: [...siteErrors] },
 ];
 
 const secretRoutes: readonly AdminRouteSpec[] = [

@@ -10,13 +10,21 @@ import { assertScope, type SiteScope } from "../db/site-scope";
  */
 export async function findMemberNames(db: Kysely<Database>, scope: SiteScope, personIds: readonly string[]): Promise<{ id: string; name: string }[]> {
   const siteId = assertScope(scope);
-  if (personIds.length === 0) return [];
-  return db
-    .selectFrom("memberships")
-    .innerJoin("persons", "persons.id", "memberships.person_id")
-    .select(["persons.id as id", "persons.name as name"])
-    .where("memberships.site_id", "=", siteId)
-    .where("memberships.person_id", "in", [...personIds])
-    .orderBy("persons.id")
-    .execute();
+  const out: { id: string; name: string }[] = [];
+  // D1 binds at most 100 parameters per statement: the site id plus a chunk of ids.
+  for (let i = 0; i < personIds.length; i += CHUNK) {
+    const chunk = personIds.slice(i, i + CHUNK);
+    out.push(
+      ...(await db
+        .selectFrom("memberships")
+        .innerJoin("persons", "persons.id", "memberships.person_id")
+        .select(["persons.id as id", "persons.name as name"])
+        .where("memberships.site_id", "=", siteId)
+        .where("memberships.person_id", "in", chunk)
+        .execute()),
+    );
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+const CHUNK = 50;

@@ -12,6 +12,7 @@ import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
 import { listMemberNames } from "./member-names";
+import { siteHosts } from "./site-hosts";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
@@ -51,6 +52,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   applyProposal,
   rejectProposal,
   listMemberNames,
+  listSiteHosts: siteHosts,
   listPlugins,
   installPlugin: installPluginRoute,
   getPlugin,

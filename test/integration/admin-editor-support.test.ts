@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { seedSite } from "../helpers/fixtures";
+import { adminCall, emailOf, signIn, type ErrorBody } from "../helpers/admin-api";
+
+type Names = { data: { id: string; name: string }[] };
+
+/**
+ * Admin routes the lifecycle UI needs (docs/admin-ui-lifecycle.md): member names for lease holders
+ * and version authors, and the site's public hosts for preview links. Site members only; nothing
+ * about other sites' people or hosts.
+ */
+describe("GET /api/member-names", () => {
+  it("names the site's members among the ids and leaves out everyone else", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const editor = await a.person("editor");
+    const stranger = await b.person("editor");
+    const session = await signIn(`${a.site.slug}@example.test`);
+    const ids = [a.adminId, editor.id, stranger.id, b.adminId, "per_unknown", editor.id].join(",");
+    const res = await adminCall<Names>(session, "GET", `/api/member-names?ids=${ids}`, { siteId: a.site.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [
+        { id: a.adminId, name: "Admin" },
+        { id: editor.id, name: "editor" },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+  });
+
+  it("answers any member, a viewer too, and only on a site the session belongs to", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const viewer = await a.person("viewer");
+    const session = await signIn(await emailOf(viewer.id), "pw");
+    const ok = await adminCall<Names>(session, "GET", `/api/member-names?ids=${a.adminId}`, { siteId: a.site.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toEqual([{ id: a.adminId, name: "Admin" }]);
+    // Another site's members through a site the viewer does not belong to: refused, no names.
+    const foreign = await adminCall<ErrorBody>(session, "GET", `/api/member-names?ids=${b.adminId}`, { siteId: b.site.id });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe("forbidden");
+    const signedOut = await adminCall<ErrorBody>(undefined, "GET", `/api/member-names?ids=${a.adminId}`, { siteId: a.site.id });
+    expect(signedOut.status).toBe(401);
+    const noSite = await adminCall<ErrorBody>(session, "GET", `/api/member-names?ids=${a.adminId}`);
+    expect(noSite.status).toBe(400);
+    expect(noSite.body.error.code).toBe("invalid_request");
+  });
+
+  it("refuses malformed, missing, too many and unknown query parameters with invalid_request", async () => {
+    const a = await seedSite();
+    const session = await signIn(`${a.site.slug}@example.test`);
+    const many = Array.from({ length: 101 }, (_, i) => `per_${i}`).join(",");
+    for (const query of ["", "?ids=", `?ids=${a.adminId}%27%20OR%201=1`, "?ids=a,,b", `?ids=${many}`, `?ids=${a.adminId}&extra=1`, `?ids=${"x".repeat(65)}`]) {
+      const res = await adminCall<ErrorBody>(session, "GET", `/api/member-names${query}`, { siteId: a.site.id });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code, query).toBe("invalid_request");
+    }
+    const hundred = Array.from({ length: 99 }, (_, i) => `per_${i}`).concat(a.adminId).join(",");
+    const ok = await adminCall<Names>(session, "GET", `/api/member-names?ids=${hundred}`, { siteId: a.site.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toEqual([{ id: a.adminId, name: "Admin" }]);
+  });
+});
+
+describe("GET /api/site-hosts", () => {
+  it("answers the site's own public hosts to a member, never another site's", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const viewer = await a.person("viewer");
+    const session = await signIn(await emailOf(viewer.id), "pw");
+    const res = await adminCall<{ data: { host: string }[] }>(session, "GET", "/api/site-hosts", { siteId: a.site.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([{ host: a.host }]);
+    expect(JSON.stringify(res.body)).not.toContain(b.host);
+    const foreign = await adminCall<ErrorBody>(session, "GET", "/api/site-hosts", { siteId: b.site.id });
+    expect(foreign.status).toBe(403);
+  });
+});
