@@ -73,6 +73,30 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** GET /api/entries/{id}/versions/{version_id} */
+  getEntryVersion: {
+    method: "GET";
+    path: "/api/entries/{id}/versions/{version_id}";
+    params: {
+      "id": string;
+      "version_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "instance_id": string;
+      "number": number;
+      "slug": string | null;
+      "label": string | null;
+      "created_by": string | null;
+      "restored_from": string | null;
+      "created_at": string;
+      "fields": {
+        [key: string]: unknown;
+      };
+    };
+  };
   /** GET /api/site-hosts */
   listSiteHosts: {
     method: "GET";
@@ -757,6 +781,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   getSession: { method: "GET", path: "/api/session" },
   signOut: { method: "DELETE", path: "/api/session" },
   listMemberNames: { method: "GET", path: "/api/member-names" },
+  getEntryVersion: { method: "GET", path: "/api/entries/{id}/versions/{version_id}" },
   listSiteHosts: { method: "GET", path: "/api/site-hosts" },
   listSiteTokens: { method: "GET", path: "/api/site-tokens" },
   createSiteToken: { method: "POST", path: "/api/site-tokens" },

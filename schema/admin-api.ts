@@ -118,6 +118,16 @@ const sessionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "signOut", method: "delete", path: "/api/session", access: "session", summary: "Sign out (204, cookie cleared)", status: 204, response: v.null(), errors: [...sessionErrors] },
   // The admin UI names lease holders and version authors (docs/admin-ui-lifecycle.md).
   { operationId: "listMemberNames", method: "get", path: "/api/member-names", access: "site", summary: "Names of the site's members among up to 100 person ids (others left out)", query: MemberNamesQuery, response: list(v.strictObject({ id: v.string(), name: v.string() })), errors: [...siteErrors] },
+  {
+    operationId: "getEntryVersion",
+    method: "get",
+    path: "/api/entries/{id}/versions/{version_id}",
+    access: "site",
+    summary: "One version of an entry with its values (the versions screen's diff), read like the entry",
+    params: v.strictObject({ id: Id, version_id: Id }),
+    response: v.strictObject({ id: v.string(), instance_id: v.string(), number: v.number(), slug: v.nullable(v.string()), label: v.nullable(v.string()), created_by: v.nullable(v.string()), restored_from: v.nullable(v.string()), created_at: v.string(), fields: v.record(v.string(), v.unknown()) }),
+    errors: [...siteErrors, "not_found"],
+  },
   { operationId: "listSiteHosts", method: "get", path: "/api/site-hosts", access: "site", summary: "The site's public hosts (where preview links open)", response: list(v.strictObject({ host: v.string() })), errors: [...siteErrors] },
 ];
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { seedSite } from "../helpers/fixtures";
+import { apply, blogModels, seedSite } from "../helpers/fixtures";
+import { createEntry, saveDraft } from "../../shared/services/lifecycle";
 import { adminCall, emailOf, signIn, type ErrorBody } from "../helpers/admin-api";
 
 type Names = { data: { id: string; name: string }[] };
@@ -74,5 +75,52 @@ describe("GET /api/site-hosts", () => {
     expect(JSON.stringify(res.body)).not.toContain(b.host);
     const foreign = await adminCall<ErrorBody>(session, "GET", "/api/site-hosts", { siteId: b.site.id });
     expect(foreign.status).toBe(403);
+  });
+});
+
+describe("GET /api/entries/{id}/versions/{version_id}", () => {
+  type VersionBody = { id: string; instance_id: string; number: number; created_by: string | null; fields: Record<string, unknown> };
+
+  async function twoVersions() {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const first = await apply(s.ctx(), createEntry(s.ctx(), { model_id: article.id, lang: "en", fields: { title: "First title", internal_note: "secret" } }));
+    const second = await apply(s.ctx(), saveDraft(s.ctx(), { instance_id: first.instance_id, expected_version_id: first.current_version_id ?? "", fields: { title: "Second title" } }));
+    return { s, first, second };
+  }
+
+  it("answers an old version's values to a reader, with its number and author", async () => {
+    const { s, first, second } = await twoVersions();
+    const viewer = await s.person("viewer");
+    const session = await signIn(await emailOf(viewer.id), "pw");
+    const res = await adminCall<VersionBody>(session, "GET", `/api/entries/${first.instance_id}/versions/${first.current_version_id}`, { siteId: s.site.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: first.current_version_id, instance_id: first.instance_id, number: 1, created_by: s.adminId });
+    expect(res.body.fields.title).toBe("First title");
+    const latest = await adminCall<VersionBody>(session, "GET", `/api/entries/${first.instance_id}/versions/${second.current_version_id}`, { siteId: s.site.id });
+    expect(latest.body.number).toBe(2);
+    expect(latest.body.fields.title).toBe("Second title");
+  });
+
+  it("is 404 for a version of another entry, of another site, an unknown entry, and 401 signed out", async () => {
+    const { s, first } = await twoVersions();
+    const other = await twoVersions();
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const otherEntry = await apply(s.ctx(), createEntry(s.ctx(), { model_id: first.model_id, lang: "en", fields: { title: "Other" } }));
+    const cases = [
+      `/api/entries/${otherEntry.instance_id}/versions/${first.current_version_id}`,
+      `/api/entries/${first.instance_id}/versions/${other.first.current_version_id}`,
+      `/api/entries/${other.first.instance_id}/versions/${other.first.current_version_id}`,
+      `/api/entries/ent_unknown/versions/${first.current_version_id}`,
+    ];
+    for (const path of cases) {
+      const res = await adminCall<ErrorBody>(session, "GET", path, { siteId: s.site.id });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code, path).toBe("not_found");
+    }
+    const signedOut = await adminCall<ErrorBody>(undefined, "GET", cases[0] ?? "", { siteId: s.site.id });
+    expect(signedOut.status).toBe(401);
+    const tooLong = await adminCall<ErrorBody>(session, "GET", `/api/entries/${"e".repeat(101)}/versions/x`, { siteId: s.site.id });
+    expect(tooLong.status).toBe(400);
   });
 });

@@ -13,6 +13,7 @@ import { createCredential, listCredentials, revokeCredential } from "./managemen
 import { putManualOrder } from "./manual-order";
 import { listMemberNames } from "./member-names";
 import { siteHosts } from "./site-hosts";
+import { getEntryVersion } from "./entry-version";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
@@ -53,6 +54,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   rejectProposal,
   listMemberNames,
   listSiteHosts: siteHosts,
+  getEntryVersion,
   listPlugins,
   installPlugin: installPluginRoute,
   getPlugin,

@@ -27,6 +27,17 @@ const WORDS: Record<string, string> = {
   not_found: "This no longer exists, or you may not see it.",
   media_in_use: "This file is used by content. Remove it from that content first.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
+  // Lifecycle (docs/admin-ui-lifecycle.md)
+  version_conflict: "Someone saved this entry after you opened it. Reload to see their version; your text is kept.",
+  transition_unavailable: "This step is not possible from the entry's current workflow state.",
+  workflow_conflict: "The entry moved through its workflow since you opened it. Reload and try again.",
+  entry_published: "A published entry cannot go to Trash. Unpublish it first.",
+  entry_in_trash: "This entry is in Trash. Restore it first.",
+  entry_not_in_trash: "This entry is not in Trash.",
+  assignee_not_eligible: "One of the people chosen may not work on this entry.",
+  invalid_slug: "This entry has no slug, so it has no public address to preview.",
+  idempotency_in_progress: "This action is still being processed. Wait a moment before trying again.",
+  missing_permission: "Your role does not allow this.",
 };
 
 /** A refusal in words: the editor's sentence and the service's message. */

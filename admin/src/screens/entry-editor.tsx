@@ -1,12 +1,2 @@
-import { Notice, PageHeader } from "../ui/controls";
-import type { ScreenProps } from "./types";
-
-/** Placeholder until this screen is built (issue #15). */
-export default function EntryEditor(_props: ScreenProps) {
-  return (
-    <>
-      <PageHeader title="EntryEditor" />
-      <Notice kind="info" title="This screen is being built." />
-    </>
-  );
-}
+/** Until the entry editor lands (issue #15 item 4), the lifecycle's stand-in form (admin/src/editor/lifecycle-harness.tsx). */
+export { default } from "../editor/lifecycle-harness";
