@@ -13,7 +13,7 @@ const WORDS: Record<string, string> = {
   field_denied: "Your role may not change one of these fields.",
   locale_denied: "Your role may not edit this language.",
   not_owner: "Your role may only change entries you own.",
-  field_validation_failed: "Some fields need attention before this can be saved.",
+  field_validation_failed: "Some fields need attention before this can be saved or published.",
   dependent_content: "Other published content links to this entry. Unpublish or change that content first.",
   locked: "Someone else is editing this entry in this language.",
   lock_lost: "Someone took over this entry. Your unsaved text is kept in a recovery draft.",

@@ -91,13 +91,18 @@ export function EntryActions(props: EntryActionsProps) {
     if (lease.status === "lost" && dirty && !recovery) keep("lock_lost");
   }, [lease.status]);
 
-  // Observers re-read the entry whenever the lease is re-read (every 10 s), and once the lease is theirs.
+  // Observers re-read the entry whenever the lease is re-read (every 10 s), and once the lease is
+  // theirs. A form holding the person's own unsaved (or restored) text is never overwritten: they
+  // are told a newer version exists and reload when they choose.
+  const [newer, setNewer] = useState(false);
   useEffect(() => {
     if (!lease.checkedAt || (lease.status === "held" && !lease.gained)) return;
     let live = true;
     manage("getEntry", { params: { id } })
       .then((fresh) => {
-        if (live && (fresh.current_version_id !== entry.current_version_id || fresh.workflow.revision !== entry.workflow.revision || fresh.trashed_at !== entry.trashed_at)) props.onEntry(fresh);
+        if (!live || (fresh.current_version_id === entry.current_version_id && fresh.workflow.revision === entry.workflow.revision && fresh.trashed_at === entry.trashed_at)) return;
+        if (dirty) setNewer(true);
+        else props.onEntry(fresh);
       })
       .catch(() => {});
     return () => {
@@ -225,6 +230,9 @@ export function EntryActions(props: EntryActionsProps) {
   };
 
   const reload = async () => {
+    // The form's own text survives a reload as the recovery draft (kept now if not kept yet).
+    if (dirty && !recovery) keep("version_conflict");
+    setRestored(false);
     setReloading(true);
     try {
       await reread();
@@ -276,6 +284,16 @@ export function EntryActions(props: EntryActionsProps) {
             setStatus("Recovery draft discarded.");
           }}
         />
+      ) : null}
+
+      {newer ? (
+        <div class="notice notice-info" role="status">
+          <strong>A newer version was saved while you watched.</strong>
+          <p>Your form keeps your own text. Reload to see the saved version (keep a copy of your text first, or restore it afterwards from the recovery draft).</p>
+          <Button onClick={() => void reload().then(() => setNewer(false))} busy={reloading}>
+            Reload
+          </Button>
+        </div>
       ) : null}
 
       {error ? (

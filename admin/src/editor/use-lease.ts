@@ -99,6 +99,11 @@ export function useLease(site: string, entryId: string, lang: string): LeaseStat
     async (why: "open" | "observe" | "lapsed") => {
       try {
         const { lease } = await manage("startEditing", { params: { id: entryId }, body: {} });
+        if (!alive.current) {
+          // The editor closed while the lease was being taken: give it straight back.
+          void manage("stopEditing", { params: { id: entryId }, body: { token: lease.token }, keepalive: true }).catch(() => {});
+          return;
+        }
         const wasOther = current.current.status === "other" || current.current.status === "lost";
         apply({ status: "held", holder: { id: lease.holder }, token: lease.token, since: null, expiresAt: lease.expires_at, refusal: null, checkedAt: Date.now(), gained: why === "observe" && wasOther });
       } catch (error) {
@@ -150,7 +155,8 @@ export function useLease(site: string, entryId: string, lang: string): LeaseStat
       release(true);
       alive.current = false;
     };
-  }, [site, entryId, lang]);
+    // The lease is the entry language's (an entry id is one language instance): `lang` names it, it does not change it.
+  }, [site, entryId]);
 
   // Renew while visible (holder); re-read every 10 s while visible (observer).
   useEffect(() => {

@@ -3,7 +3,7 @@
  * fields, each with its label, the value before and after as text. Rich text is compared as
  * its visible text, lists and objects as indented JSON.
  */
-export function FieldDiff({ before, after, labels, caption }: { before: Record<string, unknown>; after: Record<string, unknown>; labels?: Record<string, string>; caption: string }) {
+export function FieldDiff({ before, after, labels, caption, headings }: { before: Record<string, unknown>; after: Record<string, unknown>; labels?: Record<string, string>; caption: string; headings?: readonly [string, string] }) {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => show(before[k]) !== show(after[k]));
   if (keys.length === 0) return <p class="muted">No field differs.</p>;
   return (
@@ -12,18 +12,18 @@ export function FieldDiff({ before, after, labels, caption }: { before: Record<s
       <thead>
         <tr>
           <th scope="col">Field</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
+          <th scope="col">{headings?.[0] ?? "Before"}</th>
+          <th scope="col">{headings?.[1] ?? "After"}</th>
         </tr>
       </thead>
       <tbody>
         {keys.map((k) => (
           <tr>
             <th scope="row">{labels?.[k] ?? k}</th>
-            <td>
+            <td data-label={headings?.[0] ?? "Before"}>
               <del>{show(before[k]) || "(empty)"}</del>
             </td>
-            <td>
+            <td data-label={headings?.[1] ?? "After"}>
               <ins>{show(after[k]) || "(empty)"}</ins>
             </td>
           </tr>

@@ -1,0 +1,183 @@
+/**
+ * Admin UI lifecycle in a real Chromium (issue #15 items 5 and 6; docs/admin-ui-lifecycle.md):
+ * two people (the demo admin and the seeded demo editor, two holders — a lease's holder is the
+ * person) on one draft article: A holds the lease, B observes and sees A named, B takes over, A's
+ * next save is lock lost and A's unsaved text is kept and restored; the observer sees saves within
+ * 10 seconds and gets the lease when the holder leaves; a double-clicked Save writes one version;
+ * a publish refused in words, then published and served; unpublish; versions diff and restore.
+ * Results are checked through the management and public APIs. axe + 360 px on each screen.
+ * Run: node --test test/e2e/admin-ui-lifecycle.test.mjs
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
+
+const PORT = 8783;
+let admin;
+let demo;
+let article; // a draft article of the demo site
+
+const versions = async (id) => (await admin.manage("GET", `/entries/${id}/versions`)).body.data;
+const current = async (id) => (await admin.manage("GET", `/entries/${id}`)).body;
+
+before(async () => {
+  admin = await startAdmin({ port: PORT });
+  demo = admin.info.sites.find((s) => s.slug === "demo");
+  assert.ok(admin.info.editor, "the seed prints a second person (editor)");
+  const models = (await admin.manage("GET", "/models")).body.data;
+  const model = models.find((m) => m.slug === "article");
+  const drafts = (await admin.manage("GET", `/entries?model_id=${model.id}&lang=en&state=draft&limit=20`)).body.data;
+  article = drafts.find((e) => e.slug && typeof e.fields.title === "string");
+  assert.ok(article, "the demo has a draft article");
+});
+after(async () => {
+  await admin?.close();
+});
+
+describe("admin UI: leases and lifecycle", () => {
+  let a; // the demo admin
+  let b; // the demo editor
+  const entryUrl = () => `${admin.origin}/sites/${demo.id}/entries/${article.instance_id}`;
+
+  it("shows the holder to an observer, lets them take over, and keeps the old editor's text as a recovery draft", async () => {
+    a = await newPerson(admin);
+    b = await newPerson(admin);
+    await signInAs(a.page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await signInAs(b.page, admin.origin, admin.info.editor.email, admin.info.editor.password);
+
+    await a.page.goto(entryUrl());
+    await a.page.getByText("You are editing (others see you as the editor).").waitFor();
+    const summaryA = a.page.getByLabel("Summary");
+    assert.equal(await summaryA.isEditable(), true);
+    await checkScreen(a.page, "entry-lifecycle");
+
+    // B opens the same entry language: A holds it, so B observes, with A named.
+    await b.page.goto(entryUrl());
+    await b.page.getByText("Being edited by Demo Admin").waitFor();
+    assert.equal(await b.page.getByLabel("Summary").isEditable(), false, "the observer's form is read-only");
+    assert.equal(await b.page.getByRole("button", { name: "Save draft" }).isDisabled(), true);
+    await checkScreen(b.page, "entry-observer");
+
+    // A writes without saving; B takes over (confirmed in a dialog).
+    const unsaved = `A's unsaved words ${Date.now()}`;
+    await summaryA.fill(unsaved);
+    await b.page.getByRole("button", { name: "Take over" }).click();
+    const dialog = b.page.getByRole("dialog", { name: "Take over from Demo Admin?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Take over" }).click();
+    await b.page.getByText("You are editing (others see you as the editor).").waitFor();
+    assert.equal(await b.page.getByLabel("Summary").isEditable(), true);
+
+    // A's next save: lock lost, nothing written, the text kept and restorable.
+    const before = (await versions(article.instance_id)).length;
+    await a.page.getByRole("button", { name: "Save draft" }).click();
+    await a.page.getByText("Demo Editor took over this entry. Your text is kept.").waitFor();
+    await a.page.getByText("Being edited by Demo Editor").waitFor();
+    assert.equal((await versions(article.instance_id)).length, before, "a lost lease writes nothing");
+    assert.notEqual((await current(article.instance_id)).fields.summary, unsaved);
+    await checkScreen(a.page, "entry-lock-lost");
+    // The recovery draft is personal to this browser: B's browser holds none.
+    const keys = await a.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("driftwood.recovery")));
+    assert.equal(keys.length, 1);
+    assert.equal(await b.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("driftwood.recovery")).length), 0);
+
+    // Kept in this browser until saved or discarded: after a reload the form shows the saved
+    // version, and the panel offers the kept text back.
+    await a.page.reload();
+    await a.page.getByText("Demo Editor took over this entry. Your text is kept.").waitFor();
+    assert.notEqual(await summaryA.inputValue(), unsaved);
+    await a.page.getByRole("button", { name: "Restore my text" }).click();
+    assert.equal(await summaryA.inputValue(), unsaved, "Restore puts the kept text back into the form");
+    assert.equal(await summaryA.isEditable(), false, "still read-only: Demo Editor holds the lease");
+    await a.page.getByRole("status").filter({ hasText: "Take over editing to save it." }).waitFor();
+
+    // Discard forgets it.
+    await a.page.reload();
+    await a.page.getByRole("button", { name: "Discard" }).click();
+    await a.page.getByRole("status").filter({ hasText: "Recovery draft discarded." }).waitFor();
+    assert.equal(await a.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("driftwood.recovery")).length), 0);
+    await a.page.getByText("Being edited by Demo Editor").waitFor();
+  });
+
+  it("shows an observer the holder's saves within 10 seconds and gives them the lease when the holder leaves", async () => {
+    const title = `Saved by the editor ${Date.now()}`;
+    await b.page.getByLabel("Title").fill(title);
+    await b.page.getByRole("button", { name: "Save draft" }).click();
+    await b.page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    assert.equal((await current(article.instance_id)).fields.title, title);
+    // A (observing) re-reads every 10 s.
+    await a.page.waitForFunction((want) => document.querySelector("input[type=text]")?.value === want, title, { timeout: 15_000 });
+
+    // B leaves (the lease is released); A's next re-read takes it.
+    await b.page.goto(`${admin.origin}/sites/${demo.id}/content`);
+    await a.page.getByText("You are editing now.").waitFor({ timeout: 15_000 });
+    assert.equal(await a.page.getByLabel("Summary").isEditable(), true);
+    await b.context.close();
+  });
+
+  it("writes one version for a double-clicked Save", async () => {
+    const summary = a.page.getByLabel("Summary");
+    const text = `Double-clicked ${Date.now()}`;
+    await summary.fill(text);
+    const before = (await versions(article.instance_id)).length;
+    await a.page.getByRole("button", { name: "Save draft" }).dblclick();
+    await a.page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    await a.page.waitForTimeout(500);
+    assert.equal((await versions(article.instance_id)).length, before + 1, "one click's worth of versions");
+    assert.equal((await current(article.instance_id)).fields.summary, text);
+  });
+
+  it("shows a publish refusal in words, then publishes what the public API serves, then unpublishes", async () => {
+    const page = a.page;
+    const title = page.getByLabel("Title");
+    const kept = await title.inputValue();
+    await title.fill("");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    await page.getByRole("button", { name: "Publish en" }).click();
+    await page.getByRole("alert").filter({ hasText: "Some fields need attention before this can be saved or published." }).waitFor();
+    await page.locator(".refusal-panel").getByText("Title").first().waitFor();
+    assert.equal((await current(article.instance_id)).published_version_id, null, "the refused publish published nothing");
+    await checkScreen(page, "entry-publish-refused");
+
+    await title.fill(kept);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    await page.getByRole("button", { name: "Publish en" }).click();
+    await page.getByRole("status").filter({ hasText: "Published (en)" }).waitFor();
+    const served = await admin.publicRead(`/v1/article/${encodeURIComponent(article.slug)}`);
+    assert.equal(served.status, 200);
+    assert.equal(JSON.stringify(served.body).includes(kept), true, "the public API serves the published title");
+
+    await page.getByRole("button", { name: "Unpublish en" }).click();
+    const dialog = page.getByRole("dialog", { name: "Unpublish en?" });
+    await dialog.getByText("No published content links to it.").waitFor();
+    await dialog.getByRole("button", { name: "Unpublish en" }).click();
+    await page.getByRole("status").filter({ hasText: "Unpublished (en)" }).waitFor();
+    assert.equal((await admin.publicRead(`/v1/article/${encodeURIComponent(article.slug)}`)).status, 404);
+  });
+
+  it("compares a version with the current draft and restores it", async () => {
+    const page = a.page;
+    await page.getByRole("link", { name: "Versions" }).click();
+    await page.getByRole("heading", { name: /^Versions of / }).waitFor();
+    const list = await versions(article.instance_id);
+    const entry = await current(article.instance_id);
+    // The oldest version: its title and summary differ from the current draft.
+    const target = list[list.length - 1];
+    await page.getByRole("button", { name: new RegExp(`^Version ${target.number}\\b`) }).click();
+    await page.getByRole("heading", { name: `Version ${target.number} compared with the current draft` }).waitFor();
+    await page.getByRole("table", { name: `Fields that differ between version ${target.number} and the current draft` }).waitFor();
+    await checkScreen(page, "versions");
+
+    await page.getByRole("button", { name: `Restore version ${target.number}` }).click();
+    await page.getByRole("dialog", { name: `Restore version ${target.number}?` }).getByRole("button", { name: "Restore" }).click();
+    await page.getByRole("status").filter({ hasText: `Version ${target.number} is the draft again` }).waitFor();
+    const after = await current(article.instance_id);
+    const old = (await admin.manage("GET", `/entries/${article.instance_id}/versions`)).body.data;
+    assert.equal(old.length, list.length + 1, "a restore is a new version");
+    assert.equal(old[0].restored_from, target.id);
+    assert.notEqual(after.current_version_id, entry.current_version_id);
+    await a.context.close();
+  });
+});
