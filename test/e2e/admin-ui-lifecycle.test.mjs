@@ -108,8 +108,8 @@ describe("admin UI: leases and lifecycle", () => {
     // A (observing) re-reads every 10 s.
     await a.page.waitForFunction((want) => document.querySelector("input[type=text]")?.value === want, title, { timeout: 15_000 });
 
-    // B leaves (the lease is released); A's next re-read takes it.
-    await b.page.goto(`${admin.origin}/sites/${demo.id}/content`);
+    // B closes the tab (the lease is released on pagehide); A's next re-read takes it.
+    await b.page.close({ runBeforeUnload: true });
     await a.page.getByText("You are editing now.").waitFor({ timeout: 15_000 });
     assert.equal(await a.page.getByLabel("Summary").isEditable(), true);
     await b.context.close();
@@ -155,6 +155,38 @@ describe("admin UI: leases and lifecycle", () => {
     await dialog.getByRole("button", { name: "Unpublish en" }).click();
     await page.getByRole("status").filter({ hasText: "Unpublished (en)" }).waitFor();
     assert.equal((await admin.publicRead(`/v1/article/${encodeURIComponent(article.slug)}`)).status, 404);
+  });
+
+  it("moves through the workflow, assigns, previews in a new tab, and goes to Trash and back", async () => {
+    const page = a.page;
+    await page.getByRole("button", { name: "Move to In review" }).click();
+    await page.getByRole("status").filter({ hasText: "Moved to In review." }).waitFor();
+    assert.equal((await current(article.instance_id)).workflow.state, "in_review");
+
+    await page.getByRole("button", { name: "Assign…" }).click();
+    const assign = page.getByRole("dialog", { name: "Assign" });
+    await assign.getByRole("checkbox", { name: /Demo Editor/ }).check();
+    await assign.getByRole("button", { name: "Save assignment" }).click();
+    await page.getByRole("status").filter({ hasText: "Assignment saved." }).waitFor();
+    const assignees = (await admin.manage("GET", `/entries/${article.instance_id}/assignees`)).body;
+    assert.deepEqual(assignees.assigned.map((p) => p.name), ["Demo Editor"]);
+
+    const [tab] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: "Preview" }).click()]);
+    await tab.waitForURL(/preview=/);
+    const url = new URL(tab.url());
+    assert.equal(url.hostname, "demo.localhost");
+    assert.match(url.pathname, new RegExp(`^/v1/article/${article.slug}$`));
+    assert.match((await tab.content()).toString(), /instance_id|title/);
+    await tab.close();
+
+    await page.getByRole("button", { name: "Move to Trash…" }).click();
+    await page.getByRole("dialog", { name: "Move to Trash?" }).getByRole("button", { name: "Move to Trash" }).click();
+    await page.getByRole("status").filter({ hasText: "Moved to Trash." }).waitFor();
+    assert.notEqual((await current(article.instance_id)).trashed_at, null);
+    await page.getByRole("button", { name: "Restore from Trash" }).click();
+    await page.getByRole("dialog", { name: "Restore from Trash?" }).getByRole("button", { name: "Restore" }).click();
+    await page.getByRole("status").filter({ hasText: "Restored from Trash." }).waitFor();
+    assert.equal((await current(article.instance_id)).trashed_at, null);
   });
 
   it("compares a version with the current draft and restores it", async () => {

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { createEntry, saveDraft } from "../../shared/services/lifecycle";
@@ -122,5 +123,24 @@ describe("GET /api/entries/{id}/versions/{version_id}", () => {
     expect(signedOut.status).toBe(401);
     const tooLong = await adminCall<ErrorBody>(session, "GET", `/api/entries/${"e".repeat(101)}/versions/x`, { siteId: s.site.id });
     expect(tooLong.status).toBe(400);
+  });
+});
+
+describe("the seeded demo editor (scripts/seed/editor.ts)", () => {
+  it("is created once, as an Editor of the given site only, and can sign in", async () => {
+    const { ensureDemoEditor, DEMO_EDITOR } = await import("../../scripts/seed/editor");
+    const a = await seedSite();
+    const b = await seedSite();
+    const existing = await env.DB.prepare("SELECT id FROM persons WHERE email = ?").bind(DEMO_EDITOR.email).first<{ id: string }>();
+    expect(existing).toBeNull();
+    const login = await ensureDemoEditor(env.DB, a.site.id, new Date().toISOString());
+    expect(login).toEqual({ email: DEMO_EDITOR.email, password: DEMO_EDITOR.password });
+    // A second run writes nothing (idempotent seed).
+    await ensureDemoEditor(env.DB, a.site.id, new Date().toISOString());
+    const persons = await env.DB.prepare("SELECT id FROM persons WHERE email = ?").bind(DEMO_EDITOR.email).all<{ id: string }>();
+    expect(persons.results).toHaveLength(1);
+    const session = await signIn(DEMO_EDITOR.email, DEMO_EDITOR.password);
+    expect(session.body.sites).toEqual([{ id: a.site.id, slug: a.site.slug, name: a.site.name, role: "editor" }]);
+    expect(session.body.sites.some((s) => s.id === b.site.id)).toBe(false);
   });
 });

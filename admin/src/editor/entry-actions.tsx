@@ -296,7 +296,7 @@ export function EntryActions(props: EntryActionsProps) {
         </div>
       ) : null}
 
-      {error ? (
+      {error && !(recovery && error instanceof ApiError && error.code === "lock_lost") ? (
         <RefusalPanel site={site} error={error} dependents={dependents ?? undefined} fieldLabels={props.fieldLabels} onReload={() => void reload()} reloading={reloading} onRetry={action.retry ? () => lastTry.current?.() : undefined} />
       ) : null}
 
