@@ -120,11 +120,77 @@ describe("admin UI: leases and lifecycle", () => {
     const text = `Double-clicked ${Date.now()}`;
     await summary.fill(text);
     const before = (await versions(article.instance_id)).length;
+    const saves = [];
+    const onRequest = (request) => {
+      if (request.method() === "PUT" && request.url().endsWith(`/api/v1/entries/${article.instance_id}`)) saves.push(request.headers()["idempotency-key"]);
+    };
+    a.page.on("request", onRequest);
     await a.page.getByRole("button", { name: "Save draft" }).dblclick();
     await a.page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
     await a.page.waitForTimeout(500);
+    a.page.off("request", onRequest);
     assert.equal((await versions(article.instance_id)).length, before + 1, "one click's worth of versions");
+    // One request with one key (not a second save refused as a version conflict).
+    assert.equal(saves.length, 1, "a double click sends one save");
+    assert.match(saves[0] ?? "", /^ui-[0-9a-f-]{36}$/);
+    assert.equal(await a.page.locator(".refusal-panel").count(), 0, "no refusal shown");
     assert.equal((await current(article.instance_id)).fields.summary, text);
+  });
+
+  it("retries a save whose answer was lost with the same key, so it is written once", async () => {
+    const page = a.page;
+    await page.getByLabel("Summary").fill(`Answer lost ${Date.now()}`);
+    const before = (await versions(article.instance_id)).length;
+    const keys = [];
+    const onRequest = (request) => {
+      if (request.method() === "PUT" && request.url().endsWith(`/api/v1/entries/${article.instance_id}`)) keys.push(request.headers()["idempotency-key"]);
+    };
+    page.on("request", onRequest);
+    // The next save reaches the service and is written, but its answer never comes back.
+    await page.evaluate(() => {
+      const real = window.fetch;
+      let armed = true;
+      window.fetch = async (input, init) => {
+        const response = await real(input, init);
+        if (armed && init?.method === "PUT" && !String(input).endsWith("/editing")) {
+          armed = false;
+          throw new TypeError("Failed to fetch");
+        }
+        return response;
+      };
+    });
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("alert").filter({ hasText: "The service could not be reached." }).waitFor();
+    assert.equal((await versions(article.instance_id)).length, before + 1, "the first attempt was written");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("status").filter({ hasText: "this save had already been made" }).waitFor();
+    page.off("request", onRequest);
+    assert.equal(keys.length, 2);
+    assert.equal(keys[0], keys[1], "the retry sends the same Idempotency-Key");
+    assert.equal((await versions(article.instance_id)).length, before + 1, "the retry wrote nothing more");
+  });
+
+  it("renews the lease only while the tab is visible, and at once when it becomes visible again", async () => {
+    const page = a.page;
+    const renewals = [];
+    const onRequest = (request) => {
+      if (request.method() === "PUT" && request.url().endsWith(`/api/v1/entries/${article.instance_id}/editing`)) renewals.push(Date.now());
+    };
+    page.on("request", onRequest);
+    const setVisibility = (state) =>
+      page.evaluate((s) => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => s });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, state);
+    await setVisibility("hidden");
+    // Longer than the renewal period (30 s): a hidden tab sends nothing and lets its lease lapse.
+    await page.waitForTimeout(32_000);
+    assert.equal(renewals.length, 0, "no renewal while hidden");
+    await setVisibility("visible");
+    await page.waitForTimeout(1_500);
+    assert.equal(renewals.length, 1, "renewed at once when visible again");
+    page.off("request", onRequest);
+    await page.getByText("You are editing (others see you as the editor).").waitFor();
   });
 
   it("shows a publish refusal in words, then publishes what the public API serves, then unpublishes", async () => {
