@@ -278,4 +278,58 @@ describe("admin UI: leases and lifecycle", () => {
     assert.notEqual(after.current_version_id, entry.current_version_id);
     await a.context.close();
   });
+
+  it("keeps the text on a version conflict, reloads, restores it, and lists the content linking to an entry before unpublishing", async () => {
+    // A published author that published articles link to.
+    const models = (await admin.manage("GET", "/models")).body.data;
+    const authorModel = models.find((m) => m.slug === "author");
+    const authors = (await admin.manage("GET", `/entries?model_id=${authorModel.id}&state=published&limit=20`)).body.data;
+    let author;
+    let linking = [];
+    for (const candidate of authors) {
+      linking = (await admin.manage("GET", `/entries/${candidate.instance_id}/dependents`)).body.data.filter((d) => d.published);
+      if (linking.length > 0) {
+        author = candidate;
+        break;
+      }
+    }
+    assert.ok(author, "the demo has a published author linked from published articles");
+
+    const { context, page } = await newPerson(admin);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/sites/${demo.id}/entries/${author.instance_id}`);
+    await page.getByText("You are editing (others see you as the editor).").waitFor();
+
+    // Saved elsewhere (the same person through the management API) after the page read the entry.
+    const elsewhere = `Changed elsewhere ${Date.now()}`;
+    const saved = await admin.manage("PUT", `/entries/${author.instance_id}`, { expected_version_id: author.current_version_id, fields: { bio: elsewhere } });
+    assert.equal(saved.status, 200);
+
+    const mine = `My bio ${Date.now()}`;
+    const bio = page.getByLabel("Bio");
+    await bio.fill(mine);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("alert").filter({ hasText: "Someone saved this entry after you opened it." }).waitFor();
+    await page.getByText("Someone saved this entry before you. Your text is kept.").waitFor();
+    assert.equal((await current(author.instance_id)).fields.bio, elsewhere, "the conflicting save wrote nothing");
+    await page.getByRole("button", { name: "Reload" }).click();
+    await page.getByRole("status").filter({ hasText: "Reloaded" }).waitFor();
+    assert.equal(await bio.inputValue(), elsewhere);
+    await page.getByRole("button", { name: "Restore my text" }).click();
+    assert.equal(await bio.inputValue(), mine);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    assert.equal((await current(author.instance_id)).fields.bio, mine);
+    assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("driftwood.recovery")).length), 0, "saved after restoring: the recovery draft is dropped");
+
+    // Unpublish asks first and names the published content linking here.
+    await page.getByRole("button", { name: /^Unpublish / }).click();
+    const dialog = page.getByRole("dialog", { name: /^Unpublish / });
+    await dialog.getByText("Published content links to this entry").waitFor();
+    for (const d of linking.slice(0, 3)) await dialog.getByText(d.label ?? d.instance_id, { exact: false }).first().waitFor();
+    await checkScreen(page, "entry-unpublish-dependents");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    assert.notEqual((await current(author.instance_id)).published_version_id, null, "cancelled: still published");
+    await context.close();
+  });
 });
