@@ -24,6 +24,7 @@
  * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
  * BENCH_ONLY=read|write (default both), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
  */
+import { buildAdmin } from "./build-admin.mjs";
 import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -371,7 +372,16 @@ function targets(rows) {
   if (errors.length > 0) print(`  WARNING: answers other than 200, or socket errors, in ${errors.join(", ")} (see the table)`);
 }
 
+/** The admin UI's initial JavaScript, gzipped, against its 150 KB budget (issue #15). */
+async function adminFigure() {
+  const figures = await buildAdmin({ quiet: true });
+  print(`BENCH admin.initial_js_gzip=${figures.initial_js_gzip_bytes}B (${figures.initial_files} files; all JavaScript ${figures.all_js_gzip_bytes}B in ${figures.js_files} files)`);
+  const met = figures.initial_js_gzip_bytes <= figures.budget_bytes;
+  print(`  TARGET admin.initial_js_gzip <= ${figures.budget_bytes}B: ${figures.initial_js_gzip_bytes}B ${met ? "met" : "MISSED"}`);
+}
+
 async function main() {
+  await adminFigure();
   const bindings = await readBindings();
   say("Bundling scripts/bench/bench-worker.ts…");
   const script = await bundleWorker("scripts/bench/bench-worker.ts");
