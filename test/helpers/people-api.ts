@@ -96,3 +96,21 @@ export async function auditRows(siteId: string, action: string): Promise<{ actor
   const rows = await env.DB.prepare("SELECT actor_id, target_id FROM audit_log WHERE site_id = ? AND action = ? ORDER BY at").bind(siteId, action).all<{ actor_id: string; target_id: string }>();
   return rows.results;
 }
+
+/**
+ * The real D1 binding, except that the next `batch` first runs `meanwhile` (a whole other request)
+ * and only then commits: a concurrent writer landing between a write's checks and its batch, made
+ * deterministic, to prove the batch's own guards.
+ */
+export function interleaved(meanwhile: () => Promise<unknown>): D1Database {
+  let pending: (() => Promise<unknown>) | undefined = meanwhile;
+  return {
+    prepare: (query: string) => env.DB.prepare(query),
+    batch: async (statements: D1PreparedStatement[]) => {
+      const run = pending;
+      pending = undefined;
+      if (run) await run();
+      return env.DB.batch(statements);
+    },
+  } as unknown as D1Database;
+}

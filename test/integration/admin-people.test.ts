@@ -5,7 +5,9 @@ import { seedSite } from "../helpers/fixtures";
 import { manage } from "../helpers/manage-api";
 import { png } from "../helpers/media-samples";
 import { streamUpload } from "../helpers/media-api";
-import { adminSession, auditRows, customRole, member, type MemberBody } from "../helpers/people-api";
+import { AppError } from "../../shared/errors";
+import { deactivateMember } from "../../shared/services/people/members";
+import { adminSession, auditRows, customRole, interleaved, member, type MemberBody } from "../helpers/people-api";
 
 /** A role that manages people but holds less than the seeded admin (and more than author, less than editor). */
 const MANAGER = { models: { "*": ["read", "create", "update"] }, system: ["role:manage", "media:upload"] };
@@ -242,6 +244,21 @@ describe("POST /api/people/{person_id}/deactivate and /reactivate", () => {
     expect(["last_administrator", "forbidden"]).toContain(refusal.body.error.code);
     const active = await env.DB.prepare("SELECT COUNT(*) AS n FROM memberships WHERE site_id = ? AND active = 1").bind(s.site.id).first<{ n: number }>();
     expect(active?.n).toBe(1);
+  });
+
+  it("refuses, inside its batch, a deactivation that would leave no administrator after another one landed", async () => {
+    const s = await seedSite();
+    const second = await member(s, "admin");
+    let meanwhile = 0;
+    // The seeded admin deactivates the second one; before that batch commits, the second deactivates the first.
+    const d1 = interleaved(async () => {
+      meanwhile = (await adminCall(second.session, "POST", `/api/people/${s.adminId}/deactivate`, { siteId: s.site.id })).status;
+    });
+    const late = await deactivateMember({ ...s.ctx(), d1 }, second.id).catch((e: unknown) => e);
+    expect(meanwhile).toBe(200);
+    expect((late as AppError).code).toBe("last_administrator");
+    expect(await membership(s.site.id, second.id)).toMatchObject({ active: 1 });
+    expect(await auditRows(s.site.id, "membership.deactivate")).toEqual([{ actor_id: second.id, target_id: s.adminId }]);
   });
 });
 
