@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { PluginCapabilitySchema } from "./plugin-manifest";
 import { Scope } from "./scopes";
+import { noBidiControls, noControls, wellFormed } from "./text";
 
 /**
  * Closed request bodies and queries of the admin JSON API (docs/admin-api.md). The route table
@@ -81,7 +82,7 @@ export const InvitationTokenBody = v.strictObject({
  */
 export const AcceptInvitationBody = v.strictObject({
   token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  name: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+  name: v.optional(v.pipe(v.string(), v.maxLength(1024), wellFormed(), noControls(), noBidiControls())),
   password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
 });
 

@@ -7,6 +7,7 @@ import { AppError } from "../../shared/errors";
 import { acceptInvitation } from "../../shared/services/people/accept";
 import { adminCall, postSignIn, roleId, withoutRequestId, type ErrorBody, type SessionBody } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
+import { credential, manage } from "../helpers/manage-api";
 import { streamUpload } from "../helpers/media-api";
 import { png } from "../helpers/media-samples";
 import { accept, adminSession, auditRows, customRole, freshEmail, inspect, interleaved, invite, invited, member, sessionOf, tokenOf, type InvitationBody } from "../helpers/people-api";
@@ -182,6 +183,11 @@ describe("POST /api/invitations/accept", () => {
     expect(short.body.error.issues.map((i) => i.path)).toEqual(["password"]);
     const noName = await accept<Issues>({ token, name: "   ", password: PASSWORD });
     expect(noName.body.error.issues.map((i) => i.path)).toEqual(["name"]);
+    for (const name of ["Ed\u0000", "Ed\u202Eevil", "\uD800", "x".repeat(201)]) {
+      const bad = await accept<Issues>({ token, name, password: PASSWORD });
+      expect(bad.status, JSON.stringify(name)).toBe(400);
+      expect(bad.body.error.issues.map((i) => i.path)).toEqual(["name"]);
+    }
     const extra = await accept<ErrorBody>({ token, name: "Ed", password: PASSWORD, role_id: "x" });
     expect(extra.status).toBe(400);
 
@@ -252,6 +258,17 @@ describe("POST /api/invitations/accept", () => {
     expect((late as AppError).code).toBe("invitation_not_found");
     const row = await env.DB.prepare("SELECT p.name FROM invitations i JOIN persons p ON p.id = i.accepted_by WHERE i.id = ?").bind(invitation.id).first<{ name: string }>();
     expect(row?.name).toBe("First");
+  });
+
+  it("drops pending invitations with their role when the role is deleted", async () => {
+    const s = await seedSite();
+    const session = await adminSession(s);
+    const role = await customRole(s, "temp", { models: { "*": ["read"] }, system: [] });
+    const res = await invite(session, s.site.id, freshEmail(), role);
+    expect(res.status).toBe(201);
+    const removed = await manage(await credential(s), "POST", `/roles/${role}/remove`);
+    expect(removed.status).toBe(200);
+    expect((await inspect<ErrorBody>(tokenOf(res.body.link))).body.error.code).toBe("invitation_not_found");
   });
 
   it("refuses an expired token with the same 404", async () => {
