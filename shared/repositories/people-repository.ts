@@ -81,6 +81,7 @@ const ADMINISTRATOR_REMAINS = `EXISTS (SELECT 1 FROM memberships m
 
 const INVITATION_PENDING = "EXISTS (SELECT 1 FROM invitations WHERE id = ? AND site_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?)";
 
+/** Reads and batch guards of one site's members, roles and invitations. */
 export function peopleRepository(db: Kysely<Database>, scope: SiteScope) {
   const siteId = assertScope(scope);
   return {

@@ -59,6 +59,7 @@ export function assertWithinActor(actor: Actor, set: PermissionSet, what: string
   if (reasons.length > 0) throw new AppError("escalation_refused", `${what} goes beyond what you hold.`, { reasons });
 }
 
+/** A membership row as the routes answer it. */
 export function memberView(row: MemberRow): MemberView {
   return {
     person_id: row.person_id,
