@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { adminCall, roleId, withoutRequestId, type ErrorBody, type SessionBody } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { manage } from "../helpers/manage-api";
+import { connect } from "../helpers/oauth";
 import { png } from "../helpers/media-samples";
 import { streamUpload } from "../helpers/media-api";
 import { AppError } from "../../shared/errors";
@@ -172,6 +173,8 @@ describe("POST /api/people/{person_id}/deactivate and /reactivate", () => {
     await env.DB.prepare("INSERT INTO memberships (site_id, person_id, role_id, active, created_at) VALUES (?, ?, ?, 1, ?)").bind(other.site.id, second.id, await roleId(other.site.id, "editor"), new Date().toISOString()).run();
     const token = await credentialOf(second.session, s.site.id);
     expect((await manage(token, "GET", "/site")).status).toBe(200);
+    const app = await connect(s, { personId: second.id });
+    expect((await manage(app.access_token, "GET", "/site")).status).toBe(200);
 
     const res = await adminCall<MemberBody>(session, "POST", `/api/people/${second.id}/deactivate`, { siteId: s.site.id });
     expect(res.status).toBe(200);
@@ -185,6 +188,7 @@ describe("POST /api/people/{person_id}/deactivate and /reactivate", () => {
     const viaCredential = await manage<ErrorBody>(token, "GET", "/site");
     expect(viaCredential.status).toBe(403);
     expect(viaCredential.body.error.code).toBe("creator_unauthorized");
+    expect((await manage<ErrorBody>(app.access_token, "GET", "/site")).body.error.code).toBe("creator_unauthorized");
     // The session itself lives on: the other site still works and this site is no longer listed.
     const current = await adminCall<SessionBody>(second.session, "GET", "/api/session");
     expect(current.body.sites.map((site) => site.id)).toEqual([other.site.id]);
@@ -200,6 +204,7 @@ describe("POST /api/people/{person_id}/deactivate and /reactivate", () => {
     expect(await auditRows(s.site.id, "membership.reactivate")).toHaveLength(1);
     expect((await adminCall(second.session, "GET", "/api/media/limits", { siteId: s.site.id })).status).toBe(200);
     expect((await manage(token, "GET", "/site")).status).toBe(200);
+    expect((await manage(app.access_token, "GET", "/site")).status).toBe(200);
   });
 
   it("refuses oneself, unknown and other sites' people alike, callers without role:manage, and writes without CSRF", async () => {
@@ -268,6 +273,7 @@ describe("DELETE /api/people/{person_id}", () => {
     const session = await adminSession(s);
     const second = await member(s, "admin");
     const token = await credentialOf(second.session, s.site.id);
+    const app = await connect(s, { personId: second.id });
 
     const self = await adminCall<ErrorBody>(session, "DELETE", `/api/people/${s.adminId}`, { siteId: s.site.id });
     expect(self.status).toBe(409);
@@ -283,6 +289,9 @@ describe("DELETE /api/people/{person_id}", () => {
 
     expect((await adminCall<ErrorBody>(second.session, "GET", "/api/media/limits", { siteId: s.site.id })).body.error.code).toBe("forbidden");
     expect((await manage<ErrorBody>(token, "GET", "/site")).body.error.code).toBe("unauthorized");
+    expect((await manage<ErrorBody>(app.access_token, "GET", "/site")).body.error.code).toBe("unauthorized");
+    const connection = await env.DB.prepare("SELECT revoked_reason FROM oauth_connections WHERE id = ?").bind(app.connection_id).first<{ revoked_reason: string | null }>();
+    expect(connection?.revoked_reason).toBe("person");
     // Gone: a second removal is the same 404 as an unknown person.
     const again = await adminCall<ErrorBody>(session, "DELETE", `/api/people/${second.id}`, { siteId: s.site.id });
     const unknown = await adminCall<ErrorBody>(session, "DELETE", "/api/people/per_nobody", { siteId: s.site.id });
