@@ -27,6 +27,15 @@ const WORDS: Record<string, string> = {
   not_found: "This no longer exists, or you may not see it.",
   media_in_use: "This file is used by content. Remove it from that content first.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
+  // People and invitations (docs/people.md).
+  missing_permission: "Your role does not allow this.",
+  escalation_refused: "You can only give roles, and change people, within what your own role may do.",
+  last_administrator: "This would leave the site without an active administrator. Make someone else an administrator first.",
+  own_membership: "You cannot deactivate or remove yourself. Ask another administrator.",
+  already_member: "This person is already a member of this site.",
+  account_exists: "An account with this email exists now. Enter that account's password.",
+  invitation_not_found: "This invitation link is not valid any more — ask for a new one.",
+  unknown_role: "This role does not exist on this site any more. Reload the page and choose another.",
 };
 
 /** A refusal in words: the editor's sentence and the service's message. */
