@@ -23,7 +23,7 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Invitation | null>(null);
-  const [copied, setCopied] = useState("");
+  const [copied, setCopied] = useState<{ ok: boolean; words: string } | null>(null);
   const linkRef = useRef<HTMLInputElement>(null);
   const action = useActionKey();
   const role = roleId || props.roles[0]?.id || "";
@@ -33,7 +33,7 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
     setRoleId("");
     setError(null);
     setCreated(null);
-    setCopied("");
+    setCopied(null);
     action.done();
     props.onClose();
   };
@@ -62,10 +62,10 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
     input.select();
     try {
       await navigator.clipboard.writeText(created.link);
-      setCopied("The link is copied.");
+      setCopied({ ok: true, words: "The link is copied." });
     } catch {
       // Clipboard refused (no permission or not a secure context): the link stays selected.
-      setCopied("Copying was refused by the browser: the link is selected, copy it with Ctrl+C or ⌘C.");
+      setCopied({ ok: false, words: "Copying was refused by the browser: the link is selected, copy it with Ctrl+C or ⌘C." });
     }
   };
 
@@ -89,8 +89,9 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
             )}
           </Field>
           <p class="muted">This link is shown only now. If it is lost, invite the person again: the new link replaces this one.</p>
-          <p role="status" aria-live="polite" class="people-copied">
-            {copied}
+          <p role="status" aria-live="polite" class={copied?.ok === false ? "people-copied people-copy-refused" : "people-copied"}>
+            {copied?.ok ? <span aria-hidden="true">✓ </span> : null}
+            {copied?.words}
           </p>
           <div class="row people-dialog-actions">
             <Button variant="primary" onClick={close}>
