@@ -91,7 +91,11 @@ describe("admin UI: people and invitations", () => {
     const bad = page.getByRole("dialog", { name: "Invite a person" });
     await bad.getByLabel("Email").fill("not an email");
     await bad.getByRole("button", { name: "Create invitation link" }).click();
+    await bad.getByRole("alert").filter({ hasText: "Choose a role." }).waitFor();
+    await bad.getByLabel("Role").selectOption({ label: "Editor" });
+    await bad.getByRole("button", { name: "Create invitation link" }).click();
     await bad.getByRole("alert").first().waitFor();
+    assert.equal(await bad.getByText("Choose a role.").count(), 0);
     assert.equal(await bad.getByLabel("Email").getAttribute("aria-invalid"), "true");
     await page.keyboard.press("Escape");
     await bad.waitFor({ state: "hidden" });
@@ -218,6 +222,7 @@ describe("admin UI: people and invitations", () => {
     await page.getByRole("button", { name: "Invite a person" }).click();
     const again = page.getByRole("dialog", { name: "Invite a person" });
     await again.getByLabel("Email").fill(admin.info.admin.email);
+    await again.getByLabel("Role").selectOption({ label: "Viewer" });
     await again.getByRole("button", { name: "Create invitation link" }).click();
     await again.getByRole("alert").filter({ hasText: "This person is already a member of this site." }).waitFor();
     await again.getByRole("button", { name: "Cancel" }).click();

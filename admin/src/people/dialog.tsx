@@ -19,6 +19,7 @@ export function Dialog(props: { open: boolean; title: ComponentChildren; busy?: 
     } else if (!props.open && dialog.open) {
       dialog.close();
       opener.current?.focus();
+      opener.current = null;
     }
   }, [props.open]);
   // Closing while mounted (the component may unmount open, e.g. a removed row): give focus back.

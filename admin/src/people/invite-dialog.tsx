@@ -26,11 +26,14 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
   const [copied, setCopied] = useState<{ ok: boolean; words: string } | null>(null);
   const linkRef = useRef<HTMLInputElement>(null);
   const action = useActionKey();
-  const role = roleId || props.roles[0]?.id || "";
+  // No role is preselected: the inviter chooses one (the first listed is often the widest).
+  const role = roleId;
+  const [roleMissing, setRoleMissing] = useState(false);
 
   const close = () => {
     setEmail("");
     setRoleId("");
+    setRoleMissing(false);
     setError(null);
     setCreated(null);
     setCopied(null);
@@ -40,8 +43,10 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
     setError(null);
+    setRoleMissing(!role);
+    if (!role) return;
+    setBusy(true);
     const body = { email: email.trim(), role_id: role };
     try {
       const answer = await admin("createInvitation", { body, key: action.key(JSON.stringify(body)) });
@@ -109,9 +114,20 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
           <Field label="Email" errors={issues.get("email")}>
             {(f) => <input id={f.id} type="email" autocomplete="off" required value={email} aria-describedby={f.describedBy} aria-invalid={f.invalid || undefined} onInput={(e) => setEmail(e.currentTarget.value)} />}
           </Field>
-          <Field label="Role" errors={issues.get("role_id")} hint="They get what this role may do on this site.">
+          <Field label="Role" errors={roleMissing ? ["Choose a role."] : issues.get("role_id")} hint="They get what this role may do on this site.">
             {(f) => (
-              <select id={f.id} value={role} aria-describedby={f.describedBy} aria-invalid={f.invalid || undefined} onChange={(e) => setRoleId(e.currentTarget.value)}>
+              <select
+                id={f.id}
+                value={role}
+                required
+                aria-describedby={f.describedBy}
+                aria-invalid={f.invalid || undefined}
+                onChange={(e) => {
+                  setRoleId(e.currentTarget.value);
+                  setRoleMissing(false);
+                }}
+              >
+                <option value="">Choose a role…</option>
                 {props.roles.map((r) => (
                   <option value={r.id}>{r.name}</option>
                 ))}
@@ -119,7 +135,7 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
             )}
           </Field>
           <div class="row people-dialog-actions">
-            <Button type="submit" variant="primary" busy={busy} disabled={!role}>
+            <Button type="submit" variant="primary" busy={busy}>
               Create invitation link
             </Button>
             <Button onClick={close} disabled={busy}>
