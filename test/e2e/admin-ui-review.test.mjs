@@ -89,7 +89,8 @@ describe("admin UI: review", () => {
 
     // The stale one: what changed since is shown before applying, and the refusal is explained.
     await page.goto(`${admin.origin}/sites/${site.id}/review?proposal=${p2.id}`);
-    await page.getByRole("heading", { name: `Proposal for “${b.label}”` }).waitFor();
+    // The entry's title is now the editor's.
+    await page.getByRole("heading", { name: `Proposal for “${editorsTitle}”` }).waitFor();
     await page.getByText("The entry was saved after this proposal was made.").waitFor();
     const since = page.getByRole("table", { name: "The proposed fields: their values when the proposal was made and now" });
     assert.match(await since.innerText(), new RegExp(`${escape(b.label)}[\\s\\S]*${escape(editorsTitle)}`));
@@ -119,7 +120,7 @@ describe("admin UI: review", () => {
 
     // The filter: applied proposals list p1, open ones no longer do.
     await page.goto(`${admin.origin}/sites/${site.id}/review`);
-    await page.getByRole("link", { name: `Review the proposal for ${b.label}` }).waitFor();
+    await page.getByRole("link", { name: `Review the proposal for ${editorsTitle}` }).waitFor();
     assert.equal(await page.getByRole("link", { name: `Review the proposal for ${a.label}` }).count(), 0);
     await page.getByLabel("Show").selectOption("applied");
     await page.getByRole("link", { name: `Review the proposal for ${proposedTitle}` }).waitFor();
@@ -168,8 +169,10 @@ describe("admin UI: review", () => {
     // The other proposal was made on the model before that change: out of date.
     await page.goto(`${admin.origin}/sites/${site.id}/review?tab=models&model_proposal=${relabel.id}`);
     await page.getByText("The model changed after this proposal was made.").waitFor();
-    const changed = page.getByRole("listitem").filter({ hasText: "Headline" });
-    assert.match(await changed.innerText(), new RegExp(`Label: ${escape(titleField.label)} → Headline`));
+    const titleItem = page.getByRole("listitem").filter({ hasText: `(Text, key title)` });
+    assert.match(await titleItem.innerText(), new RegExp(`Headline[\\s\\S]*Label: ${escape(titleField.label)} → Headline`));
+    // Compared with the model as it is now, the field added since is one this proposal leaves out.
+    await page.getByRole("heading", { name: "Fields removed (1)" }).waitFor();
     await page.getByRole("button", { name: "Apply model proposal" }).click();
     const stale = page.getByRole("alert").filter({ hasText: "This proposal can no longer be applied: the model changed after it was made." });
     await stale.waitFor();
@@ -181,6 +184,66 @@ describe("admin UI: review", () => {
     await page.getByRole("dialog", { name: "Dismiss this model proposal?" }).getByRole("button", { name: "Dismiss" }).click();
     await page.getByText("Model proposal dismissed. The model was left as it is.").waitFor();
     assert.equal((await ok(admin.manage("GET", `/models/proposals/${relabel.id}`))).state, "dismissed");
+
+    // A proposal that would break content: listed before applying, and the apply's refusal in words.
+    const now = await ok(admin.manage("GET", `/models/${model.id}`));
+    const drop = await ok(
+      admin.manage("POST", "/models/proposals", { mode: "update", model_id: model.id, base_updated_at: now.updated_at, definition: { model: now.definition.model, fields: now.definition.fields.filter((f) => f.key !== "summary") } }),
+      201,
+    );
+    assert.ok(drop.changes.some((c) => c.kind === "field_removed_with_values"), JSON.stringify(drop.changes));
+    await page.goto(`${admin.origin}/sites/${site.id}/review?tab=models&model_proposal=${drop.id}`);
+    await page.getByRole("heading", { name: "Changes that affect existing content" }).waitFor();
+    await page.getByRole("heading", { name: "Fields removed (1)" }).waitFor();
+    await page.getByRole("button", { name: "Apply model proposal" }).click();
+    const blocked = page.getByRole("alert").filter({ hasText: "This change would break existing content, so it was not applied." });
+    await blocked.waitFor();
+    assert.match(await blocked.innerText(), /A removed field still holds values in entries — field Summary summary \(\d+ entries\)/);
+    await checkScreen(page, "review-model-proposal-blocked");
+    assert.ok((await ok(admin.manage("GET", `/models/${model.id}`))).definition.fields.some((f) => f.key === "summary"), "nothing written");
+    assert.equal((await ok(admin.manage("GET", `/models/proposals/${drop.id}`))).state, "open", "the proposal stays open");
+    await context.close();
+  });
+
+  it("tells a reviewer someone else decided first, and pages through many proposals", async () => {
+    const site = admin.info.sites.find((s) => s.slug === "demo");
+    const { entries } = await articleSetup();
+    const target = entries[3] ?? entries[0];
+    const stamp = Date.now().toString(36);
+    const first = await propose(target, { summary: `Proposed summary ${stamp}` });
+
+    const { context, page } = await newPerson(admin);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/sites/${site.id}/review?proposal=${first.id}`);
+    await page.getByRole("button", { name: "Apply proposal" }).waitFor();
+    // Another tab (another reviewer's click) rejects it first.
+    const other = await context.newPage();
+    await other.goto(`${admin.origin}/sites/${site.id}/review?proposal=${first.id}`);
+    await other.getByRole("button", { name: "Reject proposal" }).click();
+    await other.getByRole("dialog", { name: "Reject this proposal?" }).getByRole("button", { name: "Reject" }).click();
+    await other.getByText("Proposal rejected. The entry was left as it is.").waitFor();
+    await page.getByRole("button", { name: "Apply proposal" }).click();
+    await page.getByText("Someone already rejected this proposal.").waitFor();
+    await page.getByText("Rejected by").waitFor();
+    assert.equal((await ok(admin.manage("GET", `/proposals/${first.id}`))).state, "rejected");
+
+    // More than a page (20) of open proposals: "Show more" loads the next page by cursor.
+    const fresh = await ok(admin.manage("GET", `/entries/${target.instance_id}`));
+    for (let i = 0; i < 21; i++) await propose(fresh, { summary: `Batch ${stamp} ${i}` });
+    const open = [];
+    for (let cursor = null; ; ) {
+      const page1 = await ok(admin.manage("GET", `/proposals?state=open&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`));
+      open.push(...page1.data);
+      if (!page1.page.has_more) break;
+      cursor = page1.page.next_cursor;
+    }
+    await page.goto(`${admin.origin}/sites/${site.id}/review`);
+    const reviewLinks = page.getByRole("link", { name: /^Review the proposal for / });
+    await page.getByRole("button", { name: "Show more proposals" }).waitFor();
+    assert.equal(await reviewLinks.count(), 20);
+    await page.getByRole("button", { name: "Show more proposals" }).click();
+    await page.waitForFunction((n) => document.querySelectorAll("a[aria-label^='Review the proposal for ']").length === n, Math.min(open.length, 40));
+    assert.equal(await reviewLinks.count(), Math.min(open.length, 40));
     await context.close();
   });
 });

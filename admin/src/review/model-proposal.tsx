@@ -4,7 +4,7 @@ import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
 import { Button, Link, Loading, Notice } from "../ui/controls";
 import { ConfirmDialog } from "./confirm-dialog";
-import type { Model } from "./entry-lookup";
+import { labelsOf, type Model } from "./entry-lookup";
 import { definitionChanges, type FieldChange } from "./model-diff";
 import { useAction, useLoad } from "./use-action";
 import { CHANGE_KINDS, personWords, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
@@ -62,6 +62,8 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const title = proposal.mode === "create" ? `New model “${proposedName}”` : `Change to the model “${model?.name ?? proposedName}”`;
   const changes = definitionChanges(proposal.definition, proposal.mode === "update" && model ? model.definition : null);
   const source = sourceWords(proposal.source);
+  // Field labels by key: the model's now, and the proposal's own (new fields).
+  const labels = { ...labelsOf(model), ...Object.fromEntries(proposal.definition.fields.filter((f) => typeof f.key === "string" && typeof f.label === "string").map((f) => [f.key as string, f.label as string])) };
 
   const apply = async () => {
     setOutcome(null);
@@ -119,7 +121,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
       </dl>
 
       <div aria-live="polite" class="stack">
-        {outcome ? <OutcomeNotice outcome={outcome} site={site} sourceName={source.name} /> : null}
+        {outcome ? <OutcomeNotice outcome={outcome} site={site} sourceName={source.name} labels={labels} /> : null}
       </div>
 
       {proposal.state === "open" && proposal.stale ? (
@@ -183,7 +185,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
         <section class="stack" aria-labelledby="breaking-heading">
           <h2 id="breaking-heading">Changes that affect existing content</h2>
           <p class="muted">Found when the proposal was made. Applying is refused while content would break.</p>
-          <ChangeList changes={proposal.changes} />
+          <ChangeList changes={proposal.changes} labels={labels} />
         </section>
       ) : null}
 
@@ -243,16 +245,17 @@ function FieldGroup({ title, mark, fields }: { title: string; mark: string; fiel
 }
 
 /** Content-breaking changes (a proposal's `changes`, or model_change_blocked's) with their kinds in words. */
-function ChangeList({ changes }: { changes: readonly Change[] }) {
+function ChangeList({ changes, labels }: { changes: readonly Change[]; labels: Record<string, string> }) {
   return (
     <ul class="stack review-changes">
       {changes.map((c) => (
         <li>
-          <strong>{CHANGE_KINDS[c.kind] ?? c.kind}</strong>
+          <span class="review-change-kind">{CHANGE_KINDS[c.kind] ?? c.kind}</span>
           {c.field ? (
             <>
               {" "}
-              — field <code>{c.field}</code>
+              — field {labels[c.field] && labels[c.field] !== c.field ? `${labels[c.field]} ` : ""}
+              <code>{c.field}</code>
             </>
           ) : null}
           {c.affected_count ? ` (${c.affected_count} ${c.affected_count === 1 ? "entry" : "entries"})` : ""}
@@ -268,7 +271,7 @@ function isChange(value: unknown): value is Change {
   return typeof value === "object" && value !== null && typeof (value as Change).kind === "string";
 }
 
-function OutcomeNotice({ outcome, site, sourceName }: { outcome: Outcome; site: string; sourceName: string }) {
+function OutcomeNotice({ outcome, site, sourceName, labels }: { outcome: Outcome; site: string; sourceName: string; labels: Record<string, string> }) {
   if (outcome.kind === "applied") {
     return (
       <Notice kind="success" title="Model proposal applied: the model now has the proposed definition.">
@@ -313,7 +316,7 @@ function OutcomeNotice({ outcome, site, sourceName }: { outcome: Outcome; site: 
     return (
       <Notice kind="error" title="This change would break existing content, so it was not applied.">
         <p>Nothing was written; the proposal stays open. Change the content first, or dismiss the proposal and ask {sourceName} for one that keeps the content valid.</p>
-        {list.length ? <ChangeList changes={list} /> : null}
+        {list.length ? <ChangeList changes={list} labels={labels} /> : null}
       </Notice>
     );
   }
