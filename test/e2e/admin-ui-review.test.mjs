@@ -227,6 +227,16 @@ describe("admin UI: review", () => {
     await page.getByText("Rejected by").waitFor();
     assert.equal((await ok(admin.manage("GET", `/proposals/${first.id}`))).state, "rejected");
 
+    // Hostile values and notes are shown as text, never run.
+    const hostile = await propose(target, { summary: '<img src=x onerror="window.__pwned=1">Plain words' }, '<script>window.__pwned=2</script><b>bold?</b>');
+    await page.goto(`${admin.origin}/sites/${site.id}/review?proposal=${hostile.id}`);
+    await page.getByText("<script>window.__pwned=2</script><b>bold?</b>").waitFor();
+    const hostileRow = page.getByRole("table", { name: "Proposed values against the version the proposal was made on" }).getByRole("row").filter({ hasText: "Plain words" });
+    assert.match(await hostileRow.innerText(), /Plain words/);
+    assert.doesNotMatch(await hostileRow.innerText(), /onerror/);
+    assert.equal(await page.evaluate(() => globalThis.__pwned), undefined);
+    assert.deepEqual(page.problems, []);
+
     // More than a page (20) of open proposals: "Show more" loads the next page by cursor.
     const fresh = await ok(admin.manage("GET", `/entries/${target.instance_id}`));
     for (let i = 0; i < 21; i++) await propose(fresh, { summary: `Batch ${stamp} ${i}` });

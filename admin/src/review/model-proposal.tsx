@@ -184,7 +184,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
       {proposal.changes.length > 0 ? (
         <section class="stack" aria-labelledby="breaking-heading">
           <h2 id="breaking-heading">Changes that affect existing content</h2>
-          <p class="muted">Found when the proposal was made. Applying is refused while content would break.</p>
+          <p class="muted">Found when the proposal was made; the service checks again when it is applied and refuses while content would still break.</p>
           <ChangeList changes={proposal.changes} labels={labels} />
         </section>
       ) : null}
