@@ -80,6 +80,8 @@ describe("admin UI: review", () => {
     const versionsBefore = (await ok(admin.manage("GET", `/entries/${a.instance_id}/versions`))).data.length;
     await page.getByRole("button", { name: "Apply proposal" }).dblclick();
     await page.getByText("Proposal applied: the entry's draft now holds the proposed values.").waitFor();
+    assert.equal(await page.getByRole("alert").count(), 0, "the second click of the double click shows no refusal");
+    assert.equal(await page.getByText("This proposal was already applied.").count(), 0, "the second click sent no second apply");
     const afterApply = await ok(admin.manage("GET", `/entries/${a.instance_id}`));
     assert.equal(afterApply.fields.title, proposedTitle);
     assert.equal((await ok(admin.manage("GET", `/entries/${a.instance_id}/versions`))).data.length, versionsBefore + 1, "a double click saves once");
@@ -223,7 +225,7 @@ describe("admin UI: review", () => {
     await other.getByRole("dialog", { name: "Reject this proposal?" }).getByRole("button", { name: "Reject" }).click();
     await other.getByText("Proposal rejected. The entry was left as it is.").waitFor();
     await page.getByRole("button", { name: "Apply proposal" }).click();
-    await page.getByText("Someone already rejected this proposal.").waitFor();
+    await page.getByText("This proposal was already rejected.").waitFor();
     await page.getByText("Rejected by").waitFor();
     assert.equal((await ok(admin.manage("GET", `/proposals/${first.id}`))).state, "rejected");
 

@@ -78,8 +78,10 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
   const source = sourceWords(proposal.source);
 
   const apply = async () => {
+    if (action.busy) return;
     setOutcome(null);
     const result = await action.run("apply", (key) => admin("applyProposal", { params: { id: proposal.id }, key }));
+    if (!result) return;
     setOutcome(result.ok ? { kind: "applied" } : { kind: "refused", error: result.error });
     loaded.reload();
   };
@@ -87,6 +89,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
     setConfirmReject(false);
     setOutcome(null);
     const result = await action.run("reject", (key) => admin("rejectProposal", { params: { id: proposal.id }, key }));
+    if (!result) return;
     setOutcome(result.ok ? { kind: "rejected" } : { kind: "refused", error: result.error });
     loaded.reload();
   };
@@ -232,8 +235,8 @@ function OutcomeNotice({ outcome, site, entry, labels, sourceName }: { outcome: 
   const failure = describeError(error);
   if (error instanceof ApiError && error.code === "proposal_stale" && typeof error.details.state === "string") {
     return (
-      <Notice kind="warning" title={`Someone already ${error.details.state === "applied" ? "applied" : "rejected"} this proposal.`}>
-        <p>Nothing was changed by you. The page now shows the proposal as it is.</p>
+      <Notice kind="warning" title={`This proposal was already ${error.details.state === "applied" ? "applied" : "rejected"}.`}>
+        <p>Nothing more was changed. The page now shows who decided it and when.</p>
       </Notice>
     );
   }

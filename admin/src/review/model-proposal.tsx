@@ -66,8 +66,10 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const labels = { ...labelsOf(model), ...Object.fromEntries(proposal.definition.fields.filter((f) => typeof f.key === "string" && typeof f.label === "string").map((f) => [f.key as string, f.label as string])) };
 
   const apply = async () => {
+    if (action.busy) return;
     setOutcome(null);
     const result = await action.run("apply", (key) => admin("applyModelProposal", { params: { id: proposal.id }, key }));
+    if (!result) return;
     if (result.ok) {
       const answer = result.value as { model?: { model_id?: unknown } };
       setOutcome({ kind: "applied", modelId: typeof answer.model?.model_id === "string" ? answer.model.model_id : proposal.model_id });
@@ -78,6 +80,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
     setConfirmDismiss(false);
     setOutcome(null);
     const result = await action.run("dismiss", (key) => admin("dismissModelProposal", { params: { id: proposal.id }, key }));
+    if (!result) return;
     setOutcome(result.ok ? { kind: "dismissed" } : { kind: "refused", error: result.error });
     loaded.reload();
   };
@@ -289,8 +292,8 @@ function OutcomeNotice({ outcome, site, sourceName, labels }: { outcome: Outcome
   if (error instanceof ApiError && error.code === "schema_proposal_stale") {
     if (typeof error.details.state === "string") {
       return (
-        <Notice kind="warning" title={`Someone already ${error.details.state === "applied" ? "applied" : "dismissed"} this proposal.`}>
-          <p>Nothing was changed by you. The page now shows the proposal as it is.</p>
+        <Notice kind="warning" title={`This proposal was already ${error.details.state === "applied" ? "applied" : "dismissed"}.`}>
+          <p>Nothing more was changed. The page now shows who decided it and when.</p>
         </Notice>
       );
     }

@@ -25,14 +25,16 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: read
  * One user action at a time (apply, reject, dismiss): `run(name, call)` marks it busy (buttons
  * disable), makes ONE Idempotency-Key for the action and reuses it when the same action is tried
  * again after the service could not be reached (a retry never writes twice); a refusal or a
- * success ends the action, so the next click is a new action with a new key.
+ * success ends the action, so the next click is a new action with a new key. A click while an
+ * action runs answers null and does nothing.
  */
-export function useAction(): { busy: string | null; run: <T>(name: string, call: (key: string) => Promise<T>) => Promise<{ ok: true; value: T } | { ok: false; error: unknown }> } {
+export function useAction(): { busy: string | null; run: <T>(name: string, call: (key: string) => Promise<T>) => Promise<{ ok: true; value: T } | { ok: false; error: unknown } | null> } {
   const [busy, setBusy] = useState<string | null>(null);
   const pending = useRef<{ name: string; key: string } | null>(null);
   const running = useRef(false);
   const run = async <T>(name: string, call: (key: string) => Promise<T>) => {
-    if (running.current) return { ok: false as const, error: new Error("Another action is still running.") };
+    // A second click before the first answer (a double click): ignored, the first one answers.
+    if (running.current) return null;
     running.current = true;
     if (pending.current?.name !== name) pending.current = { name, key: newActionKey() };
     const key = pending.current.key;
