@@ -239,6 +239,17 @@ describe("admin UI: review", () => {
     assert.equal(await page.evaluate(() => globalThis.__pwned), undefined);
     assert.deepEqual(page.problems, []);
 
+    // An entry put in the Trash after the proposal: said before applying, and the refusal in words.
+    const binned = entries[4] ?? entries[1];
+    const onBinned = await propose(binned, { summary: `Binned ${stamp}` });
+    await ok(admin.manage("POST", `/entries/${binned.instance_id}/trash`, {}));
+    await page.goto(`${admin.origin}/sites/${site.id}/review?proposal=${onBinned.id}`);
+    await page.getByText("This entry is in the Trash.").waitFor();
+    await page.getByRole("button", { name: "Apply proposal" }).click();
+    await page.getByRole("alert").filter({ hasText: "This entry is in the Trash. Restore it before changing it." }).waitFor();
+    assert.equal((await ok(admin.manage("GET", `/proposals/${onBinned.id}`))).state, "open");
+    await ok(admin.manage("POST", `/entries/${binned.instance_id}/restore`, {}));
+
     // More than a page (20) of open proposals: "Show more" loads the next page by cursor.
     const fresh = await ok(admin.manage("GET", `/entries/${target.instance_id}`));
     for (let i = 0; i < 21; i++) await propose(fresh, { summary: `Batch ${stamp} ${i}` });

@@ -147,6 +147,13 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
         {outcome ? <OutcomeNotice outcome={outcome} site={site} entry={entry} labels={labels} sourceName={source.name} /> : null}
       </div>
 
+      {entry?.trashed_at && proposal.state === "open" ? (
+        <Notice kind="warning" title="This entry is in the Trash.">
+          <p>Restore it from the Trash before applying this proposal, or reject the proposal.</p>
+        </Notice>
+      ) : null}
+      {keys.length === 0 ? <p class="muted">This proposal changes only fields your role may not read.</p> : null}
+
       <section class="stack" aria-labelledby="proposed-heading">
         <h2 id="proposed-heading">Proposed changes</h2>
         <p class="muted">
