@@ -4,7 +4,7 @@ import { describeError } from "../api/error-words";
 import { paths } from "../router";
 import { Button, Field, Link, Loading, Notice } from "../ui/controls";
 import { readEntries, readModels, labelsOf, type Entry, type Model } from "./entry-lookup";
-import { ProposalState, reviewPaths, SourceLine, When, type Proposal } from "./words";
+import { CellLabel, ProposalState, reviewPaths, SourceLine, When, type Proposal } from "./words";
 
 const PAGE = 20;
 const STATES = [
@@ -118,8 +118,12 @@ export function EntryProposalList({ site, state, onState }: { site: string; stat
                   <td>
                     <SourceLine source={p.source} />
                   </td>
-                  <td>{Object.keys(p.fields).map((k) => labels[k] ?? k).join(", ") || <span class="muted">(none you may read)</span>}</td>
                   <td>
+                    <CellLabel>Fields: </CellLabel>
+                    {Object.keys(p.fields).map((k) => labels[k] ?? k).join(", ") || <span class="muted">(none you may read)</span>}
+                  </td>
+                  <td>
+                    <CellLabel>Proposed </CellLabel>
                     <When at={p.created_at} />
                   </td>
                   <td>

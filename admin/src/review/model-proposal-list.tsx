@@ -4,7 +4,7 @@ import { paths } from "../router";
 import { Field, Link, Loading, Notice } from "../ui/controls";
 import { readModels } from "./entry-lookup";
 import { useLoad } from "./use-action";
-import { ProposalState, reviewPaths, SourceLine, When } from "./words";
+import { CellLabel, ProposalState, reviewPaths, SourceLine, When } from "./words";
 
 const STATES = [
   { value: "open", label: "Open" },
@@ -85,6 +85,7 @@ export function ModelProposalList({ site, state, onState }: { site: string; stat
                     <SourceLine source={p.source} />
                   </td>
                   <td>
+                    <CellLabel>Proposed </CellLabel>
                     <When at={p.created_at} />
                   </td>
                   <td>

@@ -32,6 +32,18 @@ export function SourceLine({ source }: { source: ProposalSource }) {
   );
 }
 
+/**
+ * A table cell's column name, shown (and read) only on a narrow screen, where the stacked table
+ * hides its header row.
+ */
+export function CellLabel({ children }: { children: string }) {
+  return (
+    <span class="review-cell-label">
+      {children}
+    </span>
+  );
+}
+
 /** A person id as words: "you" for the signed-in person, else the id itself. */
 export function personWords(id: string): string {
   return session.value?.person.id === id ? "you" : id;

@@ -46,13 +46,13 @@ export function FieldDiff({
           <tr>
             <th scope="row">{labels?.[k] ?? k}</th>
             <td>
-              <span class="diff-heading" aria-hidden="true">
+              <span class="diff-heading">
                 {headings[0]}
               </span>
               <del>{show(before[k]) || "(empty)"}</del>
             </td>
             <td>
-              <span class="diff-heading" aria-hidden="true">
+              <span class="diff-heading">
                 {headings[1]}
               </span>
               <ins>{show(after[k]) || "(empty)"}</ins>
