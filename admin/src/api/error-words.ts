@@ -39,7 +39,6 @@ const WORDS: Record<string, string> = {
   media_in_use: "This file is used by content. Remove it from that content first.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
   // People and invitations (docs/people.md).
-  missing_permission: "Your role does not allow this.",
   escalation_refused: "You can only give roles, and change people, within what your own role may do.",
   last_administrator: "This would leave the site without an active administrator. Make someone else an administrator first.",
   own_membership: "You cannot deactivate or remove yourself. Ask another administrator.",
