@@ -13,7 +13,8 @@ import { RateLimiter, type TakeResult } from "./rate-limits";
 import { UploadObjects } from "./upload-objects";
 import { MediaCleanup, type StorageCleanup } from "./media-cleanup";
 import { cloudflarePurger } from "../../shared/public/cache-purge";
-import { createDb, siteDatabase } from "../../shared/db/client";
+import { createDb } from "../../shared/db/client";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 import { siteScope } from "../../shared/db/site-scope";
 import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
@@ -169,7 +170,7 @@ export class SiteObject extends DurableObject<Env> {
    * then forgotten. A failed read or delete keeps the note for the next alarm.
    */
   async #removeStoppedUploads(siteId: string): Promise<void> {
-    const media = mediaRepository(createDb(siteDatabase(this.env, siteId)), siteScope(siteId));
+    const media = mediaRepository(createDb(await siteScopedDatabase(this.env, siteId)), siteScope(siteId));
     for (const { objectKey: key, uploadId } of this.#uploads.due()) {
       try {
         // A streamed upload that stopped mid-way: its parts are no object yet, so abort the upload.

@@ -3,6 +3,8 @@ import { SEEDED_ROLES } from "../auth/seeded-roles";
 import { hashPassword } from "../auth/passwords";
 import type { Database } from "../db/database";
 import { newId } from "../ids";
+import { AppError } from "../errors";
+import { isSiteDatabaseBinding } from "../db/site-databases";
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "../content/site-settings";
 
 export interface NewSite {
@@ -12,6 +14,11 @@ export interface NewSite {
   languages: string[];
   hosts: string[];
   settings?: Partial<SiteSettings>;
+  /**
+   * The D1 binding that will hold the site's content (one of SITE_DATABASE_BINDINGS; default `DB`):
+   * written to the site map in the provisioning batch (docs/scale.md, "More than one database").
+   */
+  database?: string;
 }
 
 /** Statements creating a site, its hosts and its seeded roles; returns the ids chosen. */
@@ -35,6 +42,10 @@ export function provisionSite(db: Kysely<Database>, input: NewSite, at: string):
       .compile(),
     ...input.hosts.map((host) => db.insertInto("site_hosts").values({ host: host.toLowerCase(), site_id: siteId }).compile()),
   ];
+  if (input.database !== undefined) {
+    if (!isSiteDatabaseBinding(input.database)) throw new AppError("unknown_database", `No site database is bound as "${input.database}".`, { binding: input.database });
+    statements.push(db.insertInto("site_databases").values({ site_id: siteId, binding: input.database, created_at: at, moved_at: null }).compile());
+  }
   const roleIds: Record<string, string> = {};
   for (const role of SEEDED_ROLES) {
     const id = newId("role");
