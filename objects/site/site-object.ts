@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import type { Outcome } from "../../shared/errors";
+import { AppError, type Outcome } from "../../shared/errors";
+import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, pendingEventIds } from "./after-commit";
@@ -143,6 +144,22 @@ export class SiteObject extends DurableObject<Env> {
     const siteId = this.ctx.id.name;
     if (!siteId || this.#cleanup.state(mediaId) === "complete") return "complete";
     return this.#queue.run(() => this.#cleanup.run(siteId, mediaId));
+  }
+
+  /**
+   * Moves the site's content to another site database (operators only: POST /api/ops/sites/{id}/database).
+   * Runs in the write queue, so no write of the site runs between the copy and the flip; a refusal
+   * comes back as a Failure (thrown errors lose their code over RPC).
+   */
+  async moveDatabase(siteId: string, binding: string): Promise<Outcome<MoveAnswer>> {
+    return this.#queue.run(async () => {
+      try {
+        return { ok: true as const, value: await moveSite(this.env, this.#clock, siteId, binding) };
+      } catch (error) {
+        if (error instanceof AppError) return { ok: false as const, error: error.toFailure() };
+        throw error;
+      }
+    });
   }
 
   override async alarm(): Promise<void> {

@@ -11,12 +11,20 @@ import type { Database } from "./database";
  * database (shared/db/routed-d1.ts) — and a move writes it before the first content row and deletes
  * it after the last (docs/scale.md, "More than one database").
  */
+function anchorRow(site: { id: string; default_lang: string }, at: string) {
+  return { id: site.id, slug: site.id, name: "", default_lang: site.default_lang, languages: "[]", settings: "{}", settings_revision: 0, created_at: at, updated_at: at };
+}
+
+/** The anchor as a compiled statement (provisioning commits it to the site's database). */
 export function siteAnchor(db: Kysely<Database>, site: { id: string; default_lang: string }, at: string): CompiledQuery {
-  return db
-    .insertInto("sites")
-    .values({ id: site.id, slug: site.id, name: "", default_lang: site.default_lang, languages: "[]", settings: "{}", settings_revision: 0, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.column("id").doNothing())
-    .compile();
+  return db.insertInto("sites").values(anchorRow(site, at)).onConflict((oc) => oc.column("id").doNothing()).compile();
+}
+
+/** The anchor as a D1 statement (a move writes it into the target). */
+export function anchorStatement(d1: D1Database, site: { id: string; default_lang: string }, at: string): D1PreparedStatement {
+  const row = anchorRow(site, at);
+  const columns = Object.keys(row);
+  return d1.prepare(`INSERT INTO sites (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ON CONFLICT (id) DO NOTHING`).bind(...Object.values(row));
 }
 
 /** Whether a `sites` row is an anchor (slug = id, no name) rather than a directory row. */

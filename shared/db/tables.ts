@@ -60,6 +60,13 @@ export const SITE_TABLES = [
 
 export const RECORD_TABLES = ["audit_log", "outbox_events", "idempotency_results"] as const;
 
+/**
+ * Columns a move does not copy: the target database assigns them. `search_documents.id` is the
+ * rowid of the FTS5 indexes, unique per database, not per site; the target's triggers index the
+ * copied text under the new id.
+ */
+export const REASSIGNED_COLUMNS: Readonly<Record<string, readonly string[]>> = { search_documents: ["id"] };
+
 /** FTS5 tables kept by triggers on `search_documents`: present in the site database, never named in a site's copy. */
 export const DERIVED_SITE_TABLES = ["search_words", "search_stems", "search_parts"] as const;
 
