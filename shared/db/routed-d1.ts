@@ -13,8 +13,8 @@ import { statementSide, type TableSide } from "./tables";
  *   batch of those guards first (it writes nothing; a false condition aborts it with `guard:<code>`),
  *   then the content batch;
  * - guards on content tables beside a directory change → the same, the other way round;
- * - writes on both sides → the control part first, then the site part (not one transaction;
- *   docs/scale.md lists this as the one non-atomic case).
+ * - writes on both sides (a model removal also takes the model out of plugin grants) → the site
+ *   part first, then the control part: not one transaction; docs/scale.md lists this case.
  */
 export class RoutedD1 {
   constructor(
@@ -45,7 +45,9 @@ export class RoutedD1 {
     const results = new Array<D1Result<T>>(routed.length);
     // A part that only checks (guards, no writes) runs first, so a false condition stops the write
     // before the other database commits anything.
-    const order = writesSite && !writesControl ? (["control", "site"] as const) : writesControl && !writesSite ? (["site", "control"] as const) : (["control", "site"] as const);
+    // Writes on both sides: the site part (with the records and its optimistic guards, the usual
+    // reason a batch is refused) first, so a refusal leaves the directory untouched.
+    const order = writesControl && !writesSite ? (["site", "control"] as const) : writesSite && !writesControl ? (["control", "site"] as const) : (["site", "control"] as const);
     for (const part of order) {
       const indexes = where.flatMap((w, i) => (w === part ? [i] : []));
       if (indexes.length === 0) continue;

@@ -6,7 +6,9 @@ import type { SiteDatabaseBinding } from "../../shared/db/site-databases";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { adminCall, ADMIN, signIn, type AdminSession } from "../helpers/admin-api";
 import { callsTo, driveQueue, silenceAutoQueue } from "../helpers/event-receiver";
-import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { addModel, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { delegationFor } from "../helpers/plugin-protocol";
+import type { PluginCapability } from "../../schema/plugin-manifest";
 import { credential, manage } from "../helpers/manage-api";
 import { installTestPlugin, pluginCall, testManifest, type TestInstallation } from "../helpers/plugins";
 import { publicGet, type ListBody } from "../helpers/public-api";
@@ -42,13 +44,16 @@ async function siteOn(database: SiteDatabaseBinding) {
     .run();
   const token = await credential(s);
   const session = await signIn(`${s.site.slug}@example.test`);
-  const plugin = await installTestPlugin(s, { manifest: testManifest({ capabilities: ["content:read"], events: ["entry.published"] }), capabilities: ["content:read"], modelIds: [models.article.id] });
-  return { s, models, token, session, plugin };
+  // A model only the plugin's grant names, removed at the end (a write on both databases).
+  const scratch = await addModel(s.ctx(), { slug: "scratch", name: "Scratch", fields: [{ key: "title", label: "Title", type: "text", required: true }] });
+  const capabilities: PluginCapability[] = ["content:read", "workflow:read", "workflow:publish"];
+  const plugin = await installTestPlugin(s, { manifest: testManifest({ capabilities, events: ["entry.published"] }), capabilities, modelIds: [models.article.id, scratch.id] });
+  return { s, models, token, session, plugin, scratch };
 }
 
 /** Every surface once, on one site: management writes, admin routes, public reads, plugin reads, events. */
 async function drive(database: SiteDatabaseBinding, word: string): Promise<Driven> {
-  const { s, models, token, session, plugin } = await siteOn(database);
+  const { s, models, token, session, plugin, scratch } = await siteOn(database);
 
   // Admin (session): the session lists the site; a webhook (content) and a site token (directory).
   const me = await adminCall<{ sites: { id: string }[] }>(session, "GET", "/api/session");
@@ -100,14 +105,35 @@ async function drive(database: SiteDatabaseBinding, word: string): Promise<Drive
   expect(page.body.data?.data.map((d) => d.instance_id)).toEqual([made.body.instance_id]);
   const one = await pluginCall<{ instance_id: string }>(plugin.token, "GET", `/content/${made.body.instance_id}`);
   expect(one.body.outcome.code).toBe("ok");
+  // … and publishes for a person who launched it (launch code and delegation: directory; the
+  // transition's guards on them run in the control database, the publication in the site's).
+  const second = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: models.article.id, slug: "second", fields: { title: `Second ${word}` } } });
+  const delegation = await delegationFor(s, plugin, second.body.instance_id);
+  const transition = await pluginCall(plugin.token, "POST", `/content/${second.body.instance_id}/transitions`, {
+    key: `t-${word}`,
+    body: { kind: "publish", expected_current_version_id: second.body.current_version_id, expected_workflow_revision: 0, delegation_id: delegation },
+  });
+  expect(transition.body.outcome.code).toBe("transition_applied");
+  expect((await publicGet(s.host, "/v1/article/second")).status).toBe(200);
 
   // Events: the publication's outbox row → the real queue consumer → a signed delivery.
   const events = await (await bindingOf(database)).prepare("SELECT id FROM outbox_events WHERE site_id = ? AND name = 'entry.published' ORDER BY created_at").bind(s.site.id).all<{ id: string }>();
-  expect(events.results).toHaveLength(2);
+  expect(events.results).toHaveLength(3);
   await driveQueue(events.results.map((e) => ({ event_id: e.id, site_id: s.site.id })));
   const calls = await callsTo(hookPath);
-  expect(calls).toHaveLength(2);
+  expect(calls).toHaveLength(3);
   expect(calls.map((c) => JSON.parse(c.body).data.instance_id)).toContain(made.body.instance_id);
+
+  const dead = await adminCall<{ data: unknown[] }>(session, "GET", "/api/webhooks/dead-letters", { siteId: s.site.id });
+  expect(dead.status).toBe(200);
+  expect(dead.body.data).toEqual([]);
+
+  // Removing a model writes both databases: the model (site) and the plugin grants naming it (control).
+  const removed = await manage(token, "POST", `/models/${scratch.id}/remove`, { body: { expected_revision: scratch.revision, confirm: scratch.id } });
+  expect(removed.status).toBe(200);
+  const grant = await env.DB.prepare("SELECT granted_model_ids FROM plugin_installations WHERE id = ?").bind(plugin.id).first<{ granted_model_ids: string }>();
+  expect(JSON.parse(grant?.granted_model_ids ?? "null")).toEqual([models.article.id]);
+  expect(await (await bindingOf(database)).prepare("SELECT id FROM models WHERE id = ?").bind(scratch.id).first()).toBeNull();
 
   return { s, models, token, session, plugin, article: made.body, hookPath, siteToken: created.body.token };
 }
