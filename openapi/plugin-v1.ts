@@ -201,6 +201,15 @@ export interface PluginOperations {
 
 export type PluginOperationsId = keyof PluginOperations;
 export type Body<K extends PluginOperationsId> = PluginOperations[K]["body"];
+
+/** Method and path of every operation, for clients that call by operationId (the admin UI). */
+export const PluginOperationsRoutes: { readonly [K in PluginOperationsId]: { readonly method: PluginOperations[K]["method"]; readonly path: PluginOperations[K]["path"] } } = {
+  getContext: { method: "GET", path: "/api/plugin/v1/context" },
+  listContent: { method: "GET", path: "/api/plugin/v1/content" },
+  getContent: { method: "GET", path: "/api/plugin/v1/content/{instance_id}" },
+  transitionContent: { method: "POST", path: "/api/plugin/v1/content/{instance_id}/transitions" },
+  exchangeLaunchCode: { method: "POST", path: "/api/plugin/v1/launch/exchange" },
+};
 export type Answer<K extends PluginOperationsId> = PluginOperations[K]["response"];
 
 /** The error envelope of every refusal. */

@@ -17,5 +17,6 @@ export function contractArtifacts(): Record<string, string> {
     "openapi/plugin-v1.json": `${JSON.stringify(buildOpenApi(pluginSurface), null, 2)}\n`,
     "openapi/plugin-v1.ts": buildTypes(pluginSurface, "PluginOperations"),
     "openapi/admin-v1.json": `${JSON.stringify(buildOpenApi(adminSurface), null, 2)}\n`,
+    "openapi/admin-v1.ts": buildTypes(adminSurface, "AdminOperations"),
   };
 }

@@ -58,7 +58,7 @@ export function buildTypes(surface: Surface, name: string): string {
       `    path: ${JSON.stringify(`${surface.basePath}${r.path}`)};`,
       `    params: ${convert(r.params, "input", i)};`,
       `    query: ${convert(r.query, "input", i)};`,
-      `    body: ${r.binaryBody ? `ReadableStream<Uint8Array> | Blob | ArrayBuffer | Uint8Array; /** the file's raw bytes */` : r.multipart ? `FormData; /** multipart/form-data: file part ${JSON.stringify(r.multipart.file)} and the text fields */\n    formFields: ${convert(r.body, "input", i)}` : convert(r.body, "input", i)};`,
+      `    body: ${r.binaryBody ? `/* the file's raw bytes */ ReadableStream<Uint8Array> | Blob | ArrayBuffer | Uint8Array` : r.multipart ? `FormData; /** multipart/form-data: file part ${JSON.stringify(r.multipart.file)} and the text fields */\n    formFields: ${convert(r.body, "input", i)}` : convert(r.body, "input", i)};`,
       `    response: ${convert(r.response, "output", i)};`,
       `  };`,
     ].join("\n");
@@ -71,6 +71,11 @@ ${ops.join("\n")}
 
 export type ${name}Id = keyof ${name};
 export type Body<K extends ${name}Id> = ${name}[K]["body"];
+
+/** Method and path of every operation, for clients that call by operationId (the admin UI). */
+export const ${name}Routes: { readonly [K in ${name}Id]: { readonly method: ${name}[K]["method"]; readonly path: ${name}[K]["path"] } } = {
+${surface.routes.map((r) => `  ${r.operationId}: { method: ${JSON.stringify(r.method.toUpperCase())}, path: ${JSON.stringify(`${surface.basePath}${r.path}`)} },`).join("\n")}
+};
 export type Answer<K extends ${name}Id> = ${name}[K]["response"];
 
 /** The error envelope of every refusal. */

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAdmin } from "./build-admin.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOST = "127.0.0.1";
@@ -63,6 +64,8 @@ function banner(info) {
 }
 
 async function main() {
+  // The admin UI is served from admin/dist (wrangler.jsonc assets): build it before wrangler starts.
+  await buildAdmin();
   const info = await seed();
   banner(info);
   // Local development only: the seeded demo plugin runs on 127.0.0.1 (docs/outbound-addresses.md).

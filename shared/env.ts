@@ -11,6 +11,8 @@ export interface Env {
   MEDIA: R2Bucket;
   SITE: DurableObjectNamespace<SiteObject>;
   EVENTS: Queue<EventMessage>;
+  /** The admin UI's built files (admin/dist, wrangler.jsonc `assets`), served on the admin host. */
+  ASSETS: Fetcher;
   ADMIN_HOST: string;
   PUBLIC_CACHE_MAX_AGE: string;
   /** How long an isolate keeps site and model configuration for public reads (ms; default 5000). */

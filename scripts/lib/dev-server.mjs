@@ -4,7 +4,7 @@
  * group afterwards (wrangler spawns workerd and esbuild children: never kill by name).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -47,6 +47,12 @@ export function request(port, { method = "GET", host, path: pathname, headers = 
 }
 
 export async function startDevServer({ port }) {
+  // wrangler serves the admin UI from admin/dist (wrangler.jsonc assets): `npm test` builds it
+  // first; a test file run on its own builds it here when it is missing.
+  if (!existsSync(path.join(root, "admin", "dist", "index.html"))) {
+    const { buildAdmin } = await import("../build-admin.mjs");
+    await buildAdmin({ quiet: true });
+  }
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-"));
   const seeded = spawnSync(process.execPath, [path.join(root, "scripts", "seed.mjs"), "--json", "--persist-to", persistTo, "--port", String(port)], {
     cwd: root,

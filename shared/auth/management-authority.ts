@@ -25,7 +25,7 @@ export interface ManagementCredential {
    * `management_credential`: a `dwm_` secret (id `mcr_…`); `oauth_connection`: an app connected
    * through OAuth, presenting a `dwo_` access token (id `con_…`, docs/oauth.md).
    */
-  kind: "management_credential" | "oauth_connection";
+  kind: "management_credential" | "oauth_connection" | "admin_session";
   id: string;
   name: string;
   /** Stored scopes: always with `content:read`, canonical order. */

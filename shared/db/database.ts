@@ -60,6 +60,21 @@ export interface MembershipsTable {
   created_at: string;
 }
 
+/** An invitation to a site (migrations/d1/0027_invitations.sql, docs/people.md). */
+export interface InvitationsTable {
+  id: string;
+  site_id: string;
+  email: string;
+  role_id: string;
+  digest: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+}
+
 export interface ModelsTable {
   id: string;
   site_id: string;
@@ -421,6 +436,7 @@ export interface Database {
   sessions: SessionsTable;
   roles: RolesTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   models: ModelsTable;
   entries: EntriesTable;
   versions: VersionsTable;

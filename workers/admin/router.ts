@@ -5,6 +5,8 @@ import { parse } from "../../shared/services/validation";
 import { malformedPath, methodNotAllowed, pathParamNames, routeTable } from "../http/route-table";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
+import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
+import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
@@ -14,17 +16,30 @@ import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
+import * as people from "./people";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
 /** Handlers by operationId of schema/admin-api.ts, one map per kind of access a route declares. */
-const PUBLIC_HANDLERS: Readonly<Record<string, (request: Request, env: Env) => Promise<Response>>> = { signIn };
+const PUBLIC_HANDLERS: Readonly<Record<string, (request: Request, env: Env) => Promise<Response>>> = {
+  signIn,
+  inspectInvitation: people.inspectInvitation,
+  acceptInvitation: people.acceptInvitation,
+};
 
 const SESSION_HANDLERS: Readonly<Record<string, (call: SessionCall) => Promise<Response>>> = { getSession: currentSession, signOut };
 
 const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Response>>> = {
+  listPeople: people.listPeople,
+  changeMemberRole: people.changeMemberRole,
+  deactivateMember: people.deactivateMember,
+  reactivateMember: people.reactivateMember,
+  removeMember: people.removeMember,
+  listInvitations: people.listInvitations,
+  createInvitation: people.createInvitation,
+  revokeInvitation: people.revokeInvitation,
   listSiteTokens: listTokens,
   createSiteToken: createToken,
   revokeSiteToken: revokeToken,
@@ -83,6 +98,11 @@ export function isAdminHost(request: Request, env: Env): boolean {
  * parameter is refused (400), so a caller without a session learns nothing from the path.
  */
 export async function handleAdmin(request: Request, env: Env): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  // The management API under the session, for the admin UI (docs/admin-ui.md, "One API").
+  if (isSessionManagePath(pathname)) return handleSessionManage(request, env);
+  // Every other page address is the admin UI itself (static assets).
+  if (isAdminAppPath(request, pathname)) return serveAdminApp(request, env);
   const matched = await match(request);
   if (matched.kind === "none") throw noRoute();
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);

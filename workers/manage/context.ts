@@ -8,7 +8,7 @@ import type { UploadedFile } from "../http/multipart-body";
 /** The credential a management request authenticated with (never its secret). */
 export interface CredentialInfo {
   /** A `dwm_` management credential, or an OAuth connection's `dwo_` access token (docs/oauth.md). */
-  kind: "management_credential" | "oauth_connection";
+  kind: "management_credential" | "oauth_connection" | "admin_session";
   id: string;
   name: string;
   scopes: string[];

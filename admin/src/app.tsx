@@ -1,0 +1,81 @@
+import { useEffect } from "preact/hooks";
+import { Layout } from "./shell/layout";
+import { SignIn } from "./shell/sign-in";
+import { NoAccess, SitePicker } from "./shell/site-picker";
+import { Loading, Notice, PageHeader } from "./ui/controls";
+import { lazyScreen } from "./ui/lazy";
+import { location, matchPath, navigate, paths } from "./router";
+import { chooseSite, currentSiteId, session } from "./state/session";
+import type { ScreenProps } from "./screens/types";
+
+/**
+ * The admin's screens by address (docs/admin-ui.md). Site screens live under `/sites/:site/…` and
+ * load on first use; the shell (sign-in, site switcher, no-access) is in the initial bundle.
+ */
+const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazyScreen<ScreenProps>> }[] = [
+  { pattern: "/sites/:site/content", screen: lazyScreen(() => import("./screens/content-home")) },
+  { pattern: "/sites/:site/content/:model", screen: lazyScreen(() => import("./screens/entry-list")) },
+  { pattern: "/sites/:site/entries/:entry", screen: lazyScreen(() => import("./screens/entry-editor")) },
+  { pattern: "/sites/:site/entries/:entry/versions", screen: lazyScreen(() => import("./screens/versions")) },
+  { pattern: "/sites/:site/review", screen: lazyScreen(() => import("./screens/review")) },
+  { pattern: "/sites/:site/media", screen: lazyScreen(() => import("./screens/media-library")) },
+  { pattern: "/sites/:site/people", screen: lazyScreen(() => import("./screens/people")) },
+];
+
+const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));
+
+export function App() {
+  const { path, search } = location.value;
+  const who = session.value;
+
+  // A site screen's site becomes the API's X-Site-Id before the screen asks for anything.
+  const siteMatch = SITE_SCREENS.map((s) => ({ s, params: matchPath(s.pattern, path) })).find((m) => m.params);
+  const siteId = siteMatch?.params?.site ?? (matchPath("/sites/:site", path)?.site || null);
+  const member = siteId !== null && Boolean(who?.sites.some((s) => s.id === siteId));
+  if (currentSiteId.value !== (member ? siteId : null)) chooseSite(member ? siteId : null);
+
+  useEffect(() => {
+    if (who === null && path !== paths.signIn() && path !== "/invite") {
+      navigate(`${paths.signIn()}?next=${encodeURIComponent(path + window.location.search)}`, { replace: true });
+    }
+    if (siteId && !siteMatch && member) navigate(paths.content(siteId), { replace: true });
+  }, [who, path]);
+
+  useEffect(() => {
+    const h1 = document.querySelector("main h1");
+    document.title = h1?.textContent ? `${h1.textContent} · Driftwood` : "Driftwood admin";
+  });
+
+  if (path === "/invite") return <AcceptInvitation />;
+  if (who === undefined) return <Loading />;
+  if (path === paths.signIn()) return <SignIn />;
+  if (who === null) return <Loading label="Signing in…" />;
+  if (path === "/" || path === "") {
+    return (
+      <Layout>
+        <SitePicker />
+      </Layout>
+    );
+  }
+  if (siteId !== null && !member) {
+    return (
+      <Layout>
+        <NoAccess />
+      </Layout>
+    );
+  }
+  if (siteMatch?.params && siteId) {
+    const Screen = siteMatch.s.screen;
+    return (
+      <Layout>
+        <Screen key={path} site={siteId} params={siteMatch.params} search={search} />
+      </Layout>
+    );
+  }
+  return (
+    <Layout>
+      <PageHeader title="Page not found" />
+      <Notice kind="warning" title="There is no admin page at this address." />
+    </Layout>
+  );
+}

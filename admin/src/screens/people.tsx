@@ -1,0 +1,12 @@
+import { Notice, PageHeader } from "../ui/controls";
+import type { ScreenProps } from "./types";
+
+/** Placeholder until this screen is built (issue #15). */
+export default function People(_props: ScreenProps) {
+  return (
+    <>
+      <PageHeader title="People" />
+      <Notice kind="info" title="This screen is being built." />
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+/** What every site screen receives: the site id and the named parts of its address. */
+export interface ScreenProps {
+  site: string;
+  params: Record<string, string>;
+  search: URLSearchParams;
+}

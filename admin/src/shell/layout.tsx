@@ -1,0 +1,82 @@
+import type { ComponentChildren } from "preact";
+import { Button, Link } from "../ui/controls";
+import { navigate, location, paths } from "../router";
+import { currentSite, session, signOut } from "../state/session";
+
+/** The frame of every signed-in screen: skip link, site switcher, sections, the person, sign-out. */
+export function Layout({ children }: { children: ComponentChildren }) {
+  const site = currentSite.value;
+  const person = session.value?.person;
+  const sites = session.value?.sites ?? [];
+  const here = location.value.path;
+  const sections = site
+    ? [
+        { href: paths.content(site.id), label: "Content" },
+        { href: paths.review(site.id), label: "Review" },
+        { href: paths.media(site.id), label: "Media" },
+        { href: paths.people(site.id), label: "People" },
+      ]
+    : [];
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <Link class="brand" href={paths.home()}>
+          Driftwood
+        </Link>
+        {sites.length > 0 ? (
+          <label class="row">
+            <span class="visually-hidden">Site</span>
+            <select
+              aria-label="Site"
+              value={site?.id ?? ""}
+              onChange={(event) => {
+                const id = (event.currentTarget as HTMLSelectElement).value;
+                if (id) navigate(paths.content(id));
+              }}
+            >
+              {site ? null : <option value="">Choose a site…</option>}
+              {sites.map((s) => (
+                <option value={s.id}>{s.name}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {sections.length ? (
+          <nav aria-label="Sections">
+            <ul>
+              {sections.map((s) => (
+                <li>
+                  <Link href={s.href} aria-current={here.startsWith(s.href) || (s.label === "Content" && here.includes("/entries/")) ? "page" : undefined}>
+                    {s.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <span class="spacer" />
+        {person ? (
+          <span class="muted" title={person.email}>
+            {person.name}
+            {site ? ` · ${site.role}` : ""}
+          </span>
+        ) : null}
+        <Button
+          variant="ghost"
+          onClick={async () => {
+            await signOut();
+            navigate(paths.signIn(), { replace: true });
+          }}
+        >
+          Sign out
+        </Button>
+      </header>
+      <main id="main" class="page" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
