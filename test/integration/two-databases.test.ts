@@ -4,7 +4,7 @@ import { CONTROL_TABLES, SITE_TABLES } from "../../shared/db/tables";
 import { ANCHOR_CONDITION } from "../../shared/db/site-anchor";
 import type { SiteDatabaseBinding } from "../../shared/db/site-databases";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { adminCall, ADMIN, signIn, type AdminSession } from "../helpers/admin-api";
+import { adminCall, ADMIN, roleId, signIn, type AdminSession } from "../helpers/admin-api";
 import { callsTo, driveQueue, silenceAutoQueue } from "../helpers/event-receiver";
 import { addModel, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { delegationFor } from "../helpers/plugin-protocol";
@@ -64,6 +64,8 @@ async function drive(database: SiteDatabaseBinding, word: string): Promise<Drive
   expect(hook.status).toBe(201);
   const created = await adminCall<{ token: string }>(session, "POST", "/api/site-tokens", { siteId: s.site.id, body: { name: "reader", model_ids: [models.note.id] } });
   expect(created.status).toBe(201);
+  const invited = await adminCall(session, "POST", "/api/invitations", { siteId: s.site.id, body: { email: `new-${database}-${hooks}@example.test`, role_id: await roleId(s.site.id, "editor") } });
+  expect(invited.status).toBe(201);
   const client = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
   expect(client.status).toBe(200);
   expect(await client.text()).toContain("article");
@@ -79,6 +81,10 @@ async function drive(database: SiteDatabaseBinding, word: string): Promise<Drive
   expect(read.body.published_version_id).toBe(saved.body.current_version_id);
   const listed = await manage<{ data: EntryView[] }>(token, "GET", "/entries");
   expect(listed.body.data.map((e) => e.instance_id)).toEqual([made.body.instance_id]);
+  // The admin UI's path to the same API (session + X-Site-Id on the admin host).
+  const viaSession = await adminCall<{ data: EntryView[] }>(session, "GET", "/api/v1/entries", { siteId: s.site.id });
+  expect(viaSession.status).toBe(200);
+  expect(viaSession.body.data.map((e) => e.instance_id)).toEqual([made.body.instance_id]);
   // A private note, published, for the site token.
   const note = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: models.note.id, slug: "memo", fields: { title: `Memo ${word}` } } });
   expect((await manage(token, "POST", `/entries/${note.body.instance_id}/publish`, { body: {} })).status).toBe(200);
@@ -202,6 +208,7 @@ describe("two sites on two databases", () => {
     expect(await env.DB_2.prepare("SELECT id FROM sites WHERE id = ?").bind(one.s.site.id).first()).toBeNull();
     expect(await countIn(env.DB, "site_databases", two.s.site.id)).toBe(1);
     expect(await countIn(env.DB, "plugin_installations", two.s.site.id)).toBe(1);
+    expect(await countIn(env.DB, "invitations", two.s.site.id)).toBe(1);
   });
 
   it("refuses a site mapped to a binding this deployment does not have: a 500, never a fallback to DB", async () => {
