@@ -6,9 +6,10 @@
  *   They live only in the control database (binding `DB`).
  * - SITE_TABLES: a site's content, in the database the site map names; a site move copies exactly
  *   these rows (`site_id` = the site) from one database to another.
- * - RECORD_TABLES: the record of a write (audit, outbox, idempotency answer). They ride in the batch
- *   of the change they record, so they live where that change was written: with the content for a
- *   content write, in the control database for a directory change. A move copies a site's rows of
+ * - RECORD_TABLES: the record of a write (audit, outbox, idempotency answer) and the delivery rows
+ *   of its events. They ride in the batch of the change they record (deliveries beside their event),
+ *   so they live where that change was written: with the content for a content write, in the
+ *   control database for a directory change. A move copies a site's rows of
  *   these too (they are site rows in its content database).
  * - NEUTRAL_TABLES: `batch_guards` never holds a row; a guard runs wherever its condition's tables are.
  */
@@ -55,10 +56,17 @@ export const SITE_TABLES = [
   "entry_proposals",
   "model_proposals",
   "webhooks",
-  "event_deliveries",
 ] as const;
 
-export const RECORD_TABLES = ["audit_log", "outbox_events", "idempotency_results"] as const;
+/** Delivery rows sit beside their outbox event (shared/events/deliver.ts), so they are records too. */
+export const RECORD_TABLES = ["audit_log", "outbox_events", "idempotency_results", "event_deliveries"] as const;
+
+/**
+ * Content tables written outside the site's object (a move's write queue does not hold them):
+ * webhook subscriptions (admin routes commit in the worker) and delivery rows (queue consumer,
+ * dead-letter retry). A move copies them again, replacing, after its cache wait.
+ */
+export const WRITTEN_OUTSIDE_OBJECT = ["webhooks", "event_deliveries"] as const;
 
 /**
  * Columns a move does not copy: the target database assigns them. `search_documents.id` is the
@@ -99,8 +107,9 @@ export function tablesOf(sql: string): string[] {
 /**
  * Where one statement must run: `control` when it names a directory table, `site` when it names a
  * content table, `record` when it names only record tables, `neutral` when it names none we know.
- * A statement naming both a directory and a content table cannot run anywhere once they are split:
- * it throws, so such a query is found by the first test that runs it on a second database.
+ * A statement naming a directory table together with a content or record table cannot run anywhere
+ * once they are split: it throws, so such a query is found by the first test that runs it on a
+ * second database.
  */
 export function statementSide(sql: string): TableSide {
   let control = false;
@@ -112,7 +121,8 @@ export function statementSide(sql: string): TableSide {
     else if (side === "site") site = true;
     else if (side === "record") record = true;
   }
-  if (control && site) throw new CrossDatabaseStatement(sql);
+  // Records can sit in either database, so a statement joining them to the directory has no home either.
+  if (control && (site || record)) throw new CrossDatabaseStatement(sql);
   if (control) return "control";
   if (site) return "site";
   return record ? "record" : "neutral";

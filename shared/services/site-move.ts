@@ -1,9 +1,10 @@
 import type { Clock } from "../clock";
 import { isoAt } from "../clock";
+import { chunk } from "../db/chunks";
 import { ANCHOR_CONDITION, anchorStatement } from "../db/site-anchor";
 import { databaseByBinding, forgetSiteDatabases, isSiteDatabaseBinding, type DatabaseBindings } from "../db/site-databases";
 import { configCacheMs } from "../public/config-cache";
-import { RECORD_TABLES, REASSIGNED_COLUMNS, SITE_TABLES } from "../db/tables";
+import { RECORD_TABLES, REASSIGNED_COLUMNS, SITE_TABLES, WRITTEN_OUTSIDE_OBJECT } from "../db/tables";
 import { AppError } from "../errors";
 
 /** Rows read and written per batch: far below D1's statement and batch limits for any row we hold. */
@@ -20,11 +21,14 @@ export interface MoveAnswer {
 }
 
 type Row = Record<string, unknown>;
+type Verb = "INSERT" | "INSERT OR IGNORE" | "INSERT OR REPLACE";
+
+const isRecord = (table: string) => (RECORD_TABLES as readonly string[]).includes(table);
 
 /**
  * Moves a site's content from its database to another (docs/scale.md, "Moving a site"). The
- * caller runs it inside the site's object, under its write queue, so no write of the site runs
- * meanwhile; reads go on against the source until the map flips.
+ * caller runs it inside the site's object, under its write queue, so no write of the site that
+ * goes through the object runs meanwhile; reads go on against the source until the map flips.
  *
  * 1. Clear any rows of the site the target still holds from an earlier attempt; write the site's
  *    foreign-key anchor there (a database other than the control one).
@@ -34,8 +38,10 @@ type Row = Record<string, unknown>;
  *    least as many, the control database also holds directory changes' records). A mismatch stops
  *    the move before the map changes (503 temporary_failure; a retry starts from step 1).
  * 4. Flip the map row (control database).
- * 5. Wait CONFIG_CACHE_MS, so every isolate's cached map answer names the target, then delete the
- *    site's rows from the source in chunks (children first), and its anchor there.
+ * 5. Wait CONFIG_CACHE_MS, so every isolate's cached map answer names the target; copy again what
+ *    is written outside the object (WRITTEN_OUTSIDE_OBJECT, replacing; records, keeping); then
+ *    delete the site's content rows from the source (children first), the record rows copied
+ *    (by key: a directory change's record written since stays where it is), and the anchor there.
  */
 export async function moveSite(env: DatabaseBindings, clock: Clock, siteId: string, to: string): Promise<MoveAnswer> {
   if (!isSiteDatabaseBinding(to) || env[to] === undefined) {
@@ -55,15 +61,19 @@ export async function moveSite(env: DatabaseBindings, clock: Clock, siteId: stri
   for (const table of [...SITE_TABLES].reverse()) await deleteSiteRows(target, table, siteId);
   if (target !== control) await anchorStatement(target, site, isoAt(clock.now())).run();
 
-  // 2. Copy, parents first.
+  // 2. Copy, parents first; the record rows' keys are kept to delete exactly those in step 5.
   const rows: Record<string, number> = {};
-  for (const table of [...SITE_TABLES, ...RECORD_TABLES]) rows[table] = await copyTable(source, target, table, siteId, RECORD_TABLES.includes(table as never));
+  const copiedRecords = new Map<string, unknown[][]>();
+  for (const table of [...SITE_TABLES, ...RECORD_TABLES]) {
+    const copied = await copyTable(source, target, table, siteId, isRecord(table) ? "INSERT OR IGNORE" : "INSERT");
+    rows[table] = copied.count;
+    if (isRecord(table)) copiedRecords.set(table, copied.keys);
+  }
 
   // 3. Verify by row counts before anything points at the target.
   for (const table of [...SITE_TABLES, ...RECORD_TABLES]) {
     const [inSource, inTarget] = [await countRows(source, table, siteId), await countRows(target, table, siteId)];
-    const record = RECORD_TABLES.includes(table as never);
-    if (record ? inTarget < inSource : inTarget !== inSource) {
+    if (isRecord(table) ? inTarget < inSource : inTarget !== inSource) {
       throw new AppError("temporary_failure", `The copy of ${table} does not match the source (${inSource} rows, ${inTarget} copied); the site was not moved.`, { table });
     }
   }
@@ -79,42 +89,47 @@ export async function moveSite(env: DatabaseBindings, clock: Clock, siteId: stri
   // 5. Readers holding the old answer keep finding the rows until their cache entry expires.
   const wait = configCacheMs(env);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  for (const table of WRITTEN_OUTSIDE_OBJECT) await copyTable(source, target, table, siteId, "INSERT OR REPLACE");
+  for (const table of RECORD_TABLES) {
+    const again = await copyTable(source, target, table, siteId, "INSERT OR IGNORE");
+    copiedRecords.set(table, [...(copiedRecords.get(table) ?? []), ...again.keys]);
+  }
   for (const table of [...SITE_TABLES].reverse()) await deleteSiteRows(source, table, siteId);
-  for (const table of RECORD_TABLES) await deleteSiteRows(source, table, siteId);
+  for (const table of RECORD_TABLES) await deleteKeys(source, table, copiedRecords.get(table) ?? []);
   if (source !== control) await source.prepare(`DELETE FROM sites WHERE id = ? AND ${ANCHOR_CONDITION}`).bind(siteId).run();
   return { site_id: siteId, from, to, moved: true, rows };
 }
 
-async function copyTable(source: D1Database, target: D1Database, table: string, siteId: string, record: boolean): Promise<number> {
-  const order = await primaryKey(source, table);
+/** Copies a site's rows of one table; answers how many, and their primary keys. */
+async function copyTable(source: D1Database, target: D1Database, table: string, siteId: string, verb: Verb): Promise<{ count: number; keys: unknown[][] }> {
+  const key = await primaryKey(source, table);
   const skip = new Set(REASSIGNED_COLUMNS[table] ?? []);
-  let copied = 0;
+  const keys: unknown[][] = [];
   for (let offset = 0; ; offset += MOVE_CHUNK_ROWS) {
     const page = await source
-      .prepare(`SELECT * FROM ${table} WHERE site_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM ${table} WHERE site_id = ? ORDER BY ${key.join(", ")} LIMIT ? OFFSET ?`)
       .bind(siteId, MOVE_CHUNK_ROWS, offset)
       .all<Row>();
     const found = page.results;
     if (found.length === 0) break;
-    // Records may already be there (a directory change's record in the control database): kept.
-    const verb = record ? "INSERT OR IGNORE" : "INSERT";
     await target.batch(
       found.map((row) => {
         const columns = Object.keys(row).filter((c) => !skip.has(c));
         return target.prepare(`${verb} INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).bind(...columns.map((c) => row[c] ?? null));
       }),
     );
-    copied += found.length;
+    for (const row of found) keys.push(key.map((c) => row[c] ?? null));
     if (found.length < MOVE_CHUNK_ROWS) break;
   }
-  return copied;
+  return { count: keys.length, keys };
 }
 
-/** The ORDER BY of a table's rows: its primary key columns (every table here has one), else rowid. */
-async function primaryKey(db: D1Database, table: string): Promise<string> {
+/** A table's primary key columns (every table a move copies has one). */
+async function primaryKey(db: D1Database, table: string): Promise<string[]> {
   const info = await db.prepare(`PRAGMA table_info(${table})`).all<{ name: string; pk: number }>();
   const pk = info.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-  return pk.length > 0 ? pk.join(", ") : "rowid";
+  if (pk.length === 0) throw new Error(`table ${table} has no primary key`);
+  return pk;
 }
 
 async function countRows(db: D1Database, table: string, siteId: string): Promise<number> {
@@ -123,7 +138,7 @@ async function countRows(db: D1Database, table: string, siteId: string): Promise
 
 /** Deletes a site's rows of one table in chunks (search_documents' triggers clear the FTS indexes). */
 async function deleteSiteRows(db: D1Database, table: string, siteId: string): Promise<void> {
-  const key = (await primaryKey(db, table)).split(", ");
+  const key = await primaryKey(db, table);
   const rowKey = key.length === 1 ? key[0] : `(${key.join(", ")})`;
   for (;;) {
     const done = await db
@@ -131,5 +146,16 @@ async function deleteSiteRows(db: D1Database, table: string, siteId: string): Pr
       .bind(siteId, siteId, MOVE_CHUNK_ROWS * 5)
       .run();
     if ((done.meta.changes ?? 0) === 0) break;
+  }
+}
+
+/** Deletes exactly these rows (primary key tuples) of one table, in chunks within D1's bound-parameter limit. */
+async function deleteKeys(db: D1Database, table: string, keys: readonly unknown[][]): Promise<void> {
+  const key = await primaryKey(db, table);
+  const tuple = key.length === 1 ? key[0] : `(${key.join(", ")})`;
+  const one = key.length === 1 ? "?" : `(${key.map(() => "?").join(", ")})`;
+  for (const part of chunk(keys, Math.floor(90 / key.length))) {
+    const list = key.length === 1 ? part.map(() => one).join(", ") : `VALUES ${part.map(() => one).join(", ")}`;
+    await db.prepare(`DELETE FROM ${table} WHERE ${tuple} IN (${list})`).bind(...part.flat()).run();
   }
 }

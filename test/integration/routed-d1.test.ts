@@ -25,7 +25,8 @@ describe("statementSide", () => {
     expect(statementSide("SELECT 1")).toBe("neutral");
   });
 
-  it("refuses one statement over a directory table and a content table", () => {
+  it("refuses one statement over a directory table and a content or record table", () => {
+    expect(() => statementSide("SELECT * FROM webhooks w LEFT JOIN plugin_installations p ON p.id = w.id")).toThrow(CrossDatabaseStatement);
     expect(() => statementSide("SELECT * FROM event_deliveries d LEFT JOIN plugin_installations p ON p.id = d.webhook_id")).toThrow(CrossDatabaseStatement);
     expect(() => statementSide('select * from "entries" where "owner_id" in (select "id" from "persons")')).toThrow(CrossDatabaseStatement);
   });

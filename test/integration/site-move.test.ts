@@ -1,9 +1,9 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/index";
-import { SITE_TABLES } from "../../shared/db/tables";
+import { RECORD_TABLES, SITE_TABLES } from "../../shared/db/tables";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { ADMIN } from "../helpers/admin-api";
+import { ADMIN, adminCall, signIn } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet, type ListBody } from "../helpers/public-api";
@@ -44,6 +44,13 @@ async function siteWithContent() {
   const published = await createEntry(token, post, { title: "Driftwood harbour", cover: image.id });
   expect((await manage(token, "POST", `/entries/${published.instance_id}/publish`, { body: {} })).status).toBe(200);
   const draft = await createEntry(token, post, { title: "Unfinished note" });
+  // A webhook (content written outside the site's object) and a delivery row (a record).
+  const session = await signIn(`${s.site.slug}@example.test`);
+  const hook = await adminCall<{ id: string }>(session, "POST", "/api/webhooks", { siteId: s.site.id, body: { url: "https://hooks.example.test/move", events: ["*"] } });
+  expect(hook.status).toBe(201);
+  await env.DB.prepare("INSERT INTO event_deliveries (id, site_id, event_id, webhook_id, attempts, next_attempt_at, state, created_at, updated_at) VALUES (?, ?, 'evt_x', ?, 1, 'x', 'dead', 'x', 'x')")
+    .bind(`dlv_${s.site.id}`, s.site.id, hook.body.id)
+    .run();
   return { s, post, token, image, published, draft };
 }
 
@@ -81,6 +88,7 @@ describe("POST /api/ops/sites/{id}/database", () => {
     expect(before.media).toBe(1);
     expect(before.published_media).toBeGreaterThan(0);
     expect(before.search_documents).toBe(1);
+    expect(before.webhooks).toBe(1);
 
     const moved = await moveCall(s.site.id, { binding: "DB_2" });
     expect(moved.status).toBe(200);
@@ -91,7 +99,10 @@ describe("POST /api/ops/sites/{id}/database", () => {
       expect(await countIn(env.DB, table, s.site.id), `${table} left in DB`).toBe(0);
     }
     // The content writes' records moved with the content.
-    expect(await countIn(env.DB, "outbox_events", s.site.id)).toBe(0);
+    for (const table of RECORD_TABLES) {
+      expect(await countIn(env.DB_2, table, s.site.id), `${table} in DB_2`).toBeGreaterThan(0);
+      expect(await countIn(env.DB, table, s.site.id), `${table} left in DB`).toBe(0);
+    }
     expect(await countIn(env.DB_2, "audit_log", s.site.id)).toBeGreaterThan(0);
     // The map names DB_2; the directory stays in DB, DB_2 holds only the anchor.
     expect(await env.DB.prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(s.site.id).first("binding")).toBe("DB_2");

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CONTROL_TABLES, SITE_TABLES } from "../../shared/db/tables";
+import { CONTROL_TABLES, RECORD_TABLES, SITE_TABLES } from "../../shared/db/tables";
 import { ANCHOR_CONDITION } from "../../shared/db/site-anchor";
 import type { SiteDatabaseBinding } from "../../shared/db/site-databases";
 import type { EntryView } from "../../shared/services/lifecycle";
@@ -181,14 +181,14 @@ describe("two sites on two databases", () => {
     expect((await publicGet<{ data: { fields: Record<string, unknown> } }>(two.s.host, "/v1/article/hello-world")).body.data.fields.title).toBe("Hello seagrass");
 
     // Straight from the bindings: site 2's content is in DB_2 and nowhere in DB; site 1's never in DB_2.
-    const expectedInTwo = ["models", "entries", "versions", "published_items", "search_documents", "webhooks", "event_deliveries"];
+    const expectedInTwo = ["models", "entries", "versions", "published_items", "search_documents", "webhooks"];
     for (const table of SITE_TABLES) {
       expect(await countIn(env.DB, table, two.s.site.id), `${table} of site 2 in DB`).toBe(0);
       expect(await countIn(env.DB_2, table, one.s.site.id), `${table} of site 1 in DB_2`).toBe(0);
       if (expectedInTwo.includes(table)) expect(await countIn(env.DB_2, table, two.s.site.id), `${table} of site 2 in DB_2`).toBeGreaterThan(0);
     }
-    // Content writes' records (audit, outbox, idempotency answers) ride with the content in DB_2.
-    for (const table of ["audit_log", "outbox_events", "idempotency_results"]) {
+    // Content writes' records (audit, outbox, idempotency answers, deliveries) ride with the content in DB_2.
+    for (const table of RECORD_TABLES) {
       expect(await countIn(env.DB_2, table, two.s.site.id), `${table} of site 2 in DB_2`).toBeGreaterThan(0);
       expect(await countIn(env.DB_2, table, one.s.site.id)).toBe(0);
     }
