@@ -49,7 +49,7 @@ const bindings = new TtlCache<string>("site databases");
 /** The binding name a site's content lives in (the map row, else `DB`). */
 export function siteDatabaseBinding(env: DatabaseBindings, siteId: string): Promise<string> {
   return bindings.get(siteId, configCacheMs(env), Date.now(), async () => {
-    const row = await env.DB.prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(siteId).first<{ binding: string }>();
+    const row = await controlDatabase(env).prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(siteId).first<{ binding: string }>();
     return row?.binding ?? DEFAULT_SITE_DATABASE;
   });
 }
@@ -74,7 +74,7 @@ const routed = new WeakMap<D1Database, RoutedD1>();
  */
 export async function siteScopedDatabase(env: DatabaseBindings, siteId: string): Promise<D1Database> {
   const site = await siteDatabase(env, siteId);
-  return scopedOver(env.DB, site);
+  return scopedOver(controlDatabase(env), site);
 }
 
 /** The handle over a known pair (control, site); the same object for the same site database. */
@@ -94,5 +94,6 @@ export function scopedOver(control: D1Database, site: D1Database): D1Database {
  */
 export async function recordDatabases(env: DatabaseBindings, siteId: string): Promise<D1Database[]> {
   const site = await siteDatabase(env, siteId);
-  return site === env.DB ? [site] : [site, env.DB];
+  const control = controlDatabase(env);
+  return site === control ? [site] : [site, control];
 }

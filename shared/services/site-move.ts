@@ -2,7 +2,7 @@ import type { Clock } from "../clock";
 import { isoAt } from "../clock";
 import { chunk } from "../db/chunks";
 import { ANCHOR_CONDITION, anchorStatement } from "../db/site-anchor";
-import { databaseByBinding, forgetSiteDatabases, isSiteDatabaseBinding, type DatabaseBindings } from "../db/site-databases";
+import { controlDatabase, databaseByBinding, forgetSiteDatabases, isSiteDatabaseBinding, type DatabaseBindings } from "../db/site-databases";
 import { configCacheMs } from "../public/config-cache";
 import { RECORD_TABLES, REASSIGNED_COLUMNS, SITE_TABLES, WRITTEN_OUTSIDE_OBJECT } from "../db/tables";
 import { AppError } from "../errors";
@@ -47,7 +47,7 @@ export async function moveSite(env: DatabaseBindings, clock: Clock, siteId: stri
   if (!isSiteDatabaseBinding(to) || env[to] === undefined) {
     throw new AppError("unknown_database", `No site database is bound as "${to}".`, { binding: to });
   }
-  const control = env.DB;
+  const control = controlDatabase(env);
   const site = await control.prepare("SELECT id, default_lang FROM sites WHERE id = ?").bind(siteId).first<{ id: string; default_lang: string }>();
   if (!site) throw new AppError("not_found", "No such site.");
   // The map row itself, not this isolate's cached answer: the move is the one writer of it.
