@@ -108,7 +108,7 @@ async function startRuntime(script, bindings, persistDir, maxAge) {
     host: "127.0.0.1",
     port: 0,
     logRequests: false,
-    d1Databases: { DB: bindings.d1Id },
+    d1Databases: bindings.d1Databases,
     ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket } } : {}),
     durableObjects: {
       ...Object.fromEntries(
@@ -136,10 +136,13 @@ async function applyMigrations(mf, bindings) {
   const { unstable_splitSqlQuery } = await import("wrangler");
   const dir = path.join(root, bindings.d1MigrationsDir);
   const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
-  const db = await mf.getD1Database("DB");
-  for (const file of files) {
-    const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8")).filter((s) => s.trim() !== "");
-    await db.batch(statements.map((s) => db.prepare(s)));
+  // Every D1 binding gets every migration (docs/scale.md, "More than one database").
+  for (const binding of Object.keys(bindings.d1Databases)) {
+    const db = await mf.getD1Database(binding);
+    for (const file of files) {
+      const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8")).filter((s) => s.trim() !== "");
+      await db.batch(statements.map((s) => db.prepare(s)));
+    }
   }
   say(`Applied ${files.length} D1 migrations (${files.join(", ")}).`);
 }

@@ -110,6 +110,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  // More than one database (docs/scale.md): a binding name that is not one of SITE_DATABASE_BINDINGS.
+  unknown_database: 422,
   temporary_failure: 503,
   // Media edits (PUT /media/{id}, docs/media.md).
   media_framing_not_image: 400,

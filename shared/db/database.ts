@@ -419,9 +419,18 @@ export interface EventDeliveriesTable {
   updated_at: string;
 }
 
+/** The site map (0025): which D1 binding holds a site's content; no row = `DB`. Control database only. */
+export interface SiteDatabasesTable {
+  site_id: string;
+  binding: string;
+  created_at: string;
+  moved_at: string | null;
+}
+
 export interface Database {
   batch_guards: BatchGuardsTable;
   sites: SitesTable;
+  site_databases: SiteDatabasesTable;
   site_hosts: SiteHostsTable;
   persons: PersonsTable;
   sessions: SessionsTable;
