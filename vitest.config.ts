@@ -103,7 +103,8 @@ export default defineConfig(async () => {
           // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
           // MEDIA_REQUEST_BODY_LIMIT_BYTES 45 MB: the streamed upload's limit below the 100 MB default,
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000" },
+          // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver },
         },

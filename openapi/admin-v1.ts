@@ -110,6 +110,240 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** GET /api/people */
+  listPeople: {
+    method: "GET";
+    path: "/api/people";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "person_id": string;
+        "name": string;
+        "email": string;
+        "role": {
+          "id": string;
+          "slug": string;
+          "name": string;
+        };
+        "state": "active" | "deactivated";
+        "account_active": boolean;
+        "joined_at": string;
+      }>;
+    };
+  };
+  /** PUT /api/people/{person_id}/role */
+  changeMemberRole: {
+    method: "PUT";
+    path: "/api/people/{person_id}/role";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: {
+      "role_id": string;
+    };
+    response: {
+      "person_id": string;
+      "name": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "state": "active" | "deactivated";
+      "account_active": boolean;
+      "joined_at": string;
+    };
+  };
+  /** POST /api/people/{person_id}/deactivate */
+  deactivateMember: {
+    method: "POST";
+    path: "/api/people/{person_id}/deactivate";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "person_id": string;
+      "name": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "state": "active" | "deactivated";
+      "account_active": boolean;
+      "joined_at": string;
+    };
+  };
+  /** POST /api/people/{person_id}/reactivate */
+  reactivateMember: {
+    method: "POST";
+    path: "/api/people/{person_id}/reactivate";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "person_id": string;
+      "name": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "state": "active" | "deactivated";
+      "account_active": boolean;
+      "joined_at": string;
+    };
+  };
+  /** DELETE /api/people/{person_id} */
+  removeMember: {
+    method: "DELETE";
+    path: "/api/people/{person_id}";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "person_id": string;
+      "name": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "state": "active" | "deactivated";
+      "account_active": boolean;
+      "joined_at": string;
+      "removed": true;
+    };
+  };
+  /** GET /api/invitations */
+  listInvitations: {
+    method: "GET";
+    path: "/api/invitations";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "email": string;
+        "role": {
+          "id": string;
+          "slug": string;
+          "name": string;
+        };
+        "invited_by": string;
+        "created_at": string;
+        "expires_at": string;
+      }>;
+    };
+  };
+  /** POST /api/invitations */
+  createInvitation: {
+    method: "POST";
+    path: "/api/invitations";
+    params: never;
+    query: never;
+    body: {
+      "email": string;
+      "role_id": string;
+    };
+    response: {
+      "id": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "invited_by": string;
+      "created_at": string;
+      "expires_at": string;
+      "link": string;
+    };
+  };
+  /** DELETE /api/invitations/{id} */
+  revokeInvitation: {
+    method: "DELETE";
+    path: "/api/invitations/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "email": string;
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "invited_by": string;
+      "created_at": string;
+      "expires_at": string;
+      "revoked": true;
+    };
+  };
+  /** POST /api/invitations/inspect */
+  inspectInvitation: {
+    method: "POST";
+    path: "/api/invitations/inspect";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+    };
+    response: {
+      "site": {
+        "name": string;
+      };
+      "email": string;
+      "role": {
+        "name": string;
+      };
+      "expires_at": string;
+      "account_exists": boolean;
+    };
+  };
+  /** POST /api/invitations/accept */
+  acceptInvitation: {
+    method: "POST";
+    path: "/api/invitations/accept";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+      "name"?: string;
+      "password": string;
+    };
+    response: {
+      "person": {
+        "id": string;
+        "email": string;
+        "name": string;
+      };
+      "sites": Array<{
+        "id": string;
+        "slug": string;
+        "name": string;
+        "role": string;
+      }>;
+      "csrf_token": string;
+    };
+  };
   /** GET /api/site-tokens */
   listSiteTokens: {
     method: "GET";
@@ -783,6 +1017,16 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   listMemberNames: { method: "GET", path: "/api/member-names" },
   getEntryVersion: { method: "GET", path: "/api/entries/{id}/versions/{version_id}" },
   listSiteHosts: { method: "GET", path: "/api/site-hosts" },
+  listPeople: { method: "GET", path: "/api/people" },
+  changeMemberRole: { method: "PUT", path: "/api/people/{person_id}/role" },
+  deactivateMember: { method: "POST", path: "/api/people/{person_id}/deactivate" },
+  reactivateMember: { method: "POST", path: "/api/people/{person_id}/reactivate" },
+  removeMember: { method: "DELETE", path: "/api/people/{person_id}" },
+  listInvitations: { method: "GET", path: "/api/invitations" },
+  createInvitation: { method: "POST", path: "/api/invitations" },
+  revokeInvitation: { method: "DELETE", path: "/api/invitations/{id}" },
+  inspectInvitation: { method: "POST", path: "/api/invitations/inspect" },
+  acceptInvitation: { method: "POST", path: "/api/invitations/accept" },
   listSiteTokens: { method: "GET", path: "/api/site-tokens" },
   createSiteToken: { method: "POST", path: "/api/site-tokens" },
   revokeSiteToken: { method: "DELETE", path: "/api/site-tokens/{id}" },

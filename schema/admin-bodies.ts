@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { PluginCapabilitySchema } from "./plugin-manifest";
 import { Scope } from "./scopes";
+import { noBidiControls, noControls, wellFormed } from "./text";
 
 /**
  * Closed request bodies and queries of the admin JSON API (docs/admin-api.md). The route table
@@ -68,3 +69,27 @@ export const InstanceQuery = v.strictObject({ instance_id: v.optional(Id) });
 export const MemberNamesQuery = v.strictObject({
   ids: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}(?:,[A-Za-z0-9_-]{1,64}){0,99}$/, "ids: 1 to 100 person ids separated by commas")),
 });
+
+/** POST /api/invitations (docs/people.md). The email is trimmed and compared lower-case. */
+export const CreateInvitationBody = v.strictObject({
+  email: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(320), v.email()),
+  role_id: Id,
+});
+
+/** POST /api/invitations/inspect */
+export const InvitationTokenBody = v.strictObject({
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+});
+
+/**
+ * POST /api/invitations/accept. `name` is needed when the invited email has no account yet; the
+ * service then also asks a password of at least 12 characters (docs/people.md).
+ */
+export const AcceptInvitationBody = v.strictObject({
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  name: v.optional(v.pipe(v.string(), v.maxLength(1024), wellFormed(), noControls(), noBidiControls())),
+  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+});
+
+/** PUT /api/people/{person_id}/role */
+export const MemberRoleBody = v.strictObject({ role_id: Id });

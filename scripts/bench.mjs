@@ -22,8 +22,9 @@
  *   6. write figures (scripts/bench/write-figures.mjs, issue #14) on a fresh runtime over the same storage.
  *
  * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
- * BENCH_ONLY=read|write (default both), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
+ * BENCH_ONLY=read|write|search (default read and write; search: only the search figures), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
  */
+import { buildAdmin } from "./build-admin.mjs";
 import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -107,7 +108,7 @@ async function startRuntime(script, bindings, persistDir, maxAge) {
     host: "127.0.0.1",
     port: 0,
     logRequests: false,
-    d1Databases: { DB: bindings.d1Id },
+    d1Databases: bindings.d1Databases,
     ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket } } : {}),
     durableObjects: {
       ...Object.fromEntries(
@@ -135,10 +136,13 @@ async function applyMigrations(mf, bindings) {
   const { unstable_splitSqlQuery } = await import("wrangler");
   const dir = path.join(root, bindings.d1MigrationsDir);
   const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
-  const db = await mf.getD1Database("DB");
-  for (const file of files) {
-    const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8")).filter((s) => s.trim() !== "");
-    await db.batch(statements.map((s) => db.prepare(s)));
+  // Every D1 binding gets every migration (docs/scale.md, "More than one database").
+  for (const binding of Object.keys(bindings.d1Databases)) {
+    const db = await mf.getD1Database(binding);
+    for (const file of files) {
+      const statements = unstable_splitSqlQuery(readFileSync(path.join(dir, file), "utf8")).filter((s) => s.trim() !== "");
+      await db.batch(statements.map((s) => db.prepare(s)));
+    }
   }
   say(`Applied ${files.length} D1 migrations (${files.join(", ")}).`);
 }
@@ -371,7 +375,34 @@ function targets(rows) {
   if (errors.length > 0) print(`  WARNING: answers other than 200, or socket errors, in ${errors.join(", ")} (see the table)`);
 }
 
+/**
+ * Grows the bench site to SEARCH_ITEMS published articles with their search documents (direct
+ * SQL copies of the originals, in steps of 10 copies so no request runs long) and measures search
+ * again with the same queries.
+ */
+async function growSearch(benchCall) {
+  say(`[${elapsed()}] Copying published rows and search documents up to ${SEARCH_ITEMS} items (direct SQL, search figures)…`);
+  let grownMore;
+  const copiesWanted = Math.ceil(SEARCH_ITEMS / ITEMS) - 1;
+  for (let from = 1; from <= copiesWanted; from += 10) {
+    const to = Math.min(copiesWanted, from + 9);
+    grownMore = await benchCall("POST", "/_bench/grow", { target: (to + 1) * ITEMS });
+    const docs = await benchCall("POST", "/_bench/search/grow", { from, to });
+    say(`  ${grownMore.items} items, ${docs.documents} search documents`);
+  }
+  return { items: grownMore?.items ?? ITEMS, figures: await searchFigures(benchCall, ITEMS) };
+}
+
+/** The admin UI's initial JavaScript, gzipped, against its 150 KB budget (issue #15). */
+async function adminFigure() {
+  const figures = await buildAdmin({ quiet: true });
+  print(`BENCH admin.initial_js_gzip=${figures.initial_js_gzip_bytes}B (${figures.initial_files} files; all JavaScript ${figures.all_js_gzip_bytes}B in ${figures.js_files} files)`);
+  const met = figures.initial_js_gzip_bytes <= figures.budget_bytes;
+  print(`  TARGET admin.initial_js_gzip <= ${figures.budget_bytes}B: ${figures.initial_js_gzip_bytes}B ${met ? "met" : "MISSED"}`);
+}
+
 async function main() {
+  await adminFigure();
   const bindings = await readBindings();
   say("Bundling scripts/bench/bench-worker.ts…");
   const script = await bundleWorker("scripts/bench/bench-worker.ts");
@@ -399,6 +430,20 @@ async function main() {
       await applyMigrations(runtime.mf, bindings);
       await writeFigures(runtime.base, print, say);
       await stop();
+      print(`Load average at start ${loadAtStart}, at end ${load()}. Done in ${elapsed()}.`);
+      return;
+    }
+    if (ONLY === "search") {
+      runtime = await startRuntime(script, bindings, persistDir, 0);
+      say(`Miniflare on ${runtime.base.origin}, storage ${persistDir}; search figures only`);
+      await applyMigrations(runtime.mf, bindings);
+      await seed(runtime.base);
+      const benchCall = (method, p, body) => bench(runtime.base, method, p, body);
+      const small = await searchFigures(benchCall, ITEMS);
+      const large = await growSearch(benchCall);
+      await stop();
+      for (const l of [...searchLines(ITEMS, small), ...searchLines(large.items, large.figures)]) print(l);
+      for (const l of searchTargets(small, ITEMS, large.figures, large.items)) print(l);
       print(`Load average at start ${loadAtStart}, at end ${load()}. Done in ${elapsed()}.`);
       return;
     }
@@ -495,21 +540,7 @@ async function main() {
     say(`  ${grown.items} items, ${grown.rows} published rows`);
     rows.push(...rowsLines(await bench(base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`)));
 
-    let searchLarge;
-    if (searchSmall) {
-      say(`[${elapsed()}] Copying published rows and search documents up to ${SEARCH_ITEMS} items (direct SQL, search figures)…`);
-      // In steps of 10 copies of the originals, so no request runs long.
-      let grownMore;
-      let docs;
-      const copiesWanted = Math.ceil(SEARCH_ITEMS / ITEMS) - 1;
-      for (let from = 1; from <= copiesWanted; from += 10) {
-        const to = Math.min(copiesWanted, from + 9);
-        grownMore = await bench(base, "POST", "/_bench/grow", { target: (to + 1) * ITEMS });
-        docs = await bench(base, "POST", "/_bench/search/grow", { from, to });
-        say(`  ${grownMore.items} items, ${docs.documents} search documents`);
-      }
-      searchLarge = { items: grownMore?.items ?? ITEMS, figures: await searchFigures(benchCall, ITEMS) };
-    }
+    const searchLarge = searchSmall ? await growSearch(benchCall) : undefined;
     await stop();
 
     table();

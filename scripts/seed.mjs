@@ -3,7 +3,7 @@
  * npm run seed [-- --json]
  *
  * Seeds the LOCAL database that `wrangler dev` uses (.wrangler/state/v3), idempotently:
- *   1. applies the local D1 migrations (wrangler d1 migrations apply DB --local);
+ *   1. applies the local D1 migrations to every D1 binding (wrangler d1 migrations apply DB / DB_2 --local);
  *   2. bundles scripts/seed/seed-worker.ts with esbuild and runs it on Miniflare, with D1 and R2
  *      bindings persisted exactly where `wrangler dev` keeps them (same ids, same folders);
  *   3. prints a short summary, or with --json exactly one JSON object on stdout (all else on stderr).
@@ -37,15 +37,18 @@ const say = (line = "") => process.stderr.write(`${line}\n`);
 const require = createRequire(import.meta.url);
 const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 
-function applyMigrations() {
-  say("Applying local D1 migrations…");
-  const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
-    cwd: root,
-    // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
-    stdio: ["ignore", 2, 2],
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
-  });
-  if (result.status !== 0) throw new Error(`wrangler d1 migrations apply failed (exit ${result.status ?? result.signal})`);
+/** Every D1 binding gets every migration: the control database and each site database (docs/scale.md). */
+function applyMigrations(bindings) {
+  for (const binding of Object.keys(bindings.d1Databases)) {
+    say(`Applying local D1 migrations to ${binding}…`);
+    const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], {
+      cwd: root,
+      // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
+      stdio: ["ignore", 2, 2],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
+    });
+    if (result.status !== 0) throw new Error(`wrangler d1 migrations apply ${binding} failed (exit ${result.status ?? result.signal})`);
+  }
 }
 
 async function runSeed(script, bindings) {
@@ -55,7 +58,7 @@ async function runSeed(script, bindings) {
     script,
     compatibilityDate: bindings.compatibilityDate,
     compatibilityFlags: bindings.compatibilityFlags,
-    d1Databases: { DB: bindings.d1Id },
+    d1Databases: bindings.d1Databases,
     d1Persist: path.join(persistRoot, "d1"),
     ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket }, r2Persist: path.join(persistRoot, "r2") } : {}),
     // Keep stdout for the --json answer: whatever workerd prints goes to stderr.
@@ -94,8 +97,8 @@ function summary(result, bindings) {
 
 async function main() {
   if (!existsSync(path.join(root, "wrangler.jsonc"))) throw new Error(`no wrangler.jsonc in ${root}`);
-  applyMigrations();
   const bindings = await readBindings();
+  applyMigrations(bindings);
   say("Seeding the demo…");
   const result = await runSeed(await bundleWorker("scripts/seed/seed-worker.ts"), bindings);
   for (const line of result.log) say(`  ${line}`);

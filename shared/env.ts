@@ -2,7 +2,12 @@ import type { SiteObject } from "../objects/site/site-object";
 
 /** Bindings and variables of the router worker (wrangler.jsonc). */
 export interface Env {
+  /** The control database (the directory) and the default site database (docs/scale.md). */
   DB: D1Database;
+  /** A second site database; the list of site databases is SITE_DATABASE_BINDINGS (shared/db/site-databases.ts). */
+  DB_2: D1Database;
+  /** Enables the operators' routes (POST /api/ops/…) when set; absent → they answer 404. */
+  OPS_TOKEN?: string;
   MEDIA: R2Bucket;
   SITE: DurableObjectNamespace<SiteObject>;
   EVENTS: Queue<EventMessage>;

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   media_folder_not_found: 404,
   content_not_found: 404,
   search_off: 404,
+  invitation_not_found: 404,
   method_not_allowed: 405,
   version_conflict: 409,
   workflow_conflict: 409,
@@ -71,6 +72,11 @@ export const ERROR_STATUS = {
   media_folder_too_deep: 409,
   media_folder_limit: 409,
   media_folder_changed: 409,
+  // People (docs/people.md).
+  already_member: 409,
+  account_exists: 409,
+  last_administrator: 409,
+  own_membership: 409,
   transition_unavailable: 422,
   transition_refused: 422,
   field_validation_failed: 422,
@@ -83,6 +89,7 @@ export const ERROR_STATUS = {
   rich_block_values_invalid: 422,
   invalid_slug: 422,
   unknown_model: 422,
+  unknown_role: 422,
   grant_not_held: 422,
   grant_not_requested: 422,
   proposal_field_unsupported: 422,
@@ -103,6 +110,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  // More than one database (docs/scale.md): a binding name that is not one of SITE_DATABASE_BINDINGS.
+  unknown_database: 422,
   temporary_failure: 503,
   // Media edits (PUT /media/{id}, docs/media.md).
   media_framing_not_image: 400,

@@ -8,6 +8,7 @@ import { handleManage, MANAGE_BASE } from "./manage/router";
 import { handleOAuth, isOAuthPath } from "./oauth/router";
 import { handleMcp, MCP_PATH } from "./mcp/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
+import { handleOps, OPS_BASE } from "./ops/router";
 import { siteForRequest } from "./resolve-site";
 import { handlePublic } from "./routes/public";
 import { MEDIA_PATH_PREFIX } from "./public/media-file";
@@ -34,6 +35,8 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     if (isAdminHost(request, env)) {
       // The generated command line, for download (docs/cli.md); beside the admin's JSON table.
       if (pathname === MANAGE_SCRIPT_PATH) return manageScript(request);
+      // Operators' routes (moving a site between databases), only when OPS_TOKEN is set.
+      if (pathname === OPS_BASE || pathname.startsWith(`${OPS_BASE}/`)) return await handleOps(request, env);
       return await handleAdmin(request, env);
     }
     // Credential-addressed surfaces answer on any host; the site comes from the credential.

@@ -1,6 +1,7 @@
 import { isoAt, type Clock } from "../../shared/clock";
 import { chunk } from "../../shared/db/chunks";
 import type { Env } from "../../shared/env";
+import { recordDatabases } from "../../shared/db/site-databases";
 
 /**
  * Hands committed outbox events to the EVENTS queue and marks them enqueued. A failure here loses
@@ -11,10 +12,13 @@ export async function enqueueEvents(env: Env, clock: Clock, siteId: string, even
   try {
     await env.EVENTS.sendBatch(eventIds.map((id) => ({ body: { event_id: id, site_id: siteId } })));
     const at = isoAt(clock.now());
-    for (const part of chunk(eventIds, 90)) {
-      await env.DB.prepare(`UPDATE outbox_events SET enqueued_at = ? WHERE site_id = ? AND id IN (${part.map(() => "?").join(",")})`)
-        .bind(at, siteId, ...part)
-        .run();
+    // A directory change's event sits in the control database (shared/db/tables.ts): mark it wherever it is.
+    for (const db of await recordDatabases(env, siteId)) {
+      for (const part of chunk(eventIds, 90)) {
+        await db.prepare(`UPDATE outbox_events SET enqueued_at = ? WHERE site_id = ? AND id IN (${part.map(() => "?").join(",")})`)
+          .bind(at, siteId, ...part)
+          .run();
+      }
     }
     return true;
   } catch (error) {
@@ -25,8 +29,12 @@ export async function enqueueEvents(env: Env, clock: Clock, siteId: string, even
 
 /** Outbox rows of this site that were committed but never reached the queue. */
 export async function pendingEventIds(env: Env, siteId: string): Promise<string[]> {
-  const rows = await env.DB.prepare("SELECT id FROM outbox_events WHERE site_id = ? AND enqueued_at IS NULL ORDER BY created_at LIMIT 100")
-    .bind(siteId)
-    .all<{ id: string }>();
-  return rows.results.map((r) => r.id);
+  const ids: string[] = [];
+  for (const db of await recordDatabases(env, siteId)) {
+    const rows = await db.prepare("SELECT id FROM outbox_events WHERE site_id = ? AND enqueued_at IS NULL ORDER BY created_at LIMIT 100")
+      .bind(siteId)
+      .all<{ id: string }>();
+    ids.push(...rows.results.map((r) => r.id));
+  }
+  return ids;
 }

@@ -1,5 +1,6 @@
 import type { Clock } from "../../shared/clock";
-import { createDb, siteDatabase } from "../../shared/db/client";
+import { createDb } from "../../shared/db/client";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { mediaRepository } from "../../shared/repositories/media-repository";
@@ -44,7 +45,7 @@ export class MediaCleanup {
         ? this.storage.sql.exec<{ object_key: string }>("SELECT object_key FROM media_cleanup ORDER BY noted_at LIMIT 100")
         : this.storage.sql.exec<{ object_key: string }>("SELECT object_key FROM media_cleanup WHERE media_id = ?", mediaId)
     ).toArray();
-    const db = createDb(siteDatabase(this.env, siteId));
+    const db = createDb(await siteScopedDatabase(this.env, siteId));
     const media = mediaRepository(db, siteScope(siteId));
     for (const { object_key: key } of rows) {
       try {

@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import type { Outcome } from "../../shared/errors";
+import { AppError, type Outcome } from "../../shared/errors";
+import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, pendingEventIds } from "./after-commit";
@@ -13,7 +14,8 @@ import { RateLimiter, type TakeResult } from "./rate-limits";
 import { UploadObjects } from "./upload-objects";
 import { MediaCleanup, type StorageCleanup } from "./media-cleanup";
 import { cloudflarePurger } from "../../shared/public/cache-purge";
-import { createDb, siteDatabase } from "../../shared/db/client";
+import { createDb } from "../../shared/db/client";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 import { siteScope } from "../../shared/db/site-scope";
 import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
@@ -144,6 +146,22 @@ export class SiteObject extends DurableObject<Env> {
     return this.#queue.run(() => this.#cleanup.run(siteId, mediaId));
   }
 
+  /**
+   * Moves the site's content to another site database (operators only: POST /api/ops/sites/{id}/database).
+   * Runs in the write queue, so no write of the site runs between the copy and the flip; a refusal
+   * comes back as a Failure (thrown errors lose their code over RPC).
+   */
+  async moveDatabase(siteId: string, binding: string): Promise<Outcome<MoveAnswer>> {
+    return this.#queue.run(async () => {
+      try {
+        return { ok: true as const, value: await moveSite(this.env, this.#clock, siteId, binding) };
+      } catch (error) {
+        if (error instanceof AppError) return { ok: false as const, error: error.toFailure() };
+        throw error;
+      }
+    });
+  }
+
   override async alarm(): Promise<void> {
     this.#ledger.sweep();
     this.#leases.sweep();
@@ -169,7 +187,7 @@ export class SiteObject extends DurableObject<Env> {
    * then forgotten. A failed read or delete keeps the note for the next alarm.
    */
   async #removeStoppedUploads(siteId: string): Promise<void> {
-    const media = mediaRepository(createDb(siteDatabase(this.env, siteId)), siteScope(siteId));
+    const media = mediaRepository(createDb(await siteScopedDatabase(this.env, siteId)), siteScope(siteId));
     for (const { objectKey: key, uploadId } of this.#uploads.due()) {
       try {
         // A streamed upload that stopped mid-way: its parts are no object yet, so abort the upload.

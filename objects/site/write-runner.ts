@@ -1,6 +1,7 @@
 import { AppError, type Outcome } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
-import { createDb, siteDatabase } from "../../shared/db/client";
+import { createDb } from "../../shared/db/client";
+import { recordDatabases, siteScopedDatabase } from "../../shared/db/site-databases";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
@@ -116,7 +117,7 @@ export class WriteRunner {
   }
 
   async #context(request: WriteRequest<unknown>): Promise<LifecycleContext> {
-    const d1 = siteDatabase(this.env, request.siteId);
+    const d1 = await siteScopedDatabase(this.env, request.siteId);
     const db = createDb(d1);
     const site = await findSiteById(db, request.siteId);
     if (!site) throw new AppError("not_found", "No such site.");
@@ -133,11 +134,15 @@ export class WriteRunner {
   }
 
   async #committedAnswer(siteId: string, scope: string, key: string, fingerprint: string): Promise<{ status: number; body: string } | undefined> {
-    const row = await siteDatabase(this.env, siteId)
-      .prepare("SELECT status, body, fingerprint FROM idempotency_results WHERE site_id = ? AND scope = ? AND key = ? AND expires_at > ?")
-      .bind(siteId, scope, key, new Date(this.clock.now()).toISOString())
-      .first<{ status: number; body: string; fingerprint: string }>();
-    return row && row.fingerprint === fingerprint ? { status: row.status, body: row.body } : undefined;
+    // A directory change's answer is in the control database (shared/db/tables.ts): look in both.
+    for (const db of await recordDatabases(this.env, siteId)) {
+      const row = await db
+        .prepare("SELECT status, body, fingerprint FROM idempotency_results WHERE site_id = ? AND scope = ? AND key = ? AND expires_at > ?")
+        .bind(siteId, scope, key, new Date(this.clock.now()).toISOString())
+        .first<{ status: number; body: string; fingerprint: string }>();
+      if (row) return row.fingerprint === fingerprint ? { status: row.status, body: row.body } : undefined;
+    }
+    return undefined;
   }
 
   /**

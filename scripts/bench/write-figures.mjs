@@ -16,6 +16,8 @@
  *   write.plugin_transition  POST /api/plugin/v1/content/{id}/transitions (publish), one bench
  *                        plugin installation per connection (the protocol allows 120 requests a
  *                        minute per installation)
+ *   probe only: plugin_read  GET /api/plugin/v1/content/{id} (a plugin reading one granted entry), for
+ *                        the cost table's plugin-read row (docs/scale.md)
  *   write.many.sites<k>  the mix create → save → publish on fresh entries, 50 connections spread
  *                        over k sites (50/k each); writes per second
  *   primitive.do_write.objects<k>  the DO-write primitive from 50 connections over 1 and 10
@@ -244,6 +246,13 @@ async function transition(base, plugin, entry) {
   return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
 }
 
+/** A plugin's read of one granted entry (the protocol's `getContent`): the plugin-read row of the cost table. */
+async function pluginRead(base, plugin, entry) {
+  const res = await send(base, { method: "GET", path: `/api/plugin/v1/content/${entry.instance_id}`, host: PLUGIN_HOST, headers: { authorization: `Bearer ${plugin.token}` } });
+  plugin.used += 1;
+  return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+}
+
 // ── Figures ──────────────────────────────────────────────────────────────────────────────────
 
 const round = (x) => (x >= 100 ? Math.round(x) : Math.round(x * 10) / 10);
@@ -328,6 +337,7 @@ export async function writeFigures(base, print, say) {
   const probeDrafts = [];
   for (let i = 0; i < 3; i++) probeDrafts.push((await create(base, site)).entry);
   await one("plugin_transition", () => transition(base, plugins[0], probeDrafts.shift()));
+  await one("plugin_read", () => pluginRead(base, plugins[0], probeEntries[0]));
   const publishStatements = Math.max(...probe.publish.batch_sizes);
   say(`  publish commits one batch of ${publishStatements} statements; create ${Math.max(...probe.create.batch_sizes)}; save ${Math.max(...probe.save.batch_sizes)}; replay answered with replayed=${replayed}`);
 

@@ -46,7 +46,8 @@ export function request(port, { method = "GET", host, path: pathname, headers = 
   });
 }
 
-export async function startDevServer({ port }) {
+/** `vars`: extra `--var NAME:value` for this run (e.g. OPS_TOKEN for the site move's end-to-end test). */
+export async function startDevServer({ port, vars = {} }) {
   // wrangler serves the admin UI from admin/dist (wrangler.jsonc assets): `npm test` builds it
   // first; a test file run on its own builds it here when it is missing.
   if (!existsSync(path.join(root, "admin", "dist", "index.html"))) {
@@ -62,7 +63,7 @@ export async function startDevServer({ port }) {
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
   const info = JSON.parse(seeded.stdout);
   // Local development policy (docs/outbound-addresses.md): the example plugin listens on 127.0.0.1.
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728"], {
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],

@@ -17,6 +17,11 @@ export async function readBindings() {
   return {
     // wrangler dev (d1DatabaseEntry) and `wrangler d1 execute --local` key local D1 by preview_database_id ?? database_id.
     d1Id: d1.preview_database_id ?? d1.database_id ?? d1.binding,
+    /**
+     * Every D1 binding (`DB` is the control database; each site database has its own binding,
+     * docs/scale.md "More than one database"): binding → local id, for Miniflare's `d1Databases`.
+     */
+    d1Databases: Object.fromEntries(config.d1_databases.map((d) => [d.binding, d.preview_database_id ?? d.database_id ?? d.binding])),
     /** Where the D1 migrations live, relative to the repository root. */
     d1MigrationsDir: d1.migrations_dir ?? "migrations",
     r2Bucket: r2 ? (r2.bucket_name ?? r2.binding) : undefined,

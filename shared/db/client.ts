@@ -47,8 +47,3 @@ export function createDb(d1: D1Database): Kysely<Database> {
   }
   return db;
 }
-
-/** Where a site's content lives. Today every site shares `DB`; a later shard map changes only this. */
-export function siteDatabase(env: { DB: D1Database }, _siteId: string): D1Database {
-  return env.DB;
-}

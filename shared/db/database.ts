@@ -60,6 +60,21 @@ export interface MembershipsTable {
   created_at: string;
 }
 
+/** An invitation to a site (migrations/d1/0027_invitations.sql, docs/people.md). */
+export interface InvitationsTable {
+  id: string;
+  site_id: string;
+  email: string;
+  role_id: string;
+  digest: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+}
+
 export interface ModelsTable {
   id: string;
   site_id: string;
@@ -404,14 +419,24 @@ export interface EventDeliveriesTable {
   updated_at: string;
 }
 
+/** The site map (0025): which D1 binding holds a site's content; no row = `DB`. Control database only. */
+export interface SiteDatabasesTable {
+  site_id: string;
+  binding: string;
+  created_at: string;
+  moved_at: string | null;
+}
+
 export interface Database {
   batch_guards: BatchGuardsTable;
   sites: SitesTable;
+  site_databases: SiteDatabasesTable;
   site_hosts: SiteHostsTable;
   persons: PersonsTable;
   sessions: SessionsTable;
   roles: RolesTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   models: ModelsTable;
   entries: EntriesTable;
   versions: VersionsTable;

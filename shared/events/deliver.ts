@@ -5,6 +5,7 @@ import { judgeOutboundUrl, outboundPolicy } from "../net/outbound-address";
 import { envelopeOf, type OutboxRow } from "./envelope";
 import { signatureHeader } from "./signature";
 import { subscriberById, subscribersFor, takes, type Subscriber } from "./subscribers";
+import { recordDatabases } from "../db/site-databases";
 
 /** Attempts per delivery before it is `dead` (listed in the admin dead letters). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -74,6 +75,17 @@ async function attempt(env: Env, clock: Clock, subscriber: Subscriber, deliveryI
   }
 }
 
+/** The outbox row a message points to, and the database holding it. */
+async function findEvent(env: Env, message: EventMessage): Promise<{ event: OutboxRow; store: D1Database } | undefined> {
+  for (const store of await recordDatabases(env, message.site_id)) {
+    const event = await store.prepare("SELECT id, site_id, name, payload, created_at FROM outbox_events WHERE id = ? AND site_id = ?")
+      .bind(message.event_id, message.site_id)
+      .first<OutboxRow>();
+    if (event) return { event, store };
+  }
+  return undefined;
+}
+
 /**
  * Delivers one outbox event to every subscriber of its site that takes it. Each (event,
  * subscriber) pair has a row in `event_deliveries`; an attempt first claims the row (moving
@@ -82,26 +94,27 @@ async function attempt(env: Env, clock: Clock, subscriber: Subscriber, deliveryI
  * wait still pending, else `ack`.
  */
 export async function processEvent(env: Env, clock: Clock, message: EventMessage): Promise<MessageVerdict> {
-  const event = await env.DB.prepare("SELECT id, site_id, name, payload, created_at FROM outbox_events WHERE id = ? AND site_id = ?")
-    .bind(message.event_id, message.site_id)
-    .first<OutboxRow>();
-  if (!event) return { action: "ack" };
+  const found = await findEvent(env, message);
+  if (!found) return { action: "ack" };
+  // The delivery rows live beside their event: the site's database, or the control database for a
+  // directory change's event (shared/db/tables.ts, RECORD_TABLES).
+  const { event, store } = found;
   const envelope = envelopeOf(event);
   const body = JSON.stringify(envelope);
 
   const startedAt = isoAt(clock.now());
   const subscribers = await subscribersFor(env, event.site_id, event.name, envelope.data);
   if (subscribers.length > 0) {
-    await env.DB.batch(
+    await store.batch(
       subscribers.map((s) =>
-        env.DB.prepare(
+        store.prepare(
           `INSERT INTO event_deliveries (id, site_id, event_id, webhook_id, attempts, last_status, last_error, next_attempt_at, state, created_at, updated_at)
            VALUES (?, ?, ?, ?, 0, NULL, NULL, ?, 'pending', ?, ?) ON CONFLICT (event_id, webhook_id) DO NOTHING`,
         ).bind(newId("dlv"), event.site_id, event.id, s.id, startedAt, startedAt, startedAt),
       ),
     );
   }
-  const pending = await env.DB.prepare("SELECT id, site_id, event_id, webhook_id, attempts, next_attempt_at, state FROM event_deliveries WHERE site_id = ? AND event_id = ? AND state = 'pending' ORDER BY created_at, id")
+  const pending = await store.prepare("SELECT id, site_id, event_id, webhook_id, attempts, next_attempt_at, state FROM event_deliveries WHERE site_id = ? AND event_id = ? AND state = 'pending' ORDER BY created_at, id")
     .bind(event.site_id, event.id)
     .all<DeliveryRow>();
 
@@ -119,14 +132,14 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
     }
     const subscriber = subscribers.find((s) => s.id === delivery.webhook_id) ?? (await subscriberById(env, delivery.site_id, delivery.webhook_id));
     if (!subscriber || ("active" in subscriber && !subscriber.active)) {
-      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
+      await store.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
         .bind("subscriber removed", isoAt(now), delivery.id, delivery.site_id)
         .run();
       continue;
     }
     if (!takes(subscriber, event.name, envelope.data)) {
       // e.g. a plugin whose grant no longer includes the event's model: it must not receive it.
-      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
+      await store.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
         .bind("subscriber no longer takes this event", isoAt(now), delivery.id, delivery.site_id)
         .run();
       continue;
@@ -134,12 +147,12 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
     const address = judgeOutboundUrl(subscriber.url, policy);
     if (!address.ok) {
       // Checked at registration too; this catches rows written under an older or looser policy. Never retried.
-      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
+      await store.prepare("UPDATE event_deliveries SET state = 'dead', last_error = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending'")
         .bind(`outbound address refused: ${address.reason}`, isoAt(now), delivery.id, delivery.site_id)
         .run();
       continue;
     }
-    const claim = await env.DB.prepare("UPDATE event_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending' AND next_attempt_at = ?")
+    const claim = await store.prepare("UPDATE event_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending' AND next_attempt_at = ?")
       .bind(isoAt(now + CLAIM_MS), isoAt(now), delivery.id, delivery.site_id, delivery.next_attempt_at)
       .run();
     if (claim.meta.changes !== 1) continue; // another consumer holds it and owns its retry
@@ -147,16 +160,16 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
     const attempts = delivery.attempts + 1;
     const at = isoAt(clock.now());
     if (result.ok) {
-      await env.DB.prepare("UPDATE event_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
+      await store.prepare("UPDATE event_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
         .bind(attempts, result.status, at, at, delivery.id, delivery.site_id)
         .run();
     } else if (attempts >= MAX_DELIVERY_ATTEMPTS) {
-      await env.DB.prepare("UPDATE event_deliveries SET state = 'dead', attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
+      await store.prepare("UPDATE event_deliveries SET state = 'dead', attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
         .bind(attempts, result.status, result.error, at, at, delivery.id, delivery.site_id)
         .run();
     } else {
       const delay = backoffSeconds(attempts);
-      await env.DB.prepare("UPDATE event_deliveries SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
+      await store.prepare("UPDATE event_deliveries SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ?")
         .bind(attempts, result.status, result.error, isoAt(clock.now() + delay * 1000), at, delivery.id, delivery.site_id)
         .run();
       later(delay);

@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { subscribes } from "./names";
+import { siteScopedDatabase } from "../db/site-databases";
 
 /**
  * Someone who receives a site's events over HTTP: a webhook (`whk_…`) or an active plugin
@@ -79,9 +80,11 @@ export function takes(subscriber: Pick<Subscriber, "kind" | "events" | "model_id
 
 /** Active subscribers of the site that take the event (name and payload `data`). */
 export async function subscribersFor(env: Env, siteId: string, name: string, data: Readonly<Record<string, unknown>>): Promise<Subscriber[]> {
-  const [hooks, plugins] = await env.DB.batch([
-    env.DB.prepare("SELECT id, site_id, url, secret, events FROM webhooks WHERE site_id = ? AND active = 1 ORDER BY created_at, id").bind(siteId),
-    env.DB.prepare(
+  // Webhooks are content, installations directory: one handle reads each where it lives.
+  const d1 = await siteScopedDatabase(env, siteId);
+  const [hooks, plugins] = await d1.batch([
+    d1.prepare("SELECT id, site_id, url, secret, events FROM webhooks WHERE site_id = ? AND active = 1 ORDER BY created_at, id").bind(siteId),
+    d1.prepare(
       "SELECT id, site_id, manifest, granted_model_ids, event_secret, state FROM plugin_installations WHERE site_id = ? AND state = 'active' AND event_secret IS NOT NULL ORDER BY created_at, id",
     ).bind(siteId),
   ]);
@@ -95,15 +98,16 @@ export async function subscribersFor(env: Env, siteId: string, name: string, dat
  * plugin that was uninstalled). A plugin counts as active only in state `active` with a secret.
  */
 export async function subscriberById(env: Env, siteId: string, id: string): Promise<(Subscriber & { active: boolean }) | null> {
+  const d1 = await siteScopedDatabase(env, siteId);
   if (id.startsWith("pin_")) {
-    const row = await env.DB.prepare("SELECT id, site_id, manifest, granted_model_ids, event_secret, state FROM plugin_installations WHERE site_id = ? AND id = ?")
+    const row = await d1.prepare("SELECT id, site_id, manifest, granted_model_ids, event_secret, state FROM plugin_installations WHERE site_id = ? AND id = ?")
       .bind(siteId, id)
       .first<PluginRow>();
     const subscriber = row ? pluginSubscriber(row) : null;
     if (!row || !subscriber) return null;
     return { ...subscriber, active: row.state === "active" };
   }
-  const row = await env.DB.prepare("SELECT id, site_id, url, secret, events, active FROM webhooks WHERE site_id = ? AND id = ?")
+  const row = await d1.prepare("SELECT id, site_id, url, secret, events, active FROM webhooks WHERE site_id = ? AND id = ?")
     .bind(siteId, id)
     .first<WebhookRow & { active: number }>();
   if (!row) return null;

@@ -9,6 +9,7 @@ import { commitPlan } from "../services/lifecycle/commit-plan";
 import type { LifecycleContext } from "../services/lifecycle/context";
 import { EVENT_NAMES } from "./names";
 import { pluginEventsUrl } from "./subscribers";
+import { chunk } from "../db/chunks";
 
 /**
  * Site webhooks (docs/events.md): managing them needs `site:infra`. The `whsec_` signing secret is
@@ -146,13 +147,28 @@ export async function deleteWebhook(ctx: LifecycleContext, id: string): Promise<
 /** A dead delivery as read: the view, with the row's last update in place of `dead_at`. */
 type DeadRow = Omit<DeadLetterView, "dead_at" | "subscriber_kind"> & { updated_at: string; plugin_endpoint: string | null };
 
-const DEAD_SQL = `SELECT d.id, d.event_id, e.name AS event_name, d.webhook_id, w.url AS webhook_url, json_extract(p.manifest, '$.endpoint') AS plugin_endpoint,
+// Deliveries and webhooks are content; plugin installations are directory (shared/db/tables.ts), so
+// a plugin's endpoint is a second read (withPluginEndpoints) rather than a join.
+const DEAD_SQL = `SELECT d.id, d.event_id, e.name AS event_name, d.webhook_id, w.url AS webhook_url,
   d.attempts, d.last_status, d.last_error, d.created_at, d.updated_at
   FROM event_deliveries d
   LEFT JOIN outbox_events e ON e.id = d.event_id AND e.site_id = d.site_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id AND w.site_id = d.site_id
-  LEFT JOIN plugin_installations p ON p.id = d.webhook_id AND p.site_id = d.site_id
   WHERE d.site_id = ? AND d.state = 'dead'`;
+
+/** The endpoints of the plugins among dead deliveries, read from the installations (null when uninstalled). */
+async function withPluginEndpoints(ctx: LifecycleContext, rows: Omit<DeadRow, "plugin_endpoint">[]): Promise<DeadRow[]> {
+  const ids = [...new Set(rows.map((r) => r.webhook_id).filter(isPluginId))];
+  const endpoints = new Map<string, string | null>();
+  for (const part of chunk(ids, 90)) {
+    const found = await ctx.d1
+      .prepare(`SELECT id, json_extract(manifest, '$.endpoint') AS endpoint FROM plugin_installations WHERE site_id = ? AND id IN (${part.map(() => "?").join(", ")})`)
+      .bind(ctx.site.id, ...part)
+      .all<{ id: string; endpoint: string | null }>();
+    for (const r of found.results) endpoints.set(r.id, r.endpoint);
+  }
+  return rows.map((r) => ({ ...r, plugin_endpoint: endpoints.get(r.webhook_id) ?? null }));
+}
 
 const isPluginId = (id: string) => id.startsWith("pin_");
 
@@ -173,8 +189,8 @@ const deadView = (r: DeadRow): DeadLetterView => ({
 /** Deliveries of the site that gave up (newest first, at most 100). */
 export async function listDeadLetters(ctx: LifecycleContext): Promise<DeadLetterView[]> {
   requireInfra(ctx);
-  const rows = await ctx.d1.prepare(`${DEAD_SQL} ORDER BY d.updated_at DESC, d.id DESC LIMIT 100`).bind(ctx.site.id).all<DeadRow>();
-  return rows.results.map(deadView);
+  const rows = await ctx.d1.prepare(`${DEAD_SQL} ORDER BY d.updated_at DESC, d.id DESC LIMIT 100`).bind(ctx.site.id).all<Omit<DeadRow, "plugin_endpoint">>();
+  return (await withPluginEndpoints(ctx, rows.results)).map(deadView);
 }
 
 /**
@@ -185,7 +201,7 @@ export async function listDeadLetters(ctx: LifecycleContext): Promise<DeadLetter
  */
 export async function retryDeadLetter(ctx: LifecycleContext, env: Env, id: string): Promise<{ id: string; state: "pending" }> {
   requireInfra(ctx);
-  const row = await ctx.d1.prepare(`${DEAD_SQL} AND d.id = ?`).bind(ctx.site.id, id).first<DeadRow>();
+  const row = await ctx.d1.prepare(`${DEAD_SQL} AND d.id = ?`).bind(ctx.site.id, id).first<Omit<DeadRow, "plugin_endpoint">>();
   if (!row) throw new AppError("not_found", "No such dead letter.");
   if (isPluginId(row.webhook_id)) {
     const plugin = await ctx.db

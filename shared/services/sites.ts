@@ -3,6 +3,9 @@ import { SEEDED_ROLES } from "../auth/seeded-roles";
 import { hashPassword } from "../auth/passwords";
 import type { Database } from "../db/database";
 import { newId } from "../ids";
+import { AppError } from "../errors";
+import { DEFAULT_SITE_DATABASE, isSiteDatabaseBinding } from "../db/site-databases";
+import { siteAnchor } from "../db/site-anchor";
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "../content/site-settings";
 
 export interface NewSite {
@@ -12,10 +15,23 @@ export interface NewSite {
   languages: string[];
   hosts: string[];
   settings?: Partial<SiteSettings>;
+  /**
+   * The D1 binding that will hold the site's content (one of SITE_DATABASE_BINDINGS; default `DB`):
+   * written to the site map in the provisioning batch (docs/scale.md, "More than one database").
+   */
+  database?: string;
 }
 
-/** Statements creating a site, its hosts and its seeded roles; returns the ids chosen. */
-export function provisionSite(db: Kysely<Database>, input: NewSite, at: string): { siteId: string; roleIds: Record<string, string>; statements: CompiledQuery[] } {
+/**
+ * Statements creating a site, its hosts and its seeded roles; returns the ids chosen.
+ * `statements` go to the control database in one batch; `siteStatements` (the foreign-key anchor of
+ * a site placed on another database, shared/db/site-anchor.ts) go to that database first.
+ */
+export function provisionSite(
+  db: Kysely<Database>,
+  input: NewSite,
+  at: string,
+): { siteId: string; roleIds: Record<string, string>; statements: CompiledQuery[]; siteStatements: CompiledQuery[] } {
   const siteId = newId("site");
   const languages = [input.default_lang, ...input.languages.filter((l) => l !== input.default_lang)];
   const statements: CompiledQuery[] = [
@@ -35,6 +51,12 @@ export function provisionSite(db: Kysely<Database>, input: NewSite, at: string):
       .compile(),
     ...input.hosts.map((host) => db.insertInto("site_hosts").values({ host: host.toLowerCase(), site_id: siteId }).compile()),
   ];
+  const siteStatements: CompiledQuery[] = [];
+  if (input.database !== undefined) {
+    if (!isSiteDatabaseBinding(input.database)) throw new AppError("unknown_database", `No site database is bound as "${input.database}".`, { binding: input.database });
+    statements.push(db.insertInto("site_databases").values({ site_id: siteId, binding: input.database, created_at: at, moved_at: null }).compile());
+    if (input.database !== DEFAULT_SITE_DATABASE) siteStatements.push(siteAnchor(db, { id: siteId, default_lang: input.default_lang }, at));
+  }
   const roleIds: Record<string, string> = {};
   for (const role of SEEDED_ROLES) {
     const id = newId("role");
@@ -57,7 +79,7 @@ export function provisionSite(db: Kysely<Database>, input: NewSite, at: string):
         .compile(),
     );
   }
-  return { siteId, roleIds, statements };
+  return { siteId, roleIds, statements, siteStatements };
 }
 
 /** Statements creating a person with a hashed password. */

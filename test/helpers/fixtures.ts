@@ -4,6 +4,7 @@ import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { systemClock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
+import { databaseByBinding, scopedOver, type SiteDatabaseBinding } from "../../shared/db/site-databases";
 import { siteScope } from "../../shared/db/site-scope";
 import { findSiteById, type Site } from "../../shared/repositories/site-repository";
 import type { Model } from "../../shared/repositories/model-repository";
@@ -30,14 +31,16 @@ export interface SeededSite {
 }
 
 /** A fresh site with its own host, seeded roles and an admin person. */
-export async function seedSite(options: { languages?: string[]; settings?: Record<string, unknown> } = {}): Promise<SeededSite> {
+export async function seedSite(options: { languages?: string[]; settings?: Record<string, unknown>; database?: SiteDatabaseBinding } = {}): Promise<SeededSite> {
   const db = createDb(env.DB);
   const slug = unique("site");
   const host = `${slug}.test`;
   const at = new Date().toISOString();
   const languages = options.languages ?? ["en", "fr"];
-  const provisioned = provisionSite(db, { slug, name: slug, default_lang: languages[0] ?? "en", languages, hosts: [host], settings: options.settings ?? {} }, at);
+  const provisioned = provisionSite(db, { slug, name: slug, default_lang: languages[0] ?? "en", languages, hosts: [host], settings: options.settings ?? {}, ...(options.database ? { database: options.database } : {}) }, at);
   const admin = await provisionPerson(db, { email: `${slug}@example.test`, name: "Admin", password: "correct horse" }, at);
+  // A site on another database: its foreign-key anchor there first (shared/db/site-anchor.ts).
+  if (options.database) await commit(databaseByBinding(env, options.database), provisioned.siteStatements);
   await commit(env.DB, [
     ...provisioned.statements,
     ...admin.statements,
@@ -46,7 +49,10 @@ export async function seedSite(options: { languages?: string[]; settings?: Recor
   const site = await findSiteById(db, provisioned.siteId);
   if (!site) throw new Error("site not created");
   const adminActor = roleActor(admin.personId, "admin");
-  const ctx = (actor: Actor = adminActor): LifecycleContext => ({ db, d1: env.DB, scope: siteScope(site.id), site, actor, clock: systemClock });
+  // A site on another database gets the same handle as the worker and the site's object build.
+  const d1 = scopedOver(env.DB, databaseByBinding(env, options.database ?? "DB"));
+  const siteDb = createDb(d1);
+  const ctx = (actor: Actor = adminActor): LifecycleContext => ({ db: siteDb, d1, scope: siteScope(site.id), site, actor, clock: systemClock });
   const person = async (role: "admin" | "editor" | "author" | "viewer"): Promise<Actor> => {
     const p = await provisionPerson(db, { email: `${unique(role)}@example.test`, name: role, password: "pw" }, at);
     await commit(env.DB, [...p.statements, grantMembership(db, site.id, p.personId, provisioned.roleIds[role] ?? "", at)]);

@@ -8,6 +8,7 @@ import { AppError } from "../../shared/errors";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import type { LifecycleContext } from "../../shared/services/lifecycle/context";
 import { sessionSecretOf } from "./cookies";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 /** A request made within a live session. */
 export interface SessionCall {
@@ -57,6 +58,8 @@ export async function requireSite(call: SessionCall): Promise<SiteCall> {
   if (!authority.ok) throw authority.reason === "person_inactive" ? unauthorized() : refused();
   const site = await findSiteById(db, siteId);
   if (!site) throw refused();
-  const ctx: LifecycleContext = { db, d1: call.env.DB, scope: siteScope(site.id), site, actor: authority.actor, clock: systemClock };
+  // The site's handle: directory and content reads each on their own database (shared/db/site-databases.ts).
+  const d1 = await siteScopedDatabase(call.env, site.id);
+  const ctx: LifecycleContext = { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: authority.actor, clock: systemClock };
   return { ...call, ctx, role: authority.role };
 }

@@ -19,17 +19,30 @@ import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
+import * as people from "./people";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
 /** Handlers by operationId of schema/admin-api.ts, one map per kind of access a route declares. */
-const PUBLIC_HANDLERS: Readonly<Record<string, (request: Request, env: Env) => Promise<Response>>> = { signIn };
+const PUBLIC_HANDLERS: Readonly<Record<string, (request: Request, env: Env) => Promise<Response>>> = {
+  signIn,
+  inspectInvitation: people.inspectInvitation,
+  acceptInvitation: people.acceptInvitation,
+};
 
 const SESSION_HANDLERS: Readonly<Record<string, (call: SessionCall) => Promise<Response>>> = { getSession: currentSession, signOut };
 
 const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Response>>> = {
+  listPeople: people.listPeople,
+  changeMemberRole: people.changeMemberRole,
+  deactivateMember: people.deactivateMember,
+  reactivateMember: people.reactivateMember,
+  removeMember: people.removeMember,
+  listInvitations: people.listInvitations,
+  createInvitation: people.createInvitation,
+  revokeInvitation: people.revokeInvitation,
   listSiteTokens: listTokens,
   createSiteToken: createToken,
   revokeSiteToken: revokeToken,

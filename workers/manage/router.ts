@@ -18,6 +18,7 @@ import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "..
 import type { ManageCall, ManageHandler } from "./context";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 export const MANAGE_BASE = manageSurface.basePath;
 
@@ -108,7 +109,9 @@ export async function dispatchManage(request: Request, env: Env, auth: Managemen
   const body = write && route.body ? parse(route.body, rawBody) : rawBody;
   // An upload is the same request when its fields and its file (name, type, bytes) are the same.
   const fingerprinted = upload ? { fields: rawBody, file: { name: upload.name, type: upload.type, sha256: upload.sha256 } } : rawBody;
-  const db = createDb(env.DB);
+  // Directory reads (roles, memberships) and content reads each reach their own database.
+  const d1 = await siteScopedDatabase(env, auth.site.id);
+  const db = createDb(d1);
   const call: ManageCall = {
     env,
     request,
@@ -116,7 +119,7 @@ export async function dispatchManage(request: Request, env: Env, auth: Managemen
     site: auth.site,
     actor: auth.actor,
     credential: auth.credential,
-    ctx: { db, d1: env.DB, scope: siteScope(auth.site.id), site: auth.site, actor: auth.actor, clock: systemClock },
+    ctx: { db, d1, scope: siteScope(auth.site.id), site: auth.site, actor: auth.actor, clock: systemClock },
     params: parsedParams,
     query,
     body,

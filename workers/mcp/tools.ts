@@ -10,6 +10,7 @@ import { errorResponse, renderThrown } from "../http/respond";
 import { isIdempotencyKey } from "../manage/idempotency-key";
 import { dispatchManage, MANAGE_BASE } from "../manage/router";
 import { RPC, RpcError } from "./json-rpc";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 /**
  * `tools/list` and `tools/call` of the remote MCP server (docs/mcp.md). Core tools come from the
@@ -58,7 +59,7 @@ function pluginDescription(tool: PluginTool): ToolDescription {
 /** The plugin tools the credential sees: only with plugins:use. */
 async function pluginTools(env: Env, auth: ManagementAuth): Promise<PluginTool[]> {
   if (!hasScope(auth, "plugins:use")) return [];
-  return (await pluginToolPlan(managementContext(env.DB, auth))).tools;
+  return (await pluginToolPlan(managementContext(await siteScopedDatabase(env, auth.site.id), auth))).tools;
 }
 
 /** `tools/list`: the tools the credential's scopes allow, core tools in route-table order, then plugin tools. */

@@ -19,6 +19,7 @@ import { outcomeResponse, renderPluginError } from "./outcome";
 import { parseJsonText } from "../http/json-body";
 import { readCappedBody, singleValuedQuery } from "./request";
 import { runTransition } from "./transitions";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 export { PROTOCOL_BASE };
 
@@ -28,6 +29,8 @@ export interface PluginCall {
   request: Request;
   url: URL;
   installation: PluginInstallationsTable;
+  /** The installation's site: directory and content reads, each on its own database (shared/db/site-databases.ts). */
+  d1: D1Database;
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body: unknown;
@@ -37,7 +40,7 @@ export interface PluginCall {
 type Handler = (call: PluginCall) => Promise<Response>;
 
 async function context(call: PluginCall): Promise<Response> {
-  const site = await findSiteById(createDb(call.env.DB), call.installation.site_id);
+  const site = await findSiteById(createDb(call.d1), call.installation.site_id);
   if (!site) throw new AppError("plugin_unauthorized", "The installation token is missing, unknown, disabled or revoked.");
   const grant = installationGrant(call.installation);
   const data: Context = {
@@ -51,11 +54,11 @@ async function context(call: PluginCall): Promise<Response> {
 }
 
 async function contentList(call: PluginCall): Promise<Response> {
-  return outcomeResponse("ok", "Content page.", await listContent(createDb(call.env.DB), call.installation, call.query as unknown as ContentListInput));
+  return outcomeResponse("ok", "Content page.", await listContent(createDb(call.d1), call.installation, call.query as unknown as ContentListInput));
 }
 
 async function contentItem(call: PluginCall): Promise<Response> {
-  const db = createDb(call.env.DB);
+  const db = createDb(call.d1);
   const delegationId = call.query.delegation_id;
   const resolve = delegationId === undefined ? null : async () => (await resolveDelegation(db, call.installation, delegationId, call.now)).actor;
   return outcomeResponse("ok", "Content item.", await readContent(db, call.installation, call.params.instance_id ?? "", resolve));
@@ -67,7 +70,7 @@ async function transition(call: PluginCall): Promise<Response> {
 
 async function exchange(call: PluginCall): Promise<Response> {
   const { code } = call.body as { code: string };
-  return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(createDb(call.env.DB), call.installation, code, call.now));
+  return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(createDb(call.d1), call.installation, code, call.now));
 }
 
 /** One handler per operation of schema/plugin-api.ts. */
@@ -113,6 +116,7 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
       request,
       url,
       installation,
+      d1: await siteScopedDatabase(env, installation.site_id),
       params: parseOptional(route.params, params) as Record<string, string>,
       query: parseOptional(route.query, singleValuedQuery(url)) as Record<string, string | undefined>,
       body: route.body ? parse(route.body, parseJsonText(request, body)) : undefined,

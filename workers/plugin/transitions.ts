@@ -39,7 +39,7 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
   const idempotency = await idempotencyOf(call, command);
   const capability = CAPABILITY[command.kind];
   requireCapability(call.installation, capability);
-  const db = createDb(call.env.DB);
+  const db = createDb(call.d1);
   const entry = await findGrantedEntry(db, call.installation, instanceId);
   const delegate = await resolveDelegation(db, call.installation, command.delegation_id, call.now);
   if (!delegate.capabilities.includes(capability) || !delegate.modelIds.includes(entry.model_id)) {

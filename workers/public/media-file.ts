@@ -14,6 +14,7 @@ import {
 } from "../../shared/services/media/delivery";
 import { cacheMaxAge } from "./cache";
 import { publicNotFound } from "./models";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 /** Paths public delivery answers; the router's generic cache lookup skips them (Range, conditionals). */
 export const MEDIA_PATH_PREFIX = "/media/";
@@ -35,7 +36,8 @@ interface Access {
  * Host's site id, never from the path alone.
  */
 async function accessOf(env: Env, site: Site, request: Request, mediaId: string, objectId: string, fileName: string): Promise<Access | undefined> {
-  const repo = mediaDeliveryRepository(env.DB, siteScope(site.id));
+  const d1 = await siteScopedDatabase(env, site.id);
+  const repo = mediaDeliveryRepository(d1, siteScope(site.id));
   const pins = await repo.pins(mediaId, objectId);
   const tags = [cacheTag.site(site.id), cacheTag.media(mediaId), ...new Set(pins.flatMap((p) => [cacheTag.item(p.translation_group_id), cacheTag.model(p.model_id)]))];
   const named = pins.filter((p) => p.file_name === fileName);
@@ -45,7 +47,7 @@ async function accessOf(env: Env, site: Site, request: Request, mediaId: string,
     if (current && current.file_name === fileName) return { tags };
   }
   if (named.length > 0 && carriesToken(request)) {
-    const allowed = await tokenModelIds(env.DB, site.id, request);
+    const allowed = await tokenModelIds(d1, site.id, request);
     if (named.some((p) => allowed.includes(p.model_id))) return { tags };
   }
   return undefined;
@@ -123,7 +125,7 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
 
   const access = await accessOf(env, site, request, mediaId, objectId, fileName);
   if (!access) throw publicNotFound();
-  const objectKey = mediaDeliveryRepository(env.DB, siteScope(site.id)).keyOf(mediaId, objectId);
+  const objectKey = mediaDeliveryRepository(await siteScopedDatabase(env, site.id), siteScope(site.id)).keyOf(mediaId, objectId);
   const conditional = request.headers.get("if-none-match");
 
   // HEAD, ranges and conditionals read the object's metadata first, so no body is opened to be dropped.

@@ -7,6 +7,7 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import { configCacheMs, TtlCache } from "../../shared/public/config-cache";
 import type { Env } from "../../shared/env";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 const models = new TtlCache<Model | undefined>("public models by site and slug");
 
@@ -20,7 +21,7 @@ export function publicNotFound(): AppError {
  * A private model without a valid token is the same 404 as a model that does not exist.
  */
 export async function readableModel(env: Env, site: Site, slug: string, request: Request): Promise<Model> {
-  const d1 = env.DB;
+  const d1 = await siteScopedDatabase(env, site.id);
   const model = await models.get(`${site.id}|${slug}`, configCacheMs(env), Date.now(), () => modelRepository(createDb(d1), siteScope(site.id)).findBySlug(slug));
   if (!model) throw publicNotFound();
   if (model.is_public) return model;

@@ -16,6 +16,7 @@ import { cacheMaxAge, withCache } from "./cache";
 import { servedChain } from "./models";
 import { checkNames, locale } from "./params";
 import type { PublicAnswer } from "./respond";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 /** Page size of search when none is asked for, and the most one page holds (asking for more gets this). */
 export const SEARCH_DEFAULT_LIMIT = 20;
@@ -177,7 +178,7 @@ export async function handleSearch(request: Request, env: Env, ctx: ExecutionCon
   const settings = enabledSettings(site);
   const params = parseSearchParams(new URL(request.url));
   const bypass = carriesToken(request);
-  return withCache(request, cacheMaxAge(env), bypass, ctx, () => searchItems(env.DB, site, settings, params, !bypass));
+  return withCache(request, cacheMaxAge(env), bypass, ctx, async () => searchItems(await siteScopedDatabase(env, site.id), site, settings, params, !bypass));
 }
 
 /** Route handler of GET /v1/_search/suggest (site by Host only). */
@@ -185,5 +186,5 @@ export async function handleSuggest(request: Request, env: Env, ctx: ExecutionCo
   const settings = enabledSettings(site);
   const params = parseSuggestParams(new URL(request.url));
   const bypass = carriesToken(request);
-  return withCache(request, cacheMaxAge(env), bypass, ctx, () => suggestItems(env.DB, site, settings, params, !bypass));
+  return withCache(request, cacheMaxAge(env), bypass, ctx, async () => suggestItems(await siteScopedDatabase(env, site.id), site, settings, params, !bypass));
 }

@@ -15,6 +15,7 @@ import { parseItemParams, parseListParams, parseNoParams } from "../public/param
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 export { publicNotFound };
 
@@ -52,7 +53,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   },
   listRichBlocks: async ({ request, env, ctx, url, site }) => {
     parseNoParams(url);
-    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, () => richBlocks(env.DB, site));
+    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, async () => richBlocks(await siteScopedDatabase(env, site.id), site));
   },
   search: ({ request, env, ctx, site }) => handleSearch(request, env, ctx, site),
   suggest: ({ request, env, ctx, site }) => handleSuggest(request, env, ctx, site),
@@ -63,7 +64,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, slug, request);
-      return listItems(env.DB, site, model, servedChain(site, params.locale), params, !bypass);
+      return listItems(await siteScopedDatabase(env, site.id), site, model, servedChain(site, params.locale), params, !bypass);
     });
   },
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
@@ -76,8 +77,8 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, modelSlug, request);
-      if (params.preview !== undefined) return readPreview(env.DB, site, model, slug, params.preview, Date.now(), params.selection);
-      return readItem(env.DB, site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
+      if (params.preview !== undefined) return readPreview(await siteScopedDatabase(env, site.id), site, model, slug, params.preview, Date.now(), params.selection);
+      return readItem(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
     });
   },
   listItemRelatedFrom: async (call) => {
@@ -89,7 +90,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, modelSlug, request);
-      return readRelatedFrom(env.DB, site, model, slug, servedChain(site, params.locale), params, request, !bypass);
+      return readRelatedFrom(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, params.locale), params, request, !bypass);
     });
   },
 };

@@ -27,6 +27,7 @@ export default function Versions({ site, params }: ScreenProps) {
   const entryId = params.entry ?? "";
   const [entry, setEntry] = useState<Entry | null>(null);
   const [labels, setLabels] = useState<Record<string, string>>({});
+  const [order, setOrder] = useState<string[]>([]);
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [values, setValues] = useState<VersionValues | null>(null);
@@ -48,7 +49,9 @@ export default function Versions({ site, params }: ScreenProps) {
     load()
       .then(async ({ fresh, list }) => {
         const model = await manage("getModel", { params: { id: fresh.model_id } });
-        setLabels(Object.fromEntries((model.definition.fields as FieldDefinition[]).map((f) => [f.key, f.label ?? f.key])));
+        const fields = model.definition.fields as FieldDefinition[];
+        setLabels(Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key])));
+        setOrder(fields.map((f) => f.key));
         // Start on the version before the current draft: what the last save changed.
         const previous = list.data.find((v) => v.id !== fresh.current_version_id);
         if (previous) setSelected(previous.id);
@@ -141,7 +144,7 @@ export default function Versions({ site, params }: ScreenProps) {
               {chosen.id === entry.current_version_id ? (
                 <p class="muted">This is the current draft.</p>
               ) : values && values.id === chosen.id ? (
-                <FieldDiff before={values.fields} after={entry.fields} labels={labels} caption={`Fields that differ between version ${chosen.number} and the current draft`} headings={[`Version ${chosen.number}`, "Current draft"]} />
+                <FieldDiff before={values.fields} after={entry.fields} labels={labels} order={order} caption={`Fields that differ between version ${chosen.number} and the current draft`} headings={[`Version ${chosen.number}`, "Current draft"]} />
               ) : (
                 <Loading label="Loading the version…" />
               )}

@@ -1,10 +1,35 @@
+import "../styles/field-diff.css";
+
 /**
  * A readable field-by-field comparison of two sets of values (versions, proposals): only changed
  * fields, each with its label, the value before and after as text. Rich text is compared as
  * its visible text, lists and objects as indented JSON.
+ *
+ * Optional: `order` (field keys in the model's order; keys not named follow), `headings` for the
+ * two columns (e.g. "When proposed" / "Now"). On a narrow screen each value carries its column's
+ * heading, since the table's header row is hidden there.
  */
-export function FieldDiff({ before, after, labels, caption, headings }: { before: Record<string, unknown>; after: Record<string, unknown>; labels?: Record<string, string>; caption: string; headings?: readonly [string, string] }) {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => show(before[k]) !== show(after[k]));
+export function FieldDiff({
+  before,
+  after,
+  labels,
+  caption,
+  order,
+  headings = ["Before", "After"],
+}: {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  labels?: Record<string, string>;
+  caption: string;
+  order?: readonly string[];
+  headings?: readonly [string, string];
+}) {
+  const all = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const rank = (k: string) => {
+    const i = order ? order.indexOf(k) : -1;
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const keys = all.filter((k) => show(before[k]) !== show(after[k])).sort((a, b) => rank(a) - rank(b));
   if (keys.length === 0) return <p class="muted">No field differs.</p>;
   return (
     <table class="list responsive diff">
@@ -12,18 +37,24 @@ export function FieldDiff({ before, after, labels, caption, headings }: { before
       <thead>
         <tr>
           <th scope="col">Field</th>
-          <th scope="col">{headings?.[0] ?? "Before"}</th>
-          <th scope="col">{headings?.[1] ?? "After"}</th>
+          <th scope="col">{headings[0]}</th>
+          <th scope="col">{headings[1]}</th>
         </tr>
       </thead>
       <tbody>
         {keys.map((k) => (
           <tr>
             <th scope="row">{labels?.[k] ?? k}</th>
-            <td data-label={headings?.[0] ?? "Before"}>
+            <td>
+              <span class="diff-heading">
+                {headings[0]}
+              </span>
               <del>{show(before[k]) || "(empty)"}</del>
             </td>
-            <td data-label={headings?.[1] ?? "After"}>
+            <td>
+              <span class="diff-heading">
+                {headings[1]}
+              </span>
               <ins>{show(after[k]) || "(empty)"}</ins>
             </td>
           </tr>

@@ -100,7 +100,8 @@ export async function checkFits(page, name) {
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  if (process.env.UPDATE_DOCS_SCREENSHOTS === "1") {
+  // docs/admin-ui.md shows each screen once, wide; the 360 px shots stay test artefacts.
+  if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" && !name.endsWith("-360")) {
     mkdirSync(DOC_SCREENS, { recursive: true });
     await page.screenshot({ path: path.join(DOC_SCREENS, `${name}.png`), fullPage: true });
   }

@@ -41,7 +41,7 @@ export async function listEntries(call: ManageCall): Promise<Response> {
   const models = (await modelRepository(call.ctx.db, call.ctx.scope).list()).filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed);
   const modelIds = models.filter((m) => !q.model_id || m.id === q.model_id).map((m) => m.id);
   const langs = readableLanguages(call.actor.permissions, call.site.languages).filter((l) => !q.lang || l === q.lang);
-  const pages = await newestFirst(call.env.DB, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null], q.cursor);
+  const pages = await newestFirst(call.ctx.d1, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null], q.cursor);
   let rows: Awaited<ReturnType<ReturnType<typeof entryRepository>["findMany"]>> = [];
   if (modelIds.length > 0 && langs.length > 0) {
     let query = call.ctx.db

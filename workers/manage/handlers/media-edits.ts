@@ -21,7 +21,7 @@ const MAX_LIMIT = 100;
 export async function listMedia(call: ManageCall): Promise<Response> {
   const q = call.query as v.InferOutput<typeof ListMediaQuery>;
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
-  const pages = await newestFirst(call.env.DB, call.site.id, ["media", q.kind ?? null, q.folder_id ?? null, q.q ?? null], q.cursor);
+  const pages = await newestFirst(call.ctx.d1, call.site.id, ["media", q.kind ?? null, q.folder_id ?? null, q.q ?? null], q.cursor);
   const folderId = q.folder_id === undefined ? undefined : q.folder_id === "unfiled" ? null : q.folder_id;
   const rows = await listMediaPage(
     call.ctx.db,

@@ -14,7 +14,7 @@ function launcher(call: ManageCall): Launcher {
 
 /** GET /rich-blocks: the same list as the public `/v1/_rich-blocks`. */
 export async function listRichBlocks(call: ManageCall): Promise<Response> {
-  return json({ data: await activeRichBlocks(call.env.DB, call.site.id) });
+  return json({ data: await activeRichBlocks(call.ctx.d1, call.site.id) });
 }
 
 /** GET /plugins */

@@ -40,7 +40,7 @@ export async function createEntryProposal(call: ManageCall): Promise<Response> {
 export async function listProposals(call: ManageCall): Promise<Response> {
   const q = call.query as { state?: string; instance_id?: string; cursor?: string; limit?: string };
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
-  const pages = await newestFirst(call.env.DB, call.site.id, ["proposals", q.state ?? null, q.instance_id ?? null], q.cursor);
+  const pages = await newestFirst(call.ctx.d1, call.site.id, ["proposals", q.state ?? null, q.instance_id ?? null], q.cursor);
   // Proposals on entries the role may not read (model or language) are left out in the query
   // itself, so every page is full and the cursor never skips a readable proposal.
   const models = await readableModels(call);
