@@ -32,6 +32,8 @@ export interface ManageOperations {
       "model_id"?: string;
       "lang"?: string;
       "state"?: "draft" | "in_review" | "published" | "unpublished" | "trash";
+      "q"?: string;
+      "slug"?: string;
       "cursor"?: string;
       "limit"?: string;
     };

@@ -89,6 +89,8 @@ export const entryRoutes: readonly RouteSpec[] = [
       model_id: v.optional(Id),
       lang: v.optional(Lang),
       state: v.optional(v.picklist(["draft", "in_review", "published", "unpublished", "trash"])),
+      q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
+      slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
       cursor: v.optional(v.string()),
       limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/))),
     }),
