@@ -95,6 +95,15 @@ const COMMANDS = [
     "description": "Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."
    },
    {
+    "flag": "translation-group-id",
+    "name": "translation_group_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The languages of one item (its translation group): an editor's language tabs."
+   },
+   {
     "flag": "cursor",
     "name": "cursor",
     "in": "query",

@@ -34,6 +34,7 @@ export interface ManageOperations {
       "state"?: "draft" | "in_review" | "published" | "unpublished" | "trash";
       "q"?: string;
       "slug"?: string;
+      "translation_group_id"?: string;
       "cursor"?: string;
       "limit"?: string;
     };

@@ -91,6 +91,7 @@ export const entryRoutes: readonly RouteSpec[] = [
       state: v.optional(v.picklist(["draft", "in_review", "published", "unpublished", "trash"])),
       q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
       slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
+      translation_group_id: v.optional(v.pipe(Id, v.description("The languages of one item (its translation group): an editor's language tabs."))),
       cursor: v.optional(v.string()),
       limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/))),
     }),

@@ -93,6 +93,20 @@ describe("GET /entries?slug=: the slug availability check", () => {
   });
 });
 
+describe("GET /entries?translation_group_id=: an item's languages", () => {
+  it("answers every language of the item, trashed ones too, and nothing of other items", async () => {
+    const { token, article, create } = await setup();
+    const en = await create("Harbour");
+    await create("Other");
+    const fr = await manage<EntryView>(token, "POST", `/entries/${en.instance_id}/languages`, { body: { lang: "fr", fields: { title: "Port" } } });
+    expect(fr.status, JSON.stringify(fr.body)).toBe(201);
+    expect((await manage(token, "POST", `/entries/${fr.body.instance_id}/trash`, { body: { language_only: true } })).status).toBe(200);
+    const group = await manage<Page>(token, "GET", `/entries?model_id=${article.id}&translation_group_id=${en.translation_group_id}`);
+    expect(group.body.data.map((e) => e.lang).sort()).toEqual(["en", "fr"]);
+    expect((await manage<Page>(token, "GET", `/entries?translation_group_id=grp_none`)).body.data).toEqual([]);
+  });
+});
+
 describe("GET /api/permissions", () => {
   it("answers the admin's full set: every operation and field of each model, every language", async () => {
     const { s, article } = await setup();
