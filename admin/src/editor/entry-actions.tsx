@@ -11,6 +11,8 @@ export interface EntryActionsProps {
   /** The form's current values (what a save sends) and whether they differ from the entry's. */
   values: Record<string, unknown>;
   dirty: boolean;
+  /** The address slug the form holds (a save sends it when it differs from `entry.slug`). */
+  slug?: string;
   lease: LeaseState;
   /** A write answered with the entry: the editor shows it and resets its form to it. */
   onEntry: (entry: Entry) => void;

@@ -1,12 +1,150 @@
-import { Notice, PageHeader } from "../ui/controls";
+import { useState } from "preact/hooks";
+import { manage, type ManageAnswer } from "../api/client";
+import { describeError } from "../api/error-words";
+import { EntryActions } from "../editor/entry-actions";
+import { AddressField } from "../editor/form-address";
+import { FormFields } from "../editor/form-fields";
+import { entryReadOnlyReason, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
+import { useEntryForm } from "../editor/form-state";
+import { AddLanguageDialog, LanguageTabs } from "../editor/form-languages";
+import { useLease } from "../editor/use-lease";
+import type { Entry, FieldDefinition } from "../fields/types";
+import { navigate, paths } from "../router";
+import { Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
 import type { ScreenProps } from "./types";
+import { useLoad } from "./use-load";
+import "../styles/editor.css";
 
-/** Placeholder until this screen is built (issue #15). */
-export default function EntryEditor(_props: ScreenProps) {
+type Model = ManageAnswer<"getModel">;
+type Sibling = ManageAnswer<"listEntries">["data"][number];
+
+/**
+ * The entry editor (issue #15 item 4): one language of an entry (`getEntry`), its model's form,
+ * the language tabs of its translation group (`listEntries` by `translation_group_id`), "Add
+ * language", and the lifecycle bar (`EntryActions`, which saves and publishes). `?lang=` picks
+ * another language of the same item.
+ */
+export default function EntryEditor({ site, params, search }: ScreenProps) {
+  const wanted = search.get("lang");
+  const loaded = useLoad(async (signal) => {
+    const entry = await manage("getEntry", { params: { id: params.entry ?? "" }, signal });
+    const [model, siteInfo, permissions, group] = await Promise.all([
+      manage("getModel", { params: { id: entry.model_id }, signal }),
+      manage("getSite", { signal }),
+      loadPermissions(),
+      manage("listEntries", { query: { model_id: entry.model_id, translation_group_id: entry.translation_group_id, limit: "100" }, signal }),
+    ]);
+    return { entry, model, languages: siteInfo.languages, permissions, group: group.data };
+  }, [site, params.entry]);
+
+  if (loaded.error) {
+    const words = describeError(loaded.error);
+    return (
+      <>
+        <PageHeader title="Entry" />
+        <Notice kind="error" title={words.title}>{words.detail}</Notice>
+        <p><Link href={paths.content(site)}>Back to Content</Link></p>
+      </>
+    );
+  }
+  if (!loaded.data) return <Loading label="Opening the entry…" />;
+  const { entry, group } = loaded.data;
+  if (wanted && wanted !== entry.lang) {
+    const sibling = group.find((e) => e.lang === wanted);
+    if (sibling) {
+      queueMicrotask(() => navigate(paths.entry(site, sibling.instance_id, sibling.lang), { replace: true }));
+      return <Loading />;
+    }
+  }
+  return <Editor key={entry.instance_id} site={site} {...loaded.data} onGroupChange={loaded.reload} />;
+}
+
+function Editor(props: { site: string; entry: Entry; model: Model; languages: string[]; permissions: Permissions; group: Sibling[]; onGroupChange: () => void }) {
+  const { site, model, permissions } = props;
+  const [entry, setEntry] = useState<Entry>(props.entry);
+  const [adding, setAdding] = useState(false);
+  const form = useEntryForm(entry);
+  const lease = useLease(site, entry.instance_id, entry.lang);
+  const fields = model.definition.fields as unknown as FieldDefinition[];
+  const roleReason = entryReadOnlyReason(permissions, entry);
+  const leaseReason = lease.status === "other" ? `${lease.holder?.name ?? "Someone else"} is editing this language.` : lease.status === "lost" ? "Someone took over this entry; your form is read-only." : null;
+  const lockedReason = roleReason ?? leaseReason;
+  const readOnly = (field: FieldDefinition) => lockedReason !== null || !fieldWritable(permissions, model.id, field);
+  const issues = form.issues;
+  const name = entry.label ?? entry.slug ?? "(untitled)";
+  const changed = entry.published_version_id !== null && entry.current_version_id !== entry.published_version_id;
+  const group = props.group.some((e) => e.instance_id === entry.instance_id) ? props.group : [...props.group, entry];
+  const issueList = [...issues.entries()];
+
   return (
     <>
-      <PageHeader title="EntryEditor" />
-      <Notice kind="info" title="This screen is being built." />
+      <p class="breadcrumb">
+        <Link href={paths.content(site)}>Content</Link> <span aria-hidden="true">›</span> <Link href={paths.entries(site, model.id)}>{model.name}</Link>
+      </p>
+      <PageHeader title={name}>
+        <span class="row">
+          <StateBadge state={entry.trashed_at ? "trash" : entry.workflow.state} />
+          {changed ? <StateBadge state="changed" /> : null}
+        </span>
+      </PageHeader>
+      {model.i18n ? (
+        <LanguageTabs
+          group={group}
+          current={entry}
+          canAdd={props.languages.some((l) => !group.some((e) => e.lang === l))}
+          onSelect={(sibling) => {
+            if (form.dirty && !window.confirm("Leave this language? Your unsaved changes here will be lost.")) return;
+            navigate(paths.entry(site, sibling.instance_id, sibling.lang));
+          }}
+          onAdd={() => setAdding(true)}
+        />
+      ) : null}
+      <div id="entry-panel" role={model.i18n ? "tabpanel" : undefined} aria-labelledby={model.i18n ? `entry-panel-tab-${entry.lang}` : undefined} class="entry-panel">
+        <EntryActions
+          site={site}
+          entry={entry}
+          values={form.values}
+          slug={form.slug}
+          dirty={form.dirty}
+          lease={lease}
+          onEntry={(next) => {
+            setEntry(next);
+            form.reset(next);
+          }}
+          onIssues={(next) => form.setIssues(next)}
+        />
+        {lockedReason ? <Notice kind="info" title="Read-only">{lockedReason}</Notice> : null}
+        {issueList.length ? (
+          <Notice kind="error" title={`${issueList.length} ${issueList.length === 1 ? "field needs" : "fields need"} attention`}>
+            <ul class="issue-list">
+              {issueList.map(([path, messages]) => (
+                <li>
+                  <code>{path || "entry"}</code>: {messages.join(" ")}
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ) : null}
+        <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
+          {model.kind === "single" && !entry.slug ? null : (
+            <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={lockedReason !== null} errors={issues.get("slug") ?? []} />
+          )}
+          <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
+        </form>
+      </div>
+      {adding ? (
+        <AddLanguageDialog
+          site={site}
+          entry={entry}
+          languages={props.languages.filter((l) => !group.some((e) => e.lang === l))}
+          onClose={() => setAdding(false)}
+          onAdded={(added) => {
+            setAdding(false);
+            props.onGroupChange();
+            navigate(paths.entry(site, added.instance_id, added.lang));
+          }}
+        />
+      ) : null}
     </>
   );
 }
