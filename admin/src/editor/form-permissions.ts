@@ -29,3 +29,10 @@ export function fieldWritable(permissions: Permissions, modelId: string, field: 
   const id = typeof field.id === "string" ? field.id : field.key;
   return Boolean(model?.writable_field_ids.includes(id));
 }
+
+/** Whether the person's role may read this top-level field (the entry answers only readable fields). */
+export function fieldReadable(permissions: Permissions, modelId: string, field: FieldDefinition): boolean {
+  const model = permissions.models.find((m) => m.model_id === modelId);
+  const id = typeof field.id === "string" ? field.id : field.key;
+  return Boolean(model?.readable_field_ids.includes(id));
+}

@@ -4,7 +4,7 @@ import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
 import { AddressField } from "../editor/form-address";
 import { FormFields } from "../editor/form-fields";
-import { entryReadOnlyReason, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
+import { entryReadOnlyReason, fieldReadable, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
 import { useEntryForm } from "../editor/form-state";
 import { AddLanguageDialog, LanguageTabs } from "../editor/form-languages";
 import { useLease } from "../editor/use-lease";
@@ -65,7 +65,8 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
   const [adding, setAdding] = useState(false);
   const form = useEntryForm(entry);
   const lease = useLease(site, entry.instance_id, entry.lang);
-  const fields = model.definition.fields as unknown as FieldDefinition[];
+  // Fields the role may not read are not answered by the service, so they are not drawn either.
+  const fields = (model.definition.fields as unknown as FieldDefinition[]).filter((f) => fieldReadable(permissions, model.id, f));
   const roleReason = entryReadOnlyReason(permissions, entry);
   const leaseReason = lease.status === "other" ? `${lease.holder?.name ?? "Someone else"} is editing this language.` : lease.status === "lost" ? "Someone took over this entry; your form is read-only." : null;
   const lockedReason = roleReason ?? leaseReason;
