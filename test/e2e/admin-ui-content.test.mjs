@@ -136,6 +136,14 @@ describe("admin UI: content home, entries list, entry editor", () => {
     await page.getByRole("button", { name: "New entry" }).click();
     const dialog = page.getByRole("dialog", { name: "New article entry" });
     await dialog.getByLabel("Title").fill(HOSTILE);
+    // The service's refusals, in words: a malformed slug, then a slug another article holds.
+    await dialog.getByLabel(/^Slug/).fill("Not A Slug!");
+    await dialog.getByRole("button", { name: "Create and edit" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "A slug is 1 to 200 lower-case letters" }).waitFor();
+    await dialog.getByLabel(/^Slug/).fill(known.body.data[0].slug);
+    await dialog.getByRole("button", { name: "Create and edit" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "This slug is already used by another entry." }).waitFor();
+    await dialog.getByLabel(/^Slug/).fill("");
     await checkScreen(page, "new-entry");
     await dialog.getByRole("button", { name: "Create and edit" }).click();
     await page.waitForURL(/\/entries\/[^/?]+\?lang=en/);

@@ -46,8 +46,10 @@ function FormField(props: FormFieldsProps & { field: FieldDefinition }) {
   const path = join(props.prefix, field.key);
   const readOnly = props.readOnly(field);
   const value = props.values[field.key];
-  const errors = props.issues.get(path) ?? [];
-  if (field.type === "component") return <ComponentField {...props} path={path} locked={readOnly} value={value} errors={errors} />;
+  const own = props.issues.get(path) ?? [];
+  if (field.type === "component") return <ComponentField {...props} path={path} locked={readOnly} value={value} errors={own} />;
+  // A value's parts (`where.lat`, `categories[2]`) have no input of their own: their messages show here.
+  const errors = [...own, ...[...props.issues].filter(([p]) => p.startsWith(`${path}.`) || p.startsWith(`${path}[`)).flatMap(([, m]) => m)];
   const Input = FIELD_INPUTS[field.type] ?? ReadOnlyValue;
   const group = field.type === "location" || (field.type === "select" && field.multiple === true);
   const hint = [typeof field.help === "string" ? field.help : "", field.type === "datetime" ? "Date and time in UTC." : "", lengthHint(field) ?? ""].filter(Boolean).join(" ");
