@@ -144,6 +144,12 @@ describe("admin UI: content home, entries list, entry editor", () => {
     await dialog.getByRole("button", { name: "Create and edit" }).click();
     await dialog.getByRole("alert").filter({ hasText: "This slug is already used by another entry." }).waitFor();
     await dialog.getByLabel(/^Slug/).fill("");
+    // A field refusal (field_validation_failed) shows under its field, tied to the input.
+    await dialog.getByLabel("Title").fill("x".repeat(201));
+    await dialog.getByRole("button", { name: "Create and edit" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "at most 200 characters" }).waitFor();
+    assert.equal(await dialog.getByLabel("Title").getAttribute("aria-invalid"), "true");
+    await dialog.getByLabel("Title").fill(HOSTILE);
     await checkScreen(page, "new-entry");
     await dialog.getByRole("button", { name: "Create and edit" }).click();
     await page.waitForURL(/\/entries\/[^/?]+\?lang=en/);
@@ -188,6 +194,11 @@ describe("admin UI: content home, entries list, entry editor", () => {
     await page.getByRole("tab", { name: /fr/, selected: true }).waitFor();
     const group = await admin.manage("GET", `/entries?translation_group_id=${created.body.translation_group_id}`);
     assert.deepEqual(group.body.data.map((e) => e.lang).sort(), ["en", "fr"]);
+    // The tabs by keyboard: arrow keys move to the other language.
+    await page.getByRole("tab", { name: /fr/, selected: true }).focus();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForURL(/lang=en/);
+    await page.getByRole("tab", { name: /en/, selected: true }).waitFor();
 
     // The kitchen sink: every other field type, and a condition on a boolean.
     const sink = await admin.manage("POST", "/entries", { model_id: kitchenId, fields: { name: "Sink one", count: 3, price: 9.99, featured: false, starts_at: "2026-05-01T09:30:00Z", colours: ["blue"], handle: "sink-one", where: { lat: 51.5, lon: -0.12 }, steps: [{ text: "First" }, { text: "Second" }] } });
