@@ -62,9 +62,13 @@ describe("admin UI: content home, entries list, entry editor", () => {
     const article = bySlug.article;
     const { context, page } = await newPerson(admin);
     let alerted = false;
+    const confirms = [];
     page.on("dialog", (dialog) => {
       if (dialog.type() === "alert") alerted = true;
-      void dialog.dismiss();
+      if (dialog.type() === "confirm") {
+        confirms.push(dialog.message());
+        void dialog.accept();
+      } else void dialog.dismiss();
     });
     await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
 
@@ -189,6 +193,7 @@ describe("admin UI: content home, entries list, entry editor", () => {
 
     // Add a language: French, opened in its own tab.
     await page.getByRole("button", { name: "Add language" }).click();
+    assert.deepEqual(confirms, ["Add a language and open it? Your unsaved changes here will be lost."], "unsaved changes are not dropped without asking");
     await page.getByRole("dialog", { name: "Add a language" }).getByRole("button", { name: "Add language" }).click();
     await page.waitForURL(/lang=fr/);
     await page.getByRole("tab", { name: /fr/, selected: true }).waitFor();

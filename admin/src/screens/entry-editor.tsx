@@ -97,7 +97,10 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
             if (form.dirty && !window.confirm("Leave this language? Your unsaved changes here will be lost.")) return;
             navigate(paths.entry(site, sibling.instance_id, sibling.lang));
           }}
-          onAdd={() => setAdding(true)}
+          onAdd={() => {
+            if (form.dirty && !window.confirm("Add a language and open it? Your unsaved changes here will be lost.")) return;
+            setAdding(true);
+          }}
         />
       ) : null}
       <div id="entry-panel" role={model.i18n ? "tabpanel" : undefined} aria-labelledby={model.i18n ? `entry-panel-tab-${entry.lang}` : undefined} class="entry-panel">

@@ -50,7 +50,10 @@ export function NewEntryDialog({ site, model, languages, defaultLang, onClose }:
         {words && issues.size === 0 ? <Notice kind="error" title={words.title}>{words.detail}</Notice> : null}
         {titleField ? (
           <Field label={titleField.label ?? "Title"} errors={issues.get(titleField.key)}>
-            {({ id, describedBy, invalid }) => <input id={id} type="text" value={title} required aria-describedby={describedBy} aria-invalid={invalid ? "true" : undefined} onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)} />}
+            {({ id, describedBy, invalid }) => <input id={id} type="text" value={title} required aria-describedby={describedBy} aria-invalid={invalid ? "true" : undefined} onInput={(e) => {
+              setTitle((e.currentTarget as HTMLInputElement).value);
+              setError(null);
+            }} />}
           </Field>
         ) : null}
         {model.i18n && languages.length > 1 ? (
@@ -65,7 +68,10 @@ export function NewEntryDialog({ site, model, languages, defaultLang, onClose }:
           </Field>
         ) : null}
         <Field label="Slug (address, optional)" hint="Lower-case letters, digits and single hyphens. Left empty, the service makes one from the title." errors={issues.get("slug")}>
-          {({ id, describedBy, invalid }) => <input id={id} type="text" class="mono" value={slug} maxLength={200} autoCapitalize="off" spellcheck={false} aria-describedby={describedBy} aria-invalid={invalid ? "true" : undefined} onInput={(e) => setSlug((e.currentTarget as HTMLInputElement).value)} />}
+          {({ id, describedBy, invalid }) => <input id={id} type="text" class="mono" value={slug} maxLength={200} autoCapitalize="off" spellcheck={false} aria-describedby={describedBy} aria-invalid={invalid ? "true" : undefined} onInput={(e) => {
+              setSlug((e.currentTarget as HTMLInputElement).value);
+              setError(null);
+            }} />}
         </Field>
         {words && issues.size > 0 ? <Notice kind="error" title={words.title} /> : null}
         <div class="row">
