@@ -225,4 +225,56 @@ describe("admin UI: content home, entries list, entry editor", () => {
     assert.equal(alerted, false, "no markup ran");
     await context.close();
   });
+
+  it("marks what the role may not write as read-only: fields outside its write limit, languages outside its update limit", async () => {
+    const article = (await models()).article;
+    const titleId = article.definition.fields.find((f) => f.key === "title").id;
+    const role = await admin.manage("POST", "/roles", {
+      slug: "copy-editor",
+      name: "Copy editor",
+      permissions: { models: { [article.id]: ["read", "create", "update"] }, system: [], limits: { fields: { [article.id]: { write: [titleId] } }, languages: { update: ["en"] } } },
+    });
+    assert.equal(role.status, 201, JSON.stringify(role.body));
+    const en = await admin.manage("POST", "/entries", { model_id: article.id, lang: "en", fields: { title: "Copy desk", summary: "Only the title may change." } });
+    const fr = await admin.manage("POST", `/entries/${en.body.instance_id}/languages`, { lang: "fr", fields: { title: "Pupitre" } });
+    assert.equal(fr.status, 201, JSON.stringify(fr.body));
+
+    // The admin invites a copy editor (the People routes), who accepts in another browser.
+    const { context: adminContext, page: adminPage } = await newPerson(admin);
+    await signInAs(adminPage, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    const invited = await adminPage.evaluate(
+      async ({ site, roleId }) => {
+        const who = await fetch("/api/session").then((r) => r.json());
+        const res = await fetch("/api/invitations", { method: "POST", headers: { "content-type": "application/json", "x-site-id": site, "x-csrf-token": who.csrf_token, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify({ email: "copy@demo.localhost", role_id: roleId }) });
+        return { status: res.status, body: await res.json() };
+      },
+      { site: demo.id, roleId: role.body.id },
+    );
+    assert.equal(invited.status, 201, JSON.stringify(invited.body));
+    await adminContext.close();
+    const { context, page } = await newPerson(admin);
+    await page.goto(`${admin.origin}/sign-in`);
+    const accepted = await page.evaluate(async (token) => {
+      const res = await fetch("/api/invitations/accept", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, name: "Copy Editor", password: "a long enough password" }) });
+      return res.status;
+    }, invited.body.link.split("#")[1]);
+    assert.equal(accepted, 200);
+
+    await page.goto(`${admin.origin}/sites/${demo.id}/entries/${en.body.instance_id}?lang=en`);
+    await page.getByRole("heading", { name: "Copy desk", level: 1 }).waitFor();
+    const title = page.getByLabel(/^Title/);
+    assert.equal(await title.getAttribute("readonly"), null, "the title is within the write limit");
+    await page.getByText("(read-only)").first().waitFor();
+    const summary = page.getByLabel(/^Summary \(read-only\)/);
+    assert.equal(await summary.getAttribute("readonly"), "", "the summary is outside the write limit");
+    assert.equal(await summary.inputValue(), "Only the title may change.");
+    assert.equal(await page.getByRole("button", { name: "Add FAQ item" }).count(), 0, "a read-only component offers no item buttons");
+    await checkScreen(page, "entry-editor-read-only");
+
+    await page.getByRole("tab", { name: /fr/ }).click();
+    await page.waitForURL(/lang=fr/);
+    await page.getByRole("status").filter({ hasText: "Your role may not edit the fr language." }).waitFor();
+    assert.equal(await page.getByLabel(/^Title/).getAttribute("readonly"), "");
+    await context.close();
+  });
 });
