@@ -36,6 +36,8 @@ export function useEntryForm(entry: Entry | null) {
         else next[key] = value;
         return next;
       }),
+    /** Puts values back into the form (a recovery draft): the form is dirty against the entry. */
+    restore: (next: Record<string, unknown>) => setValues({ ...next }),
     reset: (next: Entry) => {
       setBase(next);
       setValues({ ...next.fields });

@@ -10,6 +10,20 @@ export interface LeaseState {
   /** The lease token saves and transitions send, while held. */
   token: string | null;
   takeOver: () => Promise<void>;
+  /** When this screen first saw the current other holder (the lease view has no start time). */
+  since?: string | null;
+  /** When the lease ends unless renewed. */
+  expiresAt?: string | null;
+  /** Why no lease could be taken (`none`), in words. */
+  refusal?: { title: string; detail?: string; code?: string } | null;
+  /** Changes on every observer re-read (every 10 s): the editor re-reads the entry then. */
+  checkedAt?: number;
+  /** The lease came free while observing and this editor took it. */
+  gained?: boolean;
+  /** A write was answered `lock_lost`: stop renewing, learn who holds it now. */
+  markLost?: () => void;
+  /** Headers a write under this lease sends (`X-Editing-Token`), empty when not held. */
+  headers?: Record<string, string>;
 }
 
 export function useLease(_site: string, _entryId: string, _lang: string): LeaseState {

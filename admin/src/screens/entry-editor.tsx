@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
@@ -70,7 +70,24 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
   const roleReason = entryReadOnlyReason(permissions, entry);
   const leaseReason = lease.status === "other" ? `${lease.holder?.name ?? "Someone else"} is editing this language.` : lease.status === "lost" ? "Someone took over this entry; your form is read-only." : null;
   const lockedReason = roleReason ?? leaseReason;
-  const readOnly = (field: FieldDefinition) => lockedReason !== null || !fieldWritable(permissions, model.id, field);
+  // While the lease is being taken nothing is typed that an observer's refresh would then replace.
+  const readOnly = (field: FieldDefinition) => lockedReason !== null || lease.status === "loading" || !fieldWritable(permissions, model.id, field);
+
+  // An observer sees the holder's saves: the entry is re-read on every lease check (every 10 s),
+  // and once more when the lease comes free and this editor takes it. The observer's form is
+  // read-only, so nothing unsaved is replaced.
+  useEffect(() => {
+    if (!(lease.status === "other" || lease.gained) || lease.checkedAt === undefined) return;
+    const abort = new AbortController();
+    manage("getEntry", { params: { id: entry.instance_id }, signal: abort.signal })
+      .then((fresh) => {
+        if (fresh.current_version_id === entry.current_version_id && fresh.slug === entry.slug) return;
+        setEntry(fresh);
+        if (!form.dirty) form.reset(fresh);
+      })
+      .catch(() => {});
+    return () => abort.abort();
+  }, [lease.checkedAt, lease.gained]);
   const issues = form.issues;
   const name = entry.label ?? entry.slug ?? "(untitled)";
   const changed = entry.published_version_id !== null && entry.current_version_id !== entry.published_version_id;
@@ -116,8 +133,11 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
             form.reset(next);
           }}
           onIssues={(next) => form.setIssues(next)}
+          onRestore={(values) => form.restore(values)}
+          fieldLabels={Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key]))}
         />
-        {lockedReason ? <Notice kind="info" title="Read-only">{lockedReason}</Notice> : null}
+        {/* The lease's own banner (in EntryActions) says who holds it; the role's reason is said here. */}
+        {roleReason ? <Notice kind="info" title="Read-only">{roleReason}</Notice> : null}
         {issueList.length ? (
           <Notice kind="error" title={`${issueList.length} ${issueList.length === 1 ? "field needs" : "fields need"} attention`}>
             <ul class="issue-list">
