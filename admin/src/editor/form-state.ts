@@ -6,7 +6,8 @@ export type Issues = ReadonlyMap<string, readonly string[]>;
 
 /**
  * The entry form's state: the values being edited (by field key, as the entry answers them), the
- * address slug, whether either differs from the entry, and the service's issues. `reset` takes a
+ * changed ones (what a save sends), the address slug, whether anything differs from the entry, and
+ * the service's issues. `reset` takes a
  * fresh entry (after a save) and clears the issues.
  */
 export function useEntryForm(entry: Entry | null) {
@@ -21,9 +22,20 @@ export function useEntryForm(entry: Entry | null) {
     setSlug(entry.slug ?? "");
     setIssues(new Map());
   }
-  const dirty = useMemo(() => (base ? stable(values) !== stable(base.fields) || slug !== (base.slug ?? "") : false), [values, slug, base]);
+  // What a save sends: only the fields changed here (a save merges them over the draft, and a role
+  // with a write field limit may send only what it may write — unchanged fields are not "written").
+  const changes = useMemo(() => {
+    const out: Record<string, unknown> = {};
+    if (!base) return out;
+    for (const key of new Set([...Object.keys(values), ...Object.keys(base.fields)])) {
+      if (stable(values[key] ?? null) !== stable(base.fields[key] ?? null)) out[key] = values[key] ?? null;
+    }
+    return out;
+  }, [values, base]);
+  const dirty = base !== null && (Object.keys(changes).length > 0 || slug !== (base.slug ?? ""));
   return {
     values,
+    changes,
     slug,
     dirty,
     issues,
@@ -37,7 +49,7 @@ export function useEntryForm(entry: Entry | null) {
         return next;
       }),
     /** Puts values back into the form (a recovery draft): the form is dirty against the entry. */
-    restore: (next: Record<string, unknown>) => setValues({ ...next }),
+    restore: (next: Record<string, unknown>) => setValues((prior) => ({ ...prior, ...next })),
     reset: (next: Entry) => {
       setBase(next);
       setValues({ ...next.fields });

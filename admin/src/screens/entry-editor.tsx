@@ -124,7 +124,7 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
         <EntryActions
           site={site}
           entry={entry}
-          values={form.values}
+          values={form.changes}
           slug={form.slug}
           dirty={form.dirty}
           lease={lease}
