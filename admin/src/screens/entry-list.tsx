@@ -77,20 +77,25 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
   if (props.state && !trash) current.set("state", props.state);
   if (props.q) current.set("q", props.q);
 
+  // Each list (filters) is a generation: a "Load more" answer of an older list is not appended.
+  const generation = useRef(0);
   const load = async (cursor: string | null, signal?: AbortSignal) => {
+    if (!cursor) generation.current += 1;
+    const mine = generation.current;
     setLoading(true);
     try {
       const answer = await manage("listEntries", {
         query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, cursor: cursor ?? undefined, limit: "20" },
         signal,
       });
+      if (mine !== generation.current) return;
       setRows((prior) => (cursor ? [...prior, ...answer.data] : answer.data));
       setNext(answer.page.next_cursor);
       setError(null);
     } catch (e) {
-      if (!signal?.aborted) setError(e);
+      if (!signal?.aborted && mine === generation.current) setError(e);
     } finally {
-      if (!signal?.aborted) setLoading(false);
+      if (!signal?.aborted && mine === generation.current) setLoading(false);
     }
   };
   useEffect(() => {
@@ -187,7 +192,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
       {error ? <Notice kind="error" title={describeError(error).title}>{describeError(error).detail}</Notice> : null}
       {!loading && !error && rows.length === 0 ? <p class="muted">{trash ? "Trash is empty." : props.q || props.lang || props.state ? "No entry matches these filters." : "No entries yet."}</p> : null}
       {rows.length > 0 ? (
-        <table class="list responsive entries">
+        <table class="list responsive entries" aria-busy={loading ? "true" : undefined}>
           <caption class="visually-hidden">{title}</caption>
           <thead>
             <tr>
