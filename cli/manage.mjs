@@ -77,6 +77,33 @@ const COMMANDS = [
     "required": false
    },
    {
+    "flag": "q",
+    "name": "q",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."
+   },
+   {
+    "flag": "slug",
+    "name": "slug",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."
+   },
+   {
+    "flag": "translation-group-id",
+    "name": "translation_group_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The languages of one item (its translation group): an editor's language tabs."
+   },
+   {
     "flag": "cursor",
     "name": "cursor",
     "in": "query",

@@ -1004,6 +1004,34 @@ export interface AdminOperations {
       "single_use": true;
     };
   };
+  /** GET /api/permissions */
+  getPermissions: {
+    method: "GET";
+    path: "/api/permissions";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "role": {
+        "id": string;
+        "slug": string;
+        "name": string;
+      };
+      "person_id": string;
+      "permissions": {
+        [key: string]: unknown;
+      };
+      "models": Array<{
+        "model_id": string;
+        "operations": Array<string>;
+        "readable_field_ids": Array<string>;
+        "writable_field_ids": Array<string>;
+      }>;
+      "languages": {
+        [key: string]: Array<string>;
+      };
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1063,6 +1091,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   listLaunchContentActions: { method: "GET", path: "/api/plugin-launches/content-actions" },
   launchManageView: { method: "POST", path: "/api/plugin-launches/{id}/manage-views/{view}" },
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
+  getPermissions: { method: "GET", path: "/api/permissions" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

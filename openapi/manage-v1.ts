@@ -32,6 +32,9 @@ export interface ManageOperations {
       "model_id"?: string;
       "lang"?: string;
       "state"?: "draft" | "in_review" | "published" | "unpublished" | "trash";
+      "q"?: string;
+      "slug"?: string;
+      "translation_group_id"?: string;
       "cursor"?: string;
       "limit"?: string;
     };

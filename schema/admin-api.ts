@@ -359,7 +359,22 @@ const mediaRoutes: readonly AdminRouteSpec[] = [
   },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes];
+/** The person's effective permissions on a site, for clients that show what a role may do (docs/admin-ui-content.md). */
+const EffectivePermissions = v.pipe(
+  v.strictObject({
+    role: v.strictObject({ id: v.string(), slug: v.string(), name: v.string() }),
+    person_id: v.string(),
+    permissions: v.looseObject({}),
+    models: v.array(v.strictObject({ model_id: v.string(), operations: v.array(v.string()), readable_field_ids: v.array(v.string()), writable_field_ids: v.array(v.string()) })),
+    languages: v.record(v.string(), v.array(v.string())),
+  }),
+  v.title("EffectivePermissions"),
+);
+const permissionRoutes: readonly AdminRouteSpec[] = [
+  { operationId: "getPermissions", method: "get", path: "/api/permissions", access: "site", summary: "The signed-in person's effective permissions on the site: role, permission set, per readable model the operations and readable/writable field ids, per language action the languages", response: EffectivePermissions, errors: [...siteErrors] },
+];
+
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",

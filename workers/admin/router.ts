@@ -8,6 +8,7 @@ import { requireSession, requireSite, type SessionCall, type SiteCall } from "./
 import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
 import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
+import { getPermissions } from "./permissions";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
@@ -63,6 +64,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   putManualOrder,
   streamMediaUpload,
   getMediaLimits: mediaLimits,
+  getPermissions,
   applyProposal,
   rejectProposal,
   listMemberNames,

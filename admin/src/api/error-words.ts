@@ -43,9 +43,7 @@ const WORDS: Record<string, string> = {
   transition_unavailable: "This step is not possible from the entry's current workflow state.",
   workflow_conflict: "The entry moved through its workflow since you opened it. Reload and try again.",
   entry_published: "A published entry cannot go to Trash. Unpublish it first.",
-  entry_not_in_trash: "This entry is not in Trash.",
   assignee_not_eligible: "One of the people chosen may not work on this entry.",
-  invalid_slug: "This entry has no slug, so it has no public address to preview.",
   idempotency_in_progress: "This action is still being processed. Wait a moment before trying again.",
   // People and invitations (docs/people.md).
   escalation_refused: "You can only give roles, and change people, within what your own role may do.",
@@ -55,6 +53,13 @@ const WORDS: Record<string, string> = {
   account_exists: "An account with this email exists now. Enter that account's password.",
   invitation_not_found: "This invitation link is not valid any more — ask for a new one.",
   unknown_role: "This role does not exist on this site any more. Reload the page and choose another.",
+  // Content screens and the entry editor (docs/admin-ui-content.md).
+  invalid_slug: "A slug is 1 to 200 lower-case letters, digits and single hyphens (like harbour-lights).",
+  single_entry_exists: "This model holds a single entry, and it exists already.",
+  entry_not_in_trash: "This entry is not in Trash (someone may have restored it already).",
+  locale_exists: "The entry has this language already.",
+  unknown_locale: "The site does not have this language.",
+  language_in_trash: "This language of the entry is in Trash. Restore it instead of adding it again.",
 };
 
 /** A refusal in words: the editor's sentence and the service's message. */

@@ -217,7 +217,8 @@ export function EntryActions(props: EntryActionsProps) {
       setStatus(`Preview opened in a new tab (the link works until ${clock(link.expires_at)}).`);
     } catch (e) {
       opened?.close();
-      setError(e);
+      // The preview's invalid_slug means the entry has no slug (no public address), not a bad one typed.
+      setError(e instanceof ApiError && e.code === "invalid_slug" ? new ApiError(e.status, "preview_without_slug", "This entry has no slug, so it has no public address to preview.", e.details) : e);
     }
   };
 

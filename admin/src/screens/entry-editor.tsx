@@ -1,2 +1,174 @@
-/** Until the entry editor lands (issue #15 item 4), the lifecycle's stand-in form (admin/src/editor/lifecycle-harness.tsx). */
-export { default } from "../editor/lifecycle-harness";
+import { useEffect, useState } from "preact/hooks";
+import { manage, type ManageAnswer } from "../api/client";
+import { describeError } from "../api/error-words";
+import { EntryActions } from "../editor/entry-actions";
+import { AddressField } from "../editor/form-address";
+import { FormFields } from "../editor/form-fields";
+import { entryReadOnlyReason, fieldReadable, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
+import { useEntryForm } from "../editor/form-state";
+import { AddLanguageDialog, LanguageTabs } from "../editor/form-languages";
+import { useLease } from "../editor/use-lease";
+import type { Entry, FieldDefinition } from "../fields/types";
+import { navigate, paths } from "../router";
+import { Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
+import type { ScreenProps } from "./types";
+import { useLoad } from "./use-load";
+import "../styles/editor.css";
+
+type Model = ManageAnswer<"getModel">;
+type Sibling = ManageAnswer<"listEntries">["data"][number];
+
+/**
+ * The entry editor (issue #15 item 4): one language of an entry (`getEntry`), its model's form,
+ * the language tabs of its translation group (`listEntries` by `translation_group_id`), "Add
+ * language", and the lifecycle bar (`EntryActions`, which saves and publishes). `?lang=` picks
+ * another language of the same item.
+ */
+export default function EntryEditor({ site, params, search }: ScreenProps) {
+  const wanted = search.get("lang");
+  const loaded = useLoad(async (signal) => {
+    const entry = await manage("getEntry", { params: { id: params.entry ?? "" }, signal });
+    const [model, siteInfo, permissions, group] = await Promise.all([
+      manage("getModel", { params: { id: entry.model_id }, signal }),
+      manage("getSite", { signal }),
+      loadPermissions(),
+      manage("listEntries", { query: { model_id: entry.model_id, translation_group_id: entry.translation_group_id, limit: "100" }, signal }),
+    ]);
+    return { entry, model, languages: siteInfo.languages, permissions, group: group.data };
+  }, [site, params.entry]);
+
+  if (loaded.error) {
+    const words = describeError(loaded.error);
+    return (
+      <>
+        <PageHeader title="Entry" />
+        <Notice kind="error" title={words.title}>{words.detail}</Notice>
+        <p><Link href={paths.content(site)}>Back to Content</Link></p>
+      </>
+    );
+  }
+  if (!loaded.data) return <Loading label="Opening the entry…" />;
+  const { entry, group } = loaded.data;
+  if (wanted && wanted !== entry.lang) {
+    const sibling = group.find((e) => e.lang === wanted);
+    if (sibling) {
+      queueMicrotask(() => navigate(paths.entry(site, sibling.instance_id, sibling.lang), { replace: true }));
+      return <Loading />;
+    }
+  }
+  return <Editor key={entry.instance_id} site={site} {...loaded.data} onGroupChange={loaded.reload} />;
+}
+
+function Editor(props: { site: string; entry: Entry; model: Model; languages: string[]; permissions: Permissions; group: Sibling[]; onGroupChange: () => void }) {
+  const { site, model, permissions } = props;
+  const [entry, setEntry] = useState<Entry>(props.entry);
+  const [adding, setAdding] = useState(false);
+  const form = useEntryForm(entry);
+  const lease = useLease(site, entry.instance_id, entry.lang);
+  // Fields the role may not read are not answered by the service, so they are not drawn either.
+  const fields = (model.definition.fields as unknown as FieldDefinition[]).filter((f) => fieldReadable(permissions, model.id, f));
+  const roleReason = entryReadOnlyReason(permissions, entry);
+  const leaseReason = lease.status === "other" ? `${lease.holder?.name ?? "Someone else"} is editing this language.` : lease.status === "lost" ? "Someone took over this entry; your form is read-only." : null;
+  const lockedReason = roleReason ?? leaseReason;
+  // While the lease is being taken nothing is typed that an observer's refresh would then replace.
+  const readOnly = (field: FieldDefinition) => lockedReason !== null || lease.status === "loading" || !fieldWritable(permissions, model.id, field);
+
+  // An observer sees the holder's saves: the entry is re-read on every lease check (every 10 s),
+  // and once more when the lease comes free and this editor takes it. The observer's form is
+  // read-only, so nothing unsaved is replaced.
+  useEffect(() => {
+    if (!(lease.status === "other" || lease.gained) || lease.checkedAt === undefined) return;
+    const abort = new AbortController();
+    manage("getEntry", { params: { id: entry.instance_id }, signal: abort.signal })
+      .then((fresh) => {
+        if (fresh.current_version_id === entry.current_version_id && fresh.slug === entry.slug) return;
+        setEntry(fresh);
+        if (!form.dirty) form.reset(fresh);
+      })
+      .catch(() => {});
+    return () => abort.abort();
+  }, [lease.checkedAt, lease.gained]);
+  const issues = form.issues;
+  const name = entry.label ?? entry.slug ?? "(untitled)";
+  const changed = entry.published_version_id !== null && entry.current_version_id !== entry.published_version_id;
+  const group = props.group.some((e) => e.instance_id === entry.instance_id) ? props.group : [...props.group, entry];
+  const issueList = [...issues.entries()];
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link href={paths.content(site)}>Content</Link> <span aria-hidden="true">›</span> <Link href={paths.entries(site, model.id)}>{model.name}</Link>
+      </p>
+      <PageHeader title={name}>
+        <span class="row">
+          <StateBadge state={entry.trashed_at ? "trash" : entry.workflow.state} />
+          {changed ? <StateBadge state="changed" /> : null}
+        </span>
+      </PageHeader>
+      {model.i18n ? (
+        <LanguageTabs
+          group={group}
+          current={entry}
+          canAdd={props.languages.some((l) => !group.some((e) => e.lang === l))}
+          onSelect={(sibling) => {
+            if (form.dirty && !window.confirm("Leave this language? Your unsaved changes here will be lost.")) return;
+            navigate(paths.entry(site, sibling.instance_id, sibling.lang));
+          }}
+          onAdd={() => {
+            if (form.dirty && !window.confirm("Add a language and open it? Your unsaved changes here will be lost.")) return;
+            setAdding(true);
+          }}
+        />
+      ) : null}
+      <div id="entry-panel" role={model.i18n ? "tabpanel" : undefined} aria-labelledby={model.i18n ? `entry-panel-tab-${entry.lang}` : undefined} class="entry-panel">
+        <EntryActions
+          site={site}
+          entry={entry}
+          values={form.changes}
+          slug={form.slug}
+          dirty={form.dirty}
+          lease={lease}
+          onEntry={(next) => {
+            setEntry(next);
+            form.reset(next);
+          }}
+          onIssues={(next) => form.setIssues(next)}
+          onRestore={(values) => form.restore(values)}
+          fieldLabels={Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key]))}
+        />
+        {/* The lease's own banner (in EntryActions) says who holds it; the role's reason is said here. */}
+        {roleReason ? <Notice kind="info" title="Read-only">{roleReason}</Notice> : null}
+        {issueList.length ? (
+          <Notice kind="error" title={`${issueList.length} ${issueList.length === 1 ? "field needs" : "fields need"} attention`}>
+            <ul class="issue-list">
+              {issueList.map(([path, messages]) => (
+                <li>
+                  <code>{path || "entry"}</code>: {messages.join(" ")}
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ) : null}
+        <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
+          {model.kind === "single" && !entry.slug ? null : (
+            <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={lockedReason !== null} errors={issues.get("slug") ?? []} />
+          )}
+          <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
+        </form>
+      </div>
+      {adding ? (
+        <AddLanguageDialog
+          site={site}
+          entry={entry}
+          languages={props.languages.filter((l) => !group.some((e) => e.lang === l))}
+          onClose={() => setAdding(false)}
+          onAdded={(added) => {
+            setAdding(false);
+            props.onGroupChange();
+            navigate(paths.entry(site, added.instance_id, added.lang));
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,12 +1,285 @@
-import { Notice, PageHeader } from "../ui/controls";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError, manage, newActionKey, type ManageAnswer } from "../api/client";
+import { describeError } from "../api/error-words";
+import { navigate, paths } from "../router";
+import { Button, Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
+import { NewEntryDialog } from "./new-entry-dialog";
 import type { ScreenProps } from "./types";
+import { useLoad } from "./use-load";
+import "../styles/content.css";
 
-/** Placeholder until this screen is built (issue #15). */
-export default function EntryList(_props: ScreenProps) {
+type Entry = ManageAnswer<"listEntries">["data"][number];
+type Model = ManageAnswer<"getModel">;
+type State = "draft" | "in_review" | "published" | "unpublished";
+
+const STATES: { value: State; label: string }[] = [
+  { value: "draft", label: "Draft" },
+  { value: "in_review", label: "In review" },
+  { value: "published", label: "Published" },
+  { value: "unpublished", label: "Unpublished" },
+];
+
+/**
+ * A model's entries (issue #15 item 3): filters by language, workflow state and title (`listEntries`
+ * with `lang`, `state`, `q`), kept in the address so they survive a reload; "Load more" follows the
+ * cursor; `?view=trash` lists Trash with Restore. A single model opens its one entry instead.
+ */
+export default function EntryList({ site, params, search }: ScreenProps) {
+  const modelId = params.model ?? "";
+  const trash = search.get("view") === "trash";
+  const lang = search.get("lang") ?? "";
+  const state = (search.get("state") ?? "") as State | "";
+  const q = search.get("q") ?? "";
+  const setup = useLoad(async (signal) => {
+    const [model, siteInfo] = await Promise.all([manage("getModel", { params: { id: modelId }, signal }), manage("getSite", { signal })]);
+    return { model, siteInfo };
+  }, [site, modelId]);
+  const model = setup.data?.model;
+
+  if (setup.error) {
+    const words = describeError(setup.error);
+    return (
+      <>
+        <PageHeader title="Entries" />
+        <Notice kind="error" title={words.title}>{words.detail}</Notice>
+        <p><Link href={paths.content(site)}>Back to Content</Link></p>
+      </>
+    );
+  }
+  if (!model || !setup.data) return <Loading />;
+  if (model.kind === "single") return <SingleEntry site={site} model={model} lang={setup.data.siteInfo.default_lang} />;
+  return <Collection site={site} model={model} languages={setup.data.siteInfo.languages} defaultLang={setup.data.siteInfo.default_lang} trash={trash} lang={lang} state={state} q={q} />;
+}
+
+/** Sets one filter in the address (empty removes it) and keeps the others. */
+function withFilter(site: string, modelId: string, current: URLSearchParams, name: string, value: string): string {
+  const next = new URLSearchParams(current);
+  if (value) next.set(name, value);
+  else next.delete(name);
+  const text = next.toString();
+  return `${paths.entries(site, modelId)}${text ? `?${text}` : ""}`;
+}
+
+function Collection(props: { site: string; model: Model; languages: string[]; defaultLang: string; trash: boolean; lang: string; state: State | ""; q: string }) {
+  const { site, model, trash } = props;
+  const [rows, setRows] = useState<Entry[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<unknown>(null);
+  const [message, setMessage] = useState<{ kind: "success" | "error"; title: string; detail?: string } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [searchText, setSearchText] = useState(props.q);
+  const restoreKeys = useRef(new Map<string, string>());
+  const [busy, setBusy] = useState<string | null>(null);
+  const current = new URLSearchParams();
+  if (trash) current.set("view", "trash");
+  if (props.lang) current.set("lang", props.lang);
+  if (props.state && !trash) current.set("state", props.state);
+  if (props.q) current.set("q", props.q);
+
+  // Each list (filters) is a generation: a "Load more" answer of an older list is not appended.
+  const generation = useRef(0);
+  const load = async (cursor: string | null, signal?: AbortSignal) => {
+    if (!cursor) generation.current += 1;
+    const mine = generation.current;
+    setLoading(true);
+    try {
+      const answer = await manage("listEntries", {
+        query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, cursor: cursor ?? undefined, limit: "20" },
+        signal,
+      });
+      if (mine !== generation.current) return;
+      setRows((prior) => (cursor ? [...prior, ...answer.data] : answer.data));
+      setNext(answer.page.next_cursor);
+      setError(null);
+    } catch (e) {
+      if (!signal?.aborted && mine === generation.current) setError(e);
+    } finally {
+      if (!signal?.aborted && mine === generation.current) setLoading(false);
+    }
+  };
+  useEffect(() => {
+    const abort = new AbortController();
+    setSearchText(props.q);
+    void load(null, abort.signal);
+    return () => abort.abort();
+  }, [model.id, trash, props.lang, props.state, props.q]);
+
+  const restore = async (entry: Entry) => {
+    // One key per entry's restore action: a double click or a retry restores once.
+    const key = restoreKeys.current.get(entry.instance_id) ?? newActionKey();
+    restoreKeys.current.set(entry.instance_id, key);
+    setBusy(entry.instance_id);
+    try {
+      // The item comes back with every language it has in Trash (the service's default).
+      const answer = await manage("restoreEntry", { params: { id: entry.instance_id }, body: {}, key });
+      restoreKeys.current.delete(entry.instance_id);
+      const back = new Set(answer.instance_ids);
+      setRows((prior) => prior.filter((r) => !back.has(r.instance_id)));
+      setMessage({ kind: "success", title: `Restored “${entry.label ?? entry.slug ?? "(untitled)"}” from Trash.` });
+    } catch (e) {
+      if (e instanceof ApiError && e.status < 500) restoreKeys.current.delete(entry.instance_id);
+      const words = describeError(e);
+      setMessage({ kind: "error", title: words.title, detail: words.detail });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const title = trash ? `${model.name}: Trash` : model.name;
   return (
     <>
-      <PageHeader title="EntryList" />
-      <Notice kind="info" title="This screen is being built." />
+      <p class="breadcrumb">
+        <Link href={paths.content(site)}>Content</Link> <span aria-hidden="true">›</span> {model.name}
+      </p>
+      <PageHeader title={title}>
+        {trash ? null : (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New entry
+          </Button>
+        )}
+      </PageHeader>
+      {model.description ? <p class="muted">{model.description}</p> : null}
+      <nav aria-label="Views" class="row view-links">
+        <Link href={paths.entries(site, model.id)} aria-current={trash ? undefined : "page"}>
+          Entries
+        </Link>
+        <Link href={paths.entries(site, model.id, "trash")} aria-current={trash ? "page" : undefined}>
+          Trash
+        </Link>
+      </nav>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Filter entries"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate(withFilter(site, model.id, current, "q", searchText.trim()), { replace: true });
+        }}
+      >
+        <div class="field">
+          <label for="entry-search">Search by title</label>
+          <div class="row">
+            <input id="entry-search" type="search" value={searchText} maxLength={200} onInput={(e) => setSearchText((e.currentTarget as HTMLInputElement).value)} />
+            <Button type="submit">Search</Button>
+          </div>
+        </div>
+        <div class="field">
+          <label for="entry-lang">Language</label>
+          <select id="entry-lang" value={props.lang} onChange={(e) => navigate(withFilter(site, model.id, current, "lang", (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
+            <option value="">All languages</option>
+            {props.languages.map((l) => (
+              <option value={l}>{l}</option>
+            ))}
+          </select>
+        </div>
+        {trash ? null : (
+          <div class="field">
+            <label for="entry-state">Workflow state</label>
+            <select id="entry-state" value={props.state} onChange={(e) => navigate(withFilter(site, model.id, current, "state", (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
+              <option value="">All states</option>
+              {STATES.map((s) => (
+                <option value={s.value}>{s.label}</option>
+              ))}
+            </select>
+          </div>
+        )}
+      </form>
+      <div aria-live="polite" role="status" class="list-status">
+        {loading ? "Loading entries…" : error ? "" : `${rows.length} ${rows.length === 1 ? "entry" : "entries"} shown${next ? "; more to load" : ""}.`}
+      </div>
+      {message ? <Notice kind={message.kind} title={message.title}>{message.detail}</Notice> : null}
+      {error ? <Notice kind="error" title={describeError(error).title}>{describeError(error).detail}</Notice> : null}
+      {!loading && !error && rows.length === 0 ? <p class="muted">{trash ? "Trash is empty." : props.q || props.lang || props.state ? "No entry matches these filters." : "No entries yet."}</p> : null}
+      {rows.length > 0 ? (
+        <table class="list responsive entries" aria-busy={loading ? "true" : undefined}>
+          <caption class="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Language</th>
+              <th scope="col">State</th>
+              <th scope="col">Updated</th>
+              {trash ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((entry) => {
+              const name = entry.label ?? entry.slug ?? "(untitled)";
+              return (
+                <tr>
+                  <td data-label="Title">
+                    <Link href={paths.entry(site, entry.instance_id, entry.lang)}>{name}</Link>
+                  </td>
+                  <td data-label="Language">{entry.lang}</td>
+                  <td data-label="State">
+                    <StateBadge state={entry.trashed_at ? "trash" : entry.workflow.state} />
+                  </td>
+                  <td data-label="Updated">
+                    <time dateTime={entry.updated_at}>{formatWhen(entry.updated_at)}</time>
+                  </td>
+                  {trash ? (
+                    <td data-label="Actions">
+                      <Button busy={busy === entry.instance_id} disabled={busy !== null && busy !== entry.instance_id} onClick={() => void restore(entry)} aria-label={`Restore ${name} (${entry.lang})`}>
+                        Restore
+                      </Button>
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      {next ? (
+        <p>
+          <Button busy={loading} onClick={() => void load(next)}>
+            Load more
+          </Button>
+        </p>
+      ) : null}
+      {creating ? <NewEntryDialog site={site} model={model} languages={props.languages} defaultLang={props.lang || props.defaultLang} onClose={() => setCreating(false)} /> : null}
     </>
   );
+}
+
+/** A single model's one entry: opened, or created on first open (a race answers `single_entry_exists`: open that one). */
+function SingleEntry({ site, model, lang }: { site: string; model: Model; lang: string }) {
+  const [error, setError] = useState<unknown>(null);
+  const key = useRef(newActionKey());
+  useEffect(() => {
+    let stop = false;
+    const open = async () => {
+      const found = await manage("listEntries", { query: { model_id: model.id, limit: "1" } });
+      const live = found.data.find((e) => !e.trashed_at) ?? found.data[0];
+      if (live) return live;
+      try {
+        return await manage("createEntry", { body: { model_id: model.id, lang, fields: {} }, key: key.current });
+      } catch (e) {
+        if (e instanceof ApiError && e.code === "single_entry_exists") return (await manage("listEntries", { query: { model_id: model.id, limit: "1" } })).data[0];
+        throw e;
+      }
+    };
+    open().then(
+      (entry) => !stop && entry && navigate(paths.entry(site, entry.instance_id, entry.lang), { replace: true }),
+      (e: unknown) => !stop && setError(e),
+    );
+    return () => {
+      stop = true;
+    };
+  }, [model.id]);
+  if (!error) return <Loading label={`Opening ${model.name}…`} />;
+  const words = describeError(error);
+  return (
+    <>
+      <PageHeader title={model.name} />
+      <Notice kind="error" title={words.title}>{words.detail}</Notice>
+    </>
+  );
+}
+
+/** A timestamp in the reader's locale, to the minute. */
+export function formatWhen(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -36,12 +36,14 @@ async function readableEntry(call: ManageCall) {
 
 /** GET /entries */
 export async function listEntries(call: ManageCall): Promise<Response> {
-  const q = call.query as { model_id?: string; lang?: string; state?: string; cursor?: string; limit?: string };
+  const q = call.query as { model_id?: string; lang?: string; state?: string; q?: string; slug?: string; translation_group_id?: string; cursor?: string; limit?: string };
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
   const models = (await modelRepository(call.ctx.db, call.ctx.scope).list()).filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed);
-  const modelIds = models.filter((m) => !q.model_id || m.id === q.model_id).map((m) => m.id);
+  // A label search only looks where the reader sees labels: searching a hidden label would reveal it.
+  const searchable = (m: Model) => q.q === undefined || readableLabel("", m, call.actor.permissions) !== null;
+  const modelIds = models.filter((m) => (!q.model_id || m.id === q.model_id) && searchable(m)).map((m) => m.id);
   const langs = readableLanguages(call.actor.permissions, call.site.languages).filter((l) => !q.lang || l === q.lang);
-  const pages = await newestFirst(call.ctx.d1, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null], q.cursor);
+  const pages = await newestFirst(call.ctx.d1, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null, ...(q.q !== undefined || q.slug !== undefined || q.translation_group_id !== undefined ? [q.q ?? null, q.slug ?? null, q.translation_group_id ?? null] : [])], q.cursor);
   let rows: Awaited<ReturnType<ReturnType<typeof entryRepository>["findMany"]>> = [];
   if (modelIds.length > 0 && langs.length > 0) {
     let query = call.ctx.db
@@ -52,6 +54,11 @@ export async function listEntries(call: ManageCall): Promise<Response> {
       .where("lang", "in", langs);
     if (q.state === "trash") query = query.where("trashed_at", "is not", null);
     else if (q.state) query = query.where("trashed_at", "is", null).where("workflow_state", "=", q.state);
+    // A substring test (instr, not LIKE: the text's % and _ stay literal), ignoring ASCII case.
+    const text = q.q;
+    if (text !== undefined) query = query.where((eb) => eb(eb.fn("instr", [eb.fn("lower", ["label"]), eb.fn("lower", [eb.val(text)])]), ">", 0));
+    if (q.slug !== undefined) query = query.where("slug", "=", q.slug);
+    if (q.translation_group_id !== undefined) query = query.where("translation_group_id", "=", q.translation_group_id);
     const from = pages.from;
     if (from) query = query.where((eb) => eb.or([eb("created_at", "<", from.createdAt), eb.and([eb("created_at", "=", from.createdAt), eb("instance_id", "<=", from.id)])]));
     rows = await query.orderBy("created_at", "desc").orderBy("instance_id", "desc").limit(limit + 1).execute();
