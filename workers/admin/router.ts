@@ -14,6 +14,7 @@ import { putManualOrder } from "./manual-order";
 import { listMemberNames } from "./member-names";
 import { siteHosts } from "./site-hosts";
 import { getEntryVersion } from "./entry-version";
+import { mediaFile } from "./media-file";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
@@ -63,6 +64,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   putManualOrder,
   streamMediaUpload,
   getMediaLimits: mediaLimits,
+  getMediaItemFile: mediaFile,
   applyProposal,
   rejectProposal,
   listMemberNames,
