@@ -7,7 +7,7 @@ import { FocalPointPicker, type FocalPoint } from "./focal-point";
 import { KindMark } from "./media-grid";
 import { Modal } from "./modal";
 import { UsageList } from "./usage-list";
-import { folderPath, formatBytes, languageName, type MediaFolder, type MediaItem, type MediaUsage } from "./types";
+import { folderPath, formatBytes, languageLabel, type MediaFolder, type MediaItem, type MediaUsage } from "./types";
 import { useAction } from "./use-action";
 
 const samePoint = (a: FocalPoint | null, b: FocalPoint | null) => (a === null || b === null ? a === b : a.x === b.x && a.y === b.y);
@@ -201,7 +201,7 @@ export function DetailsPanel({
             What the picture shows, for people who cannot see it, in each language (at most 1000 characters). Empty means none.
           </p>
           {languages.map((lang) => (
-            <Field label={`Alt text (${languageName(lang)})`} errors={issues.get(`alt_texts.${lang}`)}>
+            <Field label={`Alt text, ${languageLabel(lang)}`} errors={issues.get(`alt_texts.${lang}`)}>
               {({ id, describedBy, invalid }) => (
                 <textarea
                   id={id}

@@ -35,7 +35,7 @@ export function MediaGrid({ items, selectedId, onSelect, hasMore, loadingMore, o
           const selected = item.id === selectedId;
           return (
             <li key={item.id}>
-              <button type="button" class="media-card" aria-pressed={selected ? "true" : "false"} aria-controls="media-details" onClick={() => onSelect(item)}>
+              <button type="button" class="media-card" aria-pressed={selected ? "true" : "false"} aria-controls={selectedId ? "media-details" : undefined} onClick={() => onSelect(item)}>
                 <span class="media-thumb">
                   <Thumbnail item={item} />
                 </span>

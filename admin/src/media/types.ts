@@ -18,26 +18,33 @@ export const KINDS: readonly { id: MediaKind; label: string }[] = [
 /** The folder filter of the grid: every file, files in no folder, or one folder's own files. */
 export type FolderFilter = { kind: "all" } | { kind: "unfiled" } | { kind: "folder"; id: string };
 
-/** A byte count in words (binary units, as the service's limits). */
+/** A byte count in words, in decimal units as the service's limits are set ("100 MB"). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ["KB", "MB", "GB"];
-  let value = bytes / 1024;
+  if (bytes < 1000) return `${bytes} bytes`;
+  const units = ["kB", "MB", "GB"];
+  let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** A language code as its name in the reader's language ("fr" → "French"), the code when unknown. */
-export function languageName(code: string): string {
+/** A language's name in the reader's language ("fr" → "French"), or null when the browser has none. */
+export function languageName(code: string): string | null {
   try {
-    return new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(code) ?? code;
+    const name = new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(code);
+    return name && name.toLowerCase() !== code.toLowerCase() ? name : null;
   } catch {
-    return code;
+    return null;
   }
+}
+
+/** A language for labels: "French (fr)", or "fr" when the browser knows no name. */
+export function languageLabel(code: string): string {
+  const name = languageName(code);
+  return name ? `${name} (${code})` : code;
 }
 
 /** A folder's path from the top ("Photos / Beach"), from the depth-first tree. */

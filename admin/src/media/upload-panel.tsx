@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import { newActionKey } from "../api/client";
+import { ApiError, newActionKey } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button } from "../ui/controls";
 import { Thumbnail } from "./media-grid";
@@ -16,6 +16,8 @@ interface Row {
   state: RowState;
   message?: string;
   detail?: string;
+  /** A fault of the network (not a refusal): Retry sends the same request again. */
+  retryable?: boolean;
   /** The action's key and duplicate choice, kept so Retry repeats exactly the same request. */
   key: string;
   onDuplicate: "ask" | "use_existing" | "copy";
@@ -78,7 +80,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
           continue;
         }
         const words = describeError(error);
-        patch(row.id, { state: "failed", message: words.title, detail: words.detail });
+        patch(row.id, { state: "failed", message: words.title, detail: words.detail, retryable: !(error instanceof ApiError) });
         setAnnounce(`${current.file.name} was not uploaded: ${words.title}`);
         return;
       }
@@ -100,7 +102,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
   }
 
   const retry = (row: Row) => {
-    patch(row.id, { state: "waiting" });
+    patch(row.id, { state: "waiting", retryable: false });
     queue.current = queue.current.then(() => send(row));
   };
 
@@ -147,6 +149,13 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
       <p class="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>
+      {rows.some((r) => r.state !== "waiting" && r.state !== "sending") ? (
+        <div class="row">
+          <Button variant="ghost" onClick={() => setRows((all) => all.filter((r) => r.state === "waiting" || r.state === "sending"))}>
+            Clear finished uploads
+          </Button>
+        </div>
+      ) : null}
       {rows.length ? (
         <ul class="upload-rows" aria-label="Uploads">
           {rows.map((row) => {
@@ -164,7 +173,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
                   {words}
                   {row.detail ? <span class="muted"> {row.detail}</span> : null}
                 </span>
-                {row.state === "failed" && row.sent >= 0 && !(maxBytes !== null && row.file.size > maxBytes) ? (
+                {row.state === "failed" && row.retryable ? (
                   <Button onClick={() => retry(row)} aria-label={`Retry upload of ${row.file.name}`}>
                     Retry
                   </Button>

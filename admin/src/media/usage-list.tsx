@@ -1,6 +1,6 @@
 import { Link } from "../ui/controls";
 import { paths } from "../router";
-import { languageName, type MediaUsage } from "./types";
+import { languageLabel, type MediaUsage } from "./types";
 
 type UsageFields = Pick<MediaUsage, "used_by" | "hidden" | "at_least" | "total" | "more" | "unreadable">;
 
@@ -20,7 +20,7 @@ export function UsageList({ site, usage }: { site: string; usage: UsageFields })
             <li key={`${user.instance_id}`}>
               <Link href={paths.entry(site, user.instance_id, user.lang)}>{user.label ?? "Untitled entry"}</Link>{" "}
               <span class="muted">
-                ({languageName(user.lang)}; {[user.published ? "published" : null, user.current ? "current draft" : null, user.in_trash ? "in Trash" : null].filter(Boolean).join(", ")})
+                ({languageLabel(user.lang)}; {[user.published ? "published" : null, user.current ? "current draft" : null, user.in_trash ? "in Trash" : null].filter(Boolean).join(", ")})
               </span>
             </li>
           ))}

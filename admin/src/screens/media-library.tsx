@@ -196,8 +196,13 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
             languages={languages}
             folders={tree?.folders ?? []}
             onChanged={(next) => {
+              const moved = next.folder_id !== selected.folder_id;
               replaceItem(next);
-              void loadTree();
+              if (moved) {
+                // Folder counts change, and the file may join or leave the folder being viewed.
+                void loadTree();
+                void loadItems();
+              }
             }}
             onReload={async (id) => {
               try {
