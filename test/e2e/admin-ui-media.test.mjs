@@ -188,15 +188,30 @@ describe("admin UI: media library", () => {
     const seaId = (await listed("sea-at-dawn"))[0]?.id;
     assert.equal((await admin.manage("GET", `/media/${seaId}`)).status, 200, "the used file is kept");
 
-    // An unused file is removed.
+    // Replace the unused file's bytes: a file of another kind is refused in words, a PNG replaces it.
     await page.getByLabel("Search file names").fill("harbour-tiny");
     await grid.getByRole("button", { name: /harbour-tiny\.png/ }).click();
-    const unused = page.getByRole("region", { name: "harbour-tiny.png" });
+    const replacing = page.getByRole("region", { name: "harbour-tiny.png" });
+    await replacing.getByLabel("New file").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n") });
+    await replacing.getByRole("button", { name: "Replace", exact: true }).click();
+    await replacing.getByText("The new file must be of the same kind as the old one (an image for an image).").waitFor();
+    const newer = png(24, 24, 200);
+    await replacing.getByLabel("New file").setInputFiles({ name: "harbour-newer.png", mimeType: "image/png", buffer: newer });
+    await replacing.getByRole("button", { name: "Replace", exact: true }).click();
+    await page.getByRole("region", { name: "harbour-newer.png" }).getByText("Replaced with harbour-newer.png.").first().waitFor();
+    const replaced = (await admin.manage("GET", `/media/${uploaded.id}`)).body.media;
+    assert.equal(replaced.byte_length, newer.length);
+    assert.notEqual(replaced.object_id, uploaded.object_id);
+    assert.equal(replaced.file_name, "harbour-newer.png");
+    assert.deepEqual(replaced.default_focal, { x: 0.6, y: 0.55 }, "the framing is kept");
+
+    // An unused file is removed.
+    const unused = page.getByRole("region", { name: "harbour-newer.png" });
     await unused.getByText("No content uses this file.").waitFor();
     await unused.getByRole("button", { name: "Remove file…" }).click();
-    await page.getByRole("dialog", { name: /Remove “harbour-tiny\.png”/ }).getByRole("button", { name: "Remove", exact: true }).click();
-    await page.getByRole("status").filter({ hasText: "harbour-tiny.png removed." }).waitFor({ state: "attached" });
-    await grid.getByRole("button", { name: /harbour-tiny\.png/ }).waitFor({ state: "detached" });
+    await page.getByRole("dialog", { name: /Remove “harbour-newer\.png”/ }).getByRole("button", { name: "Remove", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "harbour-newer.png removed." }).waitFor({ state: "attached" });
+    await grid.getByRole("button", { name: /harbour-newer\.png/ }).waitFor({ state: "detached" });
     assert.equal((await admin.manage("GET", `/media/${uploaded.id}`)).status, 404);
 
     // The folder is removed too (its files would become Unfiled).

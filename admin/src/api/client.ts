@@ -101,6 +101,9 @@ export async function send<T>(method: string, path: string, init: { body?: unkno
   if (init.raw !== undefined) {
     body = init.raw;
     if (init.contentType) h["content-type"] = init.contentType;
+  } else if (init.body instanceof FormData) {
+    // multipart/form-data (media uploads and replaces): the browser writes the boundary.
+    body = init.body;
   } else if (init.body !== undefined) {
     body = JSON.stringify(init.body);
     h["content-type"] = "application/json";

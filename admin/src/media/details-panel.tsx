@@ -49,6 +49,8 @@ export function DetailsPanel({
   const save = useAction();
   const move = useAction();
   const remove = useAction();
+  const replace = useAction();
+  const [replacement, setReplacement] = useState<File | null>(null);
   const [alt, setAlt] = useState<Record<string, string>>({});
   const [focal, setFocal] = useState<FocalPoint | null>(item.default_focal);
   const [loading, setLoading] = useState(item.loading);
@@ -82,6 +84,8 @@ export function DetailsPanel({
     save.clearError();
     move.clearError();
     remove.clearError();
+    replace.clearError();
+    setReplacement(null);
     void loadUsage();
   }, [item.id]);
 
@@ -119,6 +123,22 @@ export function DetailsPanel({
     if (moved) {
       onChanged(moved);
       setStatus(`Moved to ${folderId ? folderPath(folders, folderId) : "Unfiled"}.`);
+    }
+  };
+
+  const doReplace = async () => {
+    if (!replacement) return;
+    const file = replacement;
+    const answer = await replace.run(`replace ${item.id} ${item.revision} ${file.name} ${file.size} ${file.lastModified}`, (key) => {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      form.append("expected_revision", String(item.revision));
+      return manage("replaceMedia", { params: { id: item.id }, body: form, key });
+    });
+    if (answer) {
+      setReplacement(null);
+      onChanged(answer.media);
+      setStatus("unchanged" in answer && answer.unchanged ? "The new file is the same as the current one; nothing changed." : `Replaced with ${file.name}.`);
     }
   };
 
@@ -274,6 +294,20 @@ export function DetailsPanel({
           </Button>
         </div>
         {move.error ? <Refusal error={move.error} /> : null}
+      </section>
+
+      <section class="stack details-section" aria-labelledby="media-replace-title">
+        <h3 id="media-replace-title">Replace file</h3>
+        <p class="small muted">A new file of the same kind takes this one's place everywhere it is used; alt texts, focal point and folder stay. Published content keeps the old file until it is published again.</p>
+        <div class="stack replace-row">
+          <Field label="New file">
+            {({ id }) => <input id={id} key={`${item.id}-${item.revision}`} type="file" onChange={(e) => setReplacement((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />}
+          </Field>
+          <Button onClick={() => void doReplace()} busy={replace.busy} disabled={!replacement}>
+            Replace
+          </Button>
+        </div>
+        {replace.error ? <Refusal error={replace.error} /> : null}
       </section>
 
       <section class="stack details-section" aria-labelledby="media-usage-title">
