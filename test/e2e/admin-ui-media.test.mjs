@@ -112,6 +112,32 @@ describe("admin UI: media library", () => {
     await uploads.getByText("This kind of file cannot be uploaded to this site.").waitFor();
     assert.equal((await listed("evil")).length, 0);
 
+    // A file over the streamed limit is refused before a byte is sent (the limit from getMediaLimits).
+    const limit = (await admin.manage("GET", "/media/folders")).body.limits.streamed_max_bytes;
+    let uploadRequests = 0;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/media/uploads") uploadRequests++;
+    });
+    await page.getByLabel("choose files to upload").evaluate((input, size) => {
+      const files = new DataTransfer();
+      files.items.add(new File([new Uint8Array(size)], "huge.png", { type: "image/png" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }, limit + 1);
+    await uploads.getByText(/This file is .* files may be at most /).waitFor();
+    assert.equal(uploadRequests, 0, "nothing was sent");
+
+    // A large upload can be cancelled while it is sent: nothing is stored.
+    await page.getByLabel("choose files to upload").evaluate((input, head) => {
+      const files = new DataTransfer();
+      files.items.add(new File([new Uint8Array(head), new Uint8Array(80_000_000)], "long-swell.png", { type: "image/png" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }, [...png(8, 8, 10)]);
+    await uploads.getByRole("button", { name: "Cancel upload of long-swell.png" }).click();
+    await uploads.getByText("Cancelled.").waitFor();
+    assert.equal((await listed("long-swell")).length, 0);
+
     // Details of the uploaded file (chosen after the upload): alt texts in two languages.
     const details = page.getByRole("region", { name: "harbour-tiny.png" });
     await details.waitFor();

@@ -47,6 +47,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
   const [pending, setPending] = useState<Pending | null>(null);
   const [announce, setAnnounce] = useState("");
   const queue = useRef<Promise<void>>(Promise.resolve());
+  const stops = useRef(new Map<number, AbortController>());
   const input = useRef<HTMLInputElement>(null);
 
   const patch = (id: number, next: Partial<Row>) => setRows((all) => all.map((r) => (r.id === id ? { ...r, ...next } : r)));
@@ -58,7 +59,11 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
     let current = row;
     for (;;) {
       try {
-        const answer: UploadAnswer = await streamUpload(current.file, { name: current.file.name, folder_id: folderId, on_duplicate: current.onDuplicate }, current.key, (sent) => patch(row.id, { sent }));
+        const stop = new AbortController();
+        stops.current.set(row.id, stop);
+        const answer: UploadAnswer = await streamUpload(current.file, { name: current.file.name, folder_id: folderId, on_duplicate: current.onDuplicate }, current.key, (sent) => patch(row.id, { sent }), stop.signal).finally(() =>
+          stops.current.delete(row.id),
+        );
         const reused = answer.reused === true;
         patch(row.id, { state: reused ? "reused" : "done", sent: current.file.size, message: reused ? "Used the file already in the library." : "Uploaded." });
         setAnnounce(reused ? `${current.file.name}: used the file already in the library.` : `${current.file.name} uploaded.`);
@@ -78,6 +83,11 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
           current = { ...current, onDuplicate: choice, key: newActionKey() };
           patch(row.id, { onDuplicate: choice, key: current.key, sent: 0 });
           continue;
+        }
+        if (error instanceof DOMException && error.name === "AbortError") {
+          patch(row.id, { state: "skipped", message: "Cancelled." });
+          setAnnounce(`${current.file.name}: upload cancelled.`);
+          return;
         }
         const words = describeError(error);
         patch(row.id, { state: "failed", message: words.title, detail: words.detail, retryable: !(error instanceof ApiError) });
@@ -173,6 +183,11 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
                   {words}
                   {row.detail ? <span class="muted"> {row.detail}</span> : null}
                 </span>
+                {row.state === "sending" ? (
+                  <Button onClick={() => stops.current.get(row.id)?.abort()} aria-label={`Cancel upload of ${row.file.name}`}>
+                    Cancel
+                  </Button>
+                ) : null}
                 {row.state === "failed" && row.retryable ? (
                   <Button onClick={() => retry(row)} aria-label={`Retry upload of ${row.file.name}`}>
                     Retry
