@@ -1,4 +1,3 @@
-import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { mediaRepository } from "../../shared/repositories/media-repository";
 import { contentDisposition, DELIVERY_CSP } from "../../shared/services/media/delivery";
@@ -17,7 +16,7 @@ export async function mediaFile(call: SiteCall): Promise<Response> {
   const notFound = () => new AppError("not_found", "No such media item on this site.");
   const row = await mediaRepository(call.ctx.db, call.ctx.scope).findById(id);
   if (!row) throw notFound();
-  const object = await (call.env as Env).MEDIA.get(row.object_key);
+  const object = await call.env.MEDIA.get(row.object_key);
   if (!object) throw notFound();
   const type = object.httpMetadata?.contentType ?? row.mime_type;
   return new Response(object.body, {

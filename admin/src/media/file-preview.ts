@@ -11,6 +11,8 @@ import type { MediaItem } from "./types";
  * life.
  */
 const cache = new Map<string, Promise<string | null>>();
+/** Pictures kept at most; the oldest are let go (their object URLs revoked) past this. */
+const CACHE_MAX = 200;
 
 /** Images larger than this get a kind badge rather than a picture (no resizing exists yet). */
 export const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
@@ -27,6 +29,11 @@ function load(item: MediaItem): Promise<string | null> {
     .then(async (response) => (response.ok ? URL.createObjectURL(await response.blob()) : null))
     .catch(() => null);
   cache.set(item.object_id, loading);
+  while (cache.size > CACHE_MAX) {
+    const [oldest, url] = cache.entries().next().value as [string, Promise<string | null>];
+    cache.delete(oldest);
+    void url.then((u) => u && URL.revokeObjectURL(u));
+  }
   // A failed load may be tried again later (e.g. after a network fault).
   void loading.then((url) => {
     if (url === null) cache.delete(item.object_id);

@@ -49,9 +49,10 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
     ...(after ? { cursor: after } : {}),
   });
 
-  const loadItems = async () => {
+  /** The first page for the filters; `fresh` (a filter changed) blanks the grid while it loads, a refresh keeps it. */
+  const loadItems = async (fresh = false) => {
     const run = ++listRun.current;
-    setItems(null);
+    if (fresh) setItems(null);
     try {
       const page = await manage("listMedia", { query: listQuery() });
       if (run !== listRun.current) return;
@@ -103,7 +104,7 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
   }, [q]);
 
   useEffect(() => {
-    void loadItems();
+    void loadItems(true);
   }, [site, filter.kind, filter.kind === "folder" ? filter.id : "", kind, query]);
 
   const replaceItem = (next: MediaItem) => {
