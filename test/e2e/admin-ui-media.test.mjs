@@ -138,7 +138,19 @@ describe("admin UI: media library", () => {
     await uploads.getByText("Cancelled.").waitFor();
     assert.equal((await listed("long-swell")).length, 0);
 
-    // Details of the uploaded file (chosen after the upload): alt texts in two languages.
+    // Drag and drop onto the drop area uploads too.
+    await page.getByRole("group", { name: "Drop files to upload" }).evaluate((zone, bytes) => {
+      const files = new DataTransfer();
+      files.items.add(new File([new Uint8Array(bytes)], "dropped-shell.png", { type: "image/png" }));
+      zone.dispatchEvent(new DragEvent("dragover", { bubbles: true, cancelable: true, dataTransfer: files }));
+      zone.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: files }));
+    }, [...png(10, 10, 160)]);
+    await page.getByRole("progressbar", { name: "Upload of dropped-shell.png" }).waitFor();
+    await grid.getByRole("button", { name: /dropped-shell\.png/ }).waitFor();
+    assert.equal((await listed("dropped-shell")).length, 1);
+
+    // Details of the uploaded file, chosen in the grid: alt texts in two languages.
+    await grid.getByRole("button", { name: /harbour-tiny\.png/ }).click();
     const details = page.getByRole("region", { name: "harbour-tiny.png" });
     await details.waitFor();
     await details.getByLabel(/^Alt text, (.*\()?en\)?$/).fill("Boats moored in a small harbour");

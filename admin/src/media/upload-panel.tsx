@@ -122,6 +122,8 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
         Upload
       </h2>
       <div
+        role="group"
+        aria-label="Drop files to upload"
         class={`drop-zone${dragging ? " drop-zone-active" : ""}`}
         onDragOver={(event) => {
           event.preventDefault();
