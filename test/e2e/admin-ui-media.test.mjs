@@ -176,6 +176,17 @@ describe("admin UI: media library", () => {
     assert.deepEqual(item.default_focal, { x: 0.6, y: 0.55 });
     await checkScreen(page, "media-details");
 
+    // Someone else edits the file meanwhile: saving the stale revision is refused in words; reload.
+    const elsewhere = await admin.manage("PUT", `/media/${uploaded.id}`, { alt_texts: { en: "Changed elsewhere" } });
+    assert.equal(elsewhere.status, 200);
+    await details.getByLabel(/^Alt text, (.*\()?fr\)?$/).fill("Un port");
+    await details.getByRole("button", { name: "Save changes" }).click();
+    await details.getByRole("alert").filter({ hasText: "Someone changed this file after you opened it." }).waitFor();
+    assert.equal((await admin.manage("GET", `/media/${uploaded.id}`)).body.media.alt_texts.fr, "Des bateaux amarrés dans un petit port", "nothing was written");
+    await details.getByRole("button", { name: "Reload this file" }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll("#media-details textarea")].some((t) => t.value === "Changed elsewhere"));
+    await details.getByRole("alert").filter({ hasText: "Someone changed this file after you opened it." }).waitFor({ state: "detached" });
+
     // A folder: create, rename, then move the file into it.
     const folders = page.getByRole("navigation", { name: "Folders" });
     const folderEntry = (name) => folders.getByRole("listitem").getByRole("button", { name: new RegExp(`${name} \\d+ files?$`) });

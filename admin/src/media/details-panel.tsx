@@ -67,6 +67,8 @@ export function DetailsPanel({
     setLoading(item.loading);
     setPriority(item.fetch_priority);
     setFolderId(item.folder_id ?? "");
+    // A newer revision (saved here, or reloaded after a refusal) answers any earlier refusal.
+    if (save.error instanceof ApiError && save.error.code === "media_changed") save.clearError();
   }, [item.id, item.revision, item.folder_id, languages.join(",")]);
 
   const loadUsage = async () => {
