@@ -269,6 +269,9 @@ describe("admin UI: media library", () => {
     await page.getByRole("dialog", { name: /Remove folder/ }).getByRole("button", { name: "Remove folder" }).click();
     await folderEntry("Harbours").waitFor({ state: "detached" });
     assert.equal((await admin.manage("GET", "/media/folders")).body.folders.some((f) => f.id === folder.id), false);
+    // An address naming a file opens the library with it chosen (links from other screens).
+    await page.goto(`${admin.origin}/sites/${demo.id}/media?item=${seaId}`);
+    await page.getByRole("region", { name: "sea-at-dawn.png" }).waitFor();
     assert.deepEqual(page.problems, []);
     await context.close();
   });
