@@ -51,7 +51,6 @@ const WORDS: Record<string, string> = {
   executable_file: "Programs and scripts cannot be uploaded.",
   unsupported_media_type: "This kind of file cannot be uploaded to this site.",
   unknown_locale: "This language is not one of the site's languages.",
-  missing_permission: "Your role does not allow this.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
   // Lifecycle (docs/admin-ui-lifecycle.md)
   version_conflict: "Someone saved this entry after you opened it. Reload to see their version; your text is kept.",
