@@ -729,6 +729,17 @@ export interface AdminOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/media/{id}/file */
+  getMediaItemFile: {
+    method: "GET";
+    path: "/api/media/{id}/file";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: string;
+  };
   /** GET /api/media/limits */
   getMediaLimits: {
     method: "GET";
@@ -1076,6 +1087,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   applyProposal: { method: "POST", path: "/api/proposals/{id}/apply" },
   rejectProposal: { method: "POST", path: "/api/proposals/{id}/reject" },
   streamMediaUpload: { method: "POST", path: "/api/media/uploads" },
+  getMediaItemFile: { method: "GET", path: "/api/media/{id}/file" },
   getMediaLimits: { method: "GET", path: "/api/media/limits" },
   listPlugins: { method: "GET", path: "/api/plugins" },
   installPlugin: { method: "POST", path: "/api/plugins" },

@@ -349,6 +349,17 @@ const mediaRoutes: readonly AdminRouteSpec[] = [
     ],
   },
   {
+    operationId: "getMediaItemFile",
+    method: "get",
+    path: "/api/media/{id}/file",
+    access: "site",
+    summary: "The item's current file for the admin UI (thumbnails, details), published or not; never cached",
+    params: IdPath,
+    response: v.pipe(v.string(), v.description("The file's bytes with its stored Content-Type")),
+    responseType: "application/octet-stream",
+    errors: [...withId],
+  },
+  {
     operationId: "getMediaLimits",
     method: "get",
     path: "/api/media/limits",

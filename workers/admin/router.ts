@@ -15,6 +15,7 @@ import { putManualOrder } from "./manual-order";
 import { listMemberNames } from "./member-names";
 import { siteHosts } from "./site-hosts";
 import { getEntryVersion } from "./entry-version";
+import { mediaFile } from "./media-file";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
@@ -65,6 +66,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   streamMediaUpload,
   getMediaLimits: mediaLimits,
   getPermissions,
+  getMediaItemFile: mediaFile,
   applyProposal,
   rejectProposal,
   listMemberNames,

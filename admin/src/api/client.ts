@@ -70,18 +70,40 @@ function withQuery(path: string, query: Query | undefined): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** Sends one request and turns a refusal into an ApiError; 204 answers are null. */
-export async function send<T>(method: string, path: string, init: { body?: unknown; raw?: BodyInit; contentType?: string; key?: string; signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean } = {}): Promise<T> {
-  const h: Record<string, string> = { accept: "application/json", ...init.headers };
+/**
+ * The headers every request to the service carries: the chosen site, and for writes the session's
+ * CSRF token and the action's Idempotency-Key (a new one when absent). Also for requests made
+ * without `send` (the media upload's XMLHttpRequest, which reports progress).
+ */
+export function requestHeaders(method: string, key?: string): Record<string, string> {
+  const h: Record<string, string> = { accept: "application/json" };
   if (headers.site) h["x-site-id"] = headers.site;
   if (method !== "GET" && method !== "HEAD") {
     if (headers.csrf) h["x-csrf-token"] = headers.csrf;
-    h["idempotency-key"] = init.key ?? newActionKey();
+    h["idempotency-key"] = key ?? newActionKey();
   }
+  return h;
+}
+
+/** A refusal's body (the error envelope) as an ApiError. */
+export function apiErrorOf(status: number, statusText: string, parsed: unknown): ApiError {
+  const envelope = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+  const { code, message, ...details } = (envelope ?? {}) as { code?: string; message?: string; [k: string]: unknown };
+  return new ApiError(status, code ?? `http_${status}`, message ?? statusText, details);
+}
+
+/** Sends one request and turns a refusal into an ApiError; 204 answers are null. */
+export async function send<T>(method: string, path: string, init: { body?: unknown; raw?: BodyInit; contentType?: string; key?: string; signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean } = {}): Promise<T> {
+  // The caller's headers (e.g. the editing token) may not replace the site, CSRF or key.
+  const { accept, ...context } = requestHeaders(method, init.key);
+  const h: Record<string, string> = { accept: accept ?? "application/json", ...init.headers, ...context };
   let body: BodyInit | undefined;
   if (init.raw !== undefined) {
     body = init.raw;
     if (init.contentType) h["content-type"] = init.contentType;
+  } else if (init.body instanceof FormData) {
+    // multipart/form-data (media uploads and replaces): the browser writes the boundary.
+    body = init.body;
   } else if (init.body !== undefined) {
     body = JSON.stringify(init.body);
     h["content-type"] = "application/json";
@@ -90,11 +112,7 @@ export async function send<T>(method: string, path: string, init: { body?: unkno
   if (response.status === 204) return null as T;
   const text = await response.text();
   const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!response.ok) {
-    const envelope = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
-    const { code, message, ...details } = (envelope ?? {}) as { code?: string; message?: string; [k: string]: unknown };
-    throw new ApiError(response.status, code ?? `http_${response.status}`, message ?? response.statusText, details);
-  }
+  if (!response.ok) throw apiErrorOf(response.status, response.statusText, parsed);
   return parsed as T;
 }
 

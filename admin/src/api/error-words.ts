@@ -37,6 +37,20 @@ const WORDS: Record<string, string> = {
   payload_too_large: "This is too large to send.",
   not_found: "This no longer exists, or you may not see it.",
   media_in_use: "This file is used by content. Remove it from that content first.",
+  media_usage_unreadable: "This file is used by content you may not read, so it cannot be removed by you.",
+  media_duplicate: "This site already holds this file.",
+  media_changed: "Someone changed this file after you opened it. Reload it to see their changes.",
+  media_framing_not_image: "Only images have a focal point.",
+  media_kind_mismatch: "The new file must be of the same kind as the old one (an image for an image).",
+  media_folder_exists: "A folder with this name is already there.",
+  media_folder_too_deep: "Folders may be nested at most five levels deep.",
+  media_folder_limit: "This site has the most folders it may have.",
+  media_folder_not_found: "This folder no longer exists. Reload the folders.",
+  media_folder_changed: "Someone changed this folder after you opened it. Reload the folders and try again.",
+  media_folder_cycle: "A folder cannot be moved into itself or into a folder below it.",
+  executable_file: "Programs and scripts cannot be uploaded.",
+  unsupported_media_type: "This kind of file cannot be uploaded to this site.",
+  unknown_locale: "This language is not one of the site's languages.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
   // Lifecycle (docs/admin-ui-lifecycle.md)
   version_conflict: "Someone saved this entry after you opened it. Reload to see their version; your text is kept.",
@@ -58,7 +72,6 @@ const WORDS: Record<string, string> = {
   single_entry_exists: "This model holds a single entry, and it exists already.",
   entry_not_in_trash: "This entry is not in Trash (someone may have restored it already).",
   locale_exists: "The entry has this language already.",
-  unknown_locale: "The site does not have this language.",
   language_in_trash: "This language of the entry is in Trash. Restore it instead of adding it again.",
 };
 

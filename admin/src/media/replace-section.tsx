@@ -1,0 +1,46 @@
+import { useState } from "preact/hooks";
+import { manage } from "../api/client";
+import { Button, Field } from "../ui/controls";
+import { Refusal } from "./refusal";
+import type { MediaItem } from "./types";
+import { useAction } from "./use-action";
+
+/**
+ * Replace the file's bytes (`replaceMedia`, multipart, with the revision read): same kind only
+ * (`media_kind_mismatch` in words); the same bytes answer `unchanged`. Alt texts, focal point and
+ * folder stay; the address changes (a new object).
+ */
+export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem; onChanged: (item: MediaItem) => void; onStatus: (words: string) => void }) {
+  const replace = useAction();
+  const [file, setFile] = useState<File | null>(null);
+  const doReplace = async () => {
+    if (!file) return;
+    const chosen = file;
+    const answer = await replace.run(`replace ${item.id} ${item.revision} ${chosen.name} ${chosen.size} ${chosen.lastModified}`, (key) => {
+      const form = new FormData();
+      form.append("file", chosen, chosen.name);
+      form.append("expected_revision", String(item.revision));
+      return manage("replaceMedia", { params: { id: item.id }, body: form, key });
+    });
+    if (answer) {
+      setFile(null);
+      onChanged(answer.media);
+      onStatus("unchanged" in answer && answer.unchanged ? "The new file is the same as the current one; nothing changed." : `Replaced with ${chosen.name}.`);
+    }
+  };
+  return (
+    <section class="stack details-section" aria-labelledby="media-replace-title">
+      <h3 id="media-replace-title">Replace file</h3>
+      <p class="small muted">A new file of the same kind takes this one's place everywhere it is used; alt texts, focal point and folder stay. Published content keeps the old file until it is published again.</p>
+      <div class="stack replace-row">
+        <Field label="New file">
+          {({ id }) => <input id={id} key={`${item.id}-${item.revision}`} type="file" onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />}
+        </Field>
+        <Button onClick={() => void doReplace()} busy={replace.busy} disabled={!file}>
+          Replace
+        </Button>
+      </div>
+      {replace.error ? <Refusal error={replace.error} /> : null}
+    </section>
+  );
+}
