@@ -455,6 +455,17 @@ export interface AdminOperations {
       };
     };
   };
+  /** GET /api/media/{id}/file */
+  getMediaFile: {
+    method: "GET";
+    path: "/api/media/{id}/file";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: string;
+  };
   /** GET /api/plugins */
   listPlugins: {
     method: "GET";
@@ -749,6 +760,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   rejectProposal: { method: "POST", path: "/api/proposals/{id}/reject" },
   streamMediaUpload: { method: "POST", path: "/api/media/uploads" },
   getMediaLimits: { method: "GET", path: "/api/media/limits" },
+  getMediaFile: { method: "GET", path: "/api/media/{id}/file" },
   listPlugins: { method: "GET", path: "/api/plugins" },
   installPlugin: { method: "POST", path: "/api/plugins" },
   getPlugin: { method: "GET", path: "/api/plugins/{id}" },

@@ -272,6 +272,17 @@ const mediaRoutes: readonly AdminRouteSpec[] = [
     response: v.strictObject({ limits: v.strictObject({ streamed_max_bytes: v.number() }) }),
     errors: [...siteErrors],
   },
+  {
+    operationId: "getMediaFile",
+    method: "get",
+    path: "/api/media/{id}/file",
+    access: "site",
+    summary: "The media item's current file for the admin's previews (streamed; private, no-store; delivery's sandboxing CSP; attachment unless a raster image, audio or video)",
+    params: IdPath,
+    response: v.pipe(v.string(), v.description("The file's bytes, with its stored Content-Type")),
+    responseType: "application/octet-stream",
+    errors: [...withId],
+  },
 ];
 
 export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes];

@@ -12,6 +12,7 @@ import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
+import { mediaFile } from "./media-file";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
@@ -47,6 +48,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   putManualOrder,
   streamMediaUpload,
   getMediaLimits: mediaLimits,
+  getMediaFile: mediaFile,
   applyProposal,
   rejectProposal,
   listPlugins,
