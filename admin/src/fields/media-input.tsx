@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { manage } from "../api/client";
 import { Button } from "../ui/controls";
 import { MediaPicker, altText } from "../ui/media-picker";
 import type { MediaSummary } from "../ui/media-thumb";
 import { MediaThumb } from "../ui/media-thumb";
 import { OrderedList } from "../ui/ordered-list";
+import { useOwnValues } from "./own-values";
 import type { FieldInputProps } from "./types";
 import "../styles/fields.css";
 
@@ -42,11 +43,11 @@ export function MediaInput({ field, lang, value, onChange, readOnly, id, describ
   const label = field.label ?? field.key;
   const [items, setItems] = useState<Chosen[]>(() => mediaIdsOf(value).map((m) => ({ id: m, media: KNOWN.get(m) ?? null })));
   const [picking, setPicking] = useState(false);
-  const sent = useRef<string | null>(null);
+  const own = useOwnValues();
 
   useEffect(() => {
     const ids = mediaIdsOf(value);
-    if (sent.current === JSON.stringify(ids)) return;
+    if (own.mine(JSON.stringify(ids))) return;
     let live = true;
     void Promise.all(ids.map(async (m) => ({ id: m, media: await mediaOf(m) }))).then((found) => {
       if (live) setItems(found);
@@ -59,7 +60,7 @@ export function MediaInput({ field, lang, value, onChange, readOnly, id, describ
   const emit = (next: Chosen[]) => {
     setItems(next);
     const ids = next.map((c) => c.id);
-    sent.current = JSON.stringify(ids);
+    own.note(JSON.stringify(ids));
     onChange(multiple ? ids : (ids[0] ?? null));
   };
 

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { manage } from "../api/client";
 import { Button } from "../ui/controls";
 import { EntryPicker, type PickedEntry } from "../ui/entry-picker";
 import { OrderedList } from "../ui/ordered-list";
+import { useOwnValues } from "./own-values";
 import type { FieldInputProps } from "./types";
 import "../styles/fields.css";
 
@@ -67,7 +68,7 @@ export function RelationInput({ site, field, value, onChange, readOnly, id, desc
   const [items, setItems] = useState<Linked[]>(() => relationIds(value).map((i) => LABELS.get(`${site}/${i}`) ?? { id: i, label: "Loading…", modelSlug: null, state: null, missing: false }));
   const [models, setModels] = useState<Map<string, { name: string; slug: string }>>(new Map());
   const [picking, setPicking] = useState(false);
-  const sent = useRef<string | null>(null);
+  const own = useOwnValues();
 
   useEffect(() => {
     void modelsOf(site).then(setModels, () => undefined);
@@ -76,7 +77,7 @@ export function RelationInput({ site, field, value, onChange, readOnly, id, desc
   // Labels for the ids of the value (again when the value is replaced from outside).
   useEffect(() => {
     const ids = relationIds(value);
-    if (sent.current === JSON.stringify(ids)) return;
+    if (own.mine(JSON.stringify(ids))) return;
     let live = true;
     void Promise.all(ids.map((i) => linked(site, i))).then((found) => {
       if (live) setItems(found);
@@ -88,7 +89,7 @@ export function RelationInput({ site, field, value, onChange, readOnly, id, desc
 
   const emit = (next: Linked[]) => {
     setItems(next);
-    sent.current = JSON.stringify(next.map((i) => i.id));
+    own.note(JSON.stringify(next.map((i) => i.id)));
     const refs = next.map((i) => (targets.length > 1 && i.modelSlug ? { model: i.modelSlug, id: i.id } : i.id));
     onChange({ set: list ? refs : (refs[0] ?? null) });
   };

@@ -1,5 +1,6 @@
 import { Editor } from "@tiptap/core";
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { useOwnValues } from "../fields/own-values";
 import type { FieldInputProps } from "../fields/types";
 import { canonicalHtml } from "./canonical-html";
 import { richTextExtensions } from "./extensions";
@@ -18,7 +19,7 @@ export default function RichTextEditor(props: FieldInputProps) {
   const { field, value, onChange, readOnly, id, describedBy } = props;
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
-  const emitted = useRef<string | null>(null);
+  const own = useOwnValues();
   const changeRef = useRef(onChange);
   changeRef.current = onChange;
   const [linkOpen, setLinkOpen] = useState(false);
@@ -32,6 +33,8 @@ export default function RichTextEditor(props: FieldInputProps) {
       extensions: richTextExtensions({ openLinkDialog: () => setLinkOpen(true) }),
       content: typeof value === "string" ? value : "",
       editable: !readOnly,
+      // The page's CSP allows no inline <style>: TipTap's base rules are in rich-text.css.
+      injectCSS: false,
       editorProps: {
         attributes: {
           id,
@@ -45,7 +48,7 @@ export default function RichTextEditor(props: FieldInputProps) {
       },
       onUpdate: ({ editor: current }) => {
         const html = canonicalHtml(current.state.doc);
-        emitted.current = html;
+        own.note(html);
         changeRef.current(html);
       },
     });
@@ -63,8 +66,7 @@ export default function RichTextEditor(props: FieldInputProps) {
     const editor = editorRef.current;
     if (!editor) return;
     const next = typeof value === "string" ? value : "";
-    if (next === emitted.current || next === canonicalHtml(editor.state.doc)) return;
-    emitted.current = null;
+    if (own.mine(next) || next === canonicalHtml(editor.state.doc)) return;
     editor.commands.setContent(next, { emitUpdate: false });
   }, [value]);
 
@@ -91,7 +93,8 @@ export default function RichTextEditor(props: FieldInputProps) {
           onApply={(href) => {
             const chain = editor.chain().focus().extendMarkRange("link");
             if (editor.state.selection.empty && !editor.isActive("link")) chain.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
-            else chain.setLink({ href }).run();
+            // The link is applied and the cursor put after it, so typing goes on outside it.
+            else chain.setLink({ href }).setTextSelection(editor.state.selection.to).run();
             setLinkOpen(false);
           }}
         />

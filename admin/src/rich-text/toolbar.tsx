@@ -107,7 +107,7 @@ export function Toolbar({ editor, fieldLabel, editorId, onLink }: { editor: Edit
           •≡
         </Tool>
         <Tool label="Numbered list" keys="Control+Shift+7" pressed={editor.isActive("orderedList")} onRun={() => chain().toggleOrderedList().run()}>
-          1≡
+          #≡
         </Tool>
         <Tool label="Quote" keys="Control+Shift+B" pressed={editor.isActive("blockquote")} onRun={() => chain().toggleBlockquote().run()}>
           ❝

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 
 /**
  * An ordered list a person reorders by dragging a row or, from the keyboard, with each row's
@@ -23,7 +23,7 @@ export function OrderedList<T>({ label, items, keyOf, nameOf, render, reorderabl
   const focusNext = useRef<string | null>(null);
   const root = useRef<HTMLOListElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusNext.current) return;
     const target = root.current?.querySelector<HTMLButtonElement>(focusNext.current);
     focusNext.current = null;

@@ -27,7 +27,10 @@ export function PickerDialog({ open, title, onClose, children, footer, wide }: {
       aria-labelledby={`${id}-title`}
       onClose={() => {
         onClose();
-        opener.current?.focus();
+        // Back to the control that opened it, unless focus has already gone somewhere on purpose
+        // (the close event comes a moment after the dialog closes).
+        const active = document.activeElement;
+        if (!active || active === document.body || ref.current?.contains(active)) opener.current?.focus();
       }}
     >
       <div class="picker-head">
