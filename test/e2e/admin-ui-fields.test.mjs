@@ -180,6 +180,15 @@ describe("admin UI: rich text, relation and media inputs", () => {
     await categories.getByRole("button", { name: "Remove Ecology" }).click();
     assert.deepEqual(await categories.getByRole("listitem").locator(".relation-title").allInnerTexts(), ["Coast & Sea", "Woodcraft"]);
 
+    // Dragging a row reorders too (the pointer way of the same list).
+    const related = page.getByRole("group", { name: "Related articles" });
+    const relatedTitles = () => related.getByRole("listitem").locator(".relation-title").allInnerTexts();
+    const before = await relatedTitles();
+    assert.equal(before.length, 2);
+    await related.getByRole("listitem").nth(1).dragTo(related.getByRole("listitem").nth(0));
+    await page.waitForFunction((first) => document.querySelector('[aria-label="Related articles"] .relation-title')?.textContent === first, before[1]);
+    assert.deepEqual(await relatedTitles(), [before[1], before[0]]);
+
     // A to-one relation: one choice replaces the other.
     const author = page.getByRole("group", { name: "Author" });
     await author.getByRole("button", { name: "Change Author" }).click();
@@ -222,6 +231,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     const labels = async (ids) => Promise.all(ids.map(async (id) => (await admin.manage("GET", `/entries/${id}`)).body.label));
     assert.deepEqual(await labels(read.fields.categories), ["Coast & Sea", "Woodcraft"]);
     assert.deepEqual(await labels([read.fields.author]), ["Léa Moreau"]);
+    assert.deepEqual(await labels(read.fields.related), [before[1], before[0]]);
     const media = (await admin.manage("GET", `/media/${read.fields.cover}`)).body.media;
     assert.equal(media.file_name, chosenName);
     await context.close();

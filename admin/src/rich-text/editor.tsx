@@ -74,6 +74,15 @@ export default function RichTextEditor(props: FieldInputProps) {
     editorRef.current?.setEditable(!readOnly, false);
   }, [readOnly]);
 
+  // The service's messages for this field make the editor invalid (they are read with it: describedBy).
+  const invalid = props.errors.length > 0;
+  useEffect(() => {
+    const dom = editorRef.current?.view.dom;
+    if (!dom) return;
+    if (invalid) dom.setAttribute("aria-invalid", "true");
+    else dom.removeAttribute("aria-invalid");
+  }, [invalid, editorRef.current]);
+
   const editor = editorRef.current;
   const linkHref = editor?.isActive("link") ? String(editor.getAttributes("link").href ?? "") : "";
   const closeLink = () => {

@@ -101,7 +101,7 @@ export function Toolbar({ editor, fieldLabel, editorId, onLink }: { editor: Edit
           {"</>"}
         </Tool>
         <Tool label="Link" keys="Control+K" pressed={editor.isActive("link")} onRun={onLink}>
-          🔗
+          Link
         </Tool>
         <Tool label="Bulleted list" keys="Control+Shift+8" pressed={editor.isActive("bulletList")} onRun={() => chain().toggleBulletList().run()}>
           •≡
