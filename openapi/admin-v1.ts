@@ -442,6 +442,17 @@ export interface AdminOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/media/{id}/file */
+  getMediaItemFile: {
+    method: "GET";
+    path: "/api/media/{id}/file";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: string;
+  };
   /** GET /api/media/limits */
   getMediaLimits: {
     method: "GET";
@@ -454,17 +465,6 @@ export interface AdminOperations {
         "streamed_max_bytes": number;
       };
     };
-  };
-  /** GET /api/media/{id}/file */
-  getMediaFile: {
-    method: "GET";
-    path: "/api/media/{id}/file";
-    params: {
-      "id": string;
-    };
-    query: never;
-    body: never;
-    response: string;
   };
   /** GET /api/plugins */
   listPlugins: {
@@ -759,8 +759,8 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   applyProposal: { method: "POST", path: "/api/proposals/{id}/apply" },
   rejectProposal: { method: "POST", path: "/api/proposals/{id}/reject" },
   streamMediaUpload: { method: "POST", path: "/api/media/uploads" },
+  getMediaItemFile: { method: "GET", path: "/api/media/{id}/file" },
   getMediaLimits: { method: "GET", path: "/api/media/limits" },
-  getMediaFile: { method: "GET", path: "/api/media/{id}/file" },
   listPlugins: { method: "GET", path: "/api/plugins" },
   installPlugin: { method: "POST", path: "/api/plugins" },
   getPlugin: { method: "GET", path: "/api/plugins/{id}" },

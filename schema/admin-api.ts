@@ -264,6 +264,17 @@ const mediaRoutes: readonly AdminRouteSpec[] = [
     ],
   },
   {
+    operationId: "getMediaItemFile",
+    method: "get",
+    path: "/api/media/{id}/file",
+    access: "site",
+    summary: "The item's current file for the admin UI (thumbnails, details), published or not; never cached",
+    params: IdPath,
+    response: v.pipe(v.string(), v.description("The file's bytes with its stored Content-Type")),
+    responseType: "application/octet-stream",
+    errors: [...withId],
+  },
+  {
     operationId: "getMediaLimits",
     method: "get",
     path: "/api/media/limits",
@@ -271,17 +282,6 @@ const mediaRoutes: readonly AdminRouteSpec[] = [
     summary: "Media limits an admin client needs: streamed_max_bytes (MEDIA_REQUEST_BODY_LIMIT_BYTES, else 100 MB)",
     response: v.strictObject({ limits: v.strictObject({ streamed_max_bytes: v.number() }) }),
     errors: [...siteErrors],
-  },
-  {
-    operationId: "getMediaFile",
-    method: "get",
-    path: "/api/media/{id}/file",
-    access: "site",
-    summary: "The media item's current file for the admin's previews (streamed; private, no-store; delivery's sandboxing CSP; attachment unless a raster image, audio or video)",
-    params: IdPath,
-    response: v.pipe(v.string(), v.description("The file's bytes, with its stored Content-Type")),
-    responseType: "application/octet-stream",
-    errors: [...withId],
   },
 ];
 

@@ -1,93 +1,95 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminCall, ADMIN, emailOf, signIn, type ErrorBody } from "../helpers/admin-api";
+import { adminCall, emailOf, signIn, type ErrorBody } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
-import { uploadMedia, type MediaAnswer } from "../helpers/media-api";
+import { uploadMedia } from "../helpers/media-api";
 import { pdf, png } from "../helpers/media-samples";
 
-/** GET /api/media/{id}/file as raw bytes (adminCall parses JSON). */
-async function file(cookie: string | null, siteId: string | null, id: string, method = "GET") {
+/** GET /api/media/{id}/file: the admin UI's view of a file, published or not (docs/admin-ui-media.md). */
+async function fileOf(session: { cookie: string } | null, siteId: string | null, id: string): Promise<Response> {
   const headers: Record<string, string> = {};
-  if (cookie) headers.cookie = cookie;
+  if (session) headers.cookie = session.cookie;
   if (siteId) headers["x-site-id"] = siteId;
-  const response = await SELF.fetch(`${ADMIN}/api/media/${id}/file`, { method, headers });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const json = (response.headers.get("content-type") ?? "").startsWith("application/json") ? (JSON.parse(new TextDecoder().decode(bytes)) as ErrorBody) : null;
-  return { status: response.status, headers: response.headers, bytes, code: json?.error.code };
+  return SELF.fetch(`http://admin.localhost/api/media/${id}/file`, { headers });
 }
 
-describe("GET /api/media/{id}/file (admin previews)", () => {
-  it("serves a member the current file's bytes: private, never cached, sandboxed, inline for an image and attachment for a document", async () => {
+async function codeOf(response: Response): Promise<string> {
+  return ((await response.json()) as ErrorBody).error.code;
+}
+
+describe("GET /api/media/{id}/file (admin host)", () => {
+  it("answers an unpublished image's bytes to a member, with its type, inline, sandboxed, nosniff and never cached", async () => {
     const s = await seedSite();
     const token = await credential(s);
-    const image = png(3, 2, "preview");
-    const up = await uploadMedia<MediaAnswer>(token, { bytes: image, name: "tide chart.png" });
+    const bytes = png(3, 2, "preview");
+    const up = await uploadMedia<{ media: { id: string; object_id: string } }>(token, { bytes, name: "fresh.png", type: "image/png" });
     expect(up.status).toBe(201);
     const session = await signIn(`${s.site.slug}@example.test`);
-
-    const got = await file(session.cookie, s.site.id, up.body.media.id);
-    expect(got.status).toBe(200);
-    expect(got.bytes).toEqual(image);
-    expect(got.headers.get("content-type")).toBe("image/png");
-    expect(got.headers.get("content-length")).toBe(String(image.byteLength));
-    expect(got.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''tide%20chart.png");
-    expect(got.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
-    expect(got.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(got.headers.get("cache-control")).toBe("private, no-store");
-
-    const doc = await uploadMedia<MediaAnswer>(token, { bytes: pdf("notes"), name: "notes.pdf", type: "application/pdf" });
-    expect(doc.status).toBe(201);
-    const pdfFile = await file(session.cookie, s.site.id, doc.body.media.id);
-    expect(pdfFile.status).toBe(200);
-    expect(pdfFile.headers.get("content-disposition")).toMatch(/^attachment;/);
-
-    // Any member reads it, as getMedia: a viewer too.
-    const viewer = await s.person("viewer");
-    const viewerSession = await signIn(await emailOf(viewer.id), "pw");
-    expect((await file(viewerSession.cookie, s.site.id, up.body.media.id)).status).toBe(200);
+    const res = await fileOf(session, s.site.id, up.body.media.id);
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''fresh.png");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.headers.get("x-media-object-id")).toBe(up.body.media.object_id);
+    // The public address of the same unpublished file is not served (why this route exists).
+    const publicRes = await SELF.fetch(`http://${s.host}/media/${up.body.media.id}/${up.body.media.object_id}/fresh.png`);
+    expect(publicRes.status).toBe(404);
   });
 
-  it("refuses without a session (401), without a site (400), another site's member (403) and another site's media id (404), in the error envelope", async () => {
-    const a = await seedSite();
-    const b = await seedSite();
-    const up = await uploadMedia<MediaAnswer>(await credential(a), { bytes: png(1, 1, "a"), name: "a.png" });
-    const id = up.body.media.id;
-    const aSession = await signIn(`${a.site.slug}@example.test`);
-    const bSession = await signIn(`${b.site.slug}@example.test`);
-
-    const anonymous = await file(null, a.site.id, id);
-    expect([anonymous.status, anonymous.code]).toEqual([401, "unauthorized"]);
-    const forged = await file("dw_session=not-a-session", a.site.id, id);
-    expect([forged.status, forged.code]).toEqual([401, "unauthorized"]);
-    const noSite = await file(aSession.cookie, null, id);
-    expect(noSite.status).toBe(400);
-    expect(noSite.bytes.length).toBeGreaterThan(0);
-    const notMember = await file(bSession.cookie, a.site.id, id);
-    expect([notMember.status, notMember.code]).toEqual([403, "forbidden"]);
-    // Site B's member naming site A's media id on site B: no such item there.
-    const crossSite = await file(bSession.cookie, b.site.id, id);
-    expect([crossSite.status, crossSite.code]).toEqual([404, "not_found"]);
-    expect(crossSite.bytes.length).toBeLessThan(400);
-  });
-
-  it("answers 404 for an unknown or removed item, 400 for an over-long id, 405 for another method", async () => {
+  it("answers a document as an attachment, and to the lowest role (viewer) too", async () => {
     const s = await seedSite();
     const token = await credential(s);
-    const up = await uploadMedia<MediaAnswer>(token, { bytes: png(1, 1, "gone"), name: "gone.png" });
-    const session = await signIn(`${s.site.slug}@example.test`);
+    const up = await uploadMedia<{ media: { id: string } }>(token, { bytes: pdf("doc"), name: "notes.pdf", type: "application/pdf" });
+    expect(up.status).toBe(201);
+    const viewer = await s.person("viewer");
+    const session = await signIn(await emailOf(viewer.id), "pw");
+    const res = await fileOf(session, s.site.id, up.body.media.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''notes.pdf");
+  });
 
-    expect((await file(session.cookie, s.site.id, "med_doesnotexist")).code).toBe("not_found");
-    // Any id is looked up within the site only; one longer than the table allows is refused first.
-    expect((await file(session.cookie, s.site.id, "med_%3Cscript%3E")).code).toBe("not_found");
-    const malformed = await file(session.cookie, s.site.id, `med_${"x".repeat(100)}`);
-    expect([malformed.status, malformed.code]).toEqual([400, "invalid_request"]);
-    const post = await adminCall(session, "POST", `/api/media/${up.body.media.id}/file`, { siteId: s.site.id, body: {} });
-    expect(post.status).toBe(405);
+  it("refuses without a session (401), without X-Site-Id (400), on a site the person is not a member of (403), and another site's or an unknown or removed item (404)", async () => {
+    const a = await seedSite();
+    const b = await seedSite();
+    const tokenB = await credential(b);
+    const ofB = await uploadMedia<{ media: { id: string } }>(tokenB, { bytes: png(1, 1, "b"), name: "b.png" });
+    const tokenA = await credential(a);
+    const ofA = await uploadMedia<{ media: { id: string; revision: number } }>(tokenA, { bytes: png(1, 1, "a"), name: "a.png" });
+    const session = await signIn(`${a.site.slug}@example.test`);
 
-    const removed = await manage(token, "POST", `/media/${up.body.media.id}/remove`, { body: {} });
+    const none = await fileOf(null, a.site.id, ofA.body.media.id);
+    expect(none.status).toBe(401);
+    expect(await codeOf(none)).toBe("unauthorized");
+    const noSite = await fileOf(session, null, ofA.body.media.id);
+    expect(noSite.status).toBe(400);
+    expect(await codeOf(noSite)).toBe("invalid_request");
+    // A's person names B's site: not a member.
+    const foreignSite = await fileOf(session, b.site.id, ofB.body.media.id);
+    expect(foreignSite.status).toBe(403);
+    expect(await codeOf(foreignSite)).toBe("forbidden");
+    // B's item asked on A's site: the key is built from A's site, so nothing is found.
+    const foreignItem = await fileOf(session, a.site.id, ofB.body.media.id);
+    expect(foreignItem.status).toBe(404);
+    expect(await codeOf(foreignItem)).toBe("not_found");
+    const unknown = await fileOf(session, a.site.id, "med_nope");
+    expect(unknown.status).toBe(404);
+    const tooLong = await fileOf(session, a.site.id, `med_${"x".repeat(200)}`);
+    expect(tooLong.status).toBe(400);
+    expect(await codeOf(tooLong)).toBe("invalid_request");
+    const traversal = await fileOf(session, a.site.id, "..%2F..%2Fsession");
+    expect([400, 404]).toContain(traversal.status);
+
+    const removed = await manage(tokenA, "POST", `/media/${ofA.body.media.id}/remove`, { body: { expected_revision: ofA.body.media.revision } });
     expect(removed.status).toBe(200);
-    const after = await file(session.cookie, s.site.id, up.body.media.id);
-    expect([after.status, after.code]).toEqual([404, "not_found"]);
+    const gone = await fileOf(session, a.site.id, ofA.body.media.id);
+    expect(gone.status).toBe(404);
+    // Writes to the path are not routes (405), and a CSRF-less write is never reached.
+    const post = await adminCall(session, "POST", `/api/media/${ofA.body.media.id}/file`, { siteId: a.site.id, body: {} });
+    expect(post.status).toBe(405);
   });
 });

@@ -4,28 +4,30 @@ import { contentDisposition, DELIVERY_CSP } from "../../shared/services/media/de
 import type { SiteCall } from "./auth";
 
 /**
- * GET /api/media/{id}/file (docs/admin-ui-fields.md, "Thumbnails"): the media item's current file
- * for the admin UI's previews, to any member of the X-Site-Id site (as `getMedia` is). Media
- * addresses (`/media/…`) belong to the site's public host and serve only published files or a
- * public library, so the admin cannot show a draft's image from there. Streamed from R2 with the
- * public delivery's protections (the sandboxing CSP, nosniff, `attachment` for anything that is
- * not a raster image, audio or video) and never cached (`private, no-store`): a removed file or a
- * member removed from the site stops being served at once.
+ * GET /api/media/{id}/file (docs/admin-ui-media.md): the item's current file for the admin UI's
+ * thumbnails and details, to any member of the site (the library is site-wide, as `GET /media`).
+ * Public delivery serves a file only while published content pins it (or the library is public),
+ * so a fresh upload has no address a browser may load; this route is the admin's own view of it.
+ * Headers as public delivery's (stored type, nosniff, sandboxing CSP, inline only for raster images,
+ * audio and video), but never cached: the answer depends on the session.
  */
 export async function mediaFile(call: SiteCall): Promise<Response> {
-  const id = call.params[0] ?? "";
+  const [id = ""] = call.params;
+  const notFound = () => new AppError("not_found", "No such media item on this site.");
   const row = await mediaRepository(call.ctx.db, call.ctx.scope).findById(id);
-  if (!row) throw new AppError("not_found", "No such media item.");
+  if (!row) throw notFound();
   const object = await call.env.MEDIA.get(row.object_key);
-  if (!object) throw new AppError("not_found", "The media item's file is not stored.");
+  if (!object) throw notFound();
+  const type = object.httpMetadata?.contentType ?? row.mime_type;
   return new Response(object.body, {
     headers: {
-      "content-type": row.mime_type,
+      "content-type": type,
       "content-length": String(object.size),
-      "content-disposition": contentDisposition(row.mime_type, row.file_name),
+      "content-disposition": contentDisposition(type, row.file_name),
       "content-security-policy": DELIVERY_CSP,
       "x-content-type-options": "nosniff",
       "cache-control": "private, no-store",
+      "x-media-object-id": row.object_key.split("/").pop() ?? "",
     },
   });
 }

@@ -11,8 +11,8 @@ import { previewEntry } from "./preview";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
-import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { mediaFile } from "./media-file";
+import { mediaLimits, streamMediaUpload } from "./media-upload";
 import { listAppConnections, revokeAppConnection } from "./oauth-connections";
 import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
@@ -48,7 +48,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   putManualOrder,
   streamMediaUpload,
   getMediaLimits: mediaLimits,
-  getMediaFile: mediaFile,
+  getMediaItemFile: mediaFile,
   applyProposal,
   rejectProposal,
   listPlugins,

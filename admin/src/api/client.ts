@@ -94,13 +94,6 @@ export async function send<T>(method: string, path: string, init: { body?: unkno
   return parsed as T;
 }
 
-/** Reads a file of the admin host as the signed-in person on the chosen site (media previews). */
-export async function getBlob(path: string, signal?: AbortSignal): Promise<Blob> {
-  const response = await fetch(path, { headers: headers.site ? { "x-site-id": headers.site } : {}, credentials: "same-origin", signal });
-  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, response.statusText, {});
-  return response.blob();
-}
-
 const MANAGE_PREFIX = "/api/manage/v1";
 /** Where the admin host serves the management API under a session. */
 export const SESSION_MANAGE_PREFIX = "/api/v1";

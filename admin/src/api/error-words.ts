@@ -14,6 +14,15 @@ const WORDS: Record<string, string> = {
   locale_denied: "Your role may not edit this language.",
   not_owner: "Your role may only change entries you own.",
   field_validation_failed: "Some fields need attention before this can be saved.",
+  // Relation fields (docs/admin-ui-fields.md).
+  relation_target_not_found: "A linked entry no longer exists or is in Trash. Remove it and choose another.",
+  relation_target_model_required: "Choose the linked entries again: this field links several models and each needs its model.",
+  relation_target_model_not_allowed: "One linked entry is of a model this field does not link to.",
+  relation_duplicate_target: "An entry is linked twice in the same field.",
+  relation_too_few: "This field needs more linked entries.",
+  relation_too_many: "This field holds too many linked entries.",
+  relation_hierarchy_cycle: "An entry cannot be its own parent, nor the parent of one of its parents.",
+  relation_target_taken: "A chosen entry is already linked from another entry through this field.",
   dependent_content: "Other published content links to this entry. Unpublish or change that content first.",
   locked: "Someone else is editing this entry in this language.",
   lock_lost: "Someone took over this entry. Your unsaved text is kept in a recovery draft.",
@@ -27,19 +36,6 @@ const WORDS: Record<string, string> = {
   not_found: "This no longer exists, or you may not see it.",
   media_in_use: "This file is used by content. Remove it from that content first.",
   invalid_transition: "This workflow move is not possible from the entry's current state.",
-  // Relation, media and rich-text fields (docs/admin-ui-fields.md).
-  relation_target_not_found: "A linked entry no longer exists or is in Trash. Remove it and choose another.",
-  relation_target_model_required: "Choose the linked entries again: this field links several models and each needs its model.",
-  relation_target_model_not_allowed: "One linked entry is of a model this field does not link to.",
-  relation_duplicate_target: "An entry is linked twice in the same field.",
-  relation_too_few: "This field needs more linked entries.",
-  relation_too_many: "This field holds too many linked entries.",
-  relation_hierarchy_cycle: "An entry cannot be its own parent, nor the parent of one of its parents.",
-  relation_target_taken: "A chosen entry is already linked from another entry through this field.",
-  media_not_found: "A chosen file is no longer in the media library.",
-  rich_block_unregistered: "The text holds a plugin block whose plugin is not active on this site.",
-  rich_block_version_unknown: "The text holds a plugin block of a version its plugin does not declare.",
-  rich_block_values_invalid: "A plugin block in the text has values its plugin does not accept.",
 };
 
 /** A refusal in words: the editor's sentence and the service's message. */

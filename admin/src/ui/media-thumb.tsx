@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { getBlob } from "../api/client";
+import { currentSiteId } from "../state/session";
 
 /** A media item as the management API lists it. */
 export type MediaSummary = { id: string; kind: string; file_name: string; mime_type: string; alt_texts: Record<string, string>; width: number | null; height: number | null };
@@ -8,18 +8,22 @@ export type MediaSummary = { id: string; kind: string; file_name: string; mime_t
 const THUMBS = new Map<string, Promise<string | null>>();
 
 /**
- * An image's bytes through the admin host (`GET /api/media/{id}/file`, under the session and
- * X-Site-Id): media addresses (`/media/…`) belong to the site's public host and serve only
- * published or public-library files, so the admin reads the file itself and shows it from a blob.
+ * An image's bytes through the admin host (`GET /api/media/{id}/file`, the media library's route:
+ * workers/admin/media-file.ts, under the session and X-Site-Id): media addresses (`/media/…`)
+ * belong to the site's public host and serve only published or public-library files, so the admin
+ * reads the file itself and shows it from a blob address.
  */
 function thumbnail(id: string): Promise<string | null> {
   let found = THUMBS.get(id);
   if (!found) {
-    found = getBlob(`/api/media/${encodeURIComponent(id)}/file`).then(
-      (blob) => URL.createObjectURL(blob),
-      () => null,
-    );
+    found = fetch(`/api/media/${encodeURIComponent(id)}/file`, { headers: { "x-site-id": currentSiteId.value ?? "" }, credentials: "same-origin" })
+      .then(async (response) => (response.ok ? URL.createObjectURL(await response.blob()) : null))
+      .catch(() => null);
     THUMBS.set(id, found);
+    // A failed load may be tried again (a network fault, the route not there yet).
+    void found.then((url) => {
+      if (url === null) THUMBS.delete(id);
+    });
   }
   return found;
 }
