@@ -236,4 +236,33 @@ describe("admin UI: rich text, relation and media inputs", () => {
     assert.equal(media.file_name, chosenName);
     await context.close();
   });
+
+  it("shows the service's refusal of a too-wide table next to the rich-text field, ties it to the editor, and writes nothing", async () => {
+    const entry = await entryTitled("Sea Glass, Explained");
+    const demo = admin.info.sites.find((s) => s.slug === "demo");
+    const { context, page } = await newPerson(admin);
+    await serveHarness(context);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/__fields/?site=${demo.id}&entry=${entry.instance_id}`);
+    const body = page.getByRole("textbox", { name: "Body" });
+    await body.click();
+    await page.keyboard.press("Control+End");
+    await page.getByRole("button", { name: "Insert table" }).click();
+    const tableTools = page.getByRole("toolbar", { name: "Table: Body" });
+    // 3 columns + 10 = 13: one more than a table may hold (docs/content-rules-rich-text.md).
+    for (let i = 0; i < 10; i += 1) await tableTools.getByRole("button", { name: "Column right" }).click();
+    assert.equal(await body.locator("tr").first().locator("th").count(), 13);
+    assert.equal(await body.getAttribute("aria-invalid"), null);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("alert").filter({ hasText: "Some fields need attention before this can be saved." }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[role="textbox"][aria-label="Body"]')?.getAttribute("aria-invalid") === "true");
+    const describedBy = (await body.getAttribute("aria-describedby")) ?? "";
+    const described = await page.evaluate((ids) => ids.split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" "), describedBy);
+    assert.match(described, /\S/, "the field's message is read with the editor");
+    const after = (await admin.manage("GET", `/entries/${entry.instance_id}`)).body;
+    assert.equal(after.current_version_id, entry.current_version_id, "nothing was written");
+    assert.doesNotMatch(after.fields.body ?? "", /<table>/);
+    await checkScreen(page, "fields-rich-text-refused");
+    await context.close();
+  });
 });

@@ -25,6 +25,8 @@ export default function RichTextEditor(props: FieldInputProps) {
   const [linkOpen, setLinkOpen] = useState(false);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const label = field.label ?? field.key;
+  const a11y = useRef({ describedBy, invalid: false, readOnly });
+  a11y.current = { describedBy, invalid: props.errors.length > 0, readOnly };
 
   useEffect(() => {
     if (!host.current) return;
@@ -36,14 +38,19 @@ export default function RichTextEditor(props: FieldInputProps) {
       // The page's CSP allows no inline <style>: TipTap's base rules are in rich-text.css.
       injectCSS: false,
       editorProps: {
-        attributes: {
-          id,
-          role: "textbox",
-          "aria-multiline": "true",
-          "aria-label": label,
-          ...(describedBy ? { "aria-describedby": describedBy } : {}),
-          ...(readOnly ? { "aria-readonly": "true" } : {}),
-          class: "rt-content",
+        // Read on every update (and on setProps below), so messages that appear later are named.
+        attributes: () => {
+          const now = a11y.current;
+          return {
+            id,
+            role: "textbox",
+            "aria-multiline": "true",
+            "aria-label": label,
+            ...(now.describedBy ? { "aria-describedby": now.describedBy } : {}),
+            ...(now.invalid ? { "aria-invalid": "true" } : {}),
+            ...(now.readOnly ? { "aria-readonly": "true" } : {}),
+            class: "rt-content",
+          };
         },
       },
       onUpdate: ({ editor: current }) => {
@@ -74,14 +81,10 @@ export default function RichTextEditor(props: FieldInputProps) {
     editorRef.current?.setEditable(!readOnly, false);
   }, [readOnly]);
 
-  // The service's messages for this field make the editor invalid (they are read with it: describedBy).
-  const invalid = props.errors.length > 0;
+  // The service's messages for this field make the editor invalid and are read with it.
   useEffect(() => {
-    const dom = editorRef.current?.view.dom;
-    if (!dom) return;
-    if (invalid) dom.setAttribute("aria-invalid", "true");
-    else dom.removeAttribute("aria-invalid");
-  }, [invalid, editorRef.current]);
+    editorRef.current?.view.setProps({});
+  }, [describedBy, props.errors.length > 0, readOnly]);
 
   const editor = editorRef.current;
   const linkHref = editor?.isActive("link") ? String(editor.getAttributes("link").href ?? "") : "";
