@@ -209,6 +209,17 @@ describe("admin UI: rich text, relation and media inputs", () => {
     await tile.focus();
     await page.keyboard.press("Space");
     assert.equal(await tile.getAttribute("aria-pressed"), "true");
+    // The arrow keys walk the grid (Home, End, left and right; the demo library holds two images).
+    const focusedTile = () => page.evaluate(() => [...document.querySelectorAll("dialog[open] .media-grid button")].indexOf(document.activeElement));
+    await page.keyboard.press("Home");
+    assert.equal(await focusedTile(), 0);
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await focusedTile(), 1);
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await focusedTile(), 0);
+    await page.keyboard.press("End");
+    assert.ok((await focusedTile()) >= 1);
+    assert.equal(await tile.getAttribute("aria-pressed"), "true", "moving does not choose");
     await checkScreen(page, "fields-media-picker");
     await library.getByRole("button", { name: "Use selected" }).click();
     await library.waitFor({ state: "hidden" });

@@ -13,10 +13,32 @@ export function altText(media: MediaSummary, lang: string): string {
 }
 
 /**
+ * Arrow keys move between the grid's tiles (left/right along the row, up/down to the tile above or
+ * below), Home and End to the first and last; Tab still walks them one by one.
+ */
+function moveInGrid(event: KeyboardEvent): void {
+  const tiles = Array.from((event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button.media-tile")).filter((b) => !b.disabled);
+  const at = tiles.indexOf(document.activeElement as HTMLButtonElement);
+  if (at === -1) return;
+  const top = (b: HTMLElement) => b.getBoundingClientRect().top;
+  const columns = Math.max(1, tiles.filter((b) => Math.abs(top(b) - top(tiles[0] as HTMLElement)) < 2).length);
+  const step: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns };
+  let next: number;
+  if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = tiles.length - 1;
+  else if (step[event.key] !== undefined) next = at + (step[event.key] as number);
+  else return;
+  if (next < 0 || next >= tiles.length) return;
+  event.preventDefault();
+  tiles[next]?.focus();
+}
+
+/**
  * "Choose from library": the media library as a grid (`listMedia`, 60 at a time, "Load more"),
  * searched by the service (`q`: file name, alt texts, tags) and filtered by folder
- * (`listMediaFolders`). Every tile is a toggle button (Tab and Space/Enter; aria-pressed says what
- * is chosen, a tick shows it too); "Use selected" hands the items back in the order chosen.
+ * (`listMediaFolders`). Every tile is a toggle button (Tab or the arrow keys to move, Space or Enter
+ * to choose; aria-pressed says what is chosen, a tick shows it too); "Use selected" hands the items
+ * back in the order chosen.
  */
 export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClose }: { open: boolean; lang: string; multiple: boolean; kind?: string | undefined; exclude: readonly string[]; onPick: (media: MediaSummary[]) => void; onClose: () => void }) {
   const id = useId();
@@ -111,7 +133,7 @@ export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClo
           <p class="muted" role="status" aria-live="polite">
             {items.length === 0 ? "Nothing in the library matches." : `${items.length} ${items.length === 1 ? "file" : "files"} shown${chosen.length ? `, ${chosen.length} selected` : ""}.`}
           </p>
-          <ul class="media-grid" aria-label="Library files">
+          <ul class="media-grid" aria-label="Library files" onKeyDown={moveInGrid}>
             {items.map((media) => {
               const already = exclude.includes(media.id);
               const selected = chosen.some((m) => m.id === media.id);
