@@ -146,6 +146,11 @@ describe("admin UI: rich text, relation and media inputs", () => {
     for (let i = 0; i < 5; i += 1) await page.keyboard.press("Shift+ArrowLeft");
     await page.keyboard.press("Control+k");
     const dialog = page.getByRole("dialog", { name: "Add link" });
+    // A script address is refused in words; the dialog stays open.
+    await dialog.getByLabel("Address").fill("javascript:alert(document.domain)");
+    await dialog.getByRole("button", { name: "Apply link" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "This address cannot be a link." }).waitFor();
+    assert.equal(await dialog.getByLabel("Address").getAttribute("aria-invalid"), "true");
     await dialog.getByLabel("Address").fill("https://tides.example/chart?week=1&day=2");
     await dialog.getByRole("button", { name: "Apply link" }).click();
     await dialog.waitFor({ state: "hidden" });
@@ -234,6 +239,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     const read = (await admin.manage("GET", `/entries/${entry.instance_id}`)).body;
     const html = read.fields.body;
     assert.match(html, /<p>Tide notes <strong>strong<\/strong> see <a href="https:\/\/tides\.example\/chart\?week=1&amp;day=2">chart<\/a><\/p>/);
+    assert.doesNotMatch(html, /javascript/i);
     assert.match(html, /<table><caption>Spring tides<\/caption><thead><tr><th>Day<\/th><th>High<\/th><th>Low<\/th><\/tr><\/thead><tbody><tr><td>Mon<\/td><td>06:12<\/td><td>12:25<\/td><\/tr><tr><td>Tue<\/td><td>06:58<\/td><td>13:10<\/td><\/tr><tr><td><\/td><td><\/td><td><\/td><\/tr><\/tbody><\/table>/);
     await page.goto("about:blank");
     await page.evaluate(roundTripSource);

@@ -23,6 +23,7 @@ export default function RichTextEditor(props: FieldInputProps) {
   const changeRef = useRef(onChange);
   changeRef.current = onChange;
   const [linkOpen, setLinkOpen] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const label = field.label ?? field.key;
   const a11y = useRef({ describedBy, invalid: false, readOnly });
@@ -90,6 +91,7 @@ export default function RichTextEditor(props: FieldInputProps) {
   const linkHref = editor?.isActive("link") ? String(editor.getAttributes("link").href ?? "") : "";
   const closeLink = () => {
     setLinkOpen(false);
+    setLinkError(null);
     editorRef.current?.commands.focus();
   };
   return (
@@ -102,7 +104,14 @@ export default function RichTextEditor(props: FieldInputProps) {
           initial={linkHref}
           onClose={closeLink}
           onRemove={linkHref ? () => (editor.chain().focus().extendMarkRange("link").unsetLink().run(), setLinkOpen(false)) : null}
+          error={linkError}
           onApply={(href) => {
+            // TipTap refuses script and data addresses (its setLink and rendering); say so rather than do nothing.
+            if (!editor.can().setLink({ href })) {
+              setLinkError("This address cannot be a link. Use a web address, an email (mailto:), a phone number (tel:) or a path on the site.");
+              return;
+            }
+            setLinkError(null);
             const chain = editor.chain().focus().extendMarkRange("link");
             if (editor.state.selection.empty && !editor.isActive("link")) chain.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
             // The link is applied and the cursor put after it, so typing goes on outside it.

@@ -6,7 +6,7 @@ import { Button } from "../ui/controls";
  * closes; Escape cancels) asking for the address. The service decides which addresses it keeps
  * (http, https, mailto, tel or relative); the dialog only says so beside the field.
  */
-export function LinkDialog({ open, initial, onApply, onRemove, onClose }: { open: boolean; initial: string; onApply: (href: string) => void; onRemove: (() => void) | null; onClose: () => void }) {
+export function LinkDialog({ open, initial, error, onApply, onRemove, onClose }: { open: boolean; initial: string; error: string | null; onApply: (href: string) => void; onRemove: (() => void) | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [href, setHref] = useState(initial);
   const id = useId();
@@ -33,10 +33,15 @@ export function LinkDialog({ open, initial, onApply, onRemove, onClose }: { open
         <h2 id={`${id}-title`}>{onRemove ? "Edit link" : "Add link"}</h2>
         <div class="field">
           <label for={`${id}-href`}>Address</label>
-          <input id={`${id}-href`} type="url" inputMode="url" autoFocus value={href} onInput={(e) => setHref(e.currentTarget.value)} aria-describedby={`${id}-hint`} placeholder="https://…" />
+          <input id={`${id}-href`} type="text" inputMode="url" autoComplete="url" spellcheck={false} autoFocus value={href} onInput={(e) => setHref(e.currentTarget.value)} aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`} aria-invalid={error ? "true" : undefined} placeholder="https://…" />
           <div class="hint" id={`${id}-hint`}>
             A web address (https://…), an email (mailto:…), a phone number (tel:…) or a path on the site (/about).
           </div>
+          {error ? (
+            <div class="error" id={`${id}-error`} role="alert">
+              {error}
+            </div>
+          ) : null}
         </div>
         <div class="row">
           <Button type="submit" variant="primary">
