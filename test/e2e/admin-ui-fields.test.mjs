@@ -254,6 +254,39 @@ describe("admin UI: rich text, relation and media inputs", () => {
     await context.close();
   });
 
+  it("flags a linked entry moved to Trash after it was linked, and removes it from the list on save", async () => {
+    const models = (await admin.manage("GET", "/models")).body.data;
+    const category = models.find((m) => m.slug === "category");
+    const created = await admin.manage("POST", "/entries", { model_id: category.id, lang: "en", fields: { title: "Driftwood Myths" } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const entry = await entryTitled("Carving a Spoon from a Beach Log");
+    const linked = await save(entry, { categories: [...entry.fields.categories, created.body.instance_id] });
+    assert.equal(linked.status, 200, JSON.stringify(linked.body));
+    const trashed = await admin.manage("POST", `/entries/${created.body.instance_id}/trash`, {});
+    assert.equal(trashed.status, 200, JSON.stringify(trashed.body));
+
+    const demo = admin.info.sites.find((s) => s.slug === "demo");
+    const { context, page } = await newPerson(admin);
+    await serveHarness(context);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/__fields/?site=${demo.id}&entry=${entry.instance_id}`);
+    const categories = page.getByRole("group", { name: "Categories" });
+    await categories.getByText("in Trash, not shown to readers").waitFor();
+    // The picker never offers entries in Trash.
+    await categories.getByRole("button", { name: "Add Categories" }).click();
+    const picker = page.getByRole("dialog", { name: "Add to Categories" });
+    await picker.getByLabel("Search by title").fill("myths");
+    await picker.getByText("No entries match.").waitFor();
+    await picker.getByRole("button", { name: "Cancel" }).click();
+    await categories.getByRole("button", { name: "Remove Driftwood Myths" }).click();
+    await page.getByRole("status").filter({ hasText: "Removed Driftwood Myths." }).waitFor();
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByRole("status").filter({ hasText: /^Saved\.$/ }).waitFor();
+    const read = (await admin.manage("GET", `/entries/${entry.instance_id}`)).body;
+    assert.deepEqual(read.fields.categories, entry.fields.categories);
+    await context.close();
+  });
+
   it("shows the service's refusal of a too-wide table next to the rich-text field, ties it to the editor, and writes nothing", async () => {
     const entry = await entryTitled("Sea Glass, Explained");
     const demo = admin.info.sites.find((s) => s.slug === "demo");

@@ -38,7 +38,9 @@ async function linked(site: string, id: string): Promise<Linked> {
   if (known) return known;
   try {
     const entry = await manage("getEntry", { params: { id } });
-    const item = { id, label: entry.label ?? entry.slug ?? id, modelSlug: entry.model_slug, state: entry.workflow.state, missing: false };
+    // A linked entry moved to Trash stays linked but is served nowhere: shown as a problem to look at.
+    const trashed = entry.trashed_at !== null;
+    const item = { id, label: entry.label ?? entry.slug ?? id, modelSlug: entry.model_slug, state: trashed ? "in Trash, not shown to readers" : entry.workflow.state, missing: trashed };
     LABELS.set(key, item);
     return item;
   } catch {
@@ -118,7 +120,10 @@ export function RelationInput({ site, field, value, onChange, readOnly, id, desc
         onRemove={readOnly ? undefined : (i) => emit(items.filter((x) => x.id !== i.id))}
         render={(i) => (
           <span class={`relation-item${i.missing ? " is-missing" : ""}`}>
-            <span class="relation-title">{i.label}</span>
+            <span class="relation-title">
+              {i.missing ? <span aria-hidden="true">⚠ </span> : null}
+              {i.label}
+            </span>
             <span class="muted">
               {i.modelSlug ?? ""}
               {i.state ? ` · ${i.state.replace("_", " ")}` : ""}
