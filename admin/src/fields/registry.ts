@@ -6,6 +6,9 @@ import { DateInput } from "./date-input";
 import { SelectInput } from "./select-input";
 import { SlugInput } from "./slug-input";
 import { LocationInput } from "./location-input";
+import { MediaInput } from "./media-input";
+import { RelationInput } from "./relation-input";
+import { RichTextInput } from "./rich-text-input";
 
 /**
  * The entry editor's input for each field type. Each input lives in its own file and registers
@@ -23,5 +26,7 @@ export const FIELD_INPUTS: Partial<Record<string, FieldInput>> = {
   select: SelectInput,
   slug: SlugInput,
   location: LocationInput,
+  rich_text: RichTextInput,
+  relation: RelationInput,
+  media: MediaInput,
 };
-
