@@ -43,6 +43,12 @@ describe("admin UI files", () => {
     const onSite = await SELF.fetch(`http://${s.host}/`);
     expect(onSite.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
     await onSite.text();
+    // Only the app's own addresses are pages: anything else on the admin host is its JSON 404.
+    for (const path of ["/manage.js", "/index.html", "/sitesx", "/.env", "/api/nothing"]) {
+      const res = await SELF.fetch(`${ADMIN}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe("not_found");
+    }
     const post = await SELF.fetch(`${ADMIN}/sites/x`, { method: "POST", body: "{}" });
     expect(post.status).toBe(404);
     expect(((await post.json()) as { error: { code: string } }).error.code).toBe("not_found");

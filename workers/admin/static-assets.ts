@@ -22,8 +22,12 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The app's own addresses (admin/src/router.ts `paths`) and its files; any other address stays the admin JSON 404. */
+const APP_PAGES = new Set(["/", "/sign-in", "/invite"]);
+
 export function isAdminAppPath(request: Request, pathname: string): boolean {
-  return (request.method === "GET" || request.method === "HEAD") && !pathname.startsWith("/api/");
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  return APP_PAGES.has(pathname) || pathname.startsWith("/sites/") || pathname.startsWith("/assets/");
 }
 
 export async function serveAdminApp(request: Request, env: Env): Promise<Response> {
