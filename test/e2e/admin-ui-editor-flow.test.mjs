@@ -126,4 +126,50 @@ describe("admin UI: the entry editor end to end", () => {
     assert.equal(await page.getByLabel(/^Title\b/).inputValue(), `Harbour lights ${stamp}`);
     await context.close();
   });
+
+  it("never lets an observer's refresh move the version a restored text is saved over: that save is a conflict, not an overwrite", async () => {
+    const article = (await admin.manage("GET", "/models")).body.data.find((m) => m.slug === "article");
+    const made = await admin.manage("POST", "/entries", { model_id: article.id, lang: "en", fields: { title: `Tide clock ${Date.now()}`, summary: "First words." } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const url = `${admin.origin}/sites/${demo.id}/entries/${made.body.instance_id}`;
+    const a = await newPerson(admin);
+    const b = await newPerson(admin);
+    await signInAs(a.page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await signInAs(b.page, admin.origin, admin.info.editor.email, admin.info.editor.password);
+    await a.page.goto(url);
+    await a.page.getByText("You are editing (others see you as the editor).").waitFor();
+    await b.page.goto(url);
+    await b.page.getByText("Being edited by Demo Admin").waitFor();
+    assert.equal(await b.page.getByLabel(/^Summary/).isEditable(), false, "an observer cannot type");
+
+    // A types; B takes over; A's save is lock lost and A restores the kept text (read-only now).
+    const mine = `A's words ${Date.now()}`;
+    await a.page.getByLabel(/^Summary/).fill(mine);
+    await b.page.getByRole("button", { name: "Take over" }).click();
+    await b.page.getByRole("dialog", { name: "Take over from Demo Admin?" }).getByRole("button", { name: "Take over" }).click();
+    await b.page.getByText("You are editing (others see you as the editor).").waitFor();
+    await a.page.getByRole("button", { name: "Save draft" }).click();
+    await a.page.getByText("Demo Editor took over this entry. Your text is kept.").waitFor();
+    await a.page.reload();
+    await a.page.getByRole("button", { name: "Restore my text" }).click();
+    assert.equal(await a.page.getByLabel(/^Summary/).inputValue(), mine);
+
+    // B saves; A's next lease check sees it, says so, and keeps A's text in the form.
+    const theirs = `B's words ${Date.now()}`;
+    await b.page.getByLabel(/^Summary/).fill(theirs);
+    await b.page.getByRole("button", { name: "Save draft" }).click();
+    await b.page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
+    await a.page.getByText("A newer version was saved while you watched.").waitFor({ timeout: 15_000 });
+    assert.equal(await a.page.getByLabel(/^Summary/).inputValue(), mine);
+
+    // A takes over and saves: refused as a conflict (B's save stays), the text still kept.
+    await a.page.getByRole("button", { name: "Take over" }).click();
+    await a.page.getByRole("dialog", { name: "Take over from Demo Editor?" }).getByRole("button", { name: "Take over" }).click();
+    await a.page.getByText("You are editing (others see you as the editor).").waitFor();
+    await a.page.getByRole("button", { name: "Save draft" }).click();
+    await a.page.getByRole("alert").filter({ hasText: "Someone saved this entry after you opened it." }).waitFor();
+    assert.equal((await entry(made.body.instance_id)).fields.summary, theirs, "B's save is not overwritten");
+    await a.context.close();
+    await b.context.close();
+  });
 });
