@@ -265,6 +265,8 @@ describe("admin UI: content home, entries list, entry editor", () => {
 
     await page.goto(`${admin.origin}/sites/${demo.id}/entries/${en.body.instance_id}?lang=en`);
     await page.getByRole("heading", { name: "Copy desk", level: 1 }).waitFor();
+    // Only the lease holder types: the form opens read-only until the copy editor holds the lease.
+    await page.getByText("You are editing (others see you as the editor).").waitFor();
     const title = page.getByLabel(/^Title/);
     assert.equal(await title.getAttribute("readonly"), null, "the title is within the write limit");
     await page.getByText("(read-only)").first().waitFor();

@@ -101,12 +101,14 @@ describe("admin UI: leases and lifecycle", () => {
 
   it("shows an observer the holder's saves within 10 seconds and gives them the lease when the holder leaves", async () => {
     const title = `Saved by the editor ${Date.now()}`;
-    await b.page.getByLabel("Title").fill(title);
+    // The real form's title is "Title (required)"; the SEO component's "SEO title" also contains the word.
+    await b.page.getByLabel(/^Title\b/).fill(title);
     await b.page.getByRole("button", { name: "Save draft" }).click();
     await b.page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
     assert.equal((await current(article.instance_id)).fields.title, title);
     // A (observing) re-reads every 10 s.
-    await a.page.waitForFunction((want) => document.querySelector("input[type=text]")?.value === want, title, { timeout: 15_000 });
+    const titleA = a.page.getByLabel(/^Title\b/);
+    for (const until = Date.now() + 15_000; (await titleA.inputValue()) !== title; await a.page.waitForTimeout(250)) assert.ok(Date.now() < until, "the observer sees the save within 10 seconds");
 
     // B closes the tab (the lease is released on pagehide); A's next re-read takes it.
     await b.page.close({ runBeforeUnload: true });
@@ -195,7 +197,7 @@ describe("admin UI: leases and lifecycle", () => {
 
   it("shows a publish refusal in words, then publishes what the public API serves, then unpublishes", async () => {
     const page = a.page;
-    const title = page.getByLabel("Title");
+    const title = page.getByLabel(/^Title\b/);
     const kept = await title.inputValue();
     await title.fill("");
     await page.getByRole("button", { name: "Save draft" }).click();

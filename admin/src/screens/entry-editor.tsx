@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
@@ -68,30 +68,22 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
   // Fields the role may not read are not answered by the service, so they are not drawn either.
   const fields = (model.definition.fields as unknown as FieldDefinition[]).filter((f) => fieldReadable(permissions, model.id, f));
   const roleReason = entryReadOnlyReason(permissions, entry);
-  const leaseReason = lease.status === "other" ? `${lease.holder?.name ?? "Someone else"} is editing this language.` : lease.status === "lost" ? "Someone took over this entry; your form is read-only." : null;
-  const lockedReason = roleReason ?? leaseReason;
-  // While the lease is being taken nothing is typed that an observer's refresh would then replace.
-  const readOnly = (field: FieldDefinition) => lockedReason !== null || lease.status === "loading" || !fieldWritable(permissions, model.id, field);
-
-  // An observer sees the holder's saves: the entry is re-read on every lease check (every 10 s),
-  // and once more when the lease comes free and this editor takes it. The observer's form is
-  // read-only, so nothing unsaved is replaced.
-  useEffect(() => {
-    if (!(lease.status === "other" || lease.gained) || lease.checkedAt === undefined) return;
-    const abort = new AbortController();
-    manage("getEntry", { params: { id: entry.instance_id }, signal: abort.signal })
-      .then((fresh) => {
-        if (fresh.current_version_id === entry.current_version_id && fresh.slug === entry.slug) return;
-        setEntry(fresh);
-        if (!form.dirty) form.reset(fresh);
-      })
-      .catch(() => {});
-    return () => abort.abort();
-  }, [lease.checkedAt, lease.gained]);
+  // Only the lease holder types: while the lease is being taken, held by someone else, lost, or
+  // could not be taken at all ("none": Save is disabled then), the inputs are read-only — text
+  // typed there could not be saved, and an observer's refresh would replace it.
+  const leaseLocked = lease.status !== "held";
+  const locked = roleReason !== null || leaseLocked;
+  const readOnly = (field: FieldDefinition) => locked || !fieldWritable(permissions, model.id, field);
+  // An observer's refresh (every lease check, and once when the lease comes free to this editor)
+  // is EntryActions' own: it calls onEntry with the fresh entry, or — when the form holds the
+  // person's own unsaved text — says a newer version exists and leaves the form (and the version
+  // the next save expects) alone, so that save is refused as a conflict rather than overwriting.
   const issues = form.issues;
   const name = entry.label ?? entry.slug ?? "(untitled)";
   const changed = entry.published_version_id !== null && entry.current_version_id !== entry.published_version_id;
-  const group = props.group.some((e) => e.instance_id === entry.instance_id) ? props.group : [...props.group, entry];
+  // The tabs show each language's publish state: the open language from the entry as it is now
+  // (after this page's saves and publishes), the others as the group was read.
+  const group = [...props.group.filter((e) => e.instance_id !== entry.instance_id), entry];
   const issueList = [...issues.entries()];
 
   return (
@@ -151,7 +143,7 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
         ) : null}
         <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
           {model.kind === "single" && !entry.slug ? null : (
-            <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={lockedReason !== null} errors={issues.get("slug") ?? []} />
+            <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={locked} errors={issues.get("slug") ?? []} />
           )}
           <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
         </form>
