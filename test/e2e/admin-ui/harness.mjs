@@ -103,7 +103,8 @@ export async function screenshot(page, name) {
   // docs/admin-ui.md shows each screen once, wide; the 360 px shots stay test artefacts.
   if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" && !name.endsWith("-360")) {
     mkdirSync(DOC_SCREENS, { recursive: true });
-    await page.screenshot({ path: path.join(DOC_SCREENS, `${name}.png`), fullPage: true });
+    // The visible window only: what a person sees first, and a light file for the repository.
+    await page.screenshot({ path: path.join(DOC_SCREENS, `${name}.png`) });
   }
 }
 
