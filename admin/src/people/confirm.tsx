@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
 import { describeError } from "../api/error-words";
 import { Button, Notice } from "../ui/controls";
+import { useAction } from "../ui/use-action";
 import { Dialog } from "./dialog";
 
 /**
@@ -15,13 +15,14 @@ export function ConfirmAction(props: {
   children: ComponentChildren;
   confirmLabel: string;
   danger?: boolean;
-  run: () => Promise<void>;
+  run: (key: string) => Promise<void>;
   onClose: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
+  const action = useAction({ sameNameIsRetry: true });
+  const busy = action.busy !== null;
+  const error = action.error ? describeError(action.error) : null;
   const close = () => {
-    setError(null);
+    action.clearError();
     props.onClose();
   };
   return (
@@ -38,16 +39,8 @@ export function ConfirmAction(props: {
             variant={props.danger ? "danger" : "primary"}
             busy={busy}
             onClick={async () => {
-              setBusy(true);
-              setError(null);
-              try {
-                await props.run();
-                close();
-              } catch (thrown) {
-                setError(describeError(thrown));
-              } finally {
-                setBusy(false);
-              }
+              const outcome = await action.attempt("confirm", props.run);
+              if (outcome?.ok) close();
             }}
           >
             {props.confirmLabel}

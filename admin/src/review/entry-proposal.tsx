@@ -6,7 +6,8 @@ import { FieldDiff } from "../ui/field-diff";
 import { Button, Link, Loading, Notice } from "../ui/controls";
 import { ConfirmDialog } from "./confirm-dialog";
 import { fieldsOf, labelsOf, type Entry, type Model } from "./entry-lookup";
-import { useAction, useLoad } from "./use-action";
+import { useLoad } from "../screens/use-load";
+import { useAction } from "../ui/use-action";
 import { personWords, ProposalState, sourceWords, SourceLine, When, type Proposal } from "./words";
 
 type Versions = ManageAnswer<"listEntryVersions">["data"];
@@ -43,15 +44,15 @@ type Outcome = { kind: "applied" } | { kind: "rejected" } | { kind: "refused"; e
  */
 export function EntryProposal({ site, id }: { site: string; id: string }) {
   const loaded = useLoad((signal) => loadAll(id, signal), [id]);
-  const action = useAction();
+  const action = useAction({ sameNameIsRetry: true });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [confirmReject, setConfirmReject] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const base = paths.review(site);
 
   useEffect(() => {
-    if (loaded.value) heading.current?.focus();
-  }, [Boolean(loaded.value)]);
+    if (loaded.data) heading.current?.focus();
+  }, [Boolean(loaded.data)]);
 
   if (loaded.error) {
     const failure = describeError(loaded.error);
@@ -64,8 +65,8 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
       </>
     );
   }
-  if (!loaded.value) return <Loading label="Loading the proposal…" />;
-  const { proposal, entry, model, versions } = loaded.value;
+  if (!loaded.data) return <Loading label="Loading the proposal…" />;
+  const { proposal, entry, model, versions } = loaded.data;
   const labels = labelsOf(model);
   const order = fieldsOf(model).map((f) => f.key);
   const keys = Object.keys(proposal.fields);
@@ -80,7 +81,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
   const apply = async () => {
     if (action.busy) return;
     setOutcome(null);
-    const result = await action.run("apply", (key) => admin("applyProposal", { params: { id: proposal.id }, key }));
+    const result = await action.attempt("apply", (key) => admin("applyProposal", { params: { id: proposal.id }, key }));
     if (!result) return;
     setOutcome(result.ok ? { kind: "applied" } : { kind: "refused", error: result.error });
     loaded.reload();
@@ -88,7 +89,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
   const reject = async () => {
     setConfirmReject(false);
     setOutcome(null);
-    const result = await action.run("reject", (key) => admin("rejectProposal", { params: { id: proposal.id }, key }));
+    const result = await action.attempt("reject", (key) => admin("rejectProposal", { params: { id: proposal.id }, key }));
     if (!result) return;
     setOutcome(result.ok ? { kind: "rejected" } : { kind: "refused", error: result.error });
     loaded.reload();

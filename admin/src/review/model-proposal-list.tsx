@@ -3,7 +3,7 @@ import { describeError } from "../api/error-words";
 import { paths } from "../router";
 import { Field, Link, Loading, Notice } from "../ui/controls";
 import { readModels } from "./entry-lookup";
-import { useLoad } from "./use-action";
+import { useLoad } from "../screens/use-load";
 import { CellLabel, ProposalState, reviewPaths, SourceLine, When } from "./words";
 
 const STATES = [
@@ -28,7 +28,7 @@ export function ModelProposalList({ site, state, onState }: { site: string; stat
     [state],
   );
   const failure = loaded.error ? describeError(loaded.error) : null;
-  const rows = loaded.value?.list ?? [];
+  const rows = loaded.data?.list ?? [];
   return (
     <section aria-labelledby="model-proposals-heading" class="stack">
       <div class="row review-toolbar">
@@ -48,8 +48,8 @@ export function ModelProposalList({ site, state, onState }: { site: string; stat
           {failure.detail ? <p>{failure.detail}</p> : null}
         </Notice>
       ) : null}
-      {loaded.loading && !loaded.value ? <Loading label="Loading model proposals…" /> : null}
-      {loaded.value && rows.length === 0 ? (
+      {loaded.loading && !loaded.data ? <Loading label="Loading model proposals…" /> : null}
+      {loaded.data && rows.length === 0 ? (
         <p class="muted" role="status">
           {state === "open" ? "No model proposal is waiting for review." : "No model proposal matches this filter."}
         </p>
@@ -70,7 +70,7 @@ export function ModelProposalList({ site, state, onState }: { site: string; stat
           </thead>
           <tbody>
             {rows.map((p) => {
-              const current = p.model_id ? loaded.value?.models.get(p.model_id) : undefined;
+              const current = p.model_id ? loaded.data?.models.get(p.model_id) : undefined;
               const what = p.mode === "create" ? `New model “${p.definition.model.name}”` : `Change to “${current?.name ?? p.definition.model.name}”`;
               return (
                 <tr>

@@ -6,7 +6,8 @@ import { Button, Link, Loading, Notice } from "../ui/controls";
 import { ConfirmDialog } from "./confirm-dialog";
 import { labelsOf, type Model } from "./entry-lookup";
 import { definitionChanges, type FieldChange } from "./model-diff";
-import { useAction, useLoad } from "./use-action";
+import { useLoad } from "../screens/use-load";
+import { useAction } from "../ui/use-action";
 import { CHANGE_KINDS, personWords, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
 
 type Change = Proposal["changes"][number];
@@ -34,7 +35,7 @@ type Outcome = { kind: "applied"; modelId: string | null } | { kind: "dismissed"
  */
 export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const loaded = useLoad((signal) => loadAll(id, signal), [id]);
-  const action = useAction();
+  const action = useAction({ sameNameIsRetry: true });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [confirmDismiss, setConfirmDismiss] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -42,8 +43,8 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const back = reviewPaths.list(base, "models");
 
   useEffect(() => {
-    if (loaded.value) heading.current?.focus();
-  }, [Boolean(loaded.value)]);
+    if (loaded.data) heading.current?.focus();
+  }, [Boolean(loaded.data)]);
 
   if (loaded.error) {
     const failure = describeError(loaded.error);
@@ -56,8 +57,8 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
       </>
     );
   }
-  if (!loaded.value) return <Loading label="Loading the model proposal…" />;
-  const { proposal, model } = loaded.value;
+  if (!loaded.data) return <Loading label="Loading the model proposal…" />;
+  const { proposal, model } = loaded.data;
   const proposedName = proposal.definition.model.name;
   const title = proposal.mode === "create" ? `New model “${proposedName}”` : `Change to the model “${model?.name ?? proposedName}”`;
   const changes = definitionChanges(proposal.definition, proposal.mode === "update" && model ? model.definition : null);
@@ -68,7 +69,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const apply = async () => {
     if (action.busy) return;
     setOutcome(null);
-    const result = await action.run("apply", (key) => admin("applyModelProposal", { params: { id: proposal.id }, key }));
+    const result = await action.attempt("apply", (key) => admin("applyModelProposal", { params: { id: proposal.id }, key }));
     if (!result) return;
     if (result.ok) {
       const answer = result.value as { model?: { model_id?: unknown } };
@@ -79,7 +80,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   const dismiss = async () => {
     setConfirmDismiss(false);
     setOutcome(null);
-    const result = await action.run("dismiss", (key) => admin("dismissModelProposal", { params: { id: proposal.id }, key }));
+    const result = await action.attempt("dismiss", (key) => admin("dismissModelProposal", { params: { id: proposal.id }, key }));
     if (!result) return;
     setOutcome(result.ok ? { kind: "dismissed" } : { kind: "refused", error: result.error });
     loaded.reload();
