@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { manage } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button, Field, Notice } from "../ui/controls";
-import { Modal } from "./modal";
+import { Dialog } from "../ui/dialog";
 import { folderPath, type FolderFilter, type FolderTree, type MediaFolder } from "./types";
 import { useAction } from "../ui/use-action";
 
@@ -118,7 +118,7 @@ function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNu
     </Field>
   );
   return (
-    <Modal open title={title} onClose={onClose}>
+    <Dialog open class="media-dialog" title={title} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
         {dialog.kind === "create" || dialog.kind === "rename" ? (
           <Field label="Folder name" hint={`1 to ${tree?.limits.name_max ?? 80} characters.`}>
@@ -147,6 +147,6 @@ function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNu
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

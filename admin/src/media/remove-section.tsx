@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, manage } from "../api/client";
 import { Button } from "../ui/controls";
-import { Modal } from "./modal";
+import { Dialog } from "../ui/dialog";
 import { Refusal } from "./refusal";
 import type { MediaItem, MediaUsage } from "./types";
 import { UsageList } from "./usage-list";
@@ -43,7 +43,7 @@ export function RemoveSection({ site, item, onRemoved }: { site: string; item: M
         </Button>
       </div>
       {confirming ? (
-        <Modal open title={`Remove “${item.file_name}”?`} onClose={() => setConfirming(false)}>
+        <Dialog open class="media-dialog" title={`Remove “${item.file_name}”?`} onClose={() => setConfirming(false)}>
           <div class="stack">
             {remove.error ? (
               <>
@@ -64,7 +64,7 @@ export function RemoveSection({ site, item, onRemoved }: { site: string; item: M
               </Button>
             </div>
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { admin, type AdminAnswer } from "../api/client";
 import { Button } from "../ui/controls";
-import { ConfirmAction } from "./confirm";
+import { ConfirmAction } from "../ui/confirm-dialog";
 import { formatMoment } from "./format";
 
 export type PendingInvitation = AdminAnswer<"listInvitations">["data"][number];
@@ -27,9 +27,10 @@ export function InvitationRow(props: { invitation: PendingInvitation; onRevoked:
           Revoke<span class="visually-hidden"> the invitation of {i.email}</span>
         </Button>
         <ConfirmAction
+          class="people-dialog"
           open={confirming}
           title={`Revoke the invitation of ${i.email}?`}
-          confirmLabel="Revoke"
+          confirm="Revoke"
           danger
           onClose={() => setConfirming(false)}
           run={async (key) => {

@@ -2,7 +2,7 @@ import { useRef, useState } from "preact/hooks";
 import { admin, ApiError, type AdminAnswer } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { Button, Field, Notice } from "../ui/controls";
-import { Dialog } from "./dialog";
+import { Dialog } from "../ui/dialog";
 import { useAction } from "../ui/use-action";
 import { formatMoment } from "./format";
 
@@ -73,7 +73,7 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
   const already = error instanceof ApiError && error.code === "already_member";
 
   return (
-    <Dialog open={props.open} title={created ? "Send this invitation link" : "Invite a person"} busy={busy} onClose={close} class="invite-dialog">
+    <Dialog open={props.open} title={created ? "Send this invitation link" : "Invite a person"} busy={busy} onClose={close} class="people-dialog invite-dialog">
       {created ? (
         <div class="stack">
           <p>

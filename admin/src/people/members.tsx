@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import { admin, type AdminAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button } from "../ui/controls";
+import { ConfirmAction } from "../ui/confirm-dialog";
 import { useAction } from "../ui/use-action";
-import { ConfirmAction } from "./confirm";
 import { formatDay } from "./format";
 import type { RoleChoice } from "./invite-dialog";
 
@@ -113,9 +113,10 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           </Button>
         </div>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "deactivate"}
           title={`Deactivate ${name}?`}
-          confirmLabel="Deactivate"
+          confirm="Deactivate"
           danger
           onClose={() => setPending(null)}
           run={async (key) => {
@@ -129,9 +130,10 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           <p class="muted">Nothing is deleted: you can reactivate them later.</p>
         </ConfirmAction>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "reactivate"}
           title={`Reactivate ${name}?`}
-          confirmLabel="Reactivate"
+          confirm="Reactivate"
           onClose={() => setPending(null)}
           run={async (key) => {
             const next = await admin("reactivateMember", { params: { person_id: m.person_id }, key });
@@ -143,9 +145,10 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           </p>
         </ConfirmAction>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "remove"}
           title={`Remove ${name} from ${props.siteName}?`}
-          confirmLabel="Remove"
+          confirm="Remove"
           danger
           onClose={() => setPending(null)}
           run={async (key) => {

@@ -4,7 +4,7 @@ import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
 import { FieldDiff } from "../ui/field-diff";
 import { Button, Link, Loading, Notice } from "../ui/controls";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { fieldsOf, labelsOf, type Entry, type Model } from "./entry-lookup";
 import { useLoad } from "../screens/use-load";
 import { useAction } from "../ui/use-action";
@@ -186,7 +186,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
           </Button>
         </div>
       ) : null}
-      <ConfirmDialog open={confirmReject} title="Reject this proposal?" confirmLabel="Reject" danger onConfirm={reject} onCancel={() => setConfirmReject(false)}>
+      <ConfirmDialog open={confirmReject} title="Reject this proposal?" confirm="Reject" danger initialFocus="cancel" onConfirm={reject} onClose={() => setConfirmReject(false)}>
         <p>The entry stays as it is. {source.kind} “{source.name}” can make a new proposal later.</p>
       </ConfirmDialog>
     </article>

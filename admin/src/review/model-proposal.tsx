@@ -3,7 +3,7 @@ import { admin, ApiError, manage } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
 import { Button, Link, Loading, Notice } from "../ui/controls";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { labelsOf, type Model } from "./entry-lookup";
 import { definitionChanges, type FieldChange } from "./model-diff";
 import { useLoad } from "../screens/use-load";
@@ -203,7 +203,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
           </Button>
         </div>
       ) : null}
-      <ConfirmDialog open={confirmDismiss} title="Dismiss this model proposal?" confirmLabel="Dismiss" danger onConfirm={dismiss} onCancel={() => setConfirmDismiss(false)}>
+      <ConfirmDialog open={confirmDismiss} title="Dismiss this model proposal?" confirm="Dismiss" danger initialFocus="cancel" onConfirm={dismiss} onClose={() => setConfirmDismiss(false)}>
         <p>The model stays as it is.</p>
       </ConfirmDialog>
     </article>
