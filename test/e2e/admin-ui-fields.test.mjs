@@ -304,7 +304,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     assert.equal(await body.locator("tr").first().locator("th").count(), 13);
     assert.equal(await body.getAttribute("aria-invalid"), null);
     await page.getByRole("button", { name: "Save draft" }).click();
-    await page.getByRole("alert").filter({ hasText: "Some fields need attention before this can be saved." }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "Some fields need attention before this can be saved" }).waitFor();
     await page.waitForFunction(() => document.querySelector('[role="textbox"][aria-label="Body"]')?.getAttribute("aria-invalid") === "true");
     const describedBy = (await body.getAttribute("aria-describedby")) ?? "";
     const described = await page.evaluate((ids) => ids.split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" "), describedBy);
