@@ -5,6 +5,7 @@ import { useLoad } from "../screens/use-load";
 import { Button, Link, Notice } from "../ui/controls";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useAction } from "../ui/use-action";
+import { personWords, When } from "./words";
 
 /**
  * What the entry and model proposal screens share (entry-proposal.tsx, model-proposal.tsx): the
@@ -99,6 +100,28 @@ export function DecisionButtons(props: {
       >
         {decline.children}
       </ConfirmDialog>
+    </>
+  );
+}
+
+/** The end of a proposal's facts list: who decided it and when (`declined` names the other way), and its note. */
+export function DecisionFacts({ proposal, declined }: { proposal: { state: string; decided_by?: string | null; updated_at: string; note?: string | null }; declined: string }) {
+  return (
+    <>
+      {proposal.decided_by ? (
+        <>
+          <dt>{proposal.state === "applied" ? "Applied by" : declined}</dt>
+          <dd>
+            {personWords(proposal.decided_by)} · <When at={proposal.updated_at} />
+          </dd>
+        </>
+      ) : null}
+      {proposal.note ? (
+        <>
+          <dt>Note</dt>
+          <dd class="review-note">{proposal.note}</dd>
+        </>
+      ) : null}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
 import { FieldDiff } from "../ui/field-diff";
 import { Link, Loading, Notice } from "../ui/controls";
-import { BackLink, DecisionButtons, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
+import { BackLink, DecisionButtons, DecisionFacts, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
 import { fieldsOf, labelsOf, type Entry, type Model } from "./entry-lookup";
 import { personWords, ProposalState, sourceWords, SourceLine, When, type Proposal } from "./words";
 
@@ -95,20 +95,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
           <When at={proposal.created_at} />
           {baseVersion ? <span class="muted"> · on version {baseVersion.number}</span> : null}
         </dd>
-        {proposal.decided_by ? (
-          <>
-            <dt>{proposal.state === "applied" ? "Applied by" : "Rejected by"}</dt>
-            <dd>
-              {personWords(proposal.decided_by)} · <When at={proposal.updated_at} />
-            </dd>
-          </>
-        ) : null}
-        {proposal.note ? (
-          <>
-            <dt>Note</dt>
-            <dd class="review-note">{proposal.note}</dd>
-          </>
-        ) : null}
+        <DecisionFacts proposal={proposal} declined="Rejected by" />
       </dl>
 
       <div aria-live="polite" class="stack">

@@ -4,8 +4,8 @@ import { paths } from "../router";
 import { Link, Loading, Notice } from "../ui/controls";
 import { labelsOf, type Model } from "./entry-lookup";
 import { definitionChanges, type FieldChange } from "./model-diff";
-import { BackLink, DecisionButtons, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
-import { CHANGE_KINDS, personWords, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
+import { BackLink, DecisionButtons, DecisionFacts, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
+import { CHANGE_KINDS, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
 
 type Change = Proposal["changes"][number];
 
@@ -79,20 +79,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
         <dd>
           <When at={proposal.created_at} />
         </dd>
-        {proposal.decided_by ? (
-          <>
-            <dt>{proposal.state === "applied" ? "Applied by" : "Dismissed by"}</dt>
-            <dd>
-              {personWords(proposal.decided_by)} · <When at={proposal.updated_at} />
-            </dd>
-          </>
-        ) : null}
-        {proposal.note ? (
-          <>
-            <dt>Note</dt>
-            <dd class="review-note">{proposal.note}</dd>
-          </>
-        ) : null}
+        <DecisionFacts proposal={proposal} declined="Dismissed by" />
       </dl>
 
       <div aria-live="polite" class="stack">
