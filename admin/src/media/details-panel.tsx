@@ -11,7 +11,7 @@ import { RemoveSection } from "./remove-section";
 import { ReplaceSection } from "./replace-section";
 import { UsageSection } from "./usage-section";
 import { folderPath, formatBytes, languageLabel, type MediaFolder, type MediaItem } from "./types";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 const samePoint = (a: FocalPoint | null, b: FocalPoint | null) => (a === null || b === null ? a === b : a.x === b.x && a.y === b.y);
 
@@ -40,7 +40,7 @@ export function DetailsPanel({
   onReload: (id: string) => Promise<void>;
 }) {
   const preview = useFilePreview(item);
-  const save = useAction();
+  const save = useAction({ sameNameIsRetry: true });
   const [alt, setAlt] = useState<Record<string, string>>({});
   const [focal, setFocal] = useState<FocalPoint | null>(item.default_focal);
   const [loading, setLoading] = useState(item.loading);
@@ -71,9 +71,9 @@ export function DetailsPanel({
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!dirty) return;
-    const answer = await save.run(`update ${item.id} ${JSON.stringify(body)}`, (key) => manage("updateMedia", { params: { id: item.id }, body, key }));
-    if (answer) {
-      onChanged(answer.media);
+    const answer = await save.attempt(`update ${item.id} ${JSON.stringify(body)}`, (key) => manage("updateMedia", { params: { id: item.id }, body, key }));
+    if (answer?.ok) {
+      onChanged(answer.value.media);
       setStatus("Changes saved.");
     }
   };
@@ -197,7 +197,7 @@ export function DetailsPanel({
           </div>
         ) : null}
         <div class="row">
-          <Button type="submit" variant="primary" busy={save.busy} disabled={!dirty}>
+          <Button type="submit" variant="primary" busy={save.busy !== null} disabled={!dirty}>
             Save changes
           </Button>
           {!dirty ? <span class="muted small">No unsaved changes.</span> : <span class="small">Unsaved changes.</span>}

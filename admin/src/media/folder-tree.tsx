@@ -2,9 +2,9 @@ import { useState } from "preact/hooks";
 import { manage } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button, Field, Notice } from "../ui/controls";
-import { Modal } from "./modal";
+import { Dialog } from "../ui/dialog";
 import { folderPath, type FolderFilter, type FolderTree, type MediaFolder } from "./types";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 type Dialog = { kind: "create" } | { kind: "rename"; folder: MediaFolder } | { kind: "move"; folder: MediaFolder } | { kind: "remove"; folder: MediaFolder } | null;
 
@@ -74,7 +74,7 @@ export function FolderTreePanel({ tree, filter, onFilter, onChanged }: { tree: F
 
 function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNullable<Dialog>; tree: FolderTree | null; parent: MediaFolder | null; onClose: () => void; onDone: (result: { select?: string; removed?: string[] }) => Promise<void> }) {
   const folders = tree?.folders ?? [];
-  const action = useAction();
+  const action = useAction({ sameNameIsRetry: true });
   const [name, setName] = useState(dialog.kind === "rename" ? dialog.folder.name : "");
   const initialParent = dialog.kind === "create" ? (parent?.id ?? "") : dialog.kind === "move" ? (dialog.folder.parent_id ?? "") : "";
   const [parentId, setParentId] = useState(initialParent);
@@ -85,21 +85,21 @@ function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNu
     event.preventDefault();
     if (dialog.kind === "create") {
       const body = { name, parent_id: parentId || null };
-      const answer = await action.run(`create ${JSON.stringify(body)}`, (key) => manage("createMediaFolder", { body, key }));
-      if (answer) await onDone({ select: answer.folder.id });
+      const answer = await action.attempt(`create ${JSON.stringify(body)}`, (key) => manage("createMediaFolder", { body, key }));
+      if (answer?.ok) await onDone({ select: answer.value.folder.id });
     } else if (dialog.kind === "rename") {
       const body = { expected_revision: dialog.folder.revision, name };
-      const answer = await action.run(`rename ${dialog.folder.id} ${JSON.stringify(body)}`, (key) => manage("updateMediaFolder", { params: { id: dialog.folder.id }, body, key }));
-      if (answer) await onDone({ select: answer.folder.id });
+      const answer = await action.attempt(`rename ${dialog.folder.id} ${JSON.stringify(body)}`, (key) => manage("updateMediaFolder", { params: { id: dialog.folder.id }, body, key }));
+      if (answer?.ok) await onDone({ select: answer.value.folder.id });
     } else if (dialog.kind === "move") {
       const body = { expected_revision: dialog.folder.revision, parent_id: parentId || null };
-      const answer = await action.run(`move ${dialog.folder.id} ${JSON.stringify(body)}`, (key) => manage("updateMediaFolder", { params: { id: dialog.folder.id }, body, key }));
-      if (answer) await onDone({ select: answer.folder.id });
+      const answer = await action.attempt(`move ${dialog.folder.id} ${JSON.stringify(body)}`, (key) => manage("updateMediaFolder", { params: { id: dialog.folder.id }, body, key }));
+      if (answer?.ok) await onDone({ select: answer.value.folder.id });
     } else {
       const f = dialog.folder;
       const body = { expected_revision: f.revision, expected_folders: f.subtree_folder_count, expected_media: f.subtree_media_count };
-      const answer = await action.run(`remove ${f.id} ${JSON.stringify(body)}`, (key) => manage("removeMediaFolder", { params: { id: f.id }, body, key }));
-      if (answer) await onDone({ removed: answer.removed.folder_ids });
+      const answer = await action.attempt(`remove ${f.id} ${JSON.stringify(body)}`, (key) => manage("removeMediaFolder", { params: { id: f.id }, body, key }));
+      if (answer?.ok) await onDone({ removed: answer.value.removed.folder_ids });
     }
   };
 
@@ -118,7 +118,7 @@ function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNu
     </Field>
   );
   return (
-    <Modal open title={title} onClose={onClose}>
+    <Dialog open class="media-dialog" title={title} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
         {dialog.kind === "create" || dialog.kind === "rename" ? (
           <Field label="Folder name" hint={`1 to ${tree?.limits.name_max ?? 80} characters.`}>
@@ -141,12 +141,12 @@ function FolderDialog({ dialog, tree, parent, onClose, onDone }: { dialog: NonNu
           </Notice>
         ) : null}
         <div class="row">
-          <Button type="submit" variant={dialog.kind === "remove" ? "danger" : "primary"} busy={action.busy} data-autofocus={dialog.kind === "remove" ? true : undefined}>
+          <Button type="submit" variant={dialog.kind === "remove" ? "danger" : "primary"} busy={action.busy !== null} data-autofocus={dialog.kind === "remove" ? true : undefined}>
             {dialog.kind === "create" ? "Create folder" : dialog.kind === "rename" ? "Rename" : dialog.kind === "move" ? "Move" : "Remove folder"}
           </Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -3,16 +3,16 @@ import { manage } from "../api/client";
 import { Button, Field } from "../ui/controls";
 import { Refusal } from "./refusal";
 import { folderPath, type MediaFolder, type MediaItem } from "./types";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 /** The file's folder: "Move to folder" and Move (`moveMedia` with one id; a logical move, the address stays). */
 export function MoveSection({ item, folders, onChanged, onStatus }: { item: MediaItem; folders: readonly MediaFolder[]; onChanged: (item: MediaItem) => void; onStatus: (words: string) => void }) {
-  const move = useAction();
+  const move = useAction({ sameNameIsRetry: true });
   const [folderId, setFolderId] = useState(item.folder_id ?? "");
   const doMove = async () => {
     const body = { ids: [item.id], folder_id: folderId || null };
-    const answer = await move.run(`move ${JSON.stringify(body)}`, (key) => manage("moveMedia", { body, key }));
-    const moved = answer?.media[0];
+    const answer = await move.attempt(`move ${JSON.stringify(body)}`, (key) => manage("moveMedia", { body, key }));
+    const moved = answer?.ok ? answer.value.media[0] : undefined;
     if (moved) {
       onChanged(moved);
       onStatus(`Moved to ${folderId ? folderPath(folders, folderId) : "Unfiled"}.`);
@@ -32,7 +32,7 @@ export function MoveSection({ item, folders, onChanged, onStatus }: { item: Medi
             </select>
           )}
         </Field>
-        <Button onClick={() => void doMove()} busy={move.busy} disabled={folderId === (item.folder_id ?? "")}>
+        <Button onClick={() => void doMove()} busy={move.busy !== null} disabled={folderId === (item.folder_id ?? "")}>
           Move
         </Button>
       </div>

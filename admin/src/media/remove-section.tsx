@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, manage } from "../api/client";
 import { Button } from "../ui/controls";
-import { Modal } from "./modal";
+import { Dialog } from "../ui/dialog";
 import { Refusal } from "./refusal";
 import type { MediaItem, MediaUsage } from "./types";
 import { UsageList } from "./usage-list";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 /**
  * Remove the file (`removeMedia` with the revision read) after a confirming dialog. While content
@@ -13,17 +13,17 @@ import { useAction } from "./use-action";
  * from its details, and focus moves to its Close button.
  */
 export function RemoveSection({ site, item, onRemoved }: { site: string; item: MediaItem; onRemoved: (item: MediaItem) => void }) {
-  const remove = useAction();
+  const remove = useAction({ sameNameIsRetry: true });
   const [confirming, setConfirming] = useState(false);
   // A refusal replaces the dialog's Remove button: focus its Close button, where the words are.
   useEffect(() => {
     if (confirming && remove.error) document.querySelector<HTMLElement>(".media-dialog[open] [data-autofocus]")?.focus();
   }, [confirming, remove.error]);
   const doRemove = async () => {
-    const answer = await remove.run(`remove ${item.id} ${item.revision}`, (key) => manage("removeMedia", { params: { id: item.id }, body: { expected_revision: item.revision }, key }));
-    if (answer) {
+    const answer = await remove.attempt(`remove ${item.id} ${item.revision}`, (key) => manage("removeMedia", { params: { id: item.id }, body: { expected_revision: item.revision }, key }));
+    if (answer?.ok) {
       setConfirming(false);
-      onRemoved(answer.media);
+      onRemoved(answer.value.media);
     }
   };
   const inUse = remove.error instanceof ApiError && remove.error.code === "media_in_use" ? (remove.error.details as unknown as MediaUsage) : null;
@@ -43,7 +43,7 @@ export function RemoveSection({ site, item, onRemoved }: { site: string; item: M
         </Button>
       </div>
       {confirming ? (
-        <Modal open title={`Remove “${item.file_name}”?`} onClose={() => setConfirming(false)}>
+        <Dialog open class="media-dialog" title={`Remove “${item.file_name}”?`} onClose={() => setConfirming(false)}>
           <div class="stack">
             {remove.error ? (
               <>
@@ -55,7 +55,7 @@ export function RemoveSection({ site, item, onRemoved }: { site: string; item: M
             )}
             <div class="row">
               {remove.error ? null : (
-                <Button variant="danger" busy={remove.busy} onClick={() => void doRemove()}>
+                <Button variant="danger" busy={remove.busy !== null} onClick={() => void doRemove()}>
                   Remove
                 </Button>
               )}
@@ -64,7 +64,7 @@ export function RemoveSection({ site, item, onRemoved }: { site: string; item: M
               </Button>
             </div>
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </section>
   );

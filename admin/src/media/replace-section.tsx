@@ -3,7 +3,7 @@ import { manage } from "../api/client";
 import { Button, Field } from "../ui/controls";
 import { Refusal } from "./refusal";
 import type { MediaItem } from "./types";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 /**
  * Replace the file's bytes (`replaceMedia`, multipart, with the revision read): same kind only
@@ -11,18 +11,19 @@ import { useAction } from "./use-action";
  * folder stay; the address changes (a new object).
  */
 export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem; onChanged: (item: MediaItem) => void; onStatus: (words: string) => void }) {
-  const replace = useAction();
+  const replace = useAction({ sameNameIsRetry: true });
   const [file, setFile] = useState<File | null>(null);
   const doReplace = async () => {
     if (!file) return;
     const chosen = file;
-    const answer = await replace.run(`replace ${item.id} ${item.revision} ${chosen.name} ${chosen.size} ${chosen.lastModified}`, (key) => {
+    const outcome = await replace.attempt(`replace ${item.id} ${item.revision} ${chosen.name} ${chosen.size} ${chosen.lastModified}`, (key) => {
       const form = new FormData();
       form.append("file", chosen, chosen.name);
       form.append("expected_revision", String(item.revision));
       return manage("replaceMedia", { params: { id: item.id }, body: form, key });
     });
-    if (answer) {
+    if (outcome?.ok) {
+      const answer = outcome.value;
       setFile(null);
       onChanged(answer.media);
       onStatus("unchanged" in answer && answer.unchanged ? "The new file is the same as the current one; nothing changed." : `Replaced with ${chosen.name}.`);
@@ -36,7 +37,7 @@ export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem;
         <Field label="New file">
           {({ id }) => <input id={id} key={`${item.id}-${item.revision}`} type="file" onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />}
         </Field>
-        <Button onClick={() => void doReplace()} busy={replace.busy} disabled={!file}>
+        <Button onClick={() => void doReplace()} busy={replace.busy !== null} disabled={!file}>
           Replace
         </Button>
       </div>

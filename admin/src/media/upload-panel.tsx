@@ -3,7 +3,7 @@ import { ApiError, newActionKey } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button } from "../ui/controls";
 import { Thumbnail } from "./media-grid";
-import { Modal } from "./modal";
+import { Dialog } from "../ui/dialog";
 import { duplicateOf, streamUpload, type UploadAnswer } from "./upload";
 import { formatBytes, type MediaItem } from "./types";
 
@@ -201,7 +201,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
         </ul>
       ) : null}
       {pending ? (
-        <Modal open title="This file is already in the library" onClose={() => pending.answer("cancel")}>
+        <Dialog open class="media-dialog" title="This file is already in the library" onClose={() => pending.answer("cancel")}>
           <div class="duplicate-body">
             <span class="media-thumb small-thumb">
               <Thumbnail item={pending.existing} />
@@ -218,7 +218,7 @@ export function UploadPanel({ maxBytes, folderId, folderLabel, onUploaded }: { m
             <Button onClick={() => pending.answer("copy")}>Upload a copy</Button>
             <Button onClick={() => pending.answer("cancel")}>Cancel</Button>
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </section>
   );

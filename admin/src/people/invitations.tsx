@@ -1,8 +1,7 @@
 import { useState } from "preact/hooks";
 import { admin, type AdminAnswer } from "../api/client";
 import { Button } from "../ui/controls";
-import { useActionKey } from "./action-key";
-import { ConfirmAction } from "./confirm";
+import { ConfirmAction } from "../ui/confirm-dialog";
 import { formatMoment } from "./format";
 
 export type PendingInvitation = AdminAnswer<"listInvitations">["data"][number];
@@ -11,7 +10,6 @@ export type PendingInvitation = AdminAnswer<"listInvitations">["data"][number];
 export function InvitationRow(props: { invitation: PendingInvitation; onRevoked: (invitation: PendingInvitation, said: string) => void }) {
   const i = props.invitation;
   const [confirming, setConfirming] = useState(false);
-  const action = useActionKey();
   return (
     <tr>
       <td>
@@ -29,14 +27,14 @@ export function InvitationRow(props: { invitation: PendingInvitation; onRevoked:
           Revoke<span class="visually-hidden"> the invitation of {i.email}</span>
         </Button>
         <ConfirmAction
+          class="people-dialog"
           open={confirming}
           title={`Revoke the invitation of ${i.email}?`}
-          confirmLabel="Revoke"
+          confirm="Revoke"
           danger
           onClose={() => setConfirming(false)}
-          run={async () => {
-            await admin("revokeInvitation", { params: { id: i.id }, key: action.key("revoke") });
-            action.done();
+          run={async (key) => {
+            await admin("revokeInvitation", { params: { id: i.id }, key });
             props.onRevoked(i, `The invitation of ${i.email} is revoked.`);
           }}
         >

@@ -2,8 +2,8 @@ import { useRef, useState } from "preact/hooks";
 import { admin, ApiError, type AdminAnswer } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { Button, Field, Notice } from "../ui/controls";
-import { useActionKey } from "./action-key";
-import { Dialog } from "./dialog";
+import { Dialog } from "../ui/dialog";
+import { useAction } from "../ui/use-action";
 import { formatMoment } from "./format";
 
 export type Invitation = AdminAnswer<"createInvitation">;
@@ -20,12 +20,13 @@ export interface RoleChoice {
 export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[]; onClose: () => void; onInvited: (invitation: Invitation) => void }) {
   const [email, setEmail] = useState("");
   const [roleId, setRoleId] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Invitation | null>(null);
   const [copied, setCopied] = useState<{ ok: boolean; words: string } | null>(null);
   const linkRef = useRef<HTMLInputElement>(null);
-  const action = useActionKey();
+  // One Idempotency-Key per invitation asked for: the same email and role again after no answer is a retry.
+  const action = useAction({ sameNameIsRetry: true });
+  const busy = action.busy !== null;
+  const error = action.error;
   // No role is preselected: the inviter chooses one (the first listed is often the widest).
   const role = roleId;
   const [roleMissing, setRoleMissing] = useState(false);
@@ -34,30 +35,23 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
     setEmail("");
     setRoleId("");
     setRoleMissing(false);
-    setError(null);
+    action.clearError();
     setCreated(null);
     setCopied(null);
-    action.done();
     props.onClose();
   };
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setError(null);
+    action.clearError();
     setRoleMissing(!role);
     if (!role) return;
-    setBusy(true);
     const body = { email: email.trim(), role_id: role };
-    try {
-      const answer = await admin("createInvitation", { body, key: action.key(JSON.stringify(body)) });
-      action.done();
-      setCreated(answer);
-      props.onInvited(answer);
+    const outcome = await action.attempt(JSON.stringify(body), (key) => admin("createInvitation", { body, key }));
+    if (outcome?.ok) {
+      setCreated(outcome.value);
+      props.onInvited(outcome.value);
       requestAnimationFrame(() => linkRef.current?.select());
-    } catch (thrown) {
-      setError(thrown);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -79,7 +73,7 @@ export function InviteDialog(props: { open: boolean; roles: readonly RoleChoice[
   const already = error instanceof ApiError && error.code === "already_member";
 
   return (
-    <Dialog open={props.open} title={created ? "Send this invitation link" : "Invite a person"} busy={busy} onClose={close} class="invite-dialog">
+    <Dialog open={props.open} title={created ? "Send this invitation link" : "Invite a person"} busy={busy} onClose={close} class="people-dialog invite-dialog">
       {created ? (
         <div class="stack">
           <p>

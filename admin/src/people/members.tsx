@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import { admin, type AdminAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { Button } from "../ui/controls";
-import { useActionKey } from "./action-key";
-import { ConfirmAction } from "./confirm";
+import { ConfirmAction } from "../ui/confirm-dialog";
+import { useAction } from "../ui/use-action";
 import { formatDay } from "./format";
 import type { RoleChoice } from "./invite-dialog";
 
@@ -31,11 +31,10 @@ type Pending = "deactivate" | "reactivate" | "remove" | null;
 export function MemberRow(props: { member: Member; roles: readonly RoleChoice[]; you: boolean; siteName: string; onChanged: (member: Member, said: string) => void; onRemoved: (member: Member, said: string) => void }) {
   const m = props.member;
   const [roleId, setRoleId] = useState(m.role.id);
-  const [saving, setSaving] = useState(false);
-  const [roleError, setRoleError] = useState<ReturnType<typeof describeError> | null>(null);
   const [pending, setPending] = useState<Pending>(null);
-  const roleAction = useActionKey();
-  const stateAction = useActionKey();
+  // One Idempotency-Key per role change (the same role again after no answer is a retry).
+  const roleAction = useAction({ sameNameIsRetry: true });
+  const roleError = roleAction.error ? describeError(roleAction.error) : null;
   const name = m.name || m.email;
   // The member's role may be one the list of roles does not carry (e.g. it could not be read).
   const choices = props.roles.some((r) => r.id === m.role.id) ? props.roles : [{ id: m.role.id, name: m.role.name }, ...props.roles];
@@ -43,17 +42,8 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
   const saveRole = async (event: Event) => {
     event.preventDefault();
     if (roleId === m.role.id) return;
-    setSaving(true);
-    setRoleError(null);
-    try {
-      const next = await admin("changeMemberRole", { params: { person_id: m.person_id }, body: { role_id: roleId }, key: roleAction.key(roleId) });
-      roleAction.done();
-      props.onChanged(next, `${name} is now ${next.role.name}.`);
-    } catch (thrown) {
-      setRoleError(describeError(thrown));
-    } finally {
-      setSaving(false);
-    }
+    const outcome = await roleAction.attempt(roleId, (key) => admin("changeMemberRole", { params: { person_id: m.person_id }, body: { role_id: roleId }, key }));
+    if (outcome?.ok) props.onChanged(outcome.value, `${name} is now ${outcome.value.role.name}.`);
   };
 
   const roleSelectId = `role-${m.person_id}`;
@@ -77,14 +67,14 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
             aria-invalid={roleError ? true : undefined}
             onChange={(e) => {
               setRoleId(e.currentTarget.value);
-              setRoleError(null);
+              roleAction.clearError();
             }}
           >
             {choices.map((r) => (
               <option value={r.id}>{r.name}</option>
             ))}
           </select>
-          <Button type="submit" busy={saving} disabled={roleId === m.role.id}>
+          <Button type="submit" busy={roleAction.busy !== null} disabled={roleId === m.role.id}>
             Save role<span class="visually-hidden"> of {name}</span>
           </Button>
         </form>
@@ -123,14 +113,14 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           </Button>
         </div>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "deactivate"}
           title={`Deactivate ${name}?`}
-          confirmLabel="Deactivate"
+          confirm="Deactivate"
           danger
           onClose={() => setPending(null)}
-          run={async () => {
-            const next = await admin("deactivateMember", { params: { person_id: m.person_id }, key: stateAction.key("deactivate") });
-            stateAction.done();
+          run={async (key) => {
+            const next = await admin("deactivateMember", { params: { person_id: m.person_id }, key });
             props.onChanged(next, `${name} is deactivated on this site.`);
           }}
         >
@@ -140,13 +130,13 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           <p class="muted">Nothing is deleted: you can reactivate them later.</p>
         </ConfirmAction>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "reactivate"}
           title={`Reactivate ${name}?`}
-          confirmLabel="Reactivate"
+          confirm="Reactivate"
           onClose={() => setPending(null)}
-          run={async () => {
-            const next = await admin("reactivateMember", { params: { person_id: m.person_id }, key: stateAction.key("reactivate") });
-            stateAction.done();
+          run={async (key) => {
+            const next = await admin("reactivateMember", { params: { person_id: m.person_id }, key });
             props.onChanged(next, `${name} is active again on this site.`);
           }}
         >
@@ -155,14 +145,14 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
           </p>
         </ConfirmAction>
         <ConfirmAction
+          class="people-dialog"
           open={pending === "remove"}
           title={`Remove ${name} from ${props.siteName}?`}
-          confirmLabel="Remove"
+          confirm="Remove"
           danger
           onClose={() => setPending(null)}
-          run={async () => {
-            const gone = await admin("removeMember", { params: { person_id: m.person_id }, key: stateAction.key("remove") });
-            stateAction.done();
+          run={async (key) => {
+            const gone = await admin("removeMember", { params: { person_id: m.person_id }, key });
             props.onRemoved(gone, `${name} is removed from this site.`);
           }}
         >

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { manage } from "../api/client";
-import { describeError } from "../api/error-words";
 import { paths } from "../router";
-import { Button, Field, Link, Loading, Notice } from "../ui/controls";
+import { Button, Link } from "../ui/controls";
+import { ProposalListFrame } from "./list-frame";
 import { readEntries, readModels, labelsOf, type Entry, type Model } from "./entry-lookup";
 import { CellLabel, ProposalState, reviewPaths, SourceLine, When, type Proposal } from "./words";
 
@@ -55,92 +55,60 @@ export function EntryProposalList({ site, state, onState }: { site: string; stat
     return () => abort.abort();
   }, [state]);
 
-  const failure = error ? describeError(error) : null;
   return (
-    <section aria-labelledby="entry-proposals-heading" class="stack">
-      <div class="row review-toolbar">
-        <h2 id="entry-proposals-heading">Entry proposals</h2>
-        <Field label="Show">
-          {({ id }) => (
-            <select id={id} value={state} onChange={(e) => onState((e.currentTarget as HTMLSelectElement).value)}>
-              {STATES.map((s) => (
-                <option value={s.value}>{s.label}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      {failure ? (
-        <Notice kind="error" title={failure.title}>
-          {failure.detail ? <p>{failure.detail}</p> : null}
-        </Notice>
-      ) : null}
-      {rows.length === 0 && !loading && !failure ? (
-        <p class="muted" role="status">
-          {state === "open" ? "No proposal is waiting for review." : "No proposal matches this filter."}
-        </p>
-      ) : null}
-      {rows.length > 0 ? (
-        <table class="list responsive review-list">
-          <caption class="visually-hidden">Entry proposals, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Entry</th>
-              <th scope="col">Proposed by</th>
-              <th scope="col">Fields</th>
-              <th scope="col">When</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => {
-              const entry = entries.get(p.instance_id);
-              const model = entry ? models.get(entry.model_id) : undefined;
-              const labels = labelsOf(model);
-              const title = entry ? entry.label || entry.slug || "Untitled entry" : "Entry not available";
-              return (
-                <tr>
-                  <td>
-                    {entry ? (
-                      <Link href={paths.entry(site, entry.instance_id, entry.lang)}>{title}</Link>
-                    ) : (
-                      <span class="muted">{title}</span>
-                    )}
-                    {entry ? (
-                      <div class="muted review-small">
-                        {model?.name ?? entry.model_slug} · <span lang={entry.lang}>{entry.lang}</span>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>
-                    <SourceLine source={p.source} />
-                  </td>
-                  <td>
-                    <CellLabel>Fields: </CellLabel>
-                    {Object.keys(p.fields).map((k) => labels[k] ?? k).join(", ") || <span class="muted">(none you may read)</span>}
-                  </td>
-                  <td>
-                    <CellLabel>Proposed </CellLabel>
-                    <When at={p.created_at} />
-                  </td>
-                  <td>
-                    <ProposalState state={p.state} />
-                  </td>
-                  <td>
-                    <Link class="button" href={reviewPaths.proposal(base, p.id)} aria-label={`Review the proposal for ${title}`}>
-                      Review
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
-      {loading ? <Loading label="Loading proposals…" /> : null}
+    <ProposalListFrame
+      id="entry-proposals-heading"
+      heading="Entry proposals"
+      states={STATES}
+      state={state}
+      onState={onState}
+      error={error}
+      empty={rows.length === 0 && !loading ? (state === "open" ? "No proposal is waiting for review." : "No proposal matches this filter.") : null}
+      caption="Entry proposals, newest first"
+      columns={["Entry", "Proposed by", "Fields", "When", "State"]}
+      loading={loading ? "Loading proposals…" : null}
+      rows={rows.map((p) => {
+        const entry = entries.get(p.instance_id);
+        const model = entry ? models.get(entry.model_id) : undefined;
+        const labels = labelsOf(model);
+        const title = entry ? entry.label || entry.slug || "Untitled entry" : "Entry not available";
+        return (
+          <tr>
+            <td>
+              {entry ? (
+                <Link href={paths.entry(site, entry.instance_id, entry.lang)}>{title}</Link>
+              ) : (
+                <span class="muted">{title}</span>
+              )}
+              {entry ? (
+                <div class="muted review-small">
+                  {model?.name ?? entry.model_slug} · <span lang={entry.lang}>{entry.lang}</span>
+                </div>
+              ) : null}
+            </td>
+            <td>
+              <SourceLine source={p.source} />
+            </td>
+            <td>
+              <CellLabel>Fields: </CellLabel>
+              {Object.keys(p.fields).map((k) => labels[k] ?? k).join(", ") || <span class="muted">(none you may read)</span>}
+            </td>
+            <td>
+              <CellLabel>Proposed </CellLabel>
+              <When at={p.created_at} />
+            </td>
+            <td>
+              <ProposalState state={p.state} />
+            </td>
+            <td>
+              <Link class="button" href={reviewPaths.proposal(base, p.id)} aria-label={`Review the proposal for ${title}`}>
+                Review
+              </Link>
+            </td>
+          </tr>
+        );
+      })}
+    >
       {cursor && !loading ? (
         <div>
           <Button
@@ -153,6 +121,6 @@ export function EntryProposalList({ site, state, onState }: { site: string; stat
           </Button>
         </div>
       ) : null}
-    </section>
+    </ProposalListFrame>
   );
 }

@@ -1,12 +1,10 @@
-import { useEffect, useRef, useState } from "preact/hooks";
 import { admin, ApiError, manage, type ManageAnswer } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
 import { FieldDiff } from "../ui/field-diff";
-import { Button, Link, Loading, Notice } from "../ui/controls";
-import { ConfirmDialog } from "./confirm-dialog";
+import { Link, Loading, Notice } from "../ui/controls";
+import { BackLink, DecisionButtons, DecisionFacts, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
 import { fieldsOf, labelsOf, type Entry, type Model } from "./entry-lookup";
-import { useAction, useLoad } from "./use-action";
 import { personWords, ProposalState, sourceWords, SourceLine, When, type Proposal } from "./words";
 
 type Versions = ManageAnswer<"listEntryVersions">["data"];
@@ -33,7 +31,7 @@ async function loadAll(id: string, signal: AbortSignal): Promise<Loaded> {
 }
 
 /** The outcome of the last action, kept until the next one. */
-type Outcome = { kind: "applied" } | { kind: "rejected" } | { kind: "refused"; error: unknown };
+type Outcome = { kind: "applied" } | { kind: "rejected" } | Refused;
 
 /**
  * One entry proposal: the proposed values against the version it was made on (the proposal's
@@ -42,30 +40,14 @@ type Outcome = { kind: "applied" } | { kind: "rejected" } | { kind: "refused"; e
  * service's refusals in words — `proposal_stale` explained with what changed and what to do.
  */
 export function EntryProposal({ site, id }: { site: string; id: string }) {
-  const loaded = useLoad((signal) => loadAll(id, signal), [id]);
-  const action = useAction();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [confirmReject, setConfirmReject] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const { loaded, heading } = useProposalRead((signal) => loadAll(id, signal), id);
+  const { busy, outcome, decide } = useDecision<Outcome>(loaded.reload);
   const base = paths.review(site);
+  const back = <BackLink href={base}>← All proposals</BackLink>;
 
-  useEffect(() => {
-    if (loaded.value) heading.current?.focus();
-  }, [Boolean(loaded.value)]);
-
-  if (loaded.error) {
-    const failure = describeError(loaded.error);
-    return (
-      <>
-        <BackLink base={base} />
-        <Notice kind="error" title={failure.title}>
-          {failure.detail ? <p>{failure.detail}</p> : null}
-        </Notice>
-      </>
-    );
-  }
-  if (!loaded.value) return <Loading label="Loading the proposal…" />;
-  const { proposal, entry, model, versions } = loaded.value;
+  if (loaded.error) return <ReadFailed back={back} error={loaded.error} />;
+  if (!loaded.data) return <Loading label="Loading the proposal…" />;
+  const { proposal, entry, model, versions } = loaded.data;
   const labels = labelsOf(model);
   const order = fieldsOf(model).map((f) => f.key);
   const keys = Object.keys(proposal.fields);
@@ -77,26 +59,12 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
   const now = entry ? Object.fromEntries(keys.map((k) => [k, entry.fields[k]])) : {};
   const source = sourceWords(proposal.source);
 
-  const apply = async () => {
-    if (action.busy) return;
-    setOutcome(null);
-    const result = await action.run("apply", (key) => admin("applyProposal", { params: { id: proposal.id }, key }));
-    if (!result) return;
-    setOutcome(result.ok ? { kind: "applied" } : { kind: "refused", error: result.error });
-    loaded.reload();
-  };
-  const reject = async () => {
-    setConfirmReject(false);
-    setOutcome(null);
-    const result = await action.run("reject", (key) => admin("rejectProposal", { params: { id: proposal.id }, key }));
-    if (!result) return;
-    setOutcome(result.ok ? { kind: "rejected" } : { kind: "refused", error: result.error });
-    loaded.reload();
-  };
+  const apply = () => decide("apply", (key) => admin("applyProposal", { params: { id: proposal.id }, key }), () => ({ kind: "applied" }));
+  const reject = () => decide("reject", (key) => admin("rejectProposal", { params: { id: proposal.id }, key }), () => ({ kind: "rejected" }));
 
   return (
     <article class="stack review-detail" aria-labelledby="proposal-heading">
-      <BackLink base={base} />
+      {back}
       <div class="page-header">
         <h1 id="proposal-heading" ref={heading} tabIndex={-1}>
           Proposal for “{title}”
@@ -127,20 +95,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
           <When at={proposal.created_at} />
           {baseVersion ? <span class="muted"> · on version {baseVersion.number}</span> : null}
         </dd>
-        {proposal.decided_by ? (
-          <>
-            <dt>{proposal.state === "applied" ? "Applied by" : "Rejected by"}</dt>
-            <dd>
-              {personWords(proposal.decided_by)} · <When at={proposal.updated_at} />
-            </dd>
-          </>
-        ) : null}
-        {proposal.note ? (
-          <>
-            <dt>Note</dt>
-            <dd class="review-note">{proposal.note}</dd>
-          </>
-        ) : null}
+        <DecisionFacts proposal={proposal} declined="Rejected by" />
       </dl>
 
       <div aria-live="polite" class="stack">
@@ -176,27 +131,13 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
       ) : null}
 
       {proposal.state === "open" ? (
-        <div class="row review-actions">
-          <Button variant="primary" busy={action.busy === "apply"} disabled={action.busy !== null} onClick={apply}>
-            {action.busy === "apply" ? "Applying…" : "Apply proposal"}
-          </Button>
-          <Button variant="danger" busy={action.busy === "reject"} disabled={action.busy !== null} onClick={() => setConfirmReject(true)}>
-            {action.busy === "reject" ? "Rejecting…" : "Reject proposal"}
-          </Button>
-        </div>
+        <DecisionButtons
+          busy={busy}
+          apply={{ label: "Apply proposal", run: apply }}
+          decline={{ name: "reject", label: "Reject proposal", busyLabel: "Rejecting…", question: "Reject this proposal?", confirm: "Reject", run: reject, children: <p>The entry stays as it is. {source.kind} “{source.name}” can make a new proposal later.</p> }}
+        />
       ) : null}
-      <ConfirmDialog open={confirmReject} title="Reject this proposal?" confirmLabel="Reject" danger onConfirm={reject} onCancel={() => setConfirmReject(false)}>
-        <p>The entry stays as it is. {source.kind} “{source.name}” can make a new proposal later.</p>
-      </ConfirmDialog>
     </article>
-  );
-}
-
-function BackLink({ base }: { base: string }) {
-  return (
-    <p>
-      <Link href={base}>← All proposals</Link>
-    </p>
   );
 }
 

@@ -1,13 +1,11 @@
-import { useEffect, useRef, useState } from "preact/hooks";
 import { admin, ApiError, manage } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
-import { Button, Link, Loading, Notice } from "../ui/controls";
-import { ConfirmDialog } from "./confirm-dialog";
+import { Link, Loading, Notice } from "../ui/controls";
 import { labelsOf, type Model } from "./entry-lookup";
 import { definitionChanges, type FieldChange } from "./model-diff";
-import { useAction, useLoad } from "./use-action";
-import { CHANGE_KINDS, personWords, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
+import { BackLink, DecisionButtons, DecisionFacts, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
+import { CHANGE_KINDS, ProposalState, reviewPaths, sourceWords, SourceLine, typeWords, When, type ModelProposal as Proposal } from "./words";
 
 type Change = Proposal["changes"][number];
 
@@ -24,7 +22,7 @@ async function loadAll(id: string, signal: AbortSignal): Promise<{ proposal: Pro
   return { proposal, model };
 }
 
-type Outcome = { kind: "applied"; modelId: string | null } | { kind: "dismissed" } | { kind: "refused"; error: unknown };
+type Outcome = { kind: "applied"; modelId: string | null } | { kind: "dismissed" } | Refused;
 
 /**
  * One model proposal: the proposed definition against the model as it is now (model settings,
@@ -33,31 +31,14 @@ type Outcome = { kind: "applied"; modelId: string | null } | { kind: "dismissed"
  * `model_change_blocked` (with its kinds) in words.
  */
 export function ModelProposalView({ site, id }: { site: string; id: string }) {
-  const loaded = useLoad((signal) => loadAll(id, signal), [id]);
-  const action = useAction();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [confirmDismiss, setConfirmDismiss] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const { loaded, heading } = useProposalRead((signal) => loadAll(id, signal), id);
+  const { busy, outcome, decide } = useDecision<Outcome>(loaded.reload);
   const base = paths.review(site);
-  const back = reviewPaths.list(base, "models");
+  const back = <BackLink href={reviewPaths.list(base, "models")}>← All model proposals</BackLink>;
 
-  useEffect(() => {
-    if (loaded.value) heading.current?.focus();
-  }, [Boolean(loaded.value)]);
-
-  if (loaded.error) {
-    const failure = describeError(loaded.error);
-    return (
-      <>
-        <BackLink href={back} />
-        <Notice kind="error" title={failure.title}>
-          {failure.detail ? <p>{failure.detail}</p> : null}
-        </Notice>
-      </>
-    );
-  }
-  if (!loaded.value) return <Loading label="Loading the model proposal…" />;
-  const { proposal, model } = loaded.value;
+  if (loaded.error) return <ReadFailed back={back} error={loaded.error} />;
+  if (!loaded.data) return <Loading label="Loading the model proposal…" />;
+  const { proposal, model } = loaded.data;
   const proposedName = proposal.definition.model.name;
   const title = proposal.mode === "create" ? `New model “${proposedName}”` : `Change to the model “${model?.name ?? proposedName}”`;
   const changes = definitionChanges(proposal.definition, proposal.mode === "update" && model ? model.definition : null);
@@ -65,29 +46,20 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
   // Field labels by key: the model's now, and the proposal's own (new fields).
   const labels = { ...labelsOf(model), ...Object.fromEntries(proposal.definition.fields.filter((f) => typeof f.key === "string" && typeof f.label === "string").map((f) => [f.key as string, f.label as string])) };
 
-  const apply = async () => {
-    if (action.busy) return;
-    setOutcome(null);
-    const result = await action.run("apply", (key) => admin("applyModelProposal", { params: { id: proposal.id }, key }));
-    if (!result) return;
-    if (result.ok) {
-      const answer = result.value as { model?: { model_id?: unknown } };
-      setOutcome({ kind: "applied", modelId: typeof answer.model?.model_id === "string" ? answer.model.model_id : proposal.model_id });
-    } else setOutcome({ kind: "refused", error: result.error });
-    loaded.reload();
-  };
-  const dismiss = async () => {
-    setConfirmDismiss(false);
-    setOutcome(null);
-    const result = await action.run("dismiss", (key) => admin("dismissModelProposal", { params: { id: proposal.id }, key }));
-    if (!result) return;
-    setOutcome(result.ok ? { kind: "dismissed" } : { kind: "refused", error: result.error });
-    loaded.reload();
-  };
+  const apply = () =>
+    decide(
+      "apply",
+      (key) => admin("applyModelProposal", { params: { id: proposal.id }, key }),
+      (value): Outcome => {
+        const answer = value as { model?: { model_id?: unknown } };
+        return { kind: "applied", modelId: typeof answer.model?.model_id === "string" ? answer.model.model_id : proposal.model_id };
+      },
+    );
+  const dismiss = () => decide("dismiss", (key) => admin("dismissModelProposal", { params: { id: proposal.id }, key }), () => ({ kind: "dismissed" }));
 
   return (
     <article class="stack review-detail" aria-labelledby="model-proposal-heading">
-      <BackLink href={back} />
+      {back}
       <div class="page-header">
         <h1 id="model-proposal-heading" ref={heading} tabIndex={-1}>
           {title}
@@ -107,20 +79,7 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
         <dd>
           <When at={proposal.created_at} />
         </dd>
-        {proposal.decided_by ? (
-          <>
-            <dt>{proposal.state === "applied" ? "Applied by" : "Dismissed by"}</dt>
-            <dd>
-              {personWords(proposal.decided_by)} · <When at={proposal.updated_at} />
-            </dd>
-          </>
-        ) : null}
-        {proposal.note ? (
-          <>
-            <dt>Note</dt>
-            <dd class="review-note">{proposal.note}</dd>
-          </>
-        ) : null}
+        <DecisionFacts proposal={proposal} declined="Dismissed by" />
       </dl>
 
       <div aria-live="polite" class="stack">
@@ -193,27 +152,13 @@ export function ModelProposalView({ site, id }: { site: string; id: string }) {
       ) : null}
 
       {proposal.state === "open" ? (
-        <div class="row review-actions">
-          <Button variant="primary" busy={action.busy === "apply"} disabled={action.busy !== null} onClick={apply}>
-            {action.busy === "apply" ? "Applying…" : "Apply model proposal"}
-          </Button>
-          <Button variant="danger" busy={action.busy === "dismiss"} disabled={action.busy !== null} onClick={() => setConfirmDismiss(true)}>
-            {action.busy === "dismiss" ? "Dismissing…" : "Dismiss model proposal"}
-          </Button>
-        </div>
+        <DecisionButtons
+          busy={busy}
+          apply={{ label: "Apply model proposal", run: apply }}
+          decline={{ name: "dismiss", label: "Dismiss model proposal", busyLabel: "Dismissing…", question: "Dismiss this model proposal?", confirm: "Dismiss", run: dismiss, children: <p>The model stays as it is.</p> }}
+        />
       ) : null}
-      <ConfirmDialog open={confirmDismiss} title="Dismiss this model proposal?" confirmLabel="Dismiss" danger onConfirm={dismiss} onCancel={() => setConfirmDismiss(false)}>
-        <p>The model stays as it is.</p>
-      </ConfirmDialog>
     </article>
-  );
-}
-
-function BackLink({ href }: { href: string }) {
-  return (
-    <p>
-      <Link href={href}>← All model proposals</Link>
-    </p>
   );
 }
 

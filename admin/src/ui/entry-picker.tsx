@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
-import { Button, Loading, Notice } from "./controls";
+import { Button } from "./controls";
 import { PickerDialog } from "./picker-dialog";
+import { PickerResults, usePages } from "./picker-results";
 
 /** An entry as the picker lists it. */
 export type PickedEntry = { id: string; label: string; modelId: string; modelSlug: string; state: string };
@@ -18,37 +18,23 @@ type ListedEntry = ManageAnswer<"listEntries">["data"][number];
 export function EntryPicker({ open, title, targets, multiple, exclude, onPick, onClose }: { open: boolean; title: string; targets: readonly { id: string; name: string }[]; multiple: boolean; exclude: readonly string[]; onPick: (entries: PickedEntry[]) => void; onClose: () => void }) {
   const id = useId();
   const [model, setModel] = useState<string>(targets[0]?.id ?? "");
-  const [rows, setRows] = useState<ListedEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [search, setSearch] = useState("");
   const [ticked, setTicked] = useState<PickedEntry[]>([]);
 
-  const load = async (from: string | null, modelId: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const page = await manage("listEntries", { query: { model_id: modelId || undefined, limit: "100", cursor: from ?? undefined } });
-      setRows((before) => [...(from ? (before ?? []) : []), ...page.data.filter((e) => e.trashed_at === null && e.instance_id === e.primary_instance_id)]);
-      setCursor(page.page.next_cursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const pages = usePages<ListedEntry>(async (from) => {
+    const page = await manage("listEntries", { query: { model_id: model || undefined, limit: "100", cursor: from ?? undefined } });
+    return { items: page.data.filter((e) => e.trashed_at === null && e.instance_id === e.primary_instance_id), next: page.page.next_cursor };
+  });
 
   useEffect(() => {
     if (!open) return;
     setTicked([]);
     setSearch("");
-    setRows(null);
-    void load(null, model);
+    pages.restart();
   }, [open, model]);
 
   const needle = search.trim().toLocaleLowerCase();
-  const shown = (rows ?? []).filter((e) => !needle || (e.label ?? e.slug ?? e.instance_id).toLocaleLowerCase().includes(needle));
+  const shown = (pages.items ?? []).filter((e) => !needle || (e.label ?? e.slug ?? e.instance_id).toLocaleLowerCase().includes(needle));
   const picked = (e: ListedEntry): PickedEntry => ({ id: e.instance_id, label: e.label ?? e.slug ?? e.instance_id, modelId: e.model_id, modelSlug: e.model_slug, state: e.workflow.state });
   const isTicked = (entryId: string) => ticked.some((t) => t.id === entryId);
 
@@ -90,57 +76,44 @@ export function EntryPicker({ open, title, targets, multiple, exclude, onPick, o
           <input id={`${id}-search`} type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} aria-controls={`${id}-results`} />
         </div>
       </div>
-      {error ? <Notice kind="error" title={describeError(error).title}>{describeError(error).detail}</Notice> : null}
-      {rows === null ? (
-        <Loading label="Loading entries…" />
-      ) : (
-        <>
-          <p class="muted" role="status" aria-live="polite">
-            {shown.length === 0 ? "No entries match." : `${shown.length} ${shown.length === 1 ? "entry" : "entries"}${cursor ? " loaded" : ""}.`}
-          </p>
-          <ul class="picker-list" id={`${id}-results`} aria-label="Entries">
-            {shown.map((e) => {
-              const entry = picked(e);
-              const already = exclude.includes(e.instance_id);
-              return (
-                <li>
-                  {multiple ? (
-                    <label class={`picker-option${already ? " is-disabled" : ""}`}>
-                      <input
-                        type="checkbox"
-                        checked={already || isTicked(e.instance_id)}
-                        disabled={already}
-                        onChange={(event) => {
-                          const on = event.currentTarget.checked;
-                          setTicked((list) => (on ? [...list.filter((t) => t.id !== entry.id), entry] : list.filter((t) => t.id !== entry.id)));
-                        }}
-                      />
-                      <span class="picker-option-title">{entry.label}</span>
-                      <span class="muted">
-                        {e.model_slug} · {e.lang}
-                        {already ? " · already linked" : ""}
-                      </span>
-                    </label>
-                  ) : (
-                    <button type="button" class="picker-option" disabled={already} onClick={() => onPick([entry])}>
-                      <span class="picker-option-title">{entry.label}</span>
-                      <span class="muted">
-                        {e.model_slug} · {e.lang}
-                        {already ? " · current choice" : ""}
-                      </span>
-                    </button>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-          {cursor ? (
-            <Button busy={busy} onClick={() => void load(cursor, model)}>
-              Load more
-            </Button>
-          ) : null}
-        </>
-      )}
+      <PickerResults pages={pages} loading="Loading entries…" status={shown.length === 0 ? "No entries match." : `${shown.length} ${shown.length === 1 ? "entry" : "entries"}${pages.cursor ? " loaded" : ""}.`}>
+        <ul class="picker-list" id={`${id}-results`} aria-label="Entries">
+          {shown.map((e) => {
+            const entry = picked(e);
+            const already = exclude.includes(e.instance_id);
+            return (
+              <li>
+                {multiple ? (
+                  <label class={`picker-option${already ? " is-disabled" : ""}`}>
+                    <input
+                      type="checkbox"
+                      checked={already || isTicked(e.instance_id)}
+                      disabled={already}
+                      onChange={(event) => {
+                        const on = event.currentTarget.checked;
+                        setTicked((list) => (on ? [...list.filter((t) => t.id !== entry.id), entry] : list.filter((t) => t.id !== entry.id)));
+                      }}
+                    />
+                    <span class="picker-option-title">{entry.label}</span>
+                    <span class="muted">
+                      {e.model_slug} · {e.lang}
+                      {already ? " · already linked" : ""}
+                    </span>
+                  </label>
+                ) : (
+                  <button type="button" class="picker-option" disabled={already} onClick={() => onPick([entry])}>
+                    <span class="picker-option-title">{entry.label}</span>
+                    <span class="muted">
+                      {e.model_slug} · {e.lang}
+                      {already ? " · current choice" : ""}
+                    </span>
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </PickerResults>
     </PickerDialog>
   );
 }

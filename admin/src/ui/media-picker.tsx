@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
-import { Button, Loading, Notice } from "./controls";
+import { Button } from "./controls";
 import { MediaThumb, type MediaSummary } from "./media-thumb";
 import { PickerDialog } from "./picker-dialog";
+import { PickerResults, usePages } from "./picker-results";
 
 type Folder = ManageAnswer<"listMediaFolders">["folders"][number];
 
@@ -46,25 +46,12 @@ export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClo
   const [folder, setFolder] = useState("");
   const [query, setQuery] = useState("");
   const [asked, setAsked] = useState("");
-  const [items, setItems] = useState<MediaSummary[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [chosen, setChosen] = useState<MediaSummary[]>([]);
-
-  const load = async (from: string | null) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const page = await manage("listMedia", { query: { q: asked || undefined, folder_id: folder || undefined, kind: kind as "image" | undefined, limit: "60", cursor: from ?? undefined } });
-      setItems((before) => [...(from ? (before ?? []) : []), ...page.data]);
-      setCursor(page.page.next_cursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const pages = usePages(async (from) => {
+    const page = await manage("listMedia", { query: { q: asked || undefined, folder_id: folder || undefined, kind: kind as "image" | undefined, limit: "60", cursor: from ?? undefined } });
+    return { items: page.data as MediaSummary[], next: page.page.next_cursor };
+  });
+  const items = pages.items ?? [];
 
   useEffect(() => {
     if (!open) return;
@@ -73,8 +60,7 @@ export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClo
   }, [open]);
   useEffect(() => {
     if (!open) return;
-    setItems(null);
-    void load(null);
+    pages.restart();
   }, [open, folder, asked]);
 
   const toggle = (media: MediaSummary) => {
@@ -125,43 +111,34 @@ export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClo
         </div>
         <Button type="submit">Search</Button>
       </form>
-      {error ? <Notice kind="error" title={describeError(error).title}>{describeError(error).detail}</Notice> : null}
-      {items === null ? (
-        <Loading label="Loading the library…" />
-      ) : (
-        <>
-          <p class="muted" role="status" aria-live="polite">
-            {items.length === 0 ? "Nothing in the library matches." : `${items.length} ${items.length === 1 ? "file" : "files"} shown${chosen.length ? `, ${chosen.length} selected` : ""}.`}
-          </p>
-          <ul class="media-grid" aria-label="Library files" onKeyDown={moveInGrid}>
-            {items.map((media) => {
-              const already = exclude.includes(media.id);
-              const selected = chosen.some((m) => m.id === media.id);
-              const alt = altText(media, lang);
-              return (
-                <li>
-                  <button type="button" class={`media-tile${selected ? " is-selected" : ""}`} aria-pressed={selected ? "true" : "false"} disabled={already} onClick={() => toggle(media)}>
-                    <MediaThumb media={media} alt="" />
-                    <span class="media-tile-name">{media.file_name}</span>
-                    {alt ? <span class="visually-hidden">{`, ${alt}`}</span> : null}
-                    {already ? <span class="muted">Already chosen</span> : null}
-                    {selected ? (
-                      <span class="media-tile-tick" aria-hidden="true">
-                        ✓
-                      </span>
-                    ) : null}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-          {cursor ? (
-            <Button busy={busy} onClick={() => void load(cursor)}>
-              Load more
-            </Button>
-          ) : null}
-        </>
-      )}
+      <PickerResults
+        pages={pages}
+        loading="Loading the library…"
+        status={items.length === 0 ? "Nothing in the library matches." : `${items.length} ${items.length === 1 ? "file" : "files"} shown${chosen.length ? `, ${chosen.length} selected` : ""}.`}
+      >
+        <ul class="media-grid" aria-label="Library files" onKeyDown={moveInGrid}>
+          {items.map((media) => {
+            const already = exclude.includes(media.id);
+            const selected = chosen.some((m) => m.id === media.id);
+            const alt = altText(media, lang);
+            return (
+              <li>
+                <button type="button" class={`media-tile${selected ? " is-selected" : ""}`} aria-pressed={selected ? "true" : "false"} disabled={already} onClick={() => toggle(media)}>
+                  <MediaThumb media={media} alt="" />
+                  <span class="media-tile-name">{media.file_name}</span>
+                  {alt ? <span class="visually-hidden">{`, ${alt}`}</span> : null}
+                  {already ? <span class="muted">Already chosen</span> : null}
+                  {selected ? (
+                    <span class="media-tile-tick" aria-hidden="true">
+                      ✓
+                    </span>
+                  ) : null}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      </PickerResults>
     </PickerDialog>
   );
 }
