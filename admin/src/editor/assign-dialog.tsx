@@ -4,7 +4,7 @@ import { describeError } from "../api/error-words";
 import type { Entry } from "../fields/types";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Loading, Notice } from "../ui/controls";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 
 type Assignees = ManageAnswer<"listEntryAssignees">;
 

@@ -10,7 +10,7 @@ import { clock, holderName, LeaseBanner } from "./lease-banner";
 import { dropRecovery, keepRecovery, readRecovery, type RecoveryDraft } from "./recovery-drafts";
 import { RecoveryPanel } from "./recovery-panel";
 import { RefusalPanel, type Dependent } from "./refusal-panel";
-import { useAction } from "./use-action";
+import { useAction } from "../ui/use-action";
 import type { LeaseState } from "./use-lease";
 import "../styles/lifecycle.css";
 

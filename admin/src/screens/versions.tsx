@@ -3,7 +3,7 @@ import { admin, manage, type AdminAnswer, type ManageAnswer } from "../api/clien
 import { describeError } from "../api/error-words";
 import { useMemberNames } from "../editor/person-names";
 import { RefusalPanel } from "../editor/refusal-panel";
-import { useAction } from "../editor/use-action";
+import { useAction } from "../ui/use-action";
 import type { Entry, FieldDefinition } from "../fields/types";
 import { paths } from "../router";
 import { ConfirmDialog } from "../ui/confirm-dialog";
