@@ -58,8 +58,7 @@ function matching(index: SearchIndex, match: string, siteId: string, params: unk
 
 /**
  * FROM and WHERE shared by search and suggest: the site's documents of the given models matching
- * `match` that describe a published row (an index lookup, no row read), each group in the first
- * chain language it has.
+ * `match`, joined to the published row they describe, each group in the first chain language it has.
  */
 function scoped(siteId: string, index: SearchIndex, match: string, modelIds: readonly string[], chain: readonly string[], params: unknown[]): { from: string; where: string[] } {
   const where: string[] = [];
@@ -67,24 +66,16 @@ function scoped(siteId: string, index: SearchIndex, match: string, modelIds: rea
   where.push(`${index} MATCH ?`, "d.site_id = ?");
   where.push(`d.model_id IN ${inList(modelIds, params)}`);
   where.push(`d.lang IN ${inList(chain, params)}`);
-  where.push("EXISTS (SELECT 1 FROM published_items p WHERE p.site_id = d.site_id AND p.instance_id = d.instance_id)");
   if (chain.length > 1) {
     const better = `${rank("b.lang", chain, params)} < ${rank("d.lang", chain, params)}`;
     where.push(
       `NOT EXISTS (SELECT 1 FROM published_items b WHERE b.site_id = d.site_id AND b.translation_group_id = d.translation_group_id AND b.lang IN ${inList(chain, params)} AND ${better})`,
     );
   }
-  return { from: `${index} JOIN search_documents d ON d.id = ${index}.rowid`, where };
-}
-
-/**
- * The page's rows with their published bodies. Matches are ranked on the index alone (`ranked`
- * selects document ids and scores, best first, LIMIT n) and only the page's documents are joined
- * to their published rows: a query matching a hundred documents copies twenty bodies, not a
- * hundred, into the sort (issue #14, search at scale).
- */
-function withPublished(ranked: string, columns: string, order: string): string {
-  return `SELECT ${columns} FROM (${ranked}) top JOIN search_documents d ON d.id = top.id JOIN published_items p ON p.site_id = d.site_id AND p.instance_id = d.instance_id ORDER BY ${order}`;
+  return {
+    from: `${index} JOIN search_documents d ON d.id = ${index}.rowid JOIN published_items p ON p.site_id = d.site_id AND p.instance_id = d.instance_id`,
+    where,
+  };
 }
 
 /** Search reads; every query is bound to one site. */
@@ -103,8 +94,7 @@ export function searchRepository(d1: D1Database, scope: SiteScope) {
         where.push(`(${score(index)} < ? OR (${score(index)} = ? AND d.translation_group_id > ?))`);
       }
       params.push(q.limit + 1);
-      const ranked = `SELECT d.id AS id, d.translation_group_id AS group_id, ${score(index)} AS score FROM ${from} WHERE ${where.join(" AND ")} ORDER BY score DESC, d.translation_group_id ASC LIMIT ?`;
-      const sql = withPublished(ranked, "d.instance_id, d.model_id, top.group_id, p.slug, d.title, p.body, p.mentions, top.score", "top.score DESC, top.group_id ASC");
+      const sql = `SELECT d.instance_id, d.model_id, d.translation_group_id AS group_id, p.slug, d.title, p.body, p.mentions, ${score(index)} AS score FROM ${from} WHERE ${where.join(" AND ")} ORDER BY score DESC, d.translation_group_id ASC LIMIT ?`;
       const rows = (await d1.prepare(sql).bind(...params).all<SearchRow>()).results;
       return { rows: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
     },
@@ -116,8 +106,7 @@ export function searchRepository(d1: D1Database, scope: SiteScope) {
       const titleFirst = `CASE WHEN d.id IN ${matching("search_words", titleOnly(q.match), siteId, params)} THEN 0 ELSE 1 END`;
       const { from, where } = scoped(siteId, "search_words", q.match, q.modelIds, q.chain, params);
       params.push(q.limit);
-      const ranked = `SELECT d.id AS id, d.translation_group_id AS group_id, ${score("search_words")} AS score, ${titleFirst} AS title_rank FROM ${from} WHERE ${where.join(" AND ")} ORDER BY title_rank ASC, score DESC, d.translation_group_id ASC LIMIT ?`;
-      const sql = withPublished(ranked, "d.instance_id, d.model_id, top.group_id, p.slug, d.title, p.mentions, top.score, top.title_rank", "top.title_rank ASC, top.score DESC, top.group_id ASC");
+      const sql = `SELECT d.instance_id, d.model_id, d.translation_group_id AS group_id, p.slug, d.title, p.mentions, ${score("search_words")} AS score, ${titleFirst} AS title_rank FROM ${from} WHERE ${where.join(" AND ")} ORDER BY title_rank ASC, score DESC, d.translation_group_id ASC LIMIT ?`;
       return (await d1.prepare(sql).bind(...params).all<SuggestRow>()).results;
     },
   };
