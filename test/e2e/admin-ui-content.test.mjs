@@ -171,9 +171,9 @@ describe("admin UI: content home, entries list, entry editor", () => {
     for (const label of ["Body", "Author", "Categories", "Cover", "Related articles", "Location"]) await page.getByText(label, { exact: true }).first().waitFor();
     await page.getByRole("group", { name: /^SEO/ }).getByLabel(/^SEO title/).waitFor();
     assert.equal(await page.getByLabel(/^Video URL/).count(), 0);
-    await page.getByLabel(/^Format/).selectOption("video");
+    await page.getByLabel("Format", { exact: true }).selectOption("video");
     await page.getByLabel(/^Video URL/).waitFor();
-    await page.getByLabel(/^Format/).selectOption("story");
+    await page.getByLabel("Format", { exact: true }).selectOption("story");
     await page.getByLabel(/^Video URL/).waitFor({ state: "detached" });
 
     // A repeatable component: add two items, move the second up, remove one (keyboard-reachable buttons).

@@ -57,7 +57,7 @@ describe("admin UI: the entry editor end to end", () => {
 
     // Edit fields; the service refuses a video address that is not https, and says so under the field.
     await page.getByLabel(/^Summary/).fill("Lamps along the quay at dusk.");
-    await page.getByLabel(/^Format/).selectOption("video");
+    await page.getByLabel("Format", { exact: true }).selectOption("video");
     const video = page.getByLabel(/^Video URL/);
     await video.fill("ftp://video.example/harbour");
     const created = await entry(enId);
@@ -98,7 +98,7 @@ describe("admin UI: the entry editor end to end", () => {
     await page.getByRole("tab", { name: /en.*Published/ }).waitFor();
     await page.getByLabel(/^Title\b/).fill(`Lumières du port ${stamp}`);
     await page.getByLabel(/^Summary/).fill("Les lampes du quai au crépuscule.");
-    if ((await page.getByLabel(/^Format/).inputValue()) === "video" && (await page.getByLabel(/^Video URL/).inputValue()) === "") await page.getByLabel(/^Video URL/).fill("https://video.example/port");
+    if ((await page.getByLabel("Format", { exact: true }).inputValue()) === "video" && (await page.getByLabel(/^Video URL/).inputValue()) === "") await page.getByLabel(/^Video URL/).fill("https://video.example/port");
     await page.getByRole("button", { name: "Save draft" }).click();
     await page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
     await page.getByRole("button", { name: "Publish fr" }).click();
