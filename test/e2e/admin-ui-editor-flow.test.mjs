@@ -71,6 +71,16 @@ describe("admin UI: the entry editor end to end", () => {
     assert.equal(saves.at(-1).expected_version_id, created.current_version_id);
 
     await video.fill("https://video.example/harbour");
+    // Rich text with a table, written in the editor's rich-text field (TipTap → canonical HTML).
+    await page.getByRole("textbox", { name: "Body" }).click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("Tide times at the harbour mouth:");
+    await page.getByRole("button", { name: "Insert table" }).click();
+    await page.getByRole("toolbar", { name: "Table: Body" }).waitFor();
+    for (const [i, text] of ["Day", "High", "Low", "Mon", "06:12", "12:25", "Tue", "06:58", "13:10"].entries()) {
+      if (i > 0) await page.keyboard.press("Tab");
+      await page.keyboard.type(text);
+    }
     await page.getByRole("button", { name: "Save draft" }).click();
     await page.getByRole("status").filter({ hasText: "Draft saved at" }).waitFor();
     assert.equal(await video.getAttribute("aria-invalid"), null, "the refusal is cleared by the save");
@@ -117,6 +127,10 @@ describe("admin UI: the entry editor end to end", () => {
     assert.equal(servedEn.status, 200, JSON.stringify(servedEn.body));
     assert.ok(JSON.stringify(servedEn.body).includes(`Harbour lights ${stamp}`), "the English title is served");
     assert.ok(JSON.stringify(servedEn.body).includes("https://video.example/harbour"));
+    // The table typed in the editor is what the public API serves, cell by cell.
+    const servedBody = String(servedEn.body.data.fields.body ?? "");
+    assert.match(servedBody, /<table>.*<th>Day<\/th><th>High<\/th><th>Low<\/th>.*<td>Mon<\/td><td>06:12<\/td><td>12:25<\/td>.*<td>Tue<\/td><td>06:58<\/td><td>13:10<\/td>.*<\/table>/s);
+    assert.match(servedBody, /Tide times at the harbour mouth:/);
 
     // Back on the English tab by keyboard: it opens the English language, still published.
     await page.getByRole("tab", { name: /fr/, selected: true }).focus();
