@@ -8,6 +8,10 @@ import type { ManageCall } from "../context";
 /** Plugin lists and launches (scope `plugins:use`; docs/management-api.md, "Plugins"). */
 
 function launcher(call: ManageCall): Launcher {
+  // Under an admin session (/api/v1) the person launches, as through the admin route: there is no
+  // credential to bind the delegation to, and `person:…` names no credential row, so naming it
+  // would make every plugin call with the delegation "revoked".
+  if (call.credential.kind === "admin_session") return { credential: null };
   const { id, scopes, model_ids } = call.credential;
   return { credential: { id, scopes: scopes as Scope[], model_ids } };
 }
