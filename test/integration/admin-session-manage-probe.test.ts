@@ -1,8 +1,11 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminCall, emailOf, signIn } from "../helpers/admin-api";
+import { ADMIN, adminCall, emailOf, signIn } from "../helpers/admin-api";
+import { seedSite } from "../helpers/fixtures";
 import { draft, setup, type Exchanged } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
+
+const OPS_TOKEN = "test-ops-token"; // vitest.config.ts
 
 /**
  * Findings of the black-box probe of the management API under a session (/api/v1,
@@ -36,5 +39,31 @@ describe("plugin launches through /api/v1 (the session)", () => {
     const after = await pluginCall(plugin.token, "GET", `/content/${post.instance_id}?delegation_id=${delegation}`);
     expect(after.status).toBe(403);
     expect(after.body.outcome.code).toBe("requester_unauthorized");
+  });
+});
+
+describe("operators' route: the Authorization scheme", () => {
+  async function move(siteId: string, authorization: string) {
+    const res = await SELF.fetch(`${ADMIN}/api/ops/sites/${siteId}/database`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ binding: "DB" }),
+    });
+    return { status: res.status, body: (await res.json()) as { moved?: boolean; error?: { code: string } } };
+  }
+
+  it("takes the scheme in any case, as the other bearer surfaces do, and still nothing but the exact token", async () => {
+    const s = await seedSite();
+    // Before the fix `bearer …` was 401 although the token was right.
+    for (const scheme of ["Bearer", "bearer", "BEARER"]) {
+      const ok = await move(s.site.id, `${scheme} ${OPS_TOKEN}`);
+      expect(ok.status, scheme).toBe(200);
+      expect(ok.body.moved).toBe(false);
+    }
+    for (const wrong of [`Bearer ${OPS_TOKEN}x`, `Bearer ${OPS_TOKEN.toUpperCase()}`, `Basic ${OPS_TOKEN}`, OPS_TOKEN, `Bearer ${OPS_TOKEN} extra`, "Bearer", ""]) {
+      const refused = await move(s.site.id, wrong);
+      expect(refused.status, wrong).toBe(401);
+      expect(refused.body.error?.code).toBe("unauthorized");
+    }
   });
 });

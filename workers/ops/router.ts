@@ -25,7 +25,8 @@ const notFound = () => new AppError("not_found", "No such admin route.");
 export async function handleOps(request: Request, env: Env): Promise<Response> {
   const secret = env.OPS_TOKEN;
   if (!secret) throw notFound();
-  const given = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
+  // The scheme is case-insensitive (RFC 9110 §11.1), as on the management and plugin surfaces.
+  const given = /^Bearer +(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())?.[1] ?? "";
   if ((await sha256Hex(given)) !== (await sha256Hex(secret))) throw new AppError("unauthorized", "This route needs the operators' token.");
   const matched = await match(request);
   if (matched.kind === "none") throw notFound();
