@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, adminCall, emailOf, signIn } from "../helpers/admin-api";
-import { seedSite } from "../helpers/fixtures";
+import { addModel, seedSite } from "../helpers/fixtures";
 import { draft, setup, type Exchanged } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
 
@@ -65,5 +65,52 @@ describe("operators' route: the Authorization scheme", () => {
       expect(refused.status, wrong).toBe(401);
       expect(refused.body.error?.code).toBe("unauthorized");
     }
+  });
+});
+
+describe("Idempotency-Keys and the rate limit under a session are the person's own on the site", () => {
+  it("never replays another person's answer, nor the same person's answer on another site", async () => {
+    const s = await seedSite();
+    const other = await seedSite();
+    const model = await addModel(s.ctx(), { slug: "page", name: "Page", fields: [{ key: "title", label: "Title", type: "text", required: true, title: true }] });
+    const editor = await s.person("editor");
+    const admin = await signIn(await emailOf(s.adminId));
+    const second = await signIn(await emailOf(editor.id), "pw");
+    const key = { "idempotency-key": "shared-click" };
+    const first = await adminCall<{ instance_id: string }>(admin, "POST", "/api/v1/entries", { siteId: s.site.id, body: { model_id: model.id, slug: "one", fields: { title: "One" } }, headers: key });
+    expect(first.status).toBe(201);
+    // The same key and body from another person is a new request: it meets the slug rule, no replay.
+    const theirs = await adminCall<{ error: { code: string } }>(second, "POST", "/api/v1/entries", { siteId: s.site.id, body: { model_id: model.id, slug: "one", fields: { title: "One" } }, headers: key });
+    expect(theirs.status).toBe(409);
+    expect(theirs.body.error.code).toBe("slug_taken");
+    const own = await adminCall<{ instance_id: string }>(second, "POST", "/api/v1/entries", { siteId: s.site.id, body: { model_id: model.id, slug: "two", fields: { title: "Two" } }, headers: key });
+    expect(own.status).toBe(201);
+    expect(own.body.instance_id).not.toBe(first.body.instance_id);
+    // The same person, key and body on another site (also administered by them) runs there.
+    await env.DB.prepare("INSERT INTO memberships (site_id, person_id, role_id, active, created_at) SELECT ?, ?, role_id, 1, created_at FROM memberships WHERE site_id = ? AND person_id = ?")
+      .bind(other.site.id, s.adminId, other.site.id, other.adminId)
+      .run();
+    const roleBody = { slug: "reviewer", name: "Reviewer", permissions: { models: {}, system: [] } };
+    const here = await adminCall<{ id: string }>(admin, "POST", "/api/v1/roles", { siteId: s.site.id, body: roleBody, headers: { "idempotency-key": "role-click" } });
+    const there = await adminCall<{ id: string }>(admin, "POST", "/api/v1/roles", { siteId: other.site.id, body: roleBody, headers: { "idempotency-key": "role-click" } });
+    expect(here.status).toBe(201);
+    expect(there.status).toBe(201);
+    expect(there.body.id).not.toBe(here.body.id);
+    const again = await adminCall<{ id: string }>(admin, "POST", "/api/v1/roles", { siteId: other.site.id, body: roleBody, headers: { "idempotency-key": "role-click" } });
+    expect(again.body.id).toBe(there.body.id);
+  });
+
+  it("answers 429 rate_limited with Retry-After past MANAGE_RATE_LIMIT, for that person only", async () => {
+    const s = await seedSite();
+    const editor = await s.person("editor");
+    const admin = await signIn(await emailOf(s.adminId));
+    const second = await signIn(await emailOf(editor.id), "pw");
+    const limit = Number(env.MANAGE_RATE_LIMIT);
+    for (let i = 0; i < limit; i++) expect((await adminCall(admin, "GET", "/api/v1/site", { siteId: s.site.id })).status).toBe(200);
+    const res = await SELF.fetch(`${ADMIN}/api/v1/site`, { headers: { cookie: admin.cookie, "x-site-id": s.site.id } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    expect((await adminCall(second, "GET", "/api/v1/site", { siteId: s.site.id })).status).toBe(200);
   });
 });
