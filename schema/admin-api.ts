@@ -188,7 +188,7 @@ const peopleRoutes: readonly AdminRouteSpec[] = [
     response: CreatedInvitation,
     errors: [...siteErrors, "unknown_role", "escalation_refused", "already_member"],
   },
-  { operationId: "revokeInvitation", method: "delete", path: "/api/invitations/{id}", access: "site", summary: "Revoke a pending invitation: its link stops at once", params: IdPath, response: v.strictObject({ ...InvitationView.entries, revoked: v.literal(true) }), errors: [...withId] },
+  { operationId: "revokeInvitation", method: "delete", path: "/api/invitations/{id}", access: "site", summary: "Revoke a pending invitation: its link stops at once", params: IdPath, response: v.strictObject({ ...InvitationView.entries, revoked: v.literal(true) }), errors: [...withId, "escalation_refused"] },
   { operationId: "inspectInvitation", method: "post", path: "/api/invitations/inspect", access: "public", summary: "What an invitation token offers (site, email, role, expiry), without a session", body: InvitationTokenBody, response: InvitationPreview, errors: ["invalid_request", "invitation_not_found"] },
   {
     operationId: "acceptInvitation",

@@ -36,6 +36,8 @@ export interface RoleRow {
 export interface InvitationRow extends InvitationsTable {
   role_slug: string;
   role_name: string;
+  /** The invited role's permission set now (JSON), for the grant bound on revoking and replacing. */
+  role_permissions: string;
 }
 
 function membersQuery(db: Kysely<Database>, siteId: string) {
@@ -63,7 +65,7 @@ function invitationsQuery(db: Kysely<Database>, siteId: string) {
     .selectFrom("invitations as i")
     .innerJoin("roles as r", (join) => join.onRef("r.id", "=", "i.role_id").onRef("r.site_id", "=", "i.site_id"))
     .selectAll("i")
-    .select(["r.slug as role_slug", "r.name as role_name"])
+    .select(["r.slug as role_slug", "r.name as role_name", "r.permissions as role_permissions"])
     .where("i.site_id", "=", siteId);
 }
 

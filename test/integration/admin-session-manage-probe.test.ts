@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, adminCall, emailOf, signIn } from "../helpers/admin-api";
+import { ADMIN, adminCall, emailOf, roleId, signIn } from "../helpers/admin-api";
+import { adminSession, customRole, freshEmail, inspect, invite, invited, member } from "../helpers/people-api";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { draft, setup, type Exchanged } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
@@ -112,5 +113,38 @@ describe("Idempotency-Keys and the rate limit under a session are the person's o
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     expect((await adminCall(second, "GET", "/api/v1/site", { siteId: s.site.id })).status).toBe(200);
+  });
+});
+
+describe("invitations of a wider role: a lesser manager neither revokes nor replaces them", () => {
+  it("refuses revoking or re-inviting over an invitation whose role goes beyond the manager's (403), and the link keeps working", async () => {
+    const s = await seedSite();
+    const admin = await adminSession(s);
+    const manager = await member(s, await customRole(s, "manager", { models: { "*": ["read"] }, system: ["role:manage"] }));
+    const email = freshEmail("wide");
+    const wide = await invited(admin, s, email, "editor");
+    // Before the fix both of these cancelled the Administrator's Editor invitation.
+    const revoke = await adminCall<{ error: { code: string } }>(manager.session, "DELETE", `/api/invitations/${wide.invitation.id}`, { siteId: s.site.id });
+    expect(revoke.status).toBe(403);
+    expect(revoke.body.error.code).toBe("escalation_refused");
+    const replace = await invite(manager.session, s.site.id, email, await roleId(s.site.id, "viewer"));
+    expect(replace.status).toBe(403);
+    expect((replace.body as unknown as { error: { code: string } }).error.code).toBe("escalation_refused");
+    const still = await inspect<{ role: { name: string } }>(wide.token);
+    expect(still.status).toBe(200);
+    expect(still.body.role.name).toBe("Editor");
+    // Within the manager's own set both still work: a viewer invitation is theirs to replace and revoke.
+    const other = freshEmail("narrow");
+    const first = await invited(manager.session, s, other, "viewer");
+    const second = await invited(manager.session, s, other, "viewer");
+    expect((await inspect(first.token)).status).toBe(404);
+    const revoked = await adminCall<{ revoked: boolean }>(manager.session, "DELETE", `/api/invitations/${second.invitation.id}`, { siteId: s.site.id });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked).toBe(true);
+    // The administrator may replace the Editor invitation; the answer never shows a permission set.
+    const byAdmin = await invite(admin, s.site.id, email, await roleId(s.site.id, "viewer"));
+    expect(byAdmin.status).toBe(201);
+    expect(Object.keys(byAdmin.body).sort()).toEqual(["created_at", "email", "expires_at", "id", "invited_by", "link", "role"]);
+    expect((await inspect(wide.token)).status).toBe(404);
   });
 });

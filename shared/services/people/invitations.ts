@@ -67,6 +67,10 @@ export async function createInvitation(ctx: LifecycleContext, input: { email: st
   }
   const now = ctx.clock.now();
   const at = isoAt(now);
+  // A new invitation replaces the email's pending one: like revoking it, only within what the actor holds.
+  for (const pending of await people.listPendingInvitations(at)) {
+    if (pending.email === email) assertWithinActor(ctx.actor, storedSet(pending.role_permissions), "The pending invitation's role");
+  }
   const id = newId("inv");
   const token = newSecret("dwi_");
   const row: InvitationRow = {
@@ -83,8 +87,9 @@ export async function createInvitation(ctx: LifecycleContext, input: { email: st
     revoked_at: null,
     role_slug: role.slug,
     role_name: role.name,
+    role_permissions: role.permissions,
   };
-  const { role_slug: _slug, role_name: _name, ...stored } = row;
+  const { role_slug: _slug, role_name: _name, role_permissions: _permissions, ...stored } = row;
   const answer: CreatedInvitation = { ...view(row), link: `${adminOrigin}${INVITE_PATH}#${token}` };
   await commitPlan(ctx, {
     statements: [
@@ -121,6 +126,8 @@ export async function revokeInvitation(ctx: LifecycleContext, id: string): Promi
   requirePeopleManage(ctx.actor);
   const row = await peopleRepository(ctx.db, ctx.scope).findInvitation(id);
   if (!row || row.accepted_at !== null) throw new AppError("not_found", "No such invitation, or it was accepted.");
+  // As for members: a lesser manager does not cancel the invitation of a wider role.
+  assertWithinActor(ctx.actor, storedSet(row.role_permissions), "This invitation's role");
   const answer = { ...view(row), revoked: true as const };
   const now = ctx.clock.now();
   if (row.revoked_at !== null || row.expires_at <= isoAt(now)) return answer;
