@@ -148,3 +148,17 @@ describe("invitations of a wider role: a lesser manager neither revokes nor repl
     expect((await inspect(wide.token)).status).toBe(404);
   });
 });
+
+describe("GET /api/member-names: a repeated ids parameter", () => {
+  it("is refused with invalid_request, never answered for the last one only", async () => {
+    const s = await seedSite();
+    const session = await signIn(await emailOf(s.adminId));
+    // Before the fix the first value was dropped silently and the answer named the admin.
+    const res = await adminCall<{ error: { code: string } }>(session, "GET", `/api/member-names?ids=per_nobody&ids=${s.adminId}`, { siteId: s.site.id });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    const one = await adminCall<{ data: { id: string }[] }>(session, "GET", `/api/member-names?ids=per_nobody,${s.adminId}`, { siteId: s.site.id });
+    expect(one.status).toBe(200);
+    expect(one.body.data.map((p) => p.id)).toEqual([s.adminId]);
+  });
+});

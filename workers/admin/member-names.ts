@@ -2,6 +2,7 @@ import { MemberNamesQuery } from "../../schema/admin-bodies";
 import { findMemberNames } from "../../shared/repositories/member-name-repository";
 import { parse } from "../../shared/services/validation";
 import { json } from "../http/respond";
+import { queryObject } from "../manage/router";
 import type { SiteCall } from "./auth";
 
 /**
@@ -10,7 +11,8 @@ import type { SiteCall } from "./auth";
  * carry person ids only). Any member may read them: knowing who edits beside you is part of editing.
  */
 export async function listMemberNames(call: SiteCall): Promise<Response> {
-  const { ids } = parse(MemberNamesQuery, Object.fromEntries(new URL(call.request.url).searchParams));
+  // A repeated `ids` is two values (400), not the last one silently, as on the management API.
+  const { ids } = parse(MemberNamesQuery, queryObject(new URL(call.request.url)));
   const wanted = [...new Set(ids.split(",").map((id) => id.trim()).filter(Boolean))];
   return json({ data: await findMemberNames(call.ctx.db, call.ctx.scope, wanted) });
 }
