@@ -1,0 +1,254 @@
+import type { Generated } from "kysely";
+
+/** Row types of a site's content tables (the site's database): models, entries, versions, relations, media, published rows, unique values, proposals, webhooks. JSON columns are text here; services parse them. */
+
+export interface ModelsTable {
+  id: string;
+  site_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  kind: "collection" | "single";
+  is_public: number;
+  i18n: number;
+  definition: string;
+  folder: string | null;
+  manual_order: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntriesTable {
+  instance_id: string;
+  site_id: string;
+  model_id: string;
+  primary_instance_id: string;
+  translation_group_id: string;
+  lang: string;
+  slug: string | null;
+  label: string | null;
+  current_version_id: string | null;
+  published_version_id: string | null;
+  published_at: string | null;
+  first_published_at: string | null;
+  workflow_state: string;
+  workflow_revision: number;
+  owner_id: string | null;
+  assignee_ids: string;
+  trashed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionsTable {
+  id: string;
+  site_id: string;
+  instance_id: string;
+  number: number;
+  slug: string | null;
+  label: string | null;
+  fields: string;
+  model_revision: number;
+  created_by: string | null;
+  restored_from: string | null;
+  created_at: string;
+}
+
+export interface RelationLinksTable {
+  site_id: string;
+  version_id: string;
+  source_instance_id: string;
+  field_id: string;
+  position: number;
+  target_instance_id: string;
+  target_group_id: string;
+}
+
+/** Links of each entry language's current draft, by target (0024_related_from.sql). */
+export interface RelationHeadsTable {
+  site_id: string;
+  target_group_id: string;
+  source_instance_id: string;
+  field_id: string;
+}
+
+export interface MediaTable {
+  id: string;
+  site_id: string;
+  object_key: string;
+  kind: "image" | "document" | "audio" | "video" | "file";
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  alt_texts: string;
+  default_focal: string | null;
+  loading: string;
+  fetch_priority: string;
+  folder_id: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  /** JSON array of strings (migrations/d1/0014_media_library.sql). */
+  tags: Generated<string>;
+  credit: Generated<string | null>;
+  edited_from: Generated<string | null>;
+  created_by: Generated<string | null>;
+}
+
+/** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */
+export interface MediaFoldersTable {
+  id: string;
+  site_id: string;
+  parent_id: string | null;
+  name: string;
+  /** lower(name): unique under a parent regardless of case. */
+  name_key: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PublishedItemsTable {
+  site_id: string;
+  instance_id: string;
+  model_id: string;
+  translation_group_id: string;
+  lang: string;
+  slug: string | null;
+  label: string | null;
+  version_id: string;
+  published_at: string;
+  sort_at: string;
+  manual_position: Generated<number>;
+  body: string;
+  mentions: string;
+}
+
+export interface PublishedRelationsTable {
+  site_id: string;
+  instance_id: string;
+  model_id: string;
+  lang: string;
+  field: string;
+  target_group_id: string;
+  target_slug: string | null;
+  translation_group_id: string;
+  sort_at: string;
+}
+
+/** Every R2 object a media item has had (migrations/d1/0016_media_objects.sql). */
+export interface MediaObjectsTable {
+  object_key: string;
+  site_id: string;
+  media_id: string;
+  role: "file" | "original";
+  lang: string | null;
+  byte_length: number;
+  mime_type: string;
+  created_at: string;
+}
+
+/** One override original per media item and language (migrations/d1/0021_media_originals.sql). */
+export interface MediaOriginalsTable {
+  site_id: string;
+  media_id: string;
+  lang: string;
+  object_key: string;
+  file_name: string;
+  mime_type: string;
+  byte_length: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+/**
+ * Media a version references (docs/media.md, "Usage"): written in the batch of the version, one row
+ * per version, field and media id; immutable like the version.
+ */
+export interface MediaUsageTable {
+  site_id: string;
+  version_id: string;
+  instance_id: string;
+  media_id: string;
+  field_id: string;
+  /** 'field' (a media field's value) | 'rich_text' (an `<img src="/media/{id}/…">` in a rich-text field) */
+  source: string;
+}
+
+/** Media objects pinned by published items (migrations/d1/0017_published_media.sql). */
+export interface PublishedMediaTable {
+  site_id: string;
+  instance_id: string;
+  media_id: string;
+  object_key: string;
+  /** The file name the address names (0020). */
+  file_name: string;
+}
+
+export interface EntryProposalsTable {
+  id: string;
+  site_id: string;
+  instance_id: string;
+  base_version_id: string;
+  fields: string;
+  original_fields: string;
+  note: string | null;
+  source: string;
+  state: "open" | "applied" | "rejected";
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ModelProposalsTable {
+  id: string;
+  site_id: string;
+  mode: "create" | "update";
+  model_id: string | null;
+  base_updated_at: string | null;
+  definition: string;
+  note: string | null;
+  source: string;
+  state: "open" | "applied" | "dismissed";
+  changes: string;
+  revision: number;
+  created_by: string;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  site_id: string;
+  url: string;
+  /** JSON array of event names, or `["*"]`. */
+  events: string;
+  /** The signing secret itself (HMAC needs it; docs/events.md). */
+  secret: string;
+  active: number;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A unique field's value claimed by one entry language (migrations/d1/0011_unique_values.sql). */
+export interface UniqueValuesTable {
+  site_id: string;
+  model_id: string;
+  field_id: string;
+  /** '' under `unique: "model"`, the language code under `unique: "language"`. */
+  scope: string;
+  /** The normalised value (docs/unique-fields.md). */
+  value: string;
+  translation_group_id: string;
+  instance_id: string;
+}
