@@ -108,6 +108,8 @@ async function startRuntime(script, bindings, persistDir, maxAge) {
     host: "127.0.0.1",
     port: 0,
     logRequests: false,
+    // BENCH_INSPECTOR_PORT=9229 opens workerd's inspector, for scripts/bench/profile.mjs.
+    ...(process.env.BENCH_INSPECTOR_PORT ? { inspectorPort: Number(process.env.BENCH_INSPECTOR_PORT) } : {}),
     d1Databases: bindings.d1Databases,
     ...(bindings.r2Bucket ? { r2Buckets: { MEDIA: bindings.r2Bucket } } : {}),
     durableObjects: {

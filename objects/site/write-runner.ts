@@ -5,8 +5,8 @@ import { recordDatabases, siteScopedDatabase } from "../../shared/db/site-databa
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
-import { findSiteById } from "../../shared/repositories/site-repository";
 import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
+import { preloadWrite } from "../../shared/services/lifecycle/preload";
 import { enqueueEvents } from "./after-commit";
 import type { WriteAnswer, WriteRequest } from "./commands";
 import type { IdempotencyLedger } from "./idempotency";
@@ -116,12 +116,11 @@ export class WriteRunner {
     }
   }
 
-  async #context(request: WriteRequest<unknown>): Promise<LifecycleContext> {
+  async #context(request: WriteRequest<object>): Promise<LifecycleContext> {
     const d1 = await siteScopedDatabase(this.env, request.siteId);
-    const db = createDb(d1);
-    const site = await findSiteById(db, request.siteId);
+    const { site, preloaded } = await preloadWrite(d1, request.siteId, request.input);
     if (!site) throw new AppError("not_found", "No such site.");
-    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock };
+    return { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, ...(preloaded ? { preloaded } : {}) };
   }
 
   /** Another person's live lease blocks the write; a lease taken from this person is lost. */

@@ -1,3 +1,4 @@
+import { sql, type Compilable, type Expression } from "kysely";
 import * as v from "valibot";
 import { Scope } from "../../schema/scopes";
 import { sha256Hex } from "../crypto/digest";
@@ -5,10 +6,11 @@ import { systemClock, type Clock } from "../clock";
 import { createDb } from "../db/client";
 import { siteScope } from "../db/site-scope";
 import { AppError } from "../errors";
-import { findSiteById, type Site } from "../repositories/site-repository";
+import { toSite, type Site } from "../repositories/site-repository";
+import { readTogether } from "../db/read-together";
 import type { Actor, LifecycleContext } from "../services/lifecycle/context";
 import { intersectPermissionSets } from "./permissions";
-import { personAuthority } from "./person-authority";
+import { authorityFrom, authorityQuery, type AuthorityRow } from "./person-authority";
 import { scopeCeiling } from "./scope-ceiling";
 
 /**
@@ -98,40 +100,38 @@ export async function authenticateManagement(d1: D1Database, request: Request, c
   const db = createDb(d1);
   const secret = bearerOf(request);
   if (secret === null) throw unauthorized();
-  let row: { id: string; site_id: string; name: string; scopes: string; model_ids: string | null; created_by: string } | undefined;
   let kind: ManagementCredential["kind"];
+  let found: CredentialFound;
   if (SECRET.test(secret)) {
     kind = "management_credential";
-    row = await db
-      .selectFrom("management_credentials")
-      .select(["id", "site_id", "name", "scopes", "model_ids", "created_by"])
-      .where("digest", "=", await sha256Hex(secret))
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
+    const live = db.selectFrom("management_credentials").where("digest", "=", await sha256Hex(secret)).where("revoked_at", "is", null);
+    found = await readCredential(d1, live.select(["id", "site_id", "name", "scopes", "model_ids", "created_by"]), live.select("site_id"), live.select("created_by"));
   } else if (ACCESS_TOKEN.test(secret)) {
     // An OAuth connection acts like a credential its person created with the kept scopes, for
     // every model (docs/oauth.md). An expired access token, or one of a revoked connection, is
     // the same 401 as an unknown credential.
     kind = "oauth_connection";
-    row = await db
+    const live = db
       .selectFrom("oauth_tokens as t")
       .innerJoin("oauth_connections as c", "c.id", "t.connection_id")
       .innerJoin("oauth_clients as k", "k.id", "c.client_id")
-      .select(["c.id as id", "c.site_id as site_id", "k.client_name as name", "c.scopes as scopes", "c.person_id as created_by"])
       .where("t.digest", "=", await sha256Hex(secret))
       .where("t.kind", "=", "access")
       .where("t.expires_at", ">", clock.now())
-      .where("c.revoked_at", "is", null)
-      .executeTakeFirst()
-      .then((found) => found && { ...found, name: found.name ?? "OAuth app", model_ids: null });
+      .where("c.revoked_at", "is", null);
+    found = await readCredential(
+      d1,
+      live.select(["c.id as id", "c.site_id as site_id", "k.client_name as name", "c.scopes as scopes", sql<null>`NULL`.as("model_ids"), "c.person_id as created_by"]),
+      live.select("c.site_id"),
+      live.select("c.person_id"),
+    );
   } else {
     throw unauthorized();
   }
-  if (!row) throw unauthorized();
-  const site = await findSiteById(db, row.site_id);
-  if (!site) throw unauthorized();
+  const { credential: row, site } = found;
+  if (!row || !site) throw unauthorized();
 
-  const authority = await personAuthority(db, row.created_by, row.site_id);
+  const authority = await authorityFrom(db, row.created_by, found.authority);
   if (!authority.ok) {
     const what = kind === "oauth_connection" ? "connected this app" : "created this credential";
     throw new AppError(
@@ -144,10 +144,47 @@ export async function authenticateManagement(d1: D1Database, request: Request, c
   const modelIds = parseStored(StoredModelIds, row.id, "model_ids", row.model_ids);
   const permissions = intersectPermissionSets(authority.actor.permissions, scopeCeiling(scopes, modelIds));
   return {
-    credential: { kind, id: row.id, name: row.name, scopes, model_ids: modelIds },
+    credential: { kind, id: row.id, name: row.name ?? "OAuth app", scopes, model_ids: modelIds },
     site,
     actor: { kind: "management_credential", id: row.created_by, credentialId: row.id, scopes, permissions },
   };
+}
+
+interface CredentialRow {
+  id: string;
+  site_id: string;
+  name: string | null;
+  scopes: string;
+  model_ids: string | null;
+  created_by: string;
+}
+
+interface CredentialFound {
+  credential: CredentialRow | undefined;
+  site: Site | undefined;
+  authority: AuthorityRow | undefined;
+}
+
+/**
+ * The live credential, its site and its creator's membership there, in one D1 batch (one round
+ * trip, one snapshot): the site and membership queries find their keys through subqueries on
+ * the credential, so all three are keyed by the presented secret's digest alone.
+ */
+async function readCredential(
+  d1: D1Database,
+  credential: Compilable<CredentialRow>,
+  siteIdOf: Expression<{ site_id: string }>,
+  creatorOf: Expression<{ created_by: string } | { person_id: string }>,
+): Promise<CredentialFound> {
+  const db = createDb(d1);
+  const siteId = sql<string>`(${siteIdOf})`;
+  const [credentials, sites, authorities] = await readTogether(d1, [
+    credential.compile(),
+    db.selectFrom("sites").selectAll().where("id", "=", siteId).compile(),
+    authorityQuery(db, sql<string>`(${creatorOf})`, siteId).compile(),
+  ] as const);
+  const site = sites[0];
+  return { credential: credentials[0], site: site ? toSite(site) : undefined, authority: authorities[0] };
 }
 
 /** Whether the credential holds a scope (commands check this before their own permission check). */

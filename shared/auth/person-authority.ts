@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Expression, Kysely } from "kysely";
 import * as v from "valibot";
 import { PermissionSet } from "../../schema/permissions";
 import type { Database } from "../db/database";
@@ -37,22 +37,32 @@ function parsePermissions(roleId: string, json: string): PermissionSet {
   return result.output;
 }
 
-/**
- * Reads a person's authority on a site from D1: the person must be active and hold an active
- * membership; the permissions are those of the role as stored now. Nothing is cached, so a role
- * change, a removed membership or a deactivation holds on the very next request. A superadmin
- * gets no bypass: site access always comes from a membership.
- */
-export async function personAuthority(db: Kysely<Database>, personId: string, siteId: string): Promise<PersonAuthority> {
-  const row = await db
+/** A person id or site id given as a value, or as a subquery of the same batch (`authorityQuery`). */
+type Key = string | Expression<string>;
+
+/** The membership row that decides a person's authority on a site (none: no active membership). */
+export function authorityQuery(db: Kysely<Database>, personId: Key, siteId: Key) {
+  return db
     .selectFrom("memberships")
     .innerJoin("persons", "persons.id", "memberships.person_id")
     .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
     .select(["persons.active as person_active", "roles.id as role_id", "roles.slug as role_slug", "roles.name as role_name", "roles.revision as role_revision", "roles.permissions"])
     .where("memberships.site_id", "=", siteId)
     .where("memberships.person_id", "=", personId)
-    .where("memberships.active", "=", 1)
-    .executeTakeFirst();
+    .where("memberships.active", "=", 1);
+}
+
+export type AuthorityRow = NonNullable<Awaited<ReturnType<ReturnType<typeof authorityQuery>["executeTakeFirst"]>>>;
+
+/**
+ * The authority an `authorityQuery` row grants. Without a row, the person's own `active` flag
+ * (read only then) tells a deactivated person from one without membership.
+ */
+export async function authorityFrom(
+  db: Kysely<Database>,
+  personId: string,
+  row: AuthorityRow | undefined,
+): Promise<PersonAuthority> {
   if (!row) {
     const person = await db.selectFrom("persons").select("active").where("id", "=", personId).executeTakeFirst();
     return { ok: false, reason: person?.active === 1 ? "no_membership" : "person_inactive" };
@@ -63,6 +73,16 @@ export async function personAuthority(db: Kysely<Database>, personId: string, si
     actor: { kind: "person", id: personId, permissions: parsePermissions(row.role_id, row.permissions) },
     role: { id: row.role_id, slug: row.role_slug, name: row.role_name, revision: row.role_revision },
   };
+}
+
+/**
+ * Reads a person's authority on a site from D1: the person must be active and hold an active
+ * membership; the permissions are those of the role as stored now. Nothing is cached, so a role
+ * change, a removed membership or a deactivation holds on the very next request. A superadmin
+ * gets no bypass: site access always comes from a membership.
+ */
+export async function personAuthority(db: Kysely<Database>, personId: string, siteId: string): Promise<PersonAuthority> {
+  return authorityFrom(db, personId, await authorityQuery(db, personId, siteId).executeTakeFirst());
 }
 
 /** The sites a person holds an active membership on, with the role's slug, ordered by site name. */

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database, EntryRow, NewEntryRow, VersionRow } from "../db/database";
 import { assertScope, type SiteScope } from "../db/site-scope";
 
@@ -49,20 +49,17 @@ export function entryRepository(db: Kysely<Database>, scope: SiteScope) {
         .orderBy("number", "desc")
         .execute();
     },
-    async nextVersionNumber(instanceId: string): Promise<number> {
-      const row = await db
-        .selectFrom("versions")
-        .select((eb) => eb.fn.max<number>("number").as("n"))
-        .where("site_id", "=", siteId)
-        .where("instance_id", "=", instanceId)
-        .executeTakeFirst();
-      return (row?.n ?? 0) + 1;
-    },
     insert(row: Omit<NewEntryRow, "site_id">) {
       return db.insertInto("entries").values({ ...row, site_id: siteId }).compile();
     },
-    insertVersion(row: Omit<VersionRow, "site_id">) {
-      return db.insertInto("versions").values({ ...row, site_id: siteId }).compile();
+    /**
+     * A new version numbered one past the instance's last, counted inside the write's batch: no
+     * read before the batch, and the number is right even when an earlier statement of the same
+     * batch wrote a version.
+     */
+    insertVersion(row: Omit<VersionRow, "site_id" | "number">) {
+      const number = sql<number>`(SELECT coalesce(max(number), 0) + 1 FROM versions WHERE site_id = ${siteId} AND instance_id = ${row.instance_id})`;
+      return db.insertInto("versions").values({ ...row, number, site_id: siteId }).compile();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from "../../db/database";
 import type { SiteScope } from "../../db/site-scope";
 import type { PermissionSet } from "../../../schema/permissions";
 import type { Site } from "../../repositories/site-repository";
+import type { Preloaded } from "./preload";
 
 /** Who asks for a change. Every surface (admin, management, plugin, seed) resolves one of these. */
 export interface Actor {
@@ -26,6 +27,8 @@ export interface LifecycleContext {
   site: Site;
   actor: Actor;
   clock: Clock;
+  /** Rows read with the site before the plan (lifecycle/preload.ts), taken by the loaders instead of a read. */
+  preloaded?: Preloaded;
 }
 
 export interface EventDraft {

@@ -23,12 +23,13 @@ export function mayRead(ctx: LifecycleContext, modelId: string, lang: string): b
  * stale version, slug, existing language…) can tell the caller anything about it.
  */
 export async function loadEntry(ctx: LifecycleContext, instanceId: string): Promise<LoadedEntry> {
+  const pre = ctx.preloaded?.kind === "entry" && ctx.preloaded.instanceId === instanceId ? ctx.preloaded : undefined;
   const entries = entryRepository(ctx.db, ctx.scope);
-  const entry = await entries.find(instanceId);
+  const entry = pre ? pre.entry : await entries.find(instanceId);
   if (!entry) throw new AppError("not_found", "No such entry.");
-  const model = await modelRepository(ctx.db, ctx.scope).findById(entry.model_id);
+  const model = pre ? pre.model : await modelRepository(ctx.db, ctx.scope).findById(entry.model_id);
   if (!model || !mayRead(ctx, model.id, entry.lang)) throw new AppError("not_found", "No such entry.");
-  const version = entry.current_version_id ? await entries.findVersion(entry.current_version_id) : undefined;
+  const version = pre ? pre.version : entry.current_version_id ? await entries.findVersion(entry.current_version_id) : undefined;
   return { entry, model, version };
 }
 
@@ -43,7 +44,7 @@ export async function loadModel(ctx: LifecycleContext, modelId: string): Promise
  * (a credential without it, a role without it) is "not found", as `GET /models/{id}` answers it.
  */
 export async function loadModelForEntries(ctx: LifecycleContext, modelId: string): Promise<Model> {
-  const model = await modelRepository(ctx.db, ctx.scope).findById(modelId);
+  const model = ctx.preloaded?.kind === "model" && ctx.preloaded.modelId === modelId ? ctx.preloaded.model : await modelRepository(ctx.db, ctx.scope).findById(modelId);
   if (!model || modelOperations(ctx.actor.permissions, model.id).length === 0) throw new AppError("not_found", "No such model.");
   return model;
 }

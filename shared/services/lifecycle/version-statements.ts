@@ -30,7 +30,6 @@ export async function newVersionStatements(
     entries.insertVersion({
       id: versionId,
       instance_id: instanceId,
-      number: await entries.nextVersionNumber(instanceId),
       slug,
       label: prepared.label,
       fields: JSON.stringify(prepared.stored),
