@@ -4,25 +4,45 @@ import type { Env } from "../../shared/env";
 import { recordDatabases } from "../../shared/db/site-databases";
 
 /**
- * Hands committed outbox events to the EVENTS queue and marks them enqueued. A failure here loses
- * nothing: the rows stay unmarked and the object's alarm sends them again.
+ * Hands committed outbox events to the EVENTS queue. False (and a warning) when the queue refused
+ * them: the rows stay unmarked and the object's alarm sends them again, so nothing is lost.
  */
-export async function enqueueEvents(env: Env, clock: Clock, siteId: string, eventIds: readonly string[]): Promise<boolean> {
+export async function sendEvents(env: Env, siteId: string, eventIds: readonly string[]): Promise<boolean> {
   if (eventIds.length === 0) return true;
   try {
     await env.EVENTS.sendBatch(eventIds.map((id) => ({ body: { event_id: id, site_id: siteId } })));
-    const at = isoAt(clock.now());
-    // A directory change's event sits in the control database (shared/db/tables.ts): mark it wherever it is.
-    for (const db of await recordDatabases(env, siteId)) {
-      for (const part of chunk(eventIds, 90)) {
-        await db.prepare(`UPDATE outbox_events SET enqueued_at = ? WHERE site_id = ? AND id IN (${part.map(() => "?").join(",")})`)
-          .bind(at, siteId, ...part)
-          .run();
-      }
-    }
     return true;
   } catch (error) {
     console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "event enqueue failed; alarm will retry", error: String(error) }));
+    return false;
+  }
+}
+
+/**
+ * Marks sent events enqueued, so the alarm does not send them again. One UPDATE per 90 ids and
+ * database: a directory change's event sits in the control database (shared/db/tables.ts), so it
+ * is marked wherever it is. Throws when D1 fails (the caller keeps the ids for a later try).
+ */
+export async function markEnqueued(env: Env, clock: Clock, siteId: string, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const at = isoAt(clock.now());
+  for (const db of await recordDatabases(env, siteId)) {
+    for (const part of chunk(eventIds, 90)) {
+      await db.prepare(`UPDATE outbox_events SET enqueued_at = ? WHERE site_id = ? AND id IN (${part.map(() => "?").join(",")})`)
+        .bind(at, siteId, ...part)
+        .run();
+    }
+  }
+}
+
+/** Sends events and marks them at once (the alarm's resend of what never reached the queue). */
+export async function enqueueEvents(env: Env, clock: Clock, siteId: string, eventIds: readonly string[]): Promise<boolean> {
+  if (!(await sendEvents(env, siteId, eventIds))) return false;
+  try {
+    await markEnqueued(env, clock, siteId, eventIds);
+    return true;
+  } catch (error) {
+    console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "marking sent events failed; the alarm may send them again", error: String(error) }));
     return false;
   }
 }

@@ -5,7 +5,8 @@ import { AppError, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
-import { enqueueEvents, pendingEventIds } from "./after-commit";
+import { enqueueEvents, markEnqueued, pendingEventIds } from "./after-commit";
+import { SentEvents } from "./sent-events";
 import type * as C from "./commands";
 import { IdempotencyLedger } from "./idempotency";
 import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./leases";
@@ -39,6 +40,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #uploads: UploadObjects;
   readonly #cleanup: MediaCleanup;
   readonly #writes: WriteRunner;
+  readonly #sent = new SentEvents();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -48,7 +50,10 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
-    this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup);
+    this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
+      events: this.#sent,
+      armMarks: () => this.#wakeBy(this.#sent.nextDue()),
+    });
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
@@ -122,9 +127,7 @@ export class SiteObject extends DurableObject<Env> {
   // ── Upload objects (docs/media.md, "Stopped uploads") ───────────────────────────────────────
   /** Notes an upload's R2 key before the worker stores it; the alarm wakes when it would be due. */
   async noteUpload(objectKey: string): Promise<void> {
-    const due = this.#uploads.note(objectKey);
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
+    await this.#wakeBy(this.#uploads.note(objectKey));
   }
   /** A streamed upload opened its R2 multipart upload for a noted key (before its first part). */
   noteMultipartUpload(objectKey: string, uploadId: string): void {
@@ -167,10 +170,13 @@ export class SiteObject extends DurableObject<Env> {
     this.#leases.sweep();
     this.#limits.sweep();
     const siteId = this.ctx.id.name;
+    // Sent events are marked first, so the resend below only finds what never reached the queue.
+    const sent = this.#sent.take();
+    if (siteId && sent.length > 0) await markEnqueued(this.env, this.#clock, siteId, sent).catch(() => this.#sent.add(sent, this.#clock.now()));
     if (siteId) await enqueueEvents(this.env, this.#clock, siteId, await pendingEventIds(this.env, siteId));
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
-    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue()].filter(
+    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
       (t): t is number => t !== null,
     );
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
@@ -199,6 +205,13 @@ export class SiteObject extends DurableObject<Env> {
         console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "stopped upload cleanup failed; alarm will retry", error: String(error) }));
       }
     }
+  }
+
+  /** Makes sure the alarm rings by `due` (earlier alarms stand). */
+  async #wakeBy(due: number | null): Promise<void> {
+    if (due === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
   }
 
   #armSweep(): void {

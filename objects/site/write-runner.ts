@@ -7,12 +7,13 @@ import type { Env } from "../../shared/env";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
 import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { preloadWrite } from "../../shared/services/lifecycle/preload";
-import { enqueueEvents } from "./after-commit";
+import { enqueueEvents, markEnqueued, sendEvents } from "./after-commit";
 import type { WriteAnswer, WriteRequest } from "./commands";
 import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { WriteQueue } from "./write-queue";
+import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
 
@@ -31,6 +32,11 @@ export class WriteRunner {
     private readonly leases: LeaseBook,
     private readonly purger: CachePurger = cloudflarePurger(env),
     private readonly objects?: MediaCleanup,
+    /**
+     * Where sent events wait to be marked enqueued together (sent-events.ts); `armMarks` is called
+     * when the first arrive, to wake the alarm that marks them. Without it, each write marks its own.
+     */
+    private readonly sent?: { events: SentEvents; armMarks: () => Promise<void> },
   ) {}
 
   async run<I extends object, T>(
@@ -91,7 +97,7 @@ export class WriteRunner {
       // Before events, so a consumer re-reading the public API on an event does not get a stale answer.
       const purge = await purgeAfterCommit(this.env, this.purger, value.purgeTags);
       const answer: WriteAnswer<T> = { status, body: value.answer, replayed: false, events: value.events, purge, ...(cleanup ? { cleanup } : {}) };
-      await enqueueEvents(this.env, this.clock, request.siteId, value.events.map((e) => e.id));
+      await this.#handOver(request.siteId, value.events.map((e) => e.id));
       return { ok: true, value: answer };
     } catch (error) {
       if (error instanceof AppError) {
@@ -121,6 +127,24 @@ export class WriteRunner {
     const { site, preloaded } = await preloadWrite(d1, request.siteId, request.input);
     if (!site) throw new AppError("not_found", "No such site.");
     return { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, ...(preloaded ? { preloaded } : {}) };
+  }
+
+  /**
+   * Sends a committed write's events to the queue. Their rows are marked enqueued later, together
+   * with other writes' (the alarm), unless this runner has nowhere to note them or too many wait.
+   */
+  async #handOver(siteId: string, ids: string[]): Promise<void> {
+    if (!this.sent) {
+      await enqueueEvents(this.env, this.clock, siteId, ids);
+      return;
+    }
+    if (!(await sendEvents(this.env, siteId, ids))) return;
+    const { events, armMarks } = this.sent;
+    if (events.add(ids, this.clock.now())) await armMarks();
+    if (events.size > MARK_AT_MOST) {
+      const due = events.take();
+      await markEnqueued(this.env, this.clock, siteId, due).catch(() => events.add(due, this.clock.now()));
+    }
   }
 
   /** Another person's live lease blocks the write; a lease taken from this person is lost. */

@@ -1,0 +1,42 @@
+/** How long sent events may stay unmarked before the alarm marks them (one UPDATE for all). */
+export const MARK_DELAY_MS = 2_000;
+/** Past this many unmarked ids a write marks them itself, so memory stays small under a burst. */
+export const MARK_AT_MOST = 500;
+
+/**
+ * Outbox events a write handed to the queue whose rows are not yet marked enqueued. Marking each
+ * write's events on its own cost a D1 round trip per write (issue #14); the object's alarm marks
+ * them together a moment later instead. Held in memory only: if the object stops first, the alarm
+ * finds those rows unmarked and sends them again — a duplicate message, which the consumer
+ * already absorbs (one delivery row per event and subscriber, shared/events/deliver.ts).
+ */
+export class SentEvents {
+  #ids: string[] = [];
+  #since: number | null = null;
+
+  /** Notes sent ids; true when these are the first since the last take (the alarm must be armed). */
+  add(ids: readonly string[], now: number): boolean {
+    if (ids.length === 0) return false;
+    this.#ids.push(...ids);
+    if (this.#since !== null) return false;
+    this.#since = now;
+    return true;
+  }
+
+  /** Every noted id, forgotten here (give them back with `add` if marking fails). */
+  take(): string[] {
+    const ids = this.#ids;
+    this.#ids = [];
+    this.#since = null;
+    return ids;
+  }
+
+  get size(): number {
+    return this.#ids.length;
+  }
+
+  /** When the alarm should mark what is noted, or null when nothing is. */
+  nextDue(): number | null {
+    return this.#since === null ? null : this.#since + MARK_DELAY_MS;
+  }
+}

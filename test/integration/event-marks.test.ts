@@ -1,0 +1,65 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MARK_DELAY_MS } from "../../objects/site/sent-events";
+import { blogModels, seedSite } from "../helpers/fixtures";
+import { credential, manage } from "../helpers/manage-api";
+
+type Entry = { instance_id: string };
+type Row = { id: string; name: string; enqueued_at: string | null };
+
+const outbox = (siteId: string) =>
+  env.DB.prepare("SELECT id, name, enqueued_at FROM outbox_events WHERE site_id = ? ORDER BY created_at, id").bind(siteId).all<Row>().then((r) => r.results);
+
+/**
+ * A write hands its events to the queue at once and leaves marking their rows to the site
+ * object's alarm, which marks every sent event together (issue #14: one D1 round trip less per
+ * write). The alarm is armed within MARK_DELAY_MS and marks before it resends, so a sent event is
+ * not sent again; an event the queue refused stays unmarked and is resent.
+ */
+describe("sent events are marked together by the alarm", () => {
+  it("arms the alarm within the delay, marks every write's events in one pass and resends none of them", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const token = await credential(s);
+    const started = Date.now();
+    for (const title of ["One", "Two", "Three"]) {
+      expect((await manage<Entry>(token, "POST", "/entries", { body: { model_id: article.id, fields: { title } } })).status).toBe(201);
+    }
+    const stub = env.SITE.getByName(s.site.id);
+    const alarm = await runInDurableObject(stub, (_o, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm ?? Infinity).toBeLessThanOrEqual(Date.now() + MARK_DELAY_MS);
+    expect(alarm ?? 0).toBeGreaterThanOrEqual(started);
+
+    const created = (await outbox(s.site.id)).filter((r) => r.name === "entry.created");
+    expect(created).toHaveLength(3);
+    // Sent, not yet marked: no write paid a round trip of its own for the mark.
+    expect(created.every((r) => r.enqueued_at === null)).toBe(true);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const marked = (await outbox(s.site.id)).filter((r) => r.name === "entry.created");
+    expect(marked.every((r) => r.enqueued_at !== null)).toBe(true);
+
+    // A second pass finds nothing to send: the marks stand unchanged (a resend would stamp them anew).
+    await runInDurableObject(stub, (_o, state) => state.storage.setAlarm(Date.now() + 60_000));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const again = (await outbox(s.site.id)).filter((r) => r.name === "entry.created");
+    expect(again.map((r) => r.enqueued_at)).toEqual(marked.map((r) => r.enqueued_at));
+  });
+
+  it("keeps a committed event the alarm never saw sent unmarked until the alarm sends it", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const token = await credential(s);
+    expect((await manage(token, "POST", "/entries", { body: { model_id: article.id, fields: { title: "Kept" } } })).status).toBe(201);
+    // An event row committed by a path that never handed it to the queue (as after a stop).
+    await env.DB.prepare("INSERT INTO outbox_events (id, site_id, name, payload, created_at, enqueued_at) VALUES ('evt_orphan_mark', ?, 'entry.updated', '{}', ?, NULL)")
+      .bind(s.site.id, new Date().toISOString())
+      .run();
+    const stub = env.SITE.getByName(s.site.id);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const rows = await outbox(s.site.id);
+    expect(rows.find((r) => r.id === "evt_orphan_mark")?.enqueued_at).not.toBeNull();
+    expect(rows.every((r) => r.enqueued_at !== null)).toBe(true);
+  });
+});
