@@ -28,6 +28,19 @@ export interface WriteRequest<I> {
   idempotency?: IdempotencyRequest;
   /** The editing lease the caller holds on the instance, if it opened the editor. */
   leaseToken?: string;
+  /**
+   * A rate window to spend before anything else, in this same call (a management request whose
+   * handler only runs this command: one Durable Object request instead of two). Past the limit the
+   * command answers `rate_limited` with `retry_after` and `message`, and does nothing.
+   */
+  rate?: RateSpend;
+}
+
+export interface RateSpend {
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  message: string;
 }
 
 /** What a write answers: the HTTP status the surface should use, the body, and what followed. */

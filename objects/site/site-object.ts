@@ -184,6 +184,11 @@ export class SiteObject extends DurableObject<Env> {
 
   async #write<I extends object, T>(request: C.WriteRequest<I>, build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>, status = 200): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
+    if (request.rate) {
+      const { bucket, limit, windowMs, message } = request.rate;
+      const rate = this.#limits.take(bucket, limit, windowMs);
+      if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
+    }
     return this.#writes.run(request, build, status);
   }
 

@@ -2,7 +2,7 @@ import type { RouteSpec } from "../../schema/contract";
 import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle";
-import type { IdempotencyRequest } from "../../objects/site/commands";
+import type { IdempotencyRequest, RateSpend } from "../../objects/site/commands";
 import type { UploadedFile } from "../http/multipart-body";
 
 /** The credential a management request authenticated with (never its secret). */
@@ -31,6 +31,16 @@ export interface ManageCall {
   upload: (UploadedFile & { sha256: string }) | undefined;
   /** Present on writes: the key, scoped to the credential, and the request's fingerprint. */
   idempotency: IdempotencyRequest | undefined;
+  /**
+   * The request's rate window when it is not spent yet: the command this call sends spends it in
+   * its own Durable Object request (workers/manage/router.ts, "one request to the site object").
+   */
+  rate?: DeferredRate;
+}
+
+/** A rate window a command spends for its call; `spent` once a command carried it. */
+export interface DeferredRate extends RateSpend {
+  spent: boolean;
 }
 
 export type ManageHandler = (call: ManageCall) => Promise<Response>;

@@ -28,7 +28,7 @@ export interface CommandResult<K extends CommandName> {
  * What running a command needs of a call: a management call, or an admin session's (the admin
  * streamed upload, workers/admin/media-upload.ts) with its own idempotency.
  */
-export type CommandCall = Pick<ManageCall, "env" | "request" | "site" | "actor" | "ctx" | "idempotency">;
+export type CommandCall = Pick<ManageCall, "env" | "request" | "site" | "actor" | "ctx" | "idempotency"> & Partial<Pick<ManageCall, "rate">>;
 
 /**
  * Runs a registered command in the site's object with the call's idempotency key; a refusal is
@@ -37,6 +37,9 @@ export type CommandCall = Pick<ManageCall, "env" | "request" | "site" | "actor" 
  */
 export async function sendCommand<K extends CommandName>(call: CommandCall, name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
   const leaseToken = call.request.headers.get("x-editing-token");
+  // The call's unspent rate window travels with its first command (one site-object request).
+  const rate = call.rate && !call.rate.spent ? call.rate : undefined;
+  if (rate) rate.spent = true;
   const outcome = await settle<CommandResult<K>>(
     siteObject(call.env, call.site.id).command(name, {
       siteId: call.site.id,
@@ -45,6 +48,7 @@ export async function sendCommand<K extends CommandName>(call: CommandCall, name
       ...(call.idempotency ? { idempotency: call.idempotency } : {}),
       // The editing lease the caller took (POST /entries/{id}/editing): a taken-over lease is lock_lost.
       ...(leaseToken ? { leaseToken } : {}),
+      ...(rate ? { rate: { bucket: rate.bucket, limit: rate.limit, windowMs: rate.windowMs, message: rate.message } } : {}),
     }),
   );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);
@@ -67,4 +71,16 @@ export function commandResponse<K extends CommandName>(result: CommandResult<K>)
 /** Runs a registered command in the site's object with the call's idempotency key, and answers it. */
 export async function runCommand<K extends CommandName>(call: ManageCall, name: K, input: CommandInput<K>): Promise<Response> {
   return commandResponse(await sendCommand(call, name, input));
+}
+
+/** A handler that does nothing but run one command: its call's rate window is spent by that command. */
+export type CommandHandler = ((call: ManageCall) => Promise<Response>) & { readonly soleCommand: true };
+
+/** The handler of a route that only runs command `name` with the input `input` builds from the call. */
+export function commandHandler<K extends CommandName>(name: K, input: (call: ManageCall) => CommandInput<K>): CommandHandler {
+  return Object.assign((call: ManageCall) => runCommand(call, name, input(call)), { soleCommand: true as const });
+}
+
+export function isCommandHandler(handler: unknown): handler is CommandHandler {
+  return typeof handler === "function" && "soleCommand" in handler && handler.soleCommand === true;
 }

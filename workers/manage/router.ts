@@ -15,7 +15,8 @@ import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
 import { readMultipartForm } from "../http/multipart-body";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
-import type { ManageCall, ManageHandler } from "./context";
+import type { DeferredRate, ManageCall, ManageHandler } from "./context";
+import { isCommandHandler } from "./respond";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -58,9 +59,28 @@ export async function handleManage(request: Request, env: Env): Promise<Response
   refuseNamedSite(request);
   // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = await authenticateManagement(env.DB, request);
-  await takeManageRate(env, auth);
-  return dispatchManage(request, env, auth, matched);
+  const handler = matched.kind === "matched" ? HANDLERS[matched.route.operationId] : undefined;
+  if (!isCommandHandler(handler)) {
+    await takeManageRate(env, auth);
+    return dispatchManage(request, env, auth, matched);
+  }
+  // One request to the site object: a route that only runs a command spends its rate window in
+  // the command's own call (past the limit: 429, nothing done). Whatever answers without reaching
+  // the command (a refusal before it) spends the window here first, so 429 still comes first.
+  const rate: DeferredRate = { bucket: manageBucket(auth), limit: rateLimit(env), windowMs: MANAGE_RATE_LIMIT.windowMs, message: RATE_MESSAGE, spent: false };
+  let response: Response;
+  try {
+    response = await dispatchManage(request, env, auth, matched, rate);
+  } catch (error) {
+    if (!rate.spent) await takeManageRate(env, auth);
+    throw error;
+  }
+  if (!rate.spent) await takeManageRate(env, auth);
+  return response;
 }
+
+const RATE_MESSAGE = "Too many requests for this credential.";
+const manageBucket = (auth: ManagementAuth) => `manage:${auth.credential.id}`;
 
 /**
  * The site comes from the credential only (spec 2, Authentication): a request naming a site
@@ -79,8 +99,8 @@ export function refuseNamedSite(request: Request): void {
  * POST (a tool call it dispatches through {@link dispatchManage} is not counted again).
  */
 export async function takeManageRate(env: Env, auth: ManagementAuth): Promise<void> {
-  const rate = await siteObject(env, auth.site.id).takeRate(`manage:${auth.credential.id}`, rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
-  if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this credential.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+  const rate = await siteObject(env, auth.site.id).takeRate(manageBucket(auth), rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
+  if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
 }
 
 /**
@@ -88,7 +108,7 @@ export async function takeManageRate(env: Env, auth: ManagementAuth): Promise<vo
  * writes → closed-schema parsing → handler. The MCP server's tool calls come in here with a
  * request built for the tool's route (workers/mcp/tool-call.ts), so they meet the same checks.
  */
-export async function dispatchManage(request: Request, env: Env, auth: ManagementAuth, found?: RouteMatch<RouteSpec>): Promise<Response> {
+export async function dispatchManage(request: Request, env: Env, auth: ManagementAuth, found?: RouteMatch<RouteSpec>, rate?: DeferredRate): Promise<Response> {
   const url = new URL(request.url);
   const matched = found ?? (await match(request));
   if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
@@ -132,6 +152,7 @@ export async function dispatchManage(request: Request, env: Env, auth: Managemen
           retentionMs: LIFECYCLE_OPERATIONS.has(route.operationId) ? RETENTION_LIFECYCLE_MS : RETENTION_DEFAULT_MS,
         }
       : undefined,
+    ...(rate ? { rate } : {}),
   };
   const handler: ManageHandler | undefined = HANDLERS[route.operationId];
   if (!handler) throw new AppError("not_found", "No such management route.");

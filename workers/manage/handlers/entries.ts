@@ -17,7 +17,7 @@ import type {
 } from "../../../schema/manage-entries";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
-import { runCommand } from "../respond";
+import { commandHandler } from "../respond";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -120,14 +120,17 @@ export async function listEntryDependents(call: ManageCall): Promise<Response> {
 
 const id = (call: ManageCall) => call.params.id ?? "";
 
-export const createEntry = (call: ManageCall) => runCommand(call, "createEntry", call.body as v.InferOutput<typeof CreateEntryBody>);
-export const saveEntry = (call: ManageCall) => runCommand(call, "saveDraft", { instance_id: id(call), ...(call.body as v.InferOutput<typeof SaveDraftBody>) });
-export const addEntryLanguage = (call: ManageCall) => runCommand(call, "addLanguage", { instance_id: id(call), ...(call.body as v.InferOutput<typeof AddLanguageBody>) });
-export const restoreEntryVersion = (call: ManageCall) =>
-  runCommand(call, "restoreVersion", { instance_id: id(call), version_id: call.params.version_id ?? "", ...(call.body as v.InferOutput<typeof RestoreVersionBody>) });
-export const publishEntry = (call: ManageCall) => runCommand(call, "publish", { instance_id: id(call), ...(call.body as v.InferOutput<typeof PublishBody>) });
-export const unpublishEntry = (call: ManageCall) => runCommand(call, "unpublish", { instance_id: id(call), ...(call.body as v.InferOutput<typeof UnpublishBody>) });
-export const moveEntry = (call: ManageCall) => runCommand(call, "move", { instance_id: id(call), ...(call.body as v.InferOutput<typeof MoveBody>) });
-export const trashEntry = (call: ManageCall) => runCommand(call, "trash", { instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) });
-export const restoreEntry = (call: ManageCall) => runCommand(call, "restore", { instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) });
-export const purgeEntry = (call: ManageCall) => runCommand(call, "purge", { instance_id: id(call) });
+export const createEntry = commandHandler("createEntry", (call) => call.body as v.InferOutput<typeof CreateEntryBody>);
+export const saveEntry = commandHandler("saveDraft", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof SaveDraftBody>) }));
+export const addEntryLanguage = commandHandler("addLanguage", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof AddLanguageBody>) }));
+export const restoreEntryVersion = commandHandler("restoreVersion", (call) => ({
+  instance_id: id(call),
+  version_id: call.params.version_id ?? "",
+  ...(call.body as v.InferOutput<typeof RestoreVersionBody>),
+}));
+export const publishEntry = commandHandler("publish", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof PublishBody>) }));
+export const unpublishEntry = commandHandler("unpublish", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof UnpublishBody>) }));
+export const moveEntry = commandHandler("move", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof MoveBody>) }));
+export const trashEntry = commandHandler("trash", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) }));
+export const restoreEntry = commandHandler("restore", (call) => ({ instance_id: id(call), ...(call.body as v.InferOutput<typeof TrashBody>) }));
+export const purgeEntry = commandHandler("purge", (call) => ({ instance_id: id(call) }));
