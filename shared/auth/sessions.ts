@@ -93,16 +93,30 @@ export async function startSession(
 
 /** The live session of a secret: known, not expired, its person active. Otherwise undefined. */
 export async function findSession(db: Kysely<Database>, secret: string, nowMs: number): Promise<Session | undefined> {
-  if (!SESSION_SECRET.test(secret)) return undefined;
-  const row = await db
+  if (!isSessionSecret(secret)) return undefined;
+  const row = await liveSessionQuery(db, await sha256Hex(secret), nowMs).executeTakeFirst();
+  return row ? toSession(row) : undefined;
+}
+
+/** Whether a secret has a session secret's shape (anything else is no session, unread). */
+export function isSessionSecret(secret: string): boolean {
+  return SESSION_SECRET.test(secret);
+}
+
+/** The session row of a secret's digest, unexpired, its person active (none: no live session). */
+export function liveSessionQuery(db: Kysely<Database>, digest: string, nowMs: number) {
+  return db
     .selectFrom("sessions")
     .innerJoin("persons", "persons.id", "sessions.person_id")
     .select(["sessions.id_digest", "sessions.csrf_digest", "sessions.expires_at", "persons.id", "persons.email", "persons.name"])
-    .where("sessions.id_digest", "=", await sha256Hex(secret))
+    .where("sessions.id_digest", "=", digest)
     .where("sessions.expires_at", ">", isoAt(nowMs))
-    .where("persons.active", "=", 1)
-    .executeTakeFirst();
-  if (!row) return undefined;
+    .where("persons.active", "=", 1);
+}
+
+type LiveSessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof liveSessionQuery>["executeTakeFirst"]>>>;
+
+export function toSession(row: LiveSessionRow): Session {
   return {
     digest: row.id_digest,
     csrfDigest: row.csrf_digest,

@@ -3,8 +3,10 @@ import { ALL_SCOPES, type Scope } from "../../schema/scopes";
 import { decide } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { newSecret, sha256Hex } from "../crypto/digest";
-import type { Kysely } from "kysely";
-import { resolveDelegation } from "../auth/plugin-delegation";
+import { sql, type Expression, type Kysely } from "kysely";
+import { delegateFrom, delegationReads, delegationRowsOf, type DelegationRows } from "../auth/plugin-delegation";
+import { createDb } from "../db/client";
+import { readTogether } from "../db/read-together";
 import type { Database, PluginInstallationsTable } from "../db/database";
 import { guard } from "../db/batch";
 import { AppError } from "../errors";
@@ -205,26 +207,64 @@ export interface ExchangeAnswer {
   model_ids: string[];
 }
 
+/** What an exchange reads before it consumes the code: the code, its delegation's rows, the person. */
+export interface ExchangeRows {
+  code: { delegation_id: string } | undefined;
+  delegation: DelegationRows;
+  person: { id: string; name: string } | undefined;
+}
+
+type Key = string | Expression<string>;
+
+/**
+ * The reads of an exchange, for one D1 batch: the live code of this installation, the
+ * delegation's rows (`delegationReads`) and its person, keyed through subqueries on the code. The
+ * installation's keys may themselves be subqueries (the plugin router reads them with the token's).
+ */
+export function exchangeReads(db: Kysely<Database>, codeDigest: string, installationId: Key, siteId: Key, now: number) {
+  const code = db
+    .selectFrom("plugin_launch_codes")
+    .where("code_digest", "=", codeDigest)
+    .where("installation_id", "=", installationId)
+    .where("site_id", "=", siteId)
+    .where("consumed_at", "is", null)
+    .where("expires_at", ">", now);
+  const delegationId = sql<string>`(${code.select("delegation_id")})`;
+  return [
+    code.select("delegation_id").compile(),
+    ...delegationReads(db, delegationId, installationId, siteId),
+    db
+      .selectFrom("persons")
+      .select(["id", "name"])
+      .where("id", "=", sql<string>`(${db.selectFrom("plugin_delegations").select("person_id").where("id", "=", delegationId)})`)
+      .compile(),
+  ] as const;
+}
+
+/** The answers of an `exchangeReads` batch, in its order. */
+export function exchangeRowsOf(answers: readonly unknown[][]): ExchangeRows {
+  const [code, delegation, authority, credential, connection, person] = answers;
+  return {
+    code: code?.[0] as ExchangeRows["code"],
+    delegation: delegationRowsOf([delegation ?? [], authority ?? [], credential ?? [], connection ?? []]),
+    person: person?.[0] as ExchangeRows["person"],
+  };
+}
+
 /**
  * Exchanges a launch code of `installation`: the person is re-checked first (a refusal leaves the
  * code unused), then the code is consumed by one conditional UPDATE (unused, unexpired, this
  * installation's), so two exchanges racing get one success. Unknown, used, expired or another
- * installation's code: one answer, 400 invalid_request.
+ * installation's code: one answer, 400 invalid_request. `read`: the `exchangeReads` rows when the
+ * caller read them already (with the token's installation), else read here in one batch.
  */
-export async function exchangeLaunchCode(db: Kysely<Database>, installation: PluginInstallationsTable, code: string, now: number): Promise<ExchangeAnswer> {
+export async function exchangeLaunchCode(d1: D1Database, installation: PluginInstallationsTable, code: string, now: number, read?: ExchangeRows): Promise<ExchangeAnswer> {
+  const db = createDb(d1);
   const digest = await sha256Hex(code);
   const unknown = () => new AppError("invalid_request", "The launch code is unknown, already used or expired.");
-  const found = await db
-    .selectFrom("plugin_launch_codes")
-    .select("delegation_id")
-    .where("code_digest", "=", digest)
-    .where("installation_id", "=", installation.id)
-    .where("site_id", "=", installation.site_id)
-    .where("consumed_at", "is", null)
-    .where("expires_at", ">", now)
-    .executeTakeFirst();
-  if (!found) throw unknown();
-  const delegate = await resolveDelegation(db, installation, found.delegation_id, now);
+  const rows = read ?? exchangeRowsOf(await readTogether(d1, exchangeReads(db, digest, installation.id, installation.site_id, now)));
+  if (!rows.code) throw unknown();
+  const delegate = await delegateFrom(db, installation, rows.delegation, now);
   const consumed = await db
     .updateTable("plugin_launch_codes")
     .set({ consumed_at: now })
@@ -234,7 +274,8 @@ export async function exchangeLaunchCode(db: Kysely<Database>, installation: Plu
     .where("expires_at", ">", now)
     .executeTakeFirst();
   if (Number(consumed.numUpdatedRows) !== 1) throw unknown();
-  const person = await db.selectFrom("persons").select(["id", "name"]).where("id", "=", delegate.delegation.person_id).executeTakeFirstOrThrow();
+  const person = rows.person;
+  if (!person) throw new Error(`person ${delegate.delegation.person_id} of delegation ${delegate.delegation.id} is gone`);
   return {
     delegation_id: delegate.delegation.id,
     expires_at: isoAt(delegate.delegation.expires_at),

@@ -164,7 +164,7 @@ describe("plugin protocol: delegations hold only while their authority does", ()
     const post = await draft(s, models.article.id, { title: "Hello" });
     const delegationId = await delegationFor(s, plugin, post.instance_id);
     const installation = await createDb(env.DB).selectFrom("plugin_installations").selectAll().where("id", "=", plugin.id).executeTakeFirstOrThrow();
-    const delegate = await resolveDelegation(createDb(env.DB), installation, delegationId, Date.now());
+    const delegate = await resolveDelegation(env.DB, installation, delegationId, Date.now());
     const run = (basis: typeof delegate.basis, checkedAt = Date.now()) =>
       settle(
         siteObject(env, s.site.id).command("pluginPublish", {

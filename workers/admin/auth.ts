@@ -1,11 +1,12 @@
-import { personAuthority, type HeldRole } from "../../shared/auth/person-authority";
+import { authorityFrom, personAuthority, type HeldRole, type PersonAuthority } from "../../shared/auth/person-authority";
+import { readSessionOnSite } from "../../shared/auth/session-site";
 import { csrfMatches, findSession, type Session } from "../../shared/auth/sessions";
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { findSiteById } from "../../shared/repositories/site-repository";
+import { findSiteById, type Site } from "../../shared/repositories/site-repository";
 import type { LifecycleContext } from "../../shared/services/lifecycle/context";
 import { sessionSecretOf } from "./cookies";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -35,13 +36,20 @@ const unauthorized = () => new AppError("unauthorized", "Sign in first.");
 export async function requireSession(request: Request, env: Env, params: string[]): Promise<SessionCall> {
   const secret = sessionSecretOf(request);
   if (!secret) throw unauthorized();
-  const session = await findSession(createDb(env.DB), secret, systemClock.now());
+  return sessionCall(request, env, params, secret, await findSession(createDb(env.DB), secret, systemClock.now()));
+}
+
+/** The refusals of a session found (or not) for the cookie's secret: 401, then the CSRF token on writes. */
+async function sessionCall(request: Request, env: Env, params: string[], secret: string, session: Session | undefined): Promise<SessionCall> {
   if (!session) throw unauthorized();
   if (WRITE_METHODS.has(request.method) && !(await csrfMatches(session, request.headers.get("x-csrf-token")))) {
     throw new AppError("csrf_failed", "The X-CSRF-Token header is missing or is not this session's token.");
   }
   return { request, env, session, secret, params };
 }
+
+const SITE_ID = /^site_[A-Za-z0-9_-]{1,64}$/;
+const siteRefused = () => new AppError("forbidden", "You have no active membership on this site.");
 
 /**
  * The site chosen by the X-Site-Id header, with the person's permissions re-read from their role
@@ -51,15 +59,39 @@ export async function requireSession(request: Request, env: Env, params: string[
 export async function requireSite(call: SessionCall): Promise<SiteCall> {
   const siteId = call.request.headers.get("x-site-id")?.trim();
   if (!siteId) throw new AppError("invalid_request", "Name the site with the X-Site-Id header.");
-  const refused = () => new AppError("forbidden", "You have no active membership on this site.");
-  if (!/^site_[A-Za-z0-9_-]{1,64}$/.test(siteId)) throw refused();
+  if (!SITE_ID.test(siteId)) throw siteRefused();
   const db = createDb(call.env.DB);
   const authority = await personAuthority(db, call.session.person.id, siteId);
-  if (!authority.ok) throw authority.reason === "person_inactive" ? unauthorized() : refused();
-  const site = await findSiteById(db, siteId);
-  if (!site) throw refused();
+  if (!authority.ok) throw authority.reason === "person_inactive" ? unauthorized() : siteRefused();
+  return siteCall(call, authority, await findSiteById(db, siteId));
+}
+
+async function siteCall(call: SessionCall, authority: Extract<PersonAuthority, { ok: true }>, site: Site | undefined): Promise<SiteCall> {
+  if (!site) throw siteRefused();
   // The site's handle: directory and content reads each on their own database (shared/db/site-databases.ts).
   const d1 = await siteScopedDatabase(call.env, site.id);
   const ctx: LifecycleContext = { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: authority.actor, clock: systemClock };
   return { ...call, ctx, role: authority.role };
+}
+
+/**
+ * `requireSite(await requireSession(…))` with the same answers in the same order, reading the
+ * session, the person's membership on the named site and the site in one D1 batch
+ * (shared/auth/session-site.ts). Without a well-formed X-Site-Id there is nothing to read
+ * together: the two steps run as they are.
+ */
+export async function requireSessionOnSite(request: Request, env: Env, params: string[]): Promise<SiteCall> {
+  const siteId = request.headers.get("x-site-id")?.trim();
+  if (!siteId || !SITE_ID.test(siteId)) return requireSite(await requireSession(request, env, params));
+  const secret = sessionSecretOf(request);
+  if (!secret) throw unauthorized();
+  const read = await readSessionOnSite(env.DB, secret, siteId, systemClock.now());
+  const call = await sessionCall(request, env, params, secret, read.session);
+  // The session was read live in the same snapshot, so its person is active there: without a
+  // membership row the answer is the site's refusal (personAuthority would read the person's
+  // flag to tell, and find it set).
+  if (!read.authority) throw siteRefused();
+  const authority = await authorityFrom(createDb(env.DB), call.session.person.id, read.authority);
+  if (!authority.ok) throw authority.reason === "person_inactive" ? unauthorized() : siteRefused();
+  return siteCall(call, authority, read.site);
 }

@@ -2,7 +2,7 @@ import { ALL_SCOPES } from "../../schema/scopes";
 import type { Env } from "../../shared/env";
 import type { ManagementAuth } from "../../shared/auth/management-authority";
 import { dispatchManage, MANAGE_BASE, takeManageRate } from "../manage/router";
-import { requireSession, requireSite } from "./auth";
+import { requireSessionOnSite } from "./auth";
 
 /**
  * The management API under an admin session (docs/admin-ui.md, "One API"): the admin UI calls
@@ -21,7 +21,7 @@ export function isSessionManagePath(pathname: string): boolean {
 }
 
 export async function handleSessionManage(request: Request, env: Env): Promise<Response> {
-  const call = await requireSite(await requireSession(request, env, []));
+  const call = await requireSessionOnSite(request, env, []);
   const person = call.session.person;
   const auth: ManagementAuth = {
     credential: { kind: "admin_session", id: `person:${person.id}`, name: person.name, scopes: [...ALL_SCOPES], model_ids: null },

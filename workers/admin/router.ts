@@ -4,7 +4,7 @@ import { AppError } from "../../shared/errors";
 import { parse } from "../../shared/services/validation";
 import { malformedPath, methodNotAllowed, pathParamNames, routeTable } from "../http/route-table";
 import { normaliseHost } from "../../shared/repositories/site-repository";
-import { requireSession, requireSite, type SessionCall, type SiteCall } from "./auth";
+import { requireSession, requireSessionOnSite, type SessionCall, type SiteCall } from "./auth";
 import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
 import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
@@ -140,7 +140,7 @@ export async function handleAdmin(request: Request, env: Env): Promise<Response>
     case "site": {
       const handle = SITE_HANDLERS[route.operationId];
       if (!handle) throw noRoute();
-      const call = await requireSite(await requireSession(request, env, params));
+      const call = await requireSessionOnSite(request, env, params);
       checkPath();
       return handle(call);
     }

@@ -1,8 +1,8 @@
 import { pluginSurface } from "../../schema/plugin-api";
 import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type TransitionCommand } from "../../schema/plugin-protocol";
 import type { RouteSpec } from "../../schema/contract";
-import { authenticatePlugin } from "../../shared/auth/plugin-authority";
-import { resolveDelegation } from "../../shared/auth/plugin-delegation";
+import { authenticatePluginWith } from "../../shared/auth/plugin-authority";
+import { delegateFrom, resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
 import type { PluginInstallationsTable } from "../../shared/db/database";
@@ -19,6 +19,7 @@ import { outcomeResponse, renderPluginError } from "./outcome";
 import { parseJsonText } from "../http/json-body";
 import { readCappedBody, singleValuedQuery } from "./request";
 import { runTransition } from "./transitions";
+import { pluginReadPlan, type PluginPreread } from "./request-reads";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 export { PROTOCOL_BASE };
@@ -29,6 +30,8 @@ export interface PluginCall {
   request: Request;
   url: URL;
   installation: PluginInstallationsTable;
+  /** What the operation needs from the control database, read with the installation (./request-reads.ts). */
+  preread: PluginPreread;
   /** The installation's site: directory and content reads, each on its own database (shared/db/site-databases.ts). */
   d1: D1Database;
   params: Record<string, string>;
@@ -40,7 +43,7 @@ export interface PluginCall {
 type Handler = (call: PluginCall) => Promise<Response>;
 
 async function context(call: PluginCall): Promise<Response> {
-  const site = await findSiteById(createDb(call.d1), call.installation.site_id);
+  const site = "site" in call.preread ? call.preread.site : await findSiteById(createDb(call.d1), call.installation.site_id);
   if (!site) throw new AppError("plugin_unauthorized", "The installation token is missing, unknown, disabled or revoked.");
   const grant = installationGrant(call.installation);
   const data: Context = {
@@ -58,10 +61,13 @@ async function contentList(call: PluginCall): Promise<Response> {
 }
 
 async function contentItem(call: PluginCall): Promise<Response> {
-  const db = createDb(call.d1);
   const delegationId = call.query.delegation_id;
-  const resolve = delegationId === undefined ? null : async () => (await resolveDelegation(db, call.installation, delegationId, call.now)).actor;
-  return outcomeResponse("ok", "Content item.", await readContent(db, call.installation, call.params.instance_id ?? "", resolve));
+  const rows = call.preread.delegation;
+  const resolve =
+    delegationId === undefined
+      ? null
+      : async () => (rows ? await delegateFrom(createDb(call.d1), call.installation, rows, call.now) : await resolveDelegation(call.d1, call.installation, delegationId, call.now)).actor;
+  return outcomeResponse("ok", "Content item.", await readContent(call.d1, call.installation, call.params.instance_id ?? "", resolve));
 }
 
 async function transition(call: PluginCall): Promise<Response> {
@@ -70,7 +76,7 @@ async function transition(call: PluginCall): Promise<Response> {
 
 async function exchange(call: PluginCall): Promise<Response> {
   const { code } = call.body as { code: string };
-  return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(createDb(call.d1), call.installation, code, call.now));
+  return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(call.d1, call.installation, code, call.now, call.preread.exchange));
 }
 
 /** One handler per operation of schema/plugin-api.ts. */
@@ -88,10 +94,41 @@ function parseOptional(schema: RouteSpec["query"], input: unknown): unknown {
   return schema ? parse(schema, input) : input;
 }
 
+/** A matched route's operation and parsed input, or the protocol's refusal of the request's shape. */
+function parseRoute(matched: Awaited<ReturnType<typeof match>>, request: Request, url: URL, body: string) {
+  // The protocol's codes are closed: an unknown route or method and a path that is not valid
+  // percent-encoding are all requests not valid for protocol v1 (never a retryable failure).
+  if (matched.kind === "malformed") throw malformedPath();
+  if (matched.kind !== "matched") throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+  const { route, params } = matched;
+  const handler = PLUGIN_HANDLERS[route.operationId];
+  if (!handler) throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+  return {
+    operationId: route.operationId,
+    handler,
+    params: parseOptional(route.params, params) as Record<string, string>,
+    query: parseOptional(route.query, singleValuedQuery(url)) as Record<string, string | undefined>,
+    body: route.body ? parse(route.body, parseJsonText(request, body)) : undefined,
+  };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settled<T>(run: () => T): Settled<T> {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 /**
  * Plugin protocol v1 (docs/plugins.md): size limit before parsing → installation token → rate limit
  * (per installation, in the site's object) → route → closed-schema parsing → handler. Every answer
- * is the outcome envelope; the site comes from the token.
+ * is the outcome envelope; the site comes from the token. The route and its input are parsed
+ * before the token is checked only so that the ids they name key the reads sent with the
+ * installation's (one D1 batch, ./request-reads.ts); their refusals still come after the token's
+ * and the rate limit's.
  */
 export async function handlePlugin(request: Request, env: Env): Promise<Response> {
   const requestId = crypto.randomUUID();
@@ -99,27 +136,25 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     // Every method: a GET carrying a body is held to the same limit.
     const body = await readCappedBody(request);
     const now = systemClock.now();
-    const installation = await authenticatePlugin(env.DB, request, now);
+    const url = new URL(request.url);
+    const parsed = settled(parseRoute.bind(null, await match(request), request, url, body));
+    const plan = parsed.ok ? await pluginReadPlan(parsed.value, now) : undefined;
+    const { installation, answers } = await authenticatePluginWith(env.DB, request, now, plan?.reads);
     const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
     if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this installation.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
-    const url = new URL(request.url);
-    const matched = await match(request);
-    // The protocol's codes are closed: an unknown route or method and a path that is not valid
-    // percent-encoding are all requests not valid for protocol v1 (never a retryable failure).
-    if (matched.kind === "malformed") throw malformedPath();
-    if (matched.kind !== "matched") throw new AppError("invalid_request", "No such route in plugin protocol v1.");
-    const { route, params } = matched;
-    const handler = PLUGIN_HANDLERS[route.operationId];
-    if (!handler) throw new AppError("invalid_request", "No such route in plugin protocol v1.");
+    if (!parsed.ok) throw parsed.error;
+    const d1 = await siteScopedDatabase(env, installation.site_id);
+    const { handler, params, query } = parsed.value;
     const call: PluginCall = {
       env,
       request,
       url,
       installation,
-      d1: await siteScopedDatabase(env, installation.site_id),
-      params: parseOptional(route.params, params) as Record<string, string>,
-      query: parseOptional(route.query, singleValuedQuery(url)) as Record<string, string | undefined>,
-      body: route.body ? parse(route.body, parseJsonText(request, body)) : undefined,
+      preread: plan ? plan.decode(answers) : {},
+      d1,
+      params,
+      query,
+      body: parsed.value.body,
       now,
     };
     return await handler(call);

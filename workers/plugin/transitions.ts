@@ -1,6 +1,6 @@
 import { decide } from "../../shared/auth/permissions";
 import type { TransitionCommand } from "../../schema/plugin-protocol";
-import { resolveDelegation } from "../../shared/auth/plugin-delegation";
+import { delegateFrom, resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { createDb } from "../../shared/db/client";
 import { AppError } from "../../shared/errors";
 import type { EntryView } from "../../shared/services/lifecycle";
@@ -41,7 +41,9 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
   requireCapability(call.installation, capability);
   const db = createDb(call.d1);
   const entry = await findGrantedEntry(db, call.installation, instanceId);
-  const delegate = await resolveDelegation(db, call.installation, command.delegation_id, call.now);
+  // The delegation's rows came with the installation's (./request-reads.ts).
+  const rows = call.preread.delegation;
+  const delegate = rows ? await delegateFrom(db, call.installation, rows, call.now) : await resolveDelegation(call.d1, call.installation, command.delegation_id, call.now);
   if (!delegate.capabilities.includes(capability) || !delegate.modelIds.includes(entry.model_id)) {
     throw new AppError("requester_unauthorized", `The person behind the delegation did not delegate "${capability}" on this model.`);
   }
