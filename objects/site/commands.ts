@@ -43,6 +43,11 @@ export interface RateSpend {
   message: string;
 }
 
+/** A caller's rate window its first command spends (`spent` once a command carried it). */
+export interface DeferredRate extends RateSpend {
+  spent: boolean;
+}
+
 /** What a write answers: the HTTP status the surface should use, the body, and what followed. */
 export interface WriteAnswer<T> {
   status: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rotateInstallationToken, transitionInstallation } from "../../shared/services/plugins";
 import { installTestPlugin, pluginCall, testManifest } from "../helpers/plugins";
-import { expectEnvelope, setup } from "../helpers/plugin-protocol";
+import { delegationFor, draft, eventCount, expectEnvelope, setup } from "../helpers/plugin-protocol";
 import { inSiteStorage } from "../helpers/site-storage";
 
 describe("plugin protocol: rate limit per installation", () => {
@@ -36,4 +36,43 @@ describe("plugin protocol: rate limit per installation", () => {
     await transitionInstallation(s.ctx(), plugin.id, "disable");
     expectEnvelope(await pluginCall(plugin.token, "GET", "/context"), "plugin_unauthorized");
   }, 60_000);
+
+  it("counts a transition once whether its command or a refusal before it answers, and refuses the 121st with nothing done", async () => {
+    const { s, models, plugin } = await setup();
+    const window = () =>
+      inSiteStorage(s.site.id, (storage) => storage.sql.exec<{ count: number }>("SELECT count FROM limit_windows WHERE bucket = ?", `plugin:${plugin.id}`).toArray()[0]?.count ?? 0);
+    const posts = [];
+    for (let i = 0; i < 3; i++) posts.push(await draft(s, models.article.id, { title: `Rated ${i}` }));
+    const [first, second, third] = posts;
+    if (!first || !second || !third) throw new Error("no drafts");
+    const delegations = new Map<string, string>();
+    for (const post of posts) delegations.set(post.instance_id, await delegationFor(s, plugin, post.instance_id));
+    const delegation = delegations.get(first.instance_id);
+    const start = await window(); // the launch exchanges above spent the window too
+    const publish = (post: typeof first, key: string | null, extra: Record<string, unknown> = {}) =>
+      pluginCall(plugin.token, "POST", `/content/${post.instance_id}/transitions`, {
+        body: { kind: "publish", expected_current_version_id: post.current_version_id, expected_workflow_revision: 0, delegation_id: delegations.get(post.instance_id), ...extra },
+        ...(key === null ? {} : { key }),
+      });
+    // Each kind once: applied, replayed, refused by the command (stale revision), refused before it
+    // (no key, unknown body key, unknown entry), a read.
+    expectEnvelope(await publish(first, "r-1"), "transition_applied");
+    expectEnvelope(await publish(first, "r-1"), "idempotent_replay");
+    expectEnvelope(await publish(second, "r-2", { expected_workflow_revision: 7 }), "workflow_conflict");
+    expect((await publish(second, "x".repeat(129))).status).toBe(400);
+    expect((await publish(second, "r-3", { surprise: true })).status).toBe(400);
+    expect((await pluginCall(plugin.token, "POST", "/content/ent_unknown/transitions", { key: "r-4", body: { kind: "publish", expected_current_version_id: "ver_x", expected_workflow_revision: 0, delegation_id: delegation } })).status).toBe(404);
+    expectEnvelope(await pluginCall(plugin.token, "GET", "/context"), "ok");
+    expect(await window()).toBe(start + 7);
+
+    // Spend the rest of the window, then every kind is 429 first and nothing is published.
+    await Promise.all(Array.from({ length: 120 - start - 7 }, () => pluginCall(plugin.token, "GET", "/context")));
+    expect(await window()).toBe(120);
+    const published = await eventCount(s.site.id, "entry.published");
+    for (const res of [await publish(third, "r-5"), await publish(third, null), await publish(first, "r-1")]) {
+      expectEnvelope(res, "rate_limited");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(await eventCount(s.site.id, "entry.published")).toBe(published);
+  }, 120_000);
 });

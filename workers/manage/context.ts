@@ -2,7 +2,9 @@ import type { RouteSpec } from "../../schema/contract";
 import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle";
-import type { IdempotencyRequest, RateSpend } from "../../objects/site/commands";
+import type { DeferredRate, IdempotencyRequest } from "../../objects/site/commands";
+
+export type { DeferredRate };
 import type { UploadedFile } from "../http/multipart-body";
 
 /** The credential a management request authenticated with (never its secret). */
@@ -38,9 +40,5 @@ export interface ManageCall {
   rate?: DeferredRate;
 }
 
-/** A rate window a command spends for its call; `spent` once a command carried it. */
-export interface DeferredRate extends RateSpend {
-  spent: boolean;
-}
 
 export type ManageHandler = (call: ManageCall) => Promise<Response>;

@@ -1,6 +1,6 @@
 import { AppError } from "../../shared/errors";
 import type { CommandAnswer, CommandInput, CommandName } from "../../objects/site/command-registry";
-import { settle, siteObject } from "../forward";
+import { rateForCommand, settle, siteObject } from "../forward";
 import { json } from "../http/respond";
 import type { ManageCall } from "./context";
 
@@ -37,9 +37,6 @@ export type CommandCall = Pick<ManageCall, "env" | "request" | "site" | "actor" 
  */
 export async function sendCommand<K extends CommandName>(call: CommandCall, name: K, input: CommandInput<K>): Promise<CommandResult<K>> {
   const leaseToken = call.request.headers.get("x-editing-token");
-  // The call's unspent rate window travels with its first command (one site-object request).
-  const rate = call.rate && !call.rate.spent ? call.rate : undefined;
-  if (rate) rate.spent = true;
   const outcome = await settle<CommandResult<K>>(
     siteObject(call.env, call.site.id).command(name, {
       siteId: call.site.id,
@@ -48,7 +45,8 @@ export async function sendCommand<K extends CommandName>(call: CommandCall, name
       ...(call.idempotency ? { idempotency: call.idempotency } : {}),
       // The editing lease the caller took (POST /entries/{id}/editing): a taken-over lease is lock_lost.
       ...(leaseToken ? { leaseToken } : {}),
-      ...(rate ? { rate: { bucket: rate.bucket, limit: rate.limit, windowMs: rate.windowMs, message: rate.message } } : {}),
+      // The call's unspent rate window travels with its first command (one site-object request).
+      ...rateForCommand(call.rate),
     }),
   );
   if (!outcome.ok) throw AppError.fromFailure(outcome.error);

@@ -1,6 +1,7 @@
 import { pluginSurface } from "../../schema/plugin-api";
 import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type TransitionCommand } from "../../schema/plugin-protocol";
 import type { RouteSpec } from "../../schema/contract";
+import type { DeferredRate } from "../../objects/site/commands";
 import { authenticatePluginWith } from "../../shared/auth/plugin-authority";
 import { delegateFrom, resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { systemClock } from "../../shared/clock";
@@ -38,6 +39,11 @@ export interface PluginCall {
   query: Record<string, string | undefined>;
   body: unknown;
   now: number;
+  /**
+   * The installation's rate window when the handler's command spends it in its own site-object
+   * call (a transition: one Durable Object request, not two); see handlePlugin.
+   */
+  rate?: DeferredRate;
 }
 
 type Handler = (call: PluginCall) => Promise<Response>;
@@ -130,6 +136,8 @@ function settled<T>(run: () => T): Settled<T> {
  * installation's (one D1 batch, ./request-reads.ts); their refusals still come after the token's
  * and the rate limit's.
  */
+const RATE_MESSAGE = "Too many requests for this installation.";
+
 export async function handlePlugin(request: Request, env: Env): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
@@ -140,8 +148,17 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     const parsed = settled(parseRoute.bind(null, await match(request), request, url, body));
     const plan = parsed.ok ? await pluginReadPlan(parsed.value, now) : undefined;
     const { installation, answers } = await authenticatePluginWith(env.DB, request, now, plan?.reads);
-    const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
-    if (!rate.allowed) throw new AppError("rate_limited", "Too many requests for this installation.", { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+    const spendRate = async (): Promise<void> => {
+      const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
+      if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
+    };
+    // A transition's command spends the window in its own site-object call; whatever answers
+    // before that command spends it here first, so every request counts once and 429 comes first.
+    const deferred: DeferredRate | undefined =
+      parsed.ok && parsed.value.handler === transition
+        ? { bucket: `plugin:${installation.id}`, limit: PLUGIN_RATE_LIMIT.requests, windowMs: PLUGIN_RATE_LIMIT.windowMs, message: RATE_MESSAGE, spent: false }
+        : undefined;
+    if (!deferred) await spendRate();
     if (!parsed.ok) throw parsed.error;
     const d1 = await siteScopedDatabase(env, installation.site_id);
     const { handler, params, query } = parsed.value;
@@ -156,8 +173,13 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
       query,
       body: parsed.value.body,
       now,
+      ...(deferred ? { rate: deferred } : {}),
     };
-    return await handler(call);
+    try {
+      return await handler(call);
+    } finally {
+      if (deferred && !deferred.spent) await spendRate();
+    }
   } catch (thrown) {
     return renderPluginError(thrown, requestId);
   }

@@ -8,7 +8,7 @@ import { findGrantedEntry, requireCapability, toSummary } from "../../shared/ser
 import { installationGrant } from "../../shared/services/plugins";
 import { RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import type { IdempotencyRequest, WriteAnswer } from "../../objects/site/commands";
-import { settle, siteObject } from "../forward";
+import { rateForCommand, settle, siteObject } from "../forward";
 import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
 import { outcomeResponse } from "./outcome";
 import type { PluginCall } from "./router";
@@ -57,7 +57,7 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
     throw new AppError("requester_unauthorized", "The person behind the delegation may not read this entry.");
   }
   const site = siteObject(call.env, call.installation.site_id);
-  const base = { siteId: call.installation.site_id, actor: delegate.actor, ...(idempotency ? { idempotency } : {}) };
+  const base = { siteId: call.installation.site_id, actor: delegate.actor, ...(idempotency ? { idempotency } : {}), ...rateForCommand(call.rate) };
   const guarded = { instance_id: entry.instance_id, basis: delegate.basis, checked_at: call.now };
   const outcome =
     command.kind === "publish"
