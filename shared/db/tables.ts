@@ -112,6 +112,21 @@ export function tablesOf(sql: string): string[] {
  * second database.
  */
 export function statementSide(sql: string): TableSide {
+  const known = SIDE_BY_SQL.get(sql);
+  if (known !== undefined) return known;
+  const side = classify(sql);
+  // Bounded: queries are few distinct texts (parameters are bound, not inlined), so the memo
+  // holds them all; should it ever fill, it starts over rather than grow.
+  if (SIDE_BY_SQL.size >= SIDE_MEMO_SIZE) SIDE_BY_SQL.clear();
+  SIDE_BY_SQL.set(sql, side);
+  return side;
+}
+
+/** Sides already worked out, by SQL text: routing a statement costs a map lookup, not a regex scan. */
+const SIDE_BY_SQL = new Map<string, TableSide>();
+const SIDE_MEMO_SIZE = 2_000;
+
+function classify(sql: string): TableSide {
   let control = false;
   let site = false;
   let record = false;
