@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { createDb } from "../../db/client";
-import type { EntryRow, VersionRow } from "../../db/database";
+import type { EntryRow, ModelRow, VersionRow } from "../../db/database";
 import { readTogether } from "../../db/read-together";
 import { toModel, type Model } from "../../repositories/model-repository";
 import { toSite, type Site } from "../../repositories/site-repository";
@@ -25,19 +25,8 @@ export async function preloadWrite(d1: D1Database, siteId: string, input: object
   const instanceId = "instance_id" in input && typeof input.instance_id === "string" ? input.instance_id : undefined;
   const modelId = "model_id" in input && typeof input.model_id === "string" ? input.model_id : undefined;
   if (instanceId !== undefined) {
-    const entryOf = (column: "model_id" | "current_version_id") =>
-      sql<string>`(SELECT ${sql.ref(column)} FROM entries WHERE site_id = ${siteId} AND instance_id = ${instanceId})`;
-    const [sites, entries, models, versions] = await readTogether(d1, [
-      siteQuery,
-      db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("instance_id", "=", instanceId).compile(),
-      db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", entryOf("model_id")).compile(),
-      db.selectFrom("versions").selectAll().where("site_id", "=", siteId).where("id", "=", entryOf("current_version_id")).compile(),
-    ] as const);
-    const model = models[0];
-    return {
-      site: sites[0] ? toSite(sites[0]) : undefined,
-      preloaded: { kind: "entry", instanceId, entry: entries[0], model: model ? toModel(model) : undefined, version: versions[0] },
-    };
+    const [sites, entries, models, versions] = await readTogether(d1, [siteQuery, ...entryReads(d1, siteId, instanceId)] as const);
+    return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "entry", instanceId, ...entryFrom(entries, models, versions) } };
   }
   if (modelId !== undefined) {
     const [sites, models] = await readTogether(d1, [siteQuery, db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", modelId).compile()] as const);
@@ -46,4 +35,35 @@ export async function preloadWrite(d1: D1Database, siteId: string, input: object
   }
   const [sites] = await readTogether(d1, [siteQuery] as const);
   return { site: sites[0] ? toSite(sites[0]) : undefined };
+}
+
+/**
+ * An entry of the site with its model and current version, in one D1 round trip (the model and
+ * version keyed through subqueries on the entry): what a read of one entry needs.
+ */
+export async function readEntryTogether(d1: D1Database, siteId: string, instanceId: string): Promise<EntryTogether> {
+  const [entries, models, versions] = await readTogether(d1, entryReads(d1, siteId, instanceId));
+  return entryFrom(entries, models, versions);
+}
+
+export interface EntryTogether {
+  entry: EntryRow | undefined;
+  model: Model | undefined;
+  version: VersionRow | undefined;
+}
+
+function entryReads(d1: D1Database, siteId: string, instanceId: string) {
+  const db = createDb(d1);
+  const entryOf = (column: "model_id" | "current_version_id") =>
+    sql<string>`(SELECT ${sql.ref(column)} FROM entries WHERE site_id = ${siteId} AND instance_id = ${instanceId})`;
+  return [
+    db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("instance_id", "=", instanceId).compile(),
+    db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", entryOf("model_id")).compile(),
+    db.selectFrom("versions").selectAll().where("site_id", "=", siteId).where("id", "=", entryOf("current_version_id")).compile(),
+  ] as const;
+}
+
+function entryFrom(entries: EntryRow[], models: ModelRow[], versions: VersionRow[]): EntryTogether {
+  const model = models[0];
+  return { entry: entries[0], model: model ? toModel(model) : undefined, version: versions[0] };
 }

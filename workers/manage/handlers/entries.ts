@@ -5,6 +5,7 @@ import { AppError } from "../../../shared/errors";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { entryView, readableLabel } from "../../../shared/services/lifecycle/entry-view";
+import { readEntryTogether } from "../../../shared/services/lifecycle/preload";
 import type {
   AddLanguageBody,
   CreateEntryBody,
@@ -28,10 +29,10 @@ function readable(call: ManageCall, model: Model, lang: string): boolean {
 }
 
 async function readableEntry(call: ManageCall) {
-  const entry = await entryRepository(call.ctx.db, call.ctx.scope).find(call.params.id ?? "");
-  const model = entry ? await modelRepository(call.ctx.db, call.ctx.scope).findById(entry.model_id) : undefined;
+  // The entry, its model and its current version in one round trip (lifecycle/preload.ts).
+  const { entry, model, version } = await readEntryTogether(call.ctx.d1, call.site.id, call.params.id ?? "");
   if (!entry || !model || !readable(call, model, entry.lang)) throw new AppError("not_found", "No such entry.");
-  return { entry, model };
+  return { entry, model, version };
 }
 
 /** GET /entries */
@@ -79,8 +80,7 @@ export async function listEntries(call: ManageCall): Promise<Response> {
 
 /** GET /entries/{id} */
 export async function getEntry(call: ManageCall): Promise<Response> {
-  const { entry, model } = await readableEntry(call);
-  const version = entry.current_version_id ? await entryRepository(call.ctx.db, call.ctx.scope).findVersion(entry.current_version_id) : undefined;
+  const { entry, model, version } = await readableEntry(call);
   return json(entryView(entry, model, version, call.actor));
 }
 
