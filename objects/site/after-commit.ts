@@ -47,12 +47,15 @@ export async function enqueueEvents(env: Env, clock: Clock, siteId: string, even
   }
 }
 
-/** Outbox rows of this site that were committed but never reached the queue. */
+/** How many unsent events one look finds at most. */
+export const PENDING_PAGE = 100;
+
+/** Outbox rows of this site that were committed but never reached the queue (PENDING_PAGE at most per database). */
 export async function pendingEventIds(env: Env, siteId: string): Promise<string[]> {
   const ids: string[] = [];
   for (const db of await recordDatabases(env, siteId)) {
-    const rows = await db.prepare("SELECT id FROM outbox_events WHERE site_id = ? AND enqueued_at IS NULL ORDER BY created_at LIMIT 100")
-      .bind(siteId)
+    const rows = await db.prepare("SELECT id FROM outbox_events WHERE site_id = ? AND enqueued_at IS NULL ORDER BY created_at LIMIT ?")
+      .bind(siteId, PENDING_PAGE)
       .all<{ id: string }>();
     ids.push(...rows.results.map((r) => r.id));
   }

@@ -2,6 +2,8 @@
 export const MARK_DELAY_MS = 2_000;
 /** Past this many unmarked ids a write marks them itself, so memory stays small under a burst. */
 export const MARK_AT_MOST = 500;
+/** The alarm looks for committed-but-unsent events at least this often even when none failed. */
+export const SCAN_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Outbox events a write handed to the queue whose rows are not yet marked enqueued. Marking each
@@ -13,6 +15,10 @@ export const MARK_AT_MOST = 500;
 export class SentEvents {
   #ids: string[] = [];
   #since: number | null = null;
+  // Whether the alarm must look for unsent events: at the object's start (a stop may have come
+  // between a commit and its send), after a refused send, and every SCAN_INTERVAL_MS.
+  #scanDue = true;
+  #lastScan: number | null = null;
 
   /** Notes sent ids; true when these are the first since the last take (the alarm must be armed). */
   add(ids: readonly string[], now: number): boolean {
@@ -21,6 +27,25 @@ export class SentEvents {
     if (this.#since !== null) return false;
     this.#since = now;
     return true;
+  }
+
+  /**
+   * Unsent events may be waiting (a refused send, a look that failed or found a full page): the
+   * alarm looks again within MARK_DELAY_MS.
+   */
+  scanSoon(now: number): void {
+    this.#scanDue = true;
+    this.#since ??= now;
+  }
+
+  /** Whether this alarm must look for unsent events; if so, counts the look as done. */
+  takeScan(now: number): boolean {
+    const due = this.#scanDue || this.#lastScan === null || now - this.#lastScan >= SCAN_INTERVAL_MS;
+    if (due) {
+      this.#scanDue = false;
+      this.#lastScan = now;
+    }
+    return due;
   }
 
   /** Every noted id, forgotten here (give them back with `add` if marking fails). */

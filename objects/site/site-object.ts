@@ -5,7 +5,7 @@ import { AppError, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
-import { enqueueEvents, markEnqueued, pendingEventIds } from "./after-commit";
+import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds } from "./after-commit";
 import { SentEvents } from "./sent-events";
 import type * as C from "./commands";
 import { IdempotencyLedger } from "./idempotency";
@@ -173,7 +173,13 @@ export class SiteObject extends DurableObject<Env> {
     // Sent events are marked first, so the resend below only finds what never reached the queue.
     const sent = this.#sent.take();
     if (siteId && sent.length > 0) await markEnqueued(this.env, this.#clock, siteId, sent).catch(() => this.#sent.add(sent, this.#clock.now()));
-    if (siteId) await enqueueEvents(this.env, this.#clock, siteId, await pendingEventIds(this.env, siteId));
+    // Looking for unsent events costs a read per database: done when one may exist (see SentEvents).
+    if (siteId && this.#sent.takeScan(this.#clock.now())) {
+      const found = await pendingEventIds(this.env, siteId).catch(() => null);
+      const sentAll = found !== null && (await enqueueEvents(this.env, this.#clock, siteId, found));
+      // A failed look or send, or a full page (more may wait): look again shortly.
+      if (!sentAll || found.length >= PENDING_PAGE) this.#sent.scanSoon(this.#clock.now());
+    }
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
     const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(

@@ -138,8 +138,13 @@ export class WriteRunner {
       await enqueueEvents(this.env, this.clock, siteId, ids);
       return;
     }
-    if (!(await sendEvents(this.env, siteId, ids))) return;
     const { events, armMarks } = this.sent;
+    if (!(await sendEvents(this.env, siteId, ids))) {
+      // The rows stay unmarked: the alarm, armed now, looks for them and sends them again.
+      events.scanSoon(this.clock.now());
+      await armMarks();
+      return;
+    }
     if (events.add(ids, this.clock.now())) await armMarks();
     if (events.size > MARK_AT_MOST) {
       const due = events.take();

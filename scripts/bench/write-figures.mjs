@@ -363,7 +363,7 @@ export async function writeFigures(base, print, say) {
   // BENCH_WRITE_PROBE=1: every query of each probed operation, then stop (finding what a write costs).
   if (process.env.BENCH_WRITE_PROBE) {
     for (const [name, p] of Object.entries(probe)) {
-      print(`${name}: ${p.rows_read} rows read, ${p.rows_written} written, batches ${p.batch_sizes.join("+") || "–"}`);
+      print(`${name}: ${p.rows_read} rows read, ${p.rows_written} written, D1 calls ${p.d1_calls_worker}+${p.d1_calls_object} (worker+object), DO calls ${p.do_calls}, batches ${p.batch_sizes.join("+") || "–"}`);
       for (const [sql, q] of Object.entries(p.queries)) print(`  ${q.side.padEnd(6)} ×${q.calls} r${q.rows_read} w${q.rows_written}  ${sql.slice(0, 150)}`);
     }
     return;
