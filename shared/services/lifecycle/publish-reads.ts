@@ -1,8 +1,8 @@
-import { sql, type RawBuilder } from "kysely";
 import type { EntryRow, VersionRow } from "../../db/database";
 import { readTogether } from "../../db/read-together";
 import { toModel } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
+import { linkedTargetModelsQuery, linkedTargetsQuery } from "./linked-targets";
 import type { PublishedTarget } from "./relation-targets";
 import { dependentSourcesQuery, versionLinksQuery, type DependentSource, type SnapshotReads } from "./snapshot";
 import { claimHolderQuery, type Claim } from "./unique-values";
@@ -27,36 +27,17 @@ export interface PublishReads {
   claimHolders: ({ instance_id: string; lang: string } | undefined)[];
 }
 
-/**
- * `site_id` as a term no index serves, where a key (a version id, a model id) finds the rows: without
- * table statistics SQLite otherwise walks the site's rows by a `site_id` index.
- */
-const unindexedSite = sql<string>`+site_id`;
-
-/**
- * `SELECT <columns>` of the published rows of the groups a version links to, as `publishedTargets`
- * reads them for the links' groups. The group index is named: with the groups in a subquery SQLite
- * would otherwise walk every published row of the site; with it, the rows come in the same order
- * (group, language) as the read by a list of groups.
- */
-function linkedTargets(ctx: LifecycleContext, versionId: string) {
-  const linkedGroups = ctx.db.selectFrom("relation_links").select("target_group_id").where(unindexedSite, "=", ctx.site.id).where("version_id", "=", versionId);
-  return <R>(columns: RawBuilder<unknown>) =>
-    sql<R>`SELECT ${columns} FROM published_items INDEXED BY idx_published_group WHERE site_id = ${ctx.site.id} AND translation_group_id IN (${linkedGroups})`;
-}
-
 export async function readForPublish(ctx: LifecycleContext, entry: EntryRow, version: VersionRow, claims: readonly Claim[]): Promise<PublishReads> {
   const { db } = ctx;
   const siteId = ctx.site.id;
   const published = db.selectFrom("published_items").where("site_id", "=", siteId);
-  const targetsOf = linkedTargets(ctx, version.id);
   const [address, group, links, targetRows, targetModels, dependents, served, ...claimHolders] = await readTogether(ctx.d1, [
     // `slug = NULL` holds for no row: a single without an address has no holder.
     published.select("instance_id").where("model_id", "=", entry.model_id).where("lang", "=", entry.lang).where("slug", "=", version.slug).compile(),
     db.selectFrom("entries").selectAll().where("site_id", "=", siteId).where("translation_group_id", "=", entry.translation_group_id).compile(),
     versionLinksQuery(ctx, version.id).compile(),
-    targetsOf<PublishedTarget>(sql`instance_id, translation_group_id AS group_id, model_id, lang, slug, label`).compile(db),
-    db.selectFrom("models").selectAll().where(unindexedSite, "=", siteId).where("id", "in", sql<string>`(${targetsOf(sql`model_id`)})`).compile(),
+    linkedTargetsQuery<PublishedTarget>(ctx, [version.id]),
+    linkedTargetModelsQuery(ctx, [version.id]),
     dependentSourcesQuery(ctx, entry.translation_group_id).compile(),
     published.select("slug").where("instance_id", "=", entry.instance_id).compile(),
     ...claims.map((claim) => claimHolderQuery(ctx, entry.model_id, entry.translation_group_id, claim).compile()),

@@ -13,6 +13,7 @@ import { deliveryUrl, mediaUrl } from "../media/media-view";
 import { defaultOriginalOf, originalFor, originalsOf, originalUrl } from "../media/originals";
 import { objectIdOf } from "../media/object-keys";
 import { localeChain } from "../../content/site-settings";
+import { readDependents } from "./dependent-reads";
 import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets, type PublishedTarget } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
@@ -445,16 +446,17 @@ export async function rebuildDependents(
   /** The rows of `dependentSourcesQuery`, when already read. */
   read?: readonly DependentSource[],
 ): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
-  const sources = read ?? (await dependentSourcesQuery(ctx, groupId).execute());
+  const sources = (read ?? (await dependentSourcesQuery(ctx, groupId).execute())).filter(
+    (source) => source.translation_group_id !== groupId && source.published_version_id && source.published_at,
+  );
   const statements: CompiledQuery[] = [];
   const groups: string[] = [];
-  const models = modelRepository(ctx.db, ctx.scope);
+  // Every dependent's version, model and links, read together (lifecycle/dependent-reads.ts).
+  const reads = await readDependents(ctx, sources, pending);
   for (const source of sources) {
-    if (source.translation_group_id === groupId || !source.published_version_id || !source.published_at) continue;
-    const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
-    const model = await models.findById(source.model_id);
-    if (!version || !model) continue;
-    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true });
+    const { version, model, snapshot } = reads.get(source) ?? {};
+    if (!version || !model || !source.published_at) continue;
+    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true, ...(snapshot ? { reads: snapshot } : {}) });
     statements.push(...snapshotStatements(ctx, source, version, rendered, model));
     groups.push(source.translation_group_id);
   }
