@@ -42,6 +42,12 @@ describe("publish reads: one batch, the same answers", () => {
     expect((await publish(t1, story.instance_id)).status).toBe(200);
     const first = await publicGet<Item>(s1.host, "/v1/article/story");
     expect(first.body.data.relations.author).toEqual([{ instance_id: ann.instance_id, model: "author", slug: "x", display: "Ann" }]);
+    // More dependents, in two languages (re-rendered from one batch of reads).
+    const tale = await create(t1, { model_id: m1.article.id, slug: "tale", fields: { title: "Tale", author: ann.instance_id } });
+    expect((await publish(t1, tale.instance_id)).status).toBe(200);
+    const conte = await manage<EntryView>(t1, "POST", `/entries/${tale.instance_id}/languages`, { body: { lang: "fr", slug: "conte", fields: { title: "Conte", author: ann.instance_id } } });
+    expect(conte.status).toBe(201);
+    expect((await publish(t1, conte.body.instance_id)).status).toBe(200);
 
     // Ann's draft moves to y but she is still served at x: x stays hers until she moves.
     const moved = await manage<EntryView>(t1, "PUT", `/entries/${ann.instance_id}`, { body: { expected_version_id: ann.current_version_id, slug: "y", fields: {} } });
@@ -51,10 +57,20 @@ describe("publish reads: one batch, the same answers", () => {
     expect(taken.status).toBe(409);
     expect(taken.body.error).toEqual({ code: "slug_taken", message: "Another published item is served at this address.", slug: "x", instance_id: ann.instance_id });
 
-    // Ann published at y: the story is rendered again with her new address; x is free for Bea.
+    // Ann published at y: every dependent is rendered again with her new address.
     expect((await publish(t1, ann.instance_id)).status).toBe(200);
     const after = await publicGet<Item>(s1.host, "/v1/article/story");
     expect(after.body.data.relations.author).toEqual([{ instance_id: ann.instance_id, model: "author", slug: "y", display: "Ann" }]);
+    for (const path of ["/v1/article/tale", "/v1/article/conte?locale=fr"]) {
+      const dependent = await publicGet<Item>(s1.host, path);
+      expect(dependent.body.data.relations.author, path).toEqual([{ instance_id: ann.instance_id, model: "author", slug: "y", display: "Ann" }]);
+    }
+    // Withdrawn, Ann leaves every dependent's relations.
+    expect((await manage(t1, "POST", `/entries/${ann.instance_id}/unpublish`, { body: {} })).status).toBe(200);
+    for (const path of ["/v1/article/story", "/v1/article/tale", "/v1/article/conte?locale=fr"]) {
+      expect((await publicGet<Item>(s1.host, path)).body.data.relations.author, path).toEqual([]);
+    }
+    // x is free for Bea once Ann no longer serves it.
     expect((await publish(t1, bea.instance_id)).status).toBe(200);
     // The other site's item is untouched by all of it.
     expect((await publicGet(s2.host, "/v1/author/x")).status).toBe(200);
