@@ -20,12 +20,20 @@ export type PendingTargets = Map<string, PublishedTarget | null>; // key: `${gro
 
 export const pendingKey = (groupId: string, lang: string) => `${groupId}|${lang}`;
 
-/** Published instances of the given groups, with pending changes applied. */
-export async function publishedTargets(ctx: LifecycleContext, groupIds: readonly string[], pending: PendingTargets): Promise<PublishedTarget[]> {
+/**
+ * Published instances of the given groups, with pending changes applied. `stored`: the groups'
+ * published rows already read (lifecycle/publish-reads.ts), taken instead of a read.
+ */
+export async function publishedTargets(
+  ctx: LifecycleContext,
+  groupIds: readonly string[],
+  pending: PendingTargets,
+  stored?: readonly PublishedTarget[],
+): Promise<PublishedTarget[]> {
   const rows =
     groupIds.length === 0
       ? []
-      : await ctx.db
+      : stored ?? await ctx.db
           .selectFrom("published_items")
           .select(["instance_id", "translation_group_id as group_id", "model_id", "lang", "slug", "label"])
           .where("site_id", "=", ctx.site.id)

@@ -13,7 +13,8 @@ import { deliveryUrl, mediaUrl } from "../media/media-view";
 import { defaultOriginalOf, originalFor, originalsOf, originalUrl } from "../media/originals";
 import { objectIdOf } from "../media/object-keys";
 import { localeChain } from "../../content/site-settings";
-import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets } from "./relation-targets";
+import { readDependents } from "./dependent-reads";
+import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets, type PublishedTarget } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
 
@@ -109,6 +110,36 @@ export interface RenderOptions {
    * replaced file is served only once the item is published again (spec 2 rule 6).
    */
   keepPinned?: boolean;
+  /** The version's links, their targets' published rows and those rows' models, already read in one batch (lifecycle/publish-reads.ts). */
+  reads?: SnapshotReads;
+}
+
+/** A version's relation link, as a snapshot resolves it. */
+export interface VersionLink {
+  field_id: string;
+  position: number;
+  target_group_id: string;
+}
+
+/**
+ * What `renderSnapshot` would read about a version's relations, read beforehand: its links, the
+ * published rows of the groups they target (before pending changes) and the models of those rows.
+ */
+export interface SnapshotReads {
+  links: VersionLink[];
+  targets: PublishedTarget[];
+  targetModels: Model[];
+}
+
+/** A version's relation links in field and position order. */
+export function versionLinksQuery(ctx: LifecycleContext, versionId: string) {
+  return ctx.db
+    .selectFrom("relation_links")
+    .select(["field_id", "position", "target_group_id"])
+    .where("site_id", "=", ctx.site.id)
+    .where("version_id", "=", versionId)
+    .orderBy("field_id")
+    .orderBy("position");
 }
 
 /** Longest file-name segment public delivery accepts (workers/public/media-file.ts). */
@@ -175,7 +206,11 @@ async function pinnedMedia(ctx: LifecycleContext, instanceId: string): Promise<M
 
 /** When a group was first published in any language (`now` when it never was): lists order by it. */
 export async function groupFirstPublishedAt(ctx: LifecycleContext, groupId: string, now: string): Promise<string> {
-  const group = await entryRepository(ctx.db, ctx.scope).findGroup(groupId);
+  return firstPublishedOf(await entryRepository(ctx.db, ctx.scope).findGroup(groupId), now);
+}
+
+/** `groupFirstPublishedAt` of a group's entries already read. */
+export function firstPublishedOf(group: readonly Pick<EntryRow, "first_published_at">[], now: string): string {
   const times = group.map((e) => e.first_published_at).filter((t): t is string => t !== null).sort();
   return times[0] ?? now;
 }
@@ -187,18 +222,11 @@ export async function groupFirstPublishedAt(ctx: LifecycleContext, groupId: stri
 export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, version: VersionRow, model: Model, options: RenderOptions): Promise<RenderedSnapshot> {
   const pending = options.pending ?? new Map();
   const stored = JSON.parse(version.fields) as Record<string, FieldValue>;
-  const links = await ctx.db
-    .selectFrom("relation_links")
-    .select(["field_id", "position", "target_group_id"])
-    .where("site_id", "=", ctx.site.id)
-    .where("version_id", "=", version.id)
-    .orderBy("field_id")
-    .orderBy("position")
-    .execute();
+  const reads = options.reads;
+  const links = reads ? reads.links : await versionLinksQuery(ctx, version.id).execute();
   const groupIds = [...new Set(links.map((l) => l.target_group_id))];
-  const targets = await publishedTargets(ctx, groupIds, pending);
-  const storedModels = await modelRepository(ctx.db, ctx.scope).findMany([...new Set(targets.map((t) => t.model_id))]);
-  const targetModels = new Map(storedModels.map((m) => [m.id, m]));
+  const targets = await publishedTargets(ctx, groupIds, pending, reads?.targets);
+  const targetModels = await modelsOfTargets(ctx, targets, reads?.targetModels);
   for (const changed of options.changedModels ?? []) targetModels.set(changed.id, changed);
   const shown = (field: { id: string; private?: boolean | undefined }) => !field.private && (options.readableFieldIds?.has(field.id) ?? true);
 
@@ -305,6 +333,23 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   return { item, mentions: [...mentions], relationRows, mediaPins };
 }
 
+/**
+ * The stored models of the targets, by id. `known`: models already read (those of the targets'
+ * stored rows); only a model a pending target brings and `known` lacks is read.
+ */
+async function modelsOfTargets(ctx: LifecycleContext, targets: readonly PublishedTarget[], known?: readonly Model[]): Promise<Map<string, Model>> {
+  const ids = [...new Set(targets.map((t) => t.model_id))];
+  const byId = new Map((known ?? []).map((m) => [m.id, m]));
+  const missing = known ? ids.filter((id) => !byId.has(id)) : ids;
+  for (const m of await modelRepository(ctx.db, ctx.scope).findMany(missing)) byId.set(m.id, m);
+  const out = new Map<string, Model>();
+  for (const id of ids) {
+    const model = byId.get(id);
+    if (model) out.set(id, model);
+  }
+  return out;
+}
+
 /** Items outside the model's manual order sort after every placed item. */
 export const UNPLACED = 2147483647;
 
@@ -398,8 +443,32 @@ export async function rebuildDependents(
   ctx: LifecycleContext,
   groupId: string,
   pending: PendingTargets,
+  /** The rows of `dependentSourcesQuery`, when already read. */
+  read?: readonly DependentSource[],
 ): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
-  const sources = await ctx.db
+  const sources = (read ?? (await dependentSourcesQuery(ctx, groupId).execute())).filter(
+    (source) => source.translation_group_id !== groupId && source.published_version_id && source.published_at,
+  );
+  const statements: CompiledQuery[] = [];
+  const groups: string[] = [];
+  // Every dependent's version, model and links, read together (lifecycle/dependent-reads.ts).
+  const reads = await readDependents(ctx, sources, pending);
+  for (const source of sources) {
+    const { version, model, snapshot } = reads.get(source) ?? {};
+    if (!version || !model || !source.published_at) continue;
+    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true, ...(snapshot ? { reads: snapshot } : {}) });
+    statements.push(...snapshotStatements(ctx, source, version, rendered, model));
+    groups.push(source.translation_group_id);
+  }
+  return { statements, groups };
+}
+
+/** A published entry whose published version links to a group, with its served sort key. */
+export type DependentSource = EntryRow & { sort_at: string };
+
+/** The published entries whose published version links to `groupId` (the dependents `rebuildDependents` re-renders). */
+export function dependentSourcesQuery(ctx: LifecycleContext, groupId: string) {
+  return ctx.db
     .selectFrom("relation_links")
     // Joined by the entry's primary key (a link's source instance): joined by the published version
     // alone no index applies, and every publish read ~2.7 rows per entry of the site (the write bench's
@@ -417,19 +486,5 @@ export async function rebuildDependents(
     .select(["published_items.sort_at as sort_at"])
     .distinct()
     .where("relation_links.site_id", "=", ctx.site.id)
-    .where("relation_links.target_group_id", "=", groupId)
-    .execute();
-  const statements: CompiledQuery[] = [];
-  const groups: string[] = [];
-  const models = modelRepository(ctx.db, ctx.scope);
-  for (const source of sources) {
-    if (source.translation_group_id === groupId || !source.published_version_id || !source.published_at) continue;
-    const version = await ctx.db.selectFrom("versions").selectAll().where("site_id", "=", ctx.site.id).where("id", "=", source.published_version_id).executeTakeFirst();
-    const model = await models.findById(source.model_id);
-    if (!version || !model) continue;
-    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true });
-    statements.push(...snapshotStatements(ctx, source, version, rendered, model));
-    groups.push(source.translation_group_id);
-  }
-  return { statements, groups };
+    .where("relation_links.target_group_id", "=", groupId);
 }

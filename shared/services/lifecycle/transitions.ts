@@ -11,8 +11,9 @@ import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed, revealEntry } from "./load";
-import { groupFirstPublishedAt, pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
-import { claimGuards, claimsOf, requireClaimsFree } from "./unique-values";
+import { firstPublishedOf, pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
+import { publishedDependentsQuery, readForPublish, readForUnpublish } from "./publish-reads";
+import { claimGuards, claimIssues, claimsOf, requireNoClaimIssues } from "./unique-values";
 
 export interface PublishInput {
   instance_id: string;
@@ -88,11 +89,6 @@ async function modelsOfGroups(ctx: LifecycleContext, groupIds: readonly string[]
   return [...models];
 }
 
-/** The slug this language is served under now, if it is published. */
-async function servedSlug(ctx: LifecycleContext, instanceId: string): Promise<{ slug: string | null } | undefined> {
-  return ctx.db.selectFrom("published_items").select("slug").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).executeTakeFirst();
-}
-
 /**
  * Cache tags a publication change of one language makes stale (docs/caching.md): lists of its model,
  * every response that mentions the item, and every response of a re-rendered dependent. Lists of a
@@ -105,17 +101,12 @@ function publicationTags(modelId: string, groupId: string, dependentGroups: read
   return [...new Set([cacheTag.list(modelId), cacheTag.item(groupId), ...dependentGroups.map(cacheTag.item), ...dependentModels.map(cacheTag.list)])];
 }
 
-/** A served address stays with the item that was published at it until that item moves or is withdrawn. */
-async function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRow, slug: string | null): Promise<void> {
+/**
+ * A served address stays with the item that was published at it until that item moves or is
+ * withdrawn. `holder`: the published item at the draft's address (`readForPublish`).
+ */
+function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRow, slug: string | null, holder: { instance_id: string } | undefined): void {
   if (slug === null) return;
-  const holder = await ctx.db
-    .selectFrom("published_items")
-    .select("instance_id")
-    .where("site_id", "=", ctx.site.id)
-    .where("model_id", "=", entry.model_id)
-    .where("lang", "=", entry.lang)
-    .where("slug", "=", slug)
-    .executeTakeFirst();
   if (holder && holder.instance_id !== entry.instance_id) {
     throw new AppError("slug_taken", "Another published item is served at this address.", {
       slug,
@@ -136,13 +127,15 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     throw new AppError("version_conflict", "The draft changed since you read it.", { current_version_id: entry.current_version_id });
   }
   if (!version) throw new AppError("transition_unavailable", "The entry has no draft to publish.");
-  await requirePublishedAddressFree(ctx, entry, version.slug);
+  // Claims follow the draft, so the published values are this item's claims; still checked (and guarded).
+  const claims = claimsOf(model, entry.lang, JSON.parse(version.fields) as Record<string, FieldValue>);
+  // Every read below in one batch; the checks keep their order.
+  const reads = await readForPublish(ctx, entry, version, claims);
+  requirePublishedAddressFree(ctx, entry, version.slug, reads.addressHolder);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
   const issues = validateFieldValues(model.fields, values, "publish");
   if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });
-  // Claims follow the draft, so the published values are this item's claims; still checked (and guarded).
-  const claims = claimsOf(model, entry.lang, JSON.parse(version.fields) as Record<string, FieldValue>);
-  await requireClaimsFree(ctx, model, entry.translation_group_id, claims, "The draft cannot be published as it is.");
+  requireNoClaimIssues(claimIssues(ctx, model, claims, reads.claimHolders), "The draft cannot be published as it is.");
 
   const at = isoAt(ctx.clock.now());
   const published: EntryRow = {
@@ -160,11 +153,11 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     }],
   ]);
   // Lists order by the group's first publication, so translations keep their place and a re-publish does not move the item.
-  const firstPublishedAt = await groupFirstPublishedAt(ctx, entry.translation_group_id, at);
-  const rendered = await renderSnapshot(ctx, published, version, model, { publishedAt: at, firstPublishedAt, pending });
-  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  const firstPublishedAt = firstPublishedOf(reads.group, at);
+  const rendered = await renderSnapshot(ctx, published, version, model, { publishedAt: at, firstPublishedAt, pending, reads: reads.snapshot });
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, reads.dependents);
   // Republished under the same slug: dependents keep their relation rows, only their bodies change.
-  const before = await servedSlug(ctx, entry.instance_id);
+  const before = reads.served;
   const dependentModels = before && before.slug === version.slug ? [] : await modelsOfGroups(ctx, dependents.groups);
   const set = { published_version_id: version.id, published_at: at, first_published_at: published.first_published_at, workflow_state: "published", updated_at: at };
   return {
@@ -184,17 +177,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
 
 /** Published content of other items whose published version links to this group. */
 export async function publishedDependents(ctx: LifecycleContext, groupId: string): Promise<{ instance_id: string; model_id: string; lang: string }[]> {
-  return ctx.db
-    .selectFrom("relation_links")
-    .innerJoin("entries", (join) =>
-      join.onRef("entries.published_version_id", "=", "relation_links.version_id").onRef("entries.site_id", "=", "relation_links.site_id"),
-    )
-    .select(["entries.instance_id", "entries.model_id", "entries.lang"])
-    .distinct()
-    .where("relation_links.site_id", "=", ctx.site.id)
-    .where("relation_links.target_group_id", "=", groupId)
-    .where("entries.translation_group_id", "!=", groupId)
-    .execute();
+  return publishedDependentsQuery(ctx, groupId).execute();
 }
 
 /** Withdraws one language from the public API; the draft and history stay. */
@@ -210,8 +193,10 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
       published_version_id: entry.published_version_id,
     });
   }
-  if (input.refuse_if_dependents) {
-    const dependents = await publishedDependents(ctx, entry.translation_group_id);
+  // Every read below in one batch; the refusal over dependents still comes first.
+  const reads = await readForUnpublish(ctx, entry, input.refuse_if_dependents === true);
+  if (reads.refusingDependents) {
+    const dependents = reads.refusingDependents;
     if (dependents.length > 0) {
       // Only dependents the actor may read are named; the others are counted (`hidden`).
       const named = dependents.flatMap((d) => revealEntry(ctx, d).instance_id ?? []);
@@ -224,17 +209,10 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   const at = isoAt(ctx.clock.now());
   const withdrawn: EntryRow = { ...entry, published_version_id: null, published_at: null, workflow_state: "unpublished", workflow_revision: entry.workflow_revision + 1, updated_at: at };
   const pending: PendingTargets = new Map([[pendingKey(entry.translation_group_id, entry.lang), null]]);
-  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending);
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, reads.dependents);
   // With another language still served, dependents may now point at it (another slug); otherwise
   // their rows to this item just go, and every list that held them carries their item tag.
-  const otherLanguageServed = await ctx.db
-    .selectFrom("published_items")
-    .select("instance_id")
-    .where("site_id", "=", ctx.site.id)
-    .where("translation_group_id", "=", entry.translation_group_id)
-    .where("instance_id", "!=", entry.instance_id)
-    .executeTakeFirst();
-  const dependentModels = otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];
+  const dependentModels = reads.otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];
   const set = { published_version_id: null, published_at: null, workflow_state: "unpublished", updated_at: at };
   return {
     statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements],

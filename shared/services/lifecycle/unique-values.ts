@@ -94,21 +94,38 @@ export interface ClaimIssue {
   lang?: string;
 }
 
+/** The entry of another translation group holding a claim now (none when it is free). */
+export function claimHolderQuery(ctx: LifecycleContext, modelId: string, groupId: string, claim: Claim) {
+  return ctx.db
+    .selectFrom("unique_values")
+    .innerJoin("entries", (join) => join.onRef("entries.instance_id", "=", "unique_values.instance_id").onRef("entries.site_id", "=", "unique_values.site_id"))
+    .select(["unique_values.instance_id", "entries.lang"])
+    .where("unique_values.site_id", "=", ctx.site.id)
+    .where("unique_values.model_id", "=", modelId)
+    .where("unique_values.field_id", "=", claim.id)
+    .where("unique_values.scope", "=", claim.scope)
+    .where("unique_values.value", "=", claim.value)
+    .where("unique_values.translation_group_id", "<>", groupId);
+}
+
 /** Claims another translation group holds now, as field issues naming the holder. */
 export async function takenClaims(ctx: LifecycleContext, model: Model, groupId: string, claims: readonly Claim[], lang?: string): Promise<ClaimIssue[]> {
+  const holders: ({ instance_id: string; lang: string } | undefined)[] = [];
+  for (const claim of claims) holders.push(await claimHolderQuery(ctx, model.id, groupId, claim).executeTakeFirst());
+  return claimIssues(ctx, model, claims, holders, lang);
+}
+
+/** The issues of claims whose holders (`claimHolderQuery`, one per claim, in order) were read. */
+export function claimIssues(
+  ctx: LifecycleContext,
+  model: Model,
+  claims: readonly Claim[],
+  holders: readonly ({ instance_id: string; lang: string } | undefined)[],
+  lang?: string,
+): ClaimIssue[] {
   const issues: ClaimIssue[] = [];
-  for (const claim of claims) {
-    const holder = await ctx.db
-      .selectFrom("unique_values")
-      .innerJoin("entries", (join) => join.onRef("entries.instance_id", "=", "unique_values.instance_id").onRef("entries.site_id", "=", "unique_values.site_id"))
-      .select(["unique_values.instance_id", "entries.lang"])
-      .where("unique_values.site_id", "=", ctx.site.id)
-      .where("unique_values.model_id", "=", model.id)
-      .where("unique_values.field_id", "=", claim.id)
-      .where("unique_values.scope", "=", claim.scope)
-      .where("unique_values.value", "=", claim.value)
-      .where("unique_values.translation_group_id", "<>", groupId)
-      .executeTakeFirst();
+  claims.forEach((claim, i) => {
+    const holder = holders[i];
     if (holder) {
       const where = claim.unique === "language" ? " in this language" : "";
       issues.push({
@@ -122,13 +139,17 @@ export async function takenClaims(ctx: LifecycleContext, model: Model, groupId: 
         ...(lang !== undefined ? { lang } : {}),
       });
     }
-  }
+  });
   return issues;
 }
 
 /** Refuses claims another item holds: 422 field_validation_failed with one issue per field. */
 export async function requireClaimsFree(ctx: LifecycleContext, model: Model, groupId: string, claims: readonly Claim[], message = "Some field values are not valid."): Promise<void> {
-  const issues = await takenClaims(ctx, model, groupId, claims);
+  requireNoClaimIssues(await takenClaims(ctx, model, groupId, claims), message);
+}
+
+/** Refuses when any claim is taken (the issues of `takenClaims` / `claimIssues`). */
+export function requireNoClaimIssues(issues: readonly ClaimIssue[], message = "Some field values are not valid."): void {
   if (issues.length > 0) throw new AppError("field_validation_failed", message, { issues });
 }
 
