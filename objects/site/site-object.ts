@@ -7,6 +7,7 @@ import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds } from "./after-commit";
 import { SentEvents } from "./sent-events";
+import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
 import { IdempotencyLedger } from "./idempotency";
 import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./leases";
@@ -41,10 +42,12 @@ export class SiteObject extends DurableObject<Env> {
   readonly #cleanup: MediaCleanup;
   readonly #writes: WriteRunner;
   readonly #sent = new SentEvents();
+  readonly #identity: SiteIdentity;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateStorage(ctx.storage, SITE_OBJECT_MIGRATIONS);
+    this.#identity = new SiteIdentity(ctx.storage, ctx.id.name);
     this.#ledger = new IdempotencyLedger(ctx.storage, this.#clock);
     this.#leases = new LeaseBook(ctx.storage, this.#clock);
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
@@ -144,7 +147,7 @@ export class SiteObject extends DurableObject<Env> {
    * a replayed removal answers `storage_cleanup` from this.
    */
   async retryMediaCleanup(mediaId: string): Promise<StorageCleanup> {
-    const siteId = this.ctx.id.name;
+    const siteId = this.#identity.siteId;
     if (!siteId || this.#cleanup.state(mediaId) === "complete") return "complete";
     return this.#queue.run(() => this.#cleanup.run(siteId, mediaId));
   }
@@ -169,9 +172,10 @@ export class SiteObject extends DurableObject<Env> {
     this.#ledger.sweep();
     this.#leases.sweep();
     this.#limits.sweep();
-    const siteId = this.ctx.id.name;
+    // Not ctx.id.name: an object the alarm woke cold has none (see SiteIdentity).
+    const siteId = this.#identity.siteId;
     // Sent events are marked first, so the resend below only finds what never reached the queue.
-    const sent = this.#sent.take();
+    const sent = siteId ? this.#sent.take() : [];
     if (siteId && sent.length > 0) await markEnqueued(this.env, this.#clock, siteId, sent).catch(() => this.#sent.add(sent, this.#clock.now()));
     // Looking for unsent events costs a read per database: done when one may exist (see SentEvents).
     if (siteId && this.#sent.takeScan(this.#clock.now())) {
@@ -190,6 +194,7 @@ export class SiteObject extends DurableObject<Env> {
 
   async #write<I extends object, T>(request: C.WriteRequest<I>, build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>, status = 200): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
+    this.#identity.note(request.siteId);
     if (request.rate) {
       const { bucket, limit, windowMs, message } = request.rate;
       const rate = this.#limits.take(bucket, limit, windowMs);

@@ -46,7 +46,10 @@ describe("lifecycle: create and save", () => {
     const s = await seedSite();
     const { article } = await blogModels(s.ctx());
     await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: article.id, slug: "same", fields: { title: "One" } }));
-    expect((await failure(lifecycle.createEntry(s.ctx(), { model_id: article.id, slug: "same", fields: { title: "Two" } }))).code).toBe("slug_taken");
+    // Refused by the unique index in the create's batch, then explained with the holder (a reader may see it).
+    const taken = await failure(apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: article.id, slug: "same", fields: { title: "Two" } })));
+    expect(taken.code).toBe("slug_taken");
+    expect(taken.details).toMatchObject({ slug: "same", instance_id: expect.any(String) });
     const fr = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: article.id, lang: "fr", slug: "same", fields: { title: "Deux" } }));
     expect(fr.slug).toBe("same");
   });

@@ -32,12 +32,12 @@ describe("migrate", () => {
     await inBlankStorage("test-migrate-idempotent", (storage) => {
       const sql = storage.sql;
       expect(schemaVersion(sql)).toBe(0);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 4, applied: [1, 2, 3, 4] });
-      expect(tables(sql)).toEqual(["lease_leases", "lease_lost", "ledger_claims", "limit_windows", "media_cleanup", "schema_version", "upload_objects"]);
-      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 4, to: 4, applied: [] });
-      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 4, to: 4, applied: [] });
-      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
-      expect(schemaVersion(sql)).toBe(4);
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 0, to: 5, applied: [1, 2, 3, 4, 5] });
+      expect(tables(sql)).toEqual(["lease_leases", "lease_lost", "ledger_claims", "limit_windows", "media_cleanup", "schema_version", "site_identity", "upload_objects"]);
+      expect(migrateStorage(storage, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 5, to: 5, applied: [] });
+      expect(migrate(sql, SITE_OBJECT_MIGRATIONS)).toEqual({ from: 5, to: 5, applied: [] });
+      expect(sql.exec("SELECT version FROM schema_version ORDER BY version").toArray()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+      expect(schemaVersion(sql)).toBe(5);
     });
   });
 

@@ -3,6 +3,7 @@ import { isoAt } from "../../clock";
 import { commit } from "../../db/batch";
 import { newId } from "../../ids";
 import { sha256Hex } from "../../crypto/digest";
+import { AppError } from "../../errors";
 import type { LifecycleContext, WritePlan } from "./context";
 
 /** The idempotency record that rides in the same batch as the write (rule 3). */
@@ -99,6 +100,9 @@ export async function commitPlan<T>(
         .compile(),
     );
   }
-  await commit(ctx.d1, statements);
+  await commit(ctx.d1, statements).catch(async (error: unknown) => {
+    // A check the plan left to the batch: its refusal gets the details a read would have given.
+    throw error instanceof AppError && plan.explain ? await plan.explain(error) : error;
+  });
   return { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags };
 }

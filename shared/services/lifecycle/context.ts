@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from "kysely";
 import type { Clock } from "../../clock";
+import type { AppError } from "../../errors";
 import type { Database } from "../../db/database";
 import type { SiteScope } from "../../db/site-scope";
 import type { PermissionSet } from "../../../schema/permissions";
@@ -54,6 +55,12 @@ export interface WritePlan<T> {
    * deleted after it commits; what fails is retried by the object's alarm (docs/media.md, "Remove").
    */
   objectCleanup?: { mediaId: string; objectKeys: string[] };
+  /**
+   * A check the plan leaves to its batch (a unique index, a guard) instead of reading first: when
+   * the batch refuses, this turns the bare refusal into the answer the read would have given
+   * (its details), reading only then. `commitPlan` calls it right after the refusal (in the site's write queue).
+   */
+  explain?: (refusal: AppError) => Promise<AppError>;
 }
 
 /**

@@ -24,6 +24,20 @@ export function requireValidSlug(slug: string): string {
   return slug;
 }
 
+/**
+ * The `slug_taken` refusal with its details, for a plan that left the slug to the unique index
+ * (`idx_entries_slug`): reads the holder only after the batch refused.
+ */
+export function explainSlugTaken(ctx: LifecycleContext, modelId: string, lang: string, slug: string | null) {
+  return async (refusal: AppError): Promise<AppError> => {
+    if (refusal.code !== "slug_taken") return refusal;
+    return requireFreeSlug(ctx, modelId, lang, slug).then(
+      () => refusal,
+      (explained: unknown) => (explained instanceof AppError ? explained : refusal),
+    );
+  };
+}
+
 /** Refuses a slug another live entry of the model and language holds (the unique index backs this up). */
 export async function requireFreeSlug(
   ctx: LifecycleContext,
