@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { dateTimeMillis, isCalendarDate } from "./dates";
 import type { FieldType } from "./field-types";
 
+/** A whole number of at least 0; messages name the setting. */
 export const nonNegativeInteger = (name: string) =>
   v.pipe(
     v.number(`${name} must be a number.`),
@@ -10,8 +11,10 @@ export const nonNegativeInteger = (name: string) =>
     v.minValue(0, `${name} must not be negative.`),
   );
 
+/** A finite number; messages name the setting. */
 export const finiteNumber = (name: string) => v.pipe(v.number(`${name} must be a number.`), v.finite(`${name} must be finite.`));
 
+/** A string of `min` to `max` characters; messages name the setting. */
 export const boundedString = (name: string, min: number, max: number) =>
   v.pipe(
     v.string(`${name} must be a string.`),
@@ -60,6 +63,7 @@ export const FieldValidation = v.pipe(
 );
 export type FieldValidation = v.InferOutput<typeof FieldValidation>;
 
+/** The validation settings of each group: they apply only to the field types (or lists) their group names. */
 export const VALIDATION_LENGTH_KEYS = ["min_length", "max_length", "pattern"] as const;
 export const VALIDATION_NUMBER_KEYS = ["min", "max", "step"] as const;
 export const VALIDATION_DATE_KEYS = ["min_date", "max_date"] as const;

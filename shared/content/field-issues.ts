@@ -39,4 +39,5 @@ export interface FieldIssue {
   message: string;
 }
 
+/** Records one issue at a path. */
 export type Push = (path: string, code: FieldIssueCode, message: string) => void;

@@ -5,6 +5,7 @@ import { fieldPattern } from "./field-pattern";
 import type { Push } from "./field-issues";
 import { characterCount, ID_MAX_LENGTH, RICH_TEXT_MAX_BYTES, SLUG_MAX_LENGTH, SLUG_PATTERN, utf8Length } from "./value-limits";
 
+/** A text, long_text, rich_text or slug value: type, slug form, length bounds, then pattern. */
 export function checkString(field: FieldDefinition, value: unknown, push: Push): void {
   if (typeof value !== "string") {
     push(field.key, "wrong_type", `${field.label} must be a string.`);
@@ -40,6 +41,7 @@ export function checkString(field: FieldDefinition, value: unknown, push: Push):
   }
 }
 
+/** An integer or decimal value against min, max and step. */
 export function checkNumberBounds(field: FieldDefinition, value: number, push: Push): void {
   const rules = field.validation ?? {};
   if (rules.min !== undefined && value < rules.min) {
@@ -59,6 +61,7 @@ function onStep(value: number, step: number, base: number): boolean {
   return Math.abs(steps - Math.round(steps)) <= 1e-9 * Math.max(1, Math.abs(steps));
 }
 
+/** A date or datetime value: its form, then min_date and max_date. */
 export function checkDate(field: FieldDefinition, value: unknown, push: Push): void {
   if (typeof value !== "string") {
     push(field.key, "wrong_type", `${field.label} must be a string.`);
@@ -121,12 +124,14 @@ export function checkOneOrMany(
   }
 }
 
+/** One media or entry id: a non-empty string of at most ID_MAX_LENGTH characters. */
 export function checkId(field: FieldDefinition, item: unknown, path: string, what: string, push: Push): void {
   if (typeof item !== "string") push(path, "wrong_type", `${field.label} takes ${what}s (strings).`);
   else if (item.length === 0) push(path, "too_short", `A ${what} in ${field.label} is empty.`);
   else if (item.length > ID_MAX_LENGTH) push(path, "too_long", `A ${what} holds at most ${ID_MAX_LENGTH} characters.`);
 }
 
+/** A location value: an object of lat (±90) and lon (±180) and nothing else. */
 export function checkLocation(field: FieldDefinition, value: unknown, push: Push): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     push(field.key, "wrong_type", `${field.label} must be an object { lat, lon }.`);
