@@ -1,0 +1,24 @@
+/** Field values as they are stored: rich_text replaced by its canonical, sanitised HTML. */
+import type { FieldDefinition } from "../../schema/model-definition";
+import { canonicalRichText } from "./rich-text";
+import { RICH_TEXT_MAX_BYTES, utf8Length } from "./value-limits";
+
+/**
+ * The values as they are stored: each rich_text string replaced by its canonical, sanitised HTML
+ * (rich-text.ts); every other value, and keys not in `fields`, as given. Every write that stores
+ * field values passes them through here before validating them, so the rules (length, pattern) judge
+ * what is stored and served. A rich_text value over RICH_TEXT_MAX_BYTES is left as it is, unparsed:
+ * validation refuses it, and the parser never sees more than the limit.
+ */
+export function canonicalFieldValues(
+  fields: readonly FieldDefinition[],
+  valuesByKey: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...valuesByKey };
+  for (const field of fields) {
+    if (field.type !== "rich_text" || !Object.hasOwn(valuesByKey, field.key)) continue;
+    const value = valuesByKey[field.key];
+    if (typeof value === "string" && utf8Length(value) <= RICH_TEXT_MAX_BYTES) out[field.key] = canonicalRichText(value);
+  }
+  return out;
+}
