@@ -1,5 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { markSql } from "../../objects/site/after-commit";
 import { MARK_DELAY_MS } from "../../objects/site/sent-events";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
@@ -61,5 +62,18 @@ describe("sent events are marked together by the alarm", () => {
     const rows = await outbox(s.site.id);
     expect(rows.find((r) => r.id === "evt_orphan_mark")?.enqueued_at).not.toBeNull();
     expect(rows.every((r) => r.enqueued_at !== null)).toBe(true);
+  });
+});
+
+describe("the mark's query", () => {
+  it("finds each event by its primary key, however many are marked at once (never the site's whole outbox)", async () => {
+    for (const count of [1, 10, 90]) {
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${markSql(count)}`)
+        .bind("2026-11-24T00:00:00.000Z", "site_x", ...Array.from({ length: count }, (_, i) => `evt_${i}`))
+        .all<{ detail: string }>();
+      const details = plan.results.map((r) => r.detail).join(" | ");
+      expect(details).toContain("sqlite_autoindex_outbox_events_1 (id=?)");
+      expect(details).not.toContain("idx_outbox_pending");
+    }
   });
 });
