@@ -4,6 +4,7 @@ import { markSql } from "../../objects/site/after-commit";
 import { MARK_DELAY_MS } from "../../objects/site/sent-events";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
+import { insertUnsentEvent, siteWithOneCreate } from "../helpers/outbox";
 
 type Entry = { instance_id: string };
 type Row = { id: string; name: string; enqueued_at: string | null };
@@ -49,15 +50,8 @@ describe("sent events are marked together by the alarm", () => {
   });
 
   it("keeps a committed event the alarm never saw sent unmarked until the alarm sends it", async () => {
-    const s = await seedSite();
-    const { article } = await blogModels(s.ctx());
-    const token = await credential(s);
-    expect((await manage(token, "POST", "/entries", { body: { model_id: article.id, fields: { title: "Kept" } } })).status).toBe(201);
-    // An event row committed by a path that never handed it to the queue (as after a stop).
-    await env.DB.prepare("INSERT INTO outbox_events (id, site_id, name, payload, created_at, enqueued_at) VALUES ('evt_orphan_mark', ?, 'entry.updated', '{}', ?, NULL)")
-      .bind(s.site.id, new Date().toISOString())
-      .run();
-    const stub = env.SITE.getByName(s.site.id);
+    const { s, stub } = await siteWithOneCreate("Kept");
+    await insertUnsentEvent(s.site.id, "evt_orphan_mark");
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const rows = await outbox(s.site.id);
     expect(rows.find((r) => r.id === "evt_orphan_mark")?.enqueued_at).not.toBeNull();

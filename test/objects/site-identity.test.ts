@@ -1,8 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SiteIdentity } from "../../objects/site/site-identity";
-import { blogModels, seedSite } from "../helpers/fixtures";
-import { credential, manage } from "../helpers/manage-api";
+import { insertUnsentEvent, siteWithOneCreate } from "../helpers/outbox";
 
 /**
  * An object woken cold by its alarm has no ctx.id.name (workerd); the site id it serves is kept in
@@ -22,15 +21,8 @@ describe("SiteIdentity", () => {
   });
 
   it("lets an alarm that finds the object's name missing still send and mark the site's unsent events", async () => {
-    const s = await seedSite();
-    const { article } = await blogModels(s.ctx());
-    const token = await credential(s);
-    expect((await manage(token, "POST", "/entries", { body: { model_id: article.id, fields: { title: "Before the stop" } } })).status).toBe(201);
-    // As after a stop between a commit and its send: a committed event nobody sent.
-    await env.DB.prepare("INSERT INTO outbox_events (id, site_id, name, payload, created_at, enqueued_at) VALUES ('evt_after_stop', ?, 'entry.updated', '{}', ?, NULL)")
-      .bind(s.site.id, new Date().toISOString())
-      .run();
-    const stub = env.SITE.getByName(s.site.id);
+    const { s, stub } = await siteWithOneCreate("Before the stop");
+    await insertUnsentEvent(s.site.id, "evt_after_stop");
     // The stored id is what the alarm reads (a cold start's object would have nothing else).
     const stored = await runInDurableObject(stub, (_o, state) => state.storage.sql.exec<{ site_id: string }>("SELECT site_id FROM site_identity").one().site_id);
     expect(stored).toBe(s.site.id);
