@@ -133,7 +133,28 @@ describe("admin UI: rich text, relation and media inputs", () => {
     const body = page.getByRole("textbox", { name: "Body" });
     await body.waitFor();
     await body.click();
+    // The relation and media inputs above finish loading after the page does and can move the
+    // Body under a click (a run typed into another field): make sure the keys go to the Body.
+    if ((await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))) !== "Body") await body.focus();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Body");
+    // The editor takes a caret moved by keys from the browser's selectionchange, a moment after
+    // the key: keys pressed before it has (Enter, typing) act where the click put the caret (a run
+    // typed into the middle of the body). So wait until the editor's own selection (TipTap keeps
+    // the editor on its element) is where the keys put it.
+    const editorSelection = () =>
+      page.evaluate(() => {
+        const editor = document.activeElement?.editor;
+        if (!editor) return null;
+        const { from, to, empty } = editor.state.selection;
+        return { empty, text: editor.state.doc.textBetween(from, to, "\n"), after: editor.state.doc.textBetween(to, editor.state.doc.content.size, "\n", "\n").trim() };
+      });
     await page.keyboard.press("Control+End");
+    for (let waited = 0; ; waited += 50) {
+      const at = await editorSelection();
+      if (at?.empty && at.after === "") break;
+      assert.ok(waited < 5000, `the caret never reached the end of the Body: ${JSON.stringify(at)}`);
+      await page.waitForTimeout(50);
+    }
     await page.keyboard.press("Enter");
     await page.keyboard.type("Tide notes ");
     const bold = page.getByRole("button", { name: "Bold", exact: true });
@@ -143,7 +164,14 @@ describe("admin UI: rich text, relation and media inputs", () => {
     assert.equal(await bold.getAttribute("aria-pressed"), "true");
     await page.keyboard.press("Control+b");
     await page.keyboard.type(" see chart");
+    // Select "chart" by keyboard, then wait for the editor to take the selection (as above).
     for (let i = 0; i < 5; i += 1) await page.keyboard.press("Shift+ArrowLeft");
+    for (let waited = 0; ; waited += 50) {
+      const at = await editorSelection();
+      if (at?.text === "chart") break;
+      assert.ok(waited < 5000, `the editor never selected "chart": ${JSON.stringify(at)}`);
+      await page.waitForTimeout(50);
+    }
     await page.keyboard.press("Control+k");
     const dialog = page.getByRole("dialog", { name: "Add link" });
     // A script address is refused in words; the dialog stays open.
