@@ -5,7 +5,8 @@ import { toModel, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { linkedTargetModelsQuery, linkedTargetsQuery, unindexedSite } from "./linked-targets";
 import type { PendingTargets, PublishedTarget } from "./relation-targets";
-import type { DependentSource, SnapshotReads } from "./snapshot";
+import type { DependentSource } from "./rebuild-dependents";
+import type { SnapshotReads } from "./snapshot";
 
 /** What re-rendering one dependent reads before its media: its published version and model, and its links' reads. */
 export interface DependentRead {

@@ -4,7 +4,8 @@ import { toModel } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { linkedTargetModelsQuery, linkedTargetsQuery } from "./linked-targets";
 import type { PublishedTarget } from "./relation-targets";
-import { dependentSourcesQuery, versionLinksQuery, type DependentSource, type SnapshotReads } from "./snapshot";
+import { dependentSourcesQuery, type DependentSource } from "./rebuild-dependents";
+import { versionLinksQuery, type SnapshotReads } from "./snapshot";
 import { claimHolderQuery, type Claim } from "./unique-values";
 
 /**

@@ -1,4 +1,3 @@
-import type { CompiledQuery } from "kysely";
 import type { EntryRow, VersionRow } from "../../db/database";
 import { mediaIds } from "../../content/validate-fields";
 import { richTextMediaObjects } from "../../content/media-references";
@@ -7,13 +6,11 @@ import { publicComponentValue } from "../../content/components";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
-import { indexStatements, unindexStatements } from "../../search/index-statements";
 import { entryRepository } from "../../repositories/entry-repository";
 import { deliveryUrl, mediaUrl } from "../media/media-view";
 import { defaultOriginalOf, originalFor, originalsOf, originalUrl } from "../media/originals";
 import { objectIdOf } from "../media/object-keys";
 import { localeChain } from "../../content/site-settings";
-import { readDependents } from "./dependent-reads";
 import { linkServed, pickTarget, publishedTargets, servedDisplay, type PendingTargets, type PublishedTarget } from "./relation-targets";
 
 export { pendingKey, type PendingTargets, type PublishedTarget } from "./relation-targets";
@@ -350,141 +347,4 @@ async function modelsOfTargets(ctx: LifecycleContext, targets: readonly Publishe
   return out;
 }
 
-/** Items outside the model's manual order sort after every placed item. */
-export const UNPLACED = 2147483647;
-
-/** Position of a translation group in its model's manual order (shared by all languages). */
-export function manualPosition(model: Model, groupId: string): number {
-  const index = model.manual_order.indexOf(groupId);
-  return index === -1 ? UNPLACED : index;
-}
-
-/** Statements replacing an instance's published row and its filter index rows. */
-export function snapshotStatements(
-  ctx: LifecycleContext,
-  entry: EntryRow,
-  version: VersionRow,
-  rendered: RenderedSnapshot,
-  model: Model,
-): CompiledQuery[] {
-  const siteId = ctx.site.id;
-  // The served sort key and the stored one are one value, so a client can check the order.
-  const sortAt = rendered.item.first_published_at;
-  const statements: CompiledQuery[] = [
-    ctx.db.deleteFrom("published_items").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
-    ctx.db
-      .insertInto("published_items")
-      .values({
-        site_id: siteId,
-        instance_id: entry.instance_id,
-        model_id: entry.model_id,
-        translation_group_id: entry.translation_group_id,
-        lang: entry.lang,
-        slug: version.slug,
-        label: version.label,
-        version_id: version.id,
-        published_at: rendered.item.published_at,
-        sort_at: sortAt,
-        manual_position: manualPosition(model, entry.translation_group_id),
-        body: JSON.stringify(rendered.item),
-        mentions: JSON.stringify(rendered.mentions),
-      })
-      .compile(),
-    ctx.db.deleteFrom("published_relations").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
-  ];
-  const seen = new Set<string>();
-  for (const row of rendered.relationRows) {
-    const key = `${row.field}|${row.target_group_id}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    statements.push(
-      ctx.db
-        .insertInto("published_relations")
-        .values({ site_id: siteId, instance_id: entry.instance_id, model_id: entry.model_id, lang: entry.lang, translation_group_id: entry.translation_group_id, sort_at: sortAt, ...row })
-        .compile(),
-    );
-  }
-  statements.push(...pinStatements(ctx, entry.instance_id, rendered.mediaPins));
-  statements.push(...indexStatements(ctx, entry, version.id, rendered.item, model));
-  return statements;
-}
-
-/**
- * Statements replacing an instance's media pins (`published_media`): written and cleared wherever its
- * `published_items` row is, in the same batch, so public delivery serves exactly what is published.
- */
-function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly MediaPin[]): CompiledQuery[] {
-  const statements: CompiledQuery[] = [ctx.db.deleteFrom("published_media").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile()];
-  const seen = new Set<string>();
-  for (const pin of pins) {
-    if (seen.has(pin.object_key)) continue;
-    seen.add(pin.object_key);
-    statements.push(ctx.db.insertInto("published_media").values({ site_id: ctx.site.id, instance_id: instanceId, ...pin }).compile());
-  }
-  return statements;
-}
-
-/** Statements withdrawing an instance from the public API. */
-export function withdrawStatements(ctx: LifecycleContext, instanceId: string): CompiledQuery[] {
-  return [
-    ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
-    ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
-    ...pinStatements(ctx, instanceId, []),
-    ...unindexStatements(ctx, instanceId),
-  ];
-}
-
-/**
- * Re-renders every published item whose published version links to `groupId`, so relation values
- * (slug, display, which language) follow the target's publication. Returns statements and the
- * groups whose responses change.
- */
-export async function rebuildDependents(
-  ctx: LifecycleContext,
-  groupId: string,
-  pending: PendingTargets,
-  /** The rows of `dependentSourcesQuery`, when already read. */
-  read?: readonly DependentSource[],
-): Promise<{ statements: CompiledQuery[]; groups: string[] }> {
-  const sources = (read ?? (await dependentSourcesQuery(ctx, groupId).execute())).filter(
-    (source) => source.translation_group_id !== groupId && source.published_version_id && source.published_at,
-  );
-  const statements: CompiledQuery[] = [];
-  const groups: string[] = [];
-  // Every dependent's version, model and links, read together (lifecycle/dependent-reads.ts).
-  const reads = await readDependents(ctx, sources, pending);
-  for (const source of sources) {
-    const { version, model, snapshot } = reads.get(source) ?? {};
-    if (!version || !model || !source.published_at) continue;
-    const rendered = await renderSnapshot(ctx, source, version, model, { publishedAt: source.published_at, firstPublishedAt: source.sort_at, pending, keepPinned: true, ...(snapshot ? { reads: snapshot } : {}) });
-    statements.push(...snapshotStatements(ctx, source, version, rendered, model));
-    groups.push(source.translation_group_id);
-  }
-  return { statements, groups };
-}
-
-/** A published entry whose published version links to a group, with its served sort key. */
-export type DependentSource = EntryRow & { sort_at: string };
-
-/** The published entries whose published version links to `groupId` (the dependents `rebuildDependents` re-renders). */
-export function dependentSourcesQuery(ctx: LifecycleContext, groupId: string) {
-  return ctx.db
-    .selectFrom("relation_links")
-    // Joined by the entry's primary key (a link's source instance): joined by the published version
-    // alone no index applies, and every publish read ~2.7 rows per entry of the site (the write bench's
-    // ROWS write.publish.dependents_query line; docs/benchmarks.md).
-    .innerJoin("entries", (join) =>
-      join
-        .onRef("entries.instance_id", "=", "relation_links.source_instance_id")
-        .onRef("entries.published_version_id", "=", "relation_links.version_id")
-        .onRef("entries.site_id", "=", "relation_links.site_id"),
-    )
-    .innerJoin("published_items", (join) =>
-      join.onRef("published_items.instance_id", "=", "entries.instance_id").onRef("published_items.site_id", "=", "entries.site_id"),
-    )
-    .selectAll("entries")
-    .select(["published_items.sort_at as sort_at"])
-    .distinct()
-    .where("relation_links.site_id", "=", ctx.site.id)
-    .where("relation_links.target_group_id", "=", groupId);
-}
+export { manualPosition, snapshotStatements, UNPLACED, withdrawStatements } from "./snapshot-statements";

@@ -11,7 +11,9 @@ import { authorize } from "./authorize";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./context";
 import { entryView, type EntryView } from "./entry-view";
 import { loadEntry, requireNotTrashed, revealEntry } from "./load";
-import { firstPublishedOf, pendingKey, rebuildDependents, renderSnapshot, snapshotStatements, withdrawStatements, type PendingTargets } from "./snapshot";
+import { rebuildDependents } from "./rebuild-dependents";
+import { firstPublishedOf, pendingKey, renderSnapshot, type PendingTargets } from "./snapshot";
+import { snapshotStatements, withdrawStatements } from "./snapshot-statements";
 import { publishedDependentsQuery, readForPublish, readForUnpublish } from "./publish-reads";
 import { claimGuards, claimIssues, claimsOf, requireNoClaimIssues } from "./unique-values";
 
