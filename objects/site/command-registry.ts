@@ -3,7 +3,7 @@ import { createModel } from "../../shared/services/models/create-model";
 import { setManualOrder } from "../../shared/services/models/manual-order";
 import * as modelApply from "../../shared/services/models/apply-model";
 import * as modelProposals from "../../shared/services/model-proposals";
-import * as pluginTransitions from "../../shared/services/plugin-transitions";
+import * as pluginTransitions from "../../shared/services/plugins/transitions";
 import * as proposals from "../../shared/services/proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";

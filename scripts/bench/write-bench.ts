@@ -29,8 +29,8 @@ import { findSiteById } from "../../shared/repositories/site-repository";
 import { commitPlan, type LifecycleContext } from "../../shared/services/lifecycle";
 import { createManagementCredential } from "../../shared/services/management-credentials";
 import { createModel } from "../../shared/services/models/create-model";
-import { createLaunch } from "../../shared/services/plugin-launches";
-import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins";
+import { createLaunch } from "../../shared/services/plugins/launches";
+import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";
 import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
 
 // ── Counters ────────────────────────────────────────────────────────────────────────────────

@@ -11,7 +11,7 @@ import type { PluginInstallationsTable } from "../../shared/db/database";
 import { modelRepository } from "../../shared/repositories/model-repository";
 import type { OutboundPolicy } from "../../shared/net/outbound-address";
 import type { LifecycleContext } from "../../shared/services/lifecycle";
-import { grantInstallation, installationGrant, installPlugin, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins";
+import { grantInstallation, installationGrant, installPlugin, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins/installations";
 
 /**
  * The seed writes only the local development state (`.wrangler/state` or an end-to-end test's

@@ -7,7 +7,7 @@ import { Scope } from "../../schema/scopes";
 import type { Database, PluginDelegationsTable, PluginInstallationsTable } from "../db/database";
 import { AppError } from "../errors";
 import type { Actor } from "../services/lifecycle/context";
-import { installationGrant } from "../services/plugins";
+import { installationGrant } from "../services/plugins/installations";
 import { intersectPermissionSets } from "./permissions";
 import { authorityFrom, authorityQuery, type AuthorityRow } from "./person-authority";
 import { createDb } from "../db/client";
@@ -33,7 +33,7 @@ export interface Delegate {
   basis: AuthorityBasis;
 }
 
-/** The rows an authority decision rested on (shared/services/plugin-transitions.ts guards them). */
+/** The rows an authority decision rested on (shared/services/plugins/transitions.ts guards them). */
 export interface AuthorityBasis {
   installationId: string;
   grantedCapabilities: string;

@@ -5,7 +5,7 @@ import { OUTCOMES } from "../../schema/plugin-protocol";
 import type { PluginCapability } from "../../schema/plugin-manifest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { Actor } from "../../shared/services/lifecycle";
-import { createLaunch } from "../../shared/services/plugin-launches";
+import { createLaunch } from "../../shared/services/plugins/launches";
 import { apply, blogModels, seedSite, type SeededSite } from "./fixtures";
 import { installTestPlugin, pluginCall, testManifest, type PluginResult, type TestInstallation } from "./plugins";
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import type { PluginCapability } from "../../schema/plugin-manifest";
-import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins";
+import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";
 import type { SeededSite } from "./fixtures";
 
 /** A manifest for tests; every capability requested unless narrowed. */

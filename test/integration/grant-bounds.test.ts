@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { installPlugin } from "../../shared/services/plugins";
+import { installPlugin } from "../../shared/services/plugins/installations";
 import { adminCall, roleId, signIn, type ErrorBody } from "../helpers/admin-api";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { testManifest } from "../helpers/plugins";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { uninstallPlugin } from "../../shared/services/plugins";
+import { uninstallPlugin } from "../../shared/services/plugins/installations";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expectValue, siteObject } from "../../workers/forward";
 import { MAX_DELIVERY_ATTEMPTS } from "../../shared/events/deliver";
 import { pluginEventsUrl, takes } from "../../shared/events/subscribers";
-import { grantInstallation, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins";
+import { grantInstallation, rotateInstallationToken, transitionInstallation, uninstallPlugin } from "../../shared/services/plugins/installations";
 import { adminCall, signIn } from "../helpers/admin-api";
 import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, silenceAutoQueue } from "../helpers/event-receiver";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";

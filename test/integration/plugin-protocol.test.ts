@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { createLaunch } from "../../shared/services/plugin-launches";
+import { createLaunch } from "../../shared/services/plugins/launches";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { installTestPlugin, pluginCall, testManifest } from "../helpers/plugins";
 import { ALL, delegationFor, draft, expectEnvelope, setup, type Exchanged, type Page } from "../helpers/plugin-protocol";

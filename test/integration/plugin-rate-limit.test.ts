@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rotateInstallationToken, transitionInstallation } from "../../shared/services/plugins";
+import { rotateInstallationToken, transitionInstallation } from "../../shared/services/plugins/installations";
 import { installTestPlugin, pluginCall, testManifest } from "../helpers/plugins";
 import { delegationFor, draft, eventCount, expectEnvelope, setup } from "../helpers/plugin-protocol";
 import { inSiteStorage } from "../helpers/site-storage";

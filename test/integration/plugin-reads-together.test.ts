@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { createLaunch } from "../../shared/services/plugin-launches";
-import { rotateInstallationToken } from "../../shared/services/plugins";
+import { createLaunch } from "../../shared/services/plugins/launches";
+import { rotateInstallationToken } from "../../shared/services/plugins/installations";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { installTestPlugin, pluginCall, testManifest } from "../helpers/plugins";
 import { ALL, delegationFor, draft, expectEnvelope, setup, type Exchanged, type Summary } from "../helpers/plugin-protocol";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { authenticatePlugin } from "../../shared/auth/plugin-authority";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { AppError } from "../../shared/errors";
-import { rotateInstallationToken, TOKEN_ROTATION_OVERLAP_MS } from "../../shared/services/plugins";
+import { rotateInstallationToken, TOKEN_ROTATION_OVERLAP_MS } from "../../shared/services/plugins/installations";
 import { adminCall, signIn, type AdminSession, type ErrorBody } from "../helpers/admin-api";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { publicGet } from "../helpers/public-api";

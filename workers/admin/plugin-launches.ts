@@ -1,8 +1,8 @@
 import type * as v from "valibot";
 import { Empty as NoQuery, InstanceQuery } from "../../schema/admin-bodies";
 import { outboundPolicy } from "../../shared/net/outbound-address";
-import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugin-catalog";
-import { createLaunch, type LaunchRequest } from "../../shared/services/plugin-launches";
+import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugins/catalog";
+import { createLaunch, type LaunchRequest } from "../../shared/services/plugins/launches";
 import { parse } from "../../shared/services/validation";
 import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 import { json } from "../http/respond";

@@ -8,7 +8,7 @@ import {
   transitionInstallation,
   uninstallPlugin,
   type InstallationAction,
-} from "../../shared/services/plugins";
+} from "../../shared/services/plugins/installations";
 import { AppError } from "../../shared/errors";
 import { outboundPolicy } from "../../shared/net/outbound-address";
 import { MAX_MANIFEST_BYTES } from "../../schema/plugin-manifest";

@@ -3,7 +3,7 @@ import type { ReadsWithInstallation } from "../../shared/auth/plugin-authority";
 import { delegationReads, delegationRowsOf, type DelegationRows } from "../../shared/auth/plugin-delegation";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { toSite, type Site } from "../../shared/repositories/site-repository";
-import { exchangeReads, exchangeRowsOf, type ExchangeRows } from "../../shared/services/plugin-launches";
+import { exchangeReads, exchangeRowsOf, type ExchangeRows } from "../../shared/services/plugins/launches";
 
 /**
  * The control-database reads a plugin operation's handler needs, sent in the installation's own

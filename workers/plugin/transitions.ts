@@ -4,8 +4,8 @@ import { delegateFrom, resolveDelegation } from "../../shared/auth/plugin-delega
 import { createDb } from "../../shared/db/client";
 import { AppError } from "../../shared/errors";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { findGrantedEntry, requireCapability, toSummary } from "../../shared/services/plugin-content";
-import { installationGrant } from "../../shared/services/plugins";
+import { findGrantedEntry, requireCapability, toSummary } from "../../shared/services/plugins/content";
+import { installationGrant } from "../../shared/services/plugins/installations";
 import { RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import type { IdempotencyRequest, WriteAnswer } from "../../objects/site/commands";
 import { rateForCommand, settle, siteObject } from "../forward";
@@ -33,7 +33,7 @@ async function idempotencyOf(call: PluginCall, body: unknown): Promise<Idempoten
  * capability on this model, for a content action launched it on this entry, and may read the entry
  * now (403 requester_unauthorized) → the site's object runs the lifecycle's publish or unpublish with the
  * optimistic checks, guarded so that none of what was checked changed before the commit
- * (shared/services/plugin-transitions.ts). Refusals become protocol outcomes (./outcome.ts).
+ * (shared/services/plugins/transitions.ts). Refusals become protocol outcomes (./outcome.ts).
  */
 export async function runTransition(call: PluginCall, instanceId: string, command: TransitionCommand): Promise<Response> {
   const idempotency = await idempotencyOf(call, command);
@@ -50,7 +50,7 @@ export async function runTransition(call: PluginCall, instanceId: string, comman
   if (delegate.delegation.instance_id !== null && delegate.delegation.instance_id !== entry.instance_id) {
     throw new AppError("requester_unauthorized", "This delegation comes from a content action on another entry.");
   }
-  // The person must read the entry now, as a read with the delegation asks (plugin-content.ts):
+  // The person must read the entry now, as a read with the delegation asks (shared/services/plugins/content.ts):
   // without this the lifecycle's own "not found" would answer content_not_found for an entry the
   // plugin's grant shows it.
   if (!decide(delegate.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang, actorId: delegate.actor.id }).allowed) {

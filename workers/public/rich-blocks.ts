@@ -1,4 +1,4 @@
-import { activeRichBlocks } from "../../shared/services/plugin-catalog";
+import { activeRichBlocks } from "../../shared/services/plugins/catalog";
 import type { Site } from "../../shared/repositories/site-repository";
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import type { PublicAnswer } from "./respond";

@@ -1,5 +1,5 @@
 import { requireRegisteredBlocks, type RichTextWrite } from "../../content/rich-text-rules";
-import { activeRichBlocks } from "../plugin-catalog";
+import { activeRichBlocks } from "../plugins/catalog";
 import type { LifecycleContext } from "./context";
 
 /**

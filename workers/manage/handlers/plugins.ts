@@ -1,7 +1,7 @@
 import type { Scope } from "../../../schema/scopes";
-import { activeRichBlocks, listContentActions, listManageViews, listPluginEntries } from "../../../shared/services/plugin-catalog";
+import { activeRichBlocks, listContentActions, listManageViews, listPluginEntries } from "../../../shared/services/plugins/catalog";
 import { outboundPolicy } from "../../../shared/net/outbound-address";
-import { createLaunch, type Launcher } from "../../../shared/services/plugin-launches";
+import { createLaunch, type Launcher } from "../../../shared/services/plugins/launches";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 

@@ -1,16 +1,16 @@
 import { sql, type Kysely } from "kysely";
-import { PLUGIN_PAGE, type ContentSummary } from "../../schema/plugin-protocol";
-import type { FieldValue } from "../../schema/model-definition";
-import { decide, readableFieldIds } from "../auth/permissions";
-import { availableTransitions } from "../content/workflow";
-import { toKeyedValues } from "../content/validate-fields";
-import type { Database, EntryRow, PluginInstallationsTable } from "../db/database";
-import { AppError } from "../errors";
-import { toModel } from "../repositories/model-repository";
-import { createDb } from "../db/client";
-import { readTogether } from "../db/read-together";
-import type { Actor } from "./lifecycle/context";
-import { installationGrant } from "./plugins";
+import { PLUGIN_PAGE, type ContentSummary } from "../../../schema/plugin-protocol";
+import type { FieldValue } from "../../../schema/model-definition";
+import { decide, readableFieldIds } from "../../auth/permissions";
+import { availableTransitions } from "../../content/workflow";
+import { toKeyedValues } from "../../content/validate-fields";
+import type { Database, EntryRow, PluginInstallationsTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { toModel } from "../../repositories/model-repository";
+import { createDb } from "../../db/client";
+import { readTogether } from "../../db/read-together";
+import type { Actor } from "../lifecycle/context";
+import { installationGrant } from "./installations";
 
 /**
  * What a plugin reads through the protocol (docs/plugins.md, "Protocol v1"): content summaries of

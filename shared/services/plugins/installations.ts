@@ -1,20 +1,20 @@
 import * as v from "valibot";
-import { GrantBody } from "../../schema/admin-bodies";
-import { MAX_MANIFEST_BYTES, PluginManifestSchema, type PluginCapability, type PluginManifest } from "../../schema/plugin-manifest";
-import { pluginGrantProblems } from "../auth/grant-bounds";
-import { hasSystemPermission } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { newSecret, sha256Hex } from "../crypto/digest";
-import { guard } from "../db/batch";
-import type { PluginInstallationsTable } from "../db/database";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { parseJsonWithinDepth } from "../json/parse-json";
-import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
-import { modelRepository } from "../repositories/model-repository";
-import { commitPlan } from "./lifecycle/commit-plan";
-import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
-import { parse } from "./validation";
+import { GrantBody } from "../../../schema/admin-bodies";
+import { MAX_MANIFEST_BYTES, PluginManifestSchema, type PluginCapability, type PluginManifest } from "../../../schema/plugin-manifest";
+import { pluginGrantProblems } from "../../auth/grant-bounds";
+import { hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { newSecret, sha256Hex } from "../../crypto/digest";
+import { guard } from "../../db/batch";
+import type { PluginInstallationsTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { parseJsonWithinDepth } from "../../json/parse-json";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../../net/outbound-address";
+import { modelRepository } from "../../repositories/model-repository";
+import { commitPlan } from "../lifecycle/commit-plan";
+import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
+import { parse } from "../validation";
 
 /**
  * Plugin installations (docs/plugins.md): install from a manifest, grant, activate, disable,

@@ -1,22 +1,22 @@
-import type { PluginManifest } from "../../schema/plugin-manifest";
-import { decide } from "../auth/permissions";
-import { createDb } from "../db/client";
-import type { PluginInstallationsTable } from "../db/database";
-import { AppError } from "../errors";
-import type { LifecycleContext } from "./lifecycle/context";
-import { installationGrant, manifestOf } from "./plugins";
-import { omittedBecause, planPluginTools, type OmittedPluginTool, type PluginLaunchTarget, type PluginTool } from "./plugin-tools";
+import type { PluginManifest } from "../../../schema/plugin-manifest";
+import { decide } from "../../auth/permissions";
+import { createDb } from "../../db/client";
+import type { PluginInstallationsTable } from "../../db/database";
+import { AppError } from "../../errors";
+import type { LifecycleContext } from "../lifecycle/context";
+import { installationGrant, manifestOf } from "./installations";
+import { omittedBecause, planPluginTools, type OmittedPluginTool, type PluginLaunchTarget, type PluginTool } from "./tools";
 
 /**
  * What a person (admin session) or a management credential (`plugins:use`) may launch: the
  * plugin list, the flat list of manage views and the flat list of content actions (spec 2,
  * "Plugin items"). One module for both surfaces; the launch itself is `createLaunch`
- * (shared/services/plugin-launches.ts), which re-checks everything listed here.
+ * (shared/services/plugins/launches.ts), which re-checks everything listed here.
  *
  * Decisions (docs/management-api.md, "Plugins"): listing and launching need no `site:plugins` (that
  * is for installing and granting); `pending` and `revoked` installations are never listed; only
  * `active` installations offer views and actions; `mcp_tool.omitted_because` names the launches
- * that are no MCP tool and why (`plugin-tools.ts`), or is null when each is one.
+ * that are no MCP tool and why (`tools.ts`), or is null when each is one.
  */
 
 /** Who is looking: the credential's models (null: every model, also for a person's own session). */

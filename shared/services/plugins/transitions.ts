@@ -1,8 +1,8 @@
 import type { CompiledQuery } from "kysely";
-import type { AuthorityBasis } from "../auth/plugin-delegation";
-import { guard } from "../db/batch";
-import type { EntryView, LifecycleContext, PublishInput, UnpublishInput, WritePlan } from "./lifecycle";
-import { publishEntry, unpublishEntry } from "./lifecycle";
+import type { AuthorityBasis } from "../../auth/plugin-delegation";
+import { guard } from "../../db/batch";
+import type { EntryView, LifecycleContext, PublishInput, UnpublishInput, WritePlan } from "../lifecycle";
+import { publishEntry, unpublishEntry } from "../lifecycle";
 
 /**
  * A plugin's publish or unpublish (docs/plugins.md, "Protocol v1"): the lifecycle's own plan, plus

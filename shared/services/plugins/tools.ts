@@ -1,5 +1,5 @@
-import { manageSurface } from "../../schema/manage-api";
-import { MAX_TOOL_NAME, toolName } from "../../schema/mcp-tools";
+import { manageSurface } from "../../../schema/manage-api";
+import { MAX_TOOL_NAME, toolName } from "../../../schema/mcp-tools";
 
 /**
  * MCP tool names of plugin launches (spec 2, "Command line and MCP"; docs/mcp.md, "Plugin tools"):

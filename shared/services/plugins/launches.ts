@@ -1,20 +1,20 @@
-import type { PluginCapability } from "../../schema/plugin-manifest";
-import { ALL_SCOPES, type Scope } from "../../schema/scopes";
-import { decide } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { newSecret, sha256Hex } from "../crypto/digest";
+import type { PluginCapability } from "../../../schema/plugin-manifest";
+import { ALL_SCOPES, type Scope } from "../../../schema/scopes";
+import { decide } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { newSecret, sha256Hex } from "../../crypto/digest";
 import { sql, type Expression, type Kysely } from "kysely";
-import { delegateFrom, delegationReads, delegationRowsOf, type DelegationRows } from "../auth/plugin-delegation";
-import { createDb } from "../db/client";
-import { readTogether } from "../db/read-together";
-import type { Database, PluginInstallationsTable } from "../db/database";
-import { guard } from "../db/batch";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../net/outbound-address";
-import { commitPlan } from "./lifecycle/commit-plan";
-import type { LifecycleContext } from "./lifecycle/context";
-import { installationGrant, manifestOf } from "./plugins";
+import { delegateFrom, delegationReads, delegationRowsOf, type DelegationRows } from "../../auth/plugin-delegation";
+import { createDb } from "../../db/client";
+import { readTogether } from "../../db/read-together";
+import type { Database, PluginInstallationsTable } from "../../db/database";
+import { guard } from "../../db/batch";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../../net/outbound-address";
+import { commitPlan } from "../lifecycle/commit-plan";
+import type { LifecycleContext } from "../lifecycle/context";
+import { installationGrant, manifestOf } from "./installations";
 
 /**
  * Launches (docs/plugins.md, "Launches and delegations"): a person, directly or through a
