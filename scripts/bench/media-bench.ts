@@ -18,7 +18,7 @@ import { findSiteById } from "../../shared/repositories/site-repository";
 import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { commitPlan, createEntry, publishEntry, type LifecycleContext } from "../../shared/services/lifecycle";
 import { createModel } from "../../shared/services/models/create-model";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import type { Env } from "../../shared/env";
 
 export const MEDIA_CACHE_KEY = "https://primitive.bench/cache_media";

@@ -27,7 +27,7 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import { commitPlan, type LifecycleContext } from "../../shared/services/lifecycle";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { createModel } from "../../shared/services/models/create-model";
 import { createLaunch } from "../../shared/services/plugins/launches";
 import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";

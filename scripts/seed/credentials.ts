@@ -11,8 +11,8 @@ import { siteScope } from "../../shared/db/site-scope";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import { modelRepository } from "../../shared/repositories/model-repository";
 import type { LifecycleContext } from "../../shared/services/lifecycle";
-import { createManagementCredential } from "../../shared/services/management-credentials";
-import { createSiteToken } from "../../shared/services/site-tokens";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
+import { createSiteToken } from "../../shared/services/credentials/site-tokens";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { ensureDemoPlugin } from "./plugin";
 

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { ALL_SCOPES, type Scope } from "../../schema/scopes";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import type { SeededSite } from "./fixtures";
 
 export interface ManageResult<T = unknown> {

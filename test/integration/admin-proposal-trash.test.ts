@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
-import type { ProposalView } from "../../shared/services/proposals";
+import type { ProposalView } from "../../shared/services/proposals/entry-proposals";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { blogModels, seedSite, versionCount } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView } from "../../shared/services/lifecycle";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { addModel, apply, blogModels, seedSite, versionCount } from "../helpers/fixtures";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { changeAdminRole, credential, manage } from "../helpers/manage-api";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { manage } from "../helpers/manage-api";
 

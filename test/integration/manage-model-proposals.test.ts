@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ModelProposalView } from "../../shared/services/model-proposals";
+import type { ModelProposalView } from "../../shared/services/proposals/model-proposals";
 import type { ModelWriteAnswer } from "../../shared/services/models/apply-model";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";

@@ -3,8 +3,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
-import { createManagementCredential, revokeManagementCredential } from "../../shared/services/management-credentials";
-import { createSiteToken, revokeSiteToken } from "../../shared/services/site-tokens";
+import { createManagementCredential, revokeManagementCredential } from "../../shared/services/credentials/management-credentials";
+import { createSiteToken, revokeSiteToken } from "../../shared/services/credentials/site-tokens";
 import { modelRow, type Err, type Field, type ModelBody, type WriteBody } from "../helpers/model-answers";
 
 type StaleErr = { error: { code: string; message: string; roles?: { id: string; slug: string }[]; model_id?: string; field_ids?: string[]; site_tokens?: string[]; management_credentials?: string[] } };

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
-import type { ProposalView } from "../../shared/services/proposals";
+import type { ProposalView } from "../../shared/services/proposals/entry-proposals";
 import { adminCall, emailOf, signIn } from "../helpers/admin-api";
 import { blogModels, seedSite, versionCount, type SeededSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";

@@ -4,7 +4,7 @@ import { systemClock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { updateSettings, type SettingsView } from "../../shared/services/settings";
 import { grantMembership, provisionPerson } from "../../shared/services/sites";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";

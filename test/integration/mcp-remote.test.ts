@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
-import { createManagementCredential, revokeManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential, revokeManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { callTool, listTools, mcpFetch, rpc, toolResult } from "../helpers/mcp";

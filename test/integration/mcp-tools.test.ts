@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { manageSurface } from "../../schema/manage-api";
 import { CreateEntryBody } from "../../schema/manage-entries";
 import { ALL_SCOPES } from "../../schema/scopes";
-import { createManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";

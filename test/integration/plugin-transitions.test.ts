@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../shared/db/client";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { createLaunch } from "../../shared/services/plugins/launches";
-import { createManagementCredential, revokeManagementCredential } from "../../shared/services/management-credentials";
+import { createManagementCredential, revokeManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { settle, siteObject } from "../../workers/forward";
 import { resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { rotateInstallationToken, transitionInstallation } from "../../shared/services/plugins/installations";

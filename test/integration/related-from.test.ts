@@ -4,7 +4,7 @@ import worker from "../../workers/index";
 import type { Env } from "../../shared/env";
 import type { Model } from "../../shared/repositories/model-repository";
 import type { RelatedFromSource } from "../../shared/services/relations/related-from";
-import { createSiteToken } from "../../shared/services/site-tokens";
+import { createSiteToken } from "../../shared/services/credentials/site-tokens";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";

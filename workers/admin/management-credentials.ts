@@ -3,7 +3,7 @@ import {
   createManagementCredential,
   listManagementCredentials,
   revokeManagementCredential,
-} from "../../shared/services/management-credentials";
+} from "../../shared/services/credentials/management-credentials";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";

@@ -1,5 +1,5 @@
 import { CreateSiteTokenBody } from "../../schema/admin-bodies";
-import { createSiteToken, listSiteTokens, revokeSiteToken } from "../../shared/services/site-tokens";
+import { createSiteToken, listSiteTokens, revokeSiteToken } from "../../shared/services/credentials/site-tokens";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";

@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
-import { findModelProposal, isStale, modelProposalView, type ModelProposalRow } from "../../../shared/services/model-proposals";
+import { findModelProposal, isStale, modelProposalView, type ModelProposalRow } from "../../../shared/services/proposals/model-proposals";
 import type { CreateModelProposalBody } from "../../../schema/manage-model-proposals";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";

@@ -5,7 +5,7 @@ import { AppError } from "../../../shared/errors";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { createPreview } from "../../../shared/services/preview";
-import { eligibleAssignees, findProposal, readerProposalView, type ProposalRow } from "../../../shared/services/proposals";
+import { eligibleAssignees, findProposal, readerProposalView, type ProposalRow } from "../../../shared/services/proposals/entry-proposals";
 import type { AssignmentBody, CreateProposalBody, PreviewBody } from "../../../schema/manage-proposals";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";

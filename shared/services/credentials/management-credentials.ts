@@ -1,16 +1,16 @@
 import * as v from "valibot";
-import { normaliseScopes, Scope } from "../../schema/scopes";
-import { hasSystemPermission } from "../auth/permissions";
-import { grantProblems } from "../auth/scope-ceiling";
-import { isoAt } from "../clock";
-import { newSecret, sha256Hex } from "../crypto/digest";
-import type { ManagementCredentialsTable } from "../db/database";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { modelRepository } from "../repositories/model-repository";
-import { commitPlan } from "./lifecycle/commit-plan";
+import { normaliseScopes, Scope } from "../../../schema/scopes";
+import { hasSystemPermission } from "../../auth/permissions";
+import { grantProblems } from "../../auth/scope-ceiling";
+import { isoAt } from "../../clock";
+import { newSecret, sha256Hex } from "../../crypto/digest";
+import type { ManagementCredentialsTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { modelRepository } from "../../repositories/model-repository";
+import { commitPlan } from "../lifecycle/commit-plan";
 import { listSecrets, revokeSecret, type SecretKind } from "./revocable-secrets";
-import type { LifecycleContext } from "./lifecycle/context";
+import type { LifecycleContext } from "../lifecycle/context";
 
 /**
  * Management credentials (`dwm_…`): a script's or agent's access to one site's management API,

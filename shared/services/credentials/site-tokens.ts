@@ -1,14 +1,14 @@
-import { modelsNotHeld } from "../auth/grant-bounds";
-import { hasSystemPermission } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { newSecret, sha256Hex } from "../crypto/digest";
-import type { SiteApiTokensTable } from "../db/database";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { modelRepository } from "../repositories/model-repository";
-import { commitPlan } from "./lifecycle/commit-plan";
+import { modelsNotHeld } from "../../auth/grant-bounds";
+import { hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { newSecret, sha256Hex } from "../../crypto/digest";
+import type { SiteApiTokensTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { modelRepository } from "../../repositories/model-repository";
+import { commitPlan } from "../lifecycle/commit-plan";
 import { listSecrets, revokeSecret, type SecretKind } from "./revocable-secrets";
-import type { LifecycleContext } from "./lifecycle/context";
+import type { LifecycleContext } from "../lifecycle/context";
 
 /**
  * Site API tokens (`dw_site_…`): read access to named private models of one site on the public

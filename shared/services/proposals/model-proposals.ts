@@ -1,11 +1,11 @@
-import { decide, hasSystemPermission } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { guard } from "../db/batch";
-import type { ModelProposalsTable } from "../db/database";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { modelRepository, type Model } from "../repositories/model-repository";
-import type { LifecycleContext, WritePlan } from "./lifecycle/context";
+import { decide, hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { guard } from "../../db/batch";
+import type { ModelProposalsTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { modelRepository, type Model } from "../../repositories/model-repository";
+import type { LifecycleContext, WritePlan } from "../lifecycle/context";
 import {
   applyProposedDefinition,
   checkProposedNewModel,
@@ -14,8 +14,8 @@ import {
   type BlockedChange,
   type ModelWriteAnswer,
   type ProposedDefinition,
-} from "./models/apply-model";
-import type { ProposalSource } from "./proposals";
+} from "../models/apply-model";
+import type { ProposalSource } from "./entry-proposals";
 
 /** Limits of a model proposal (spec: Limits, Model proposal). */
 export const MODEL_PROPOSAL_LIMITS = { fields: 200, noteChars: 500 } as const;

@@ -1,8 +1,8 @@
-import { isoAt } from "../clock";
-import type { ManagementCredentialsTable, SiteApiTokensTable } from "../db/database";
-import { AppError } from "../errors";
-import { commitPlan } from "./lifecycle/commit-plan";
-import type { LifecycleContext } from "./lifecycle/context";
+import { isoAt } from "../../clock";
+import type { ManagementCredentialsTable, SiteApiTokensTable } from "../../db/database";
+import { AppError } from "../../errors";
+import { commitPlan } from "../lifecycle/commit-plan";
+import type { LifecycleContext } from "../lifecycle/context";
 
 /** Tables of site-scoped secrets kept as digests and revoked by stamping `revoked_at`. */
 interface SecretTables {

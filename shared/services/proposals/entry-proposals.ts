@@ -1,19 +1,19 @@
 import * as v from "valibot";
-import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { canonicalFieldValues, toKeyedValues } from "../content/validate-fields";
-import { guard } from "../db/batch";
-import type { EntryProposalsTable, EntryRow } from "../db/database";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { PermissionSet } from "../../schema/permissions";
-import { entryRepository } from "../repositories/entry-repository";
-import type { Model } from "../repositories/model-repository";
-import { authorize } from "./lifecycle/authorize";
-import type { LifecycleContext, WritePlan } from "./lifecycle/context";
-import type { EntryView } from "./lifecycle/entry-view";
-import { loadEntry, requireNotTrashed } from "./lifecycle/load";
-import { saveDraft } from "./lifecycle/save-draft";
+import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { canonicalFieldValues, toKeyedValues } from "../../content/validate-fields";
+import { guard } from "../../db/batch";
+import type { EntryProposalsTable, EntryRow } from "../../db/database";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { PermissionSet } from "../../../schema/permissions";
+import { entryRepository } from "../../repositories/entry-repository";
+import type { Model } from "../../repositories/model-repository";
+import { authorize } from "../lifecycle/authorize";
+import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import type { EntryView } from "../lifecycle/entry-view";
+import { loadEntry, requireNotTrashed } from "../lifecycle/load";
+import { saveDraft } from "../lifecycle/save-draft";
 
 /** Limits of an entry field proposal (spec: Limits, Entry proposal). */
 export const PROPOSAL_LIMITS = { fields: 50, valueBytes: 64 * 1024, noteChars: 2000 } as const;
