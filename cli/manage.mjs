@@ -686,7 +686,7 @@ const COMMANDS = [
   "operationId": "takeOverEditing",
   "method": "POST",
   "path": "/entries/{id}/editing/take-over",
-  "summary": "Take the editing lease from whoever holds it (their next write with their token is lock_lost)",
+  "summary": "Take the editing lease from whoever holds it (their next write is lock_lost)",
   "scope": "content:write",
   "keyed": false,
   "destructive": true,

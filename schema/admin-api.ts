@@ -262,7 +262,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     response: v.strictObject({ model_id: v.string(), manual_order: v.array(v.string()), cache: v.unknown() }),
     errors: [...withId],
   },
-  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "write_conflict"] },
+  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "lock_lost", "write_conflict"] },
   { operationId: "rejectProposal", method: "post", path: "/api/proposals/{id}/reject", access: "site", summary: "Reject an entry field proposal", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId] },
 ];
 

@@ -149,6 +149,8 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
     answer: readerProposalView(row, ctx.actor.permissions, model),
     events: [{ name: "proposal.created", payload: { proposal_id: row.id, instance_id: entry.instance_id, model_id: model.id } }],
     purgeTags: [],
+    // A proposal changes no entry: it is how others suggest while someone edits (no lease guards it).
+    locks: [],
     audit: { action: "proposal.create", targetKind: "proposal", targetId: row.id, details: { instance_id: entry.instance_id, fields: input.fields } },
   };
 }
@@ -202,6 +204,8 @@ export async function applyProposal(ctx: LifecycleContext, input: { proposal_id:
     answer: { proposal: decided(ctx, row, model, "applied", at), entry: save.answer },
     events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: save.purgeTags,
+    // A save of the proposal's entry language: its editing lease guards it like any save.
+    locks: [row.instance_id],
     audit: { action: "proposal.apply", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id, ...(save.audit.details ?? {}) } },
   };
 }
