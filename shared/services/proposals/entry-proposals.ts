@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { callerKey, type Caller } from "../../auth/caller";
 import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { canonicalFieldValues, toKeyedValues } from "../../content/validate-fields";
@@ -25,6 +26,16 @@ export interface ProposalSource {
   id: string;
   label: string;
   requested_by?: string;
+}
+
+/**
+ * Who a proposal comes from, as recorded in its `source`: a credential by its id and name (an
+ * OAuth connection too: it acts like a credential its person created); a person's own session
+ * as a management source under the caller's key and the person's name.
+ */
+export function proposalSourceOf(caller: Caller): ProposalSource {
+  if (caller.kind === "session") return { kind: "management", id: callerKey(caller), label: caller.person.name };
+  return { kind: "management", id: caller.credential.id, label: caller.credential.name };
 }
 
 /** An entry field proposal as every surface answers it. */
