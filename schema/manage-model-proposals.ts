@@ -73,7 +73,7 @@ export const ModelProposal = v.pipe(
     base_updated_at: v.nullable(v.string()),
     definition: v.object({ model: v.object({ name: v.string(), slug: v.string(), enableI18n: v.optional(v.boolean()), description: v.optional(v.nullable(v.string())), kind: v.optional(v.picklist(["collection", "single"])), is_public: v.optional(v.boolean()), settings: v.optional(v.record(v.string(), v.unknown())), unique_combinations: v.optional(v.array(UniqueCombination)) }), fields: v.array(v.record(v.string(), v.unknown())) }),
     note: v.nullable(v.string()),
-    source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
+    source: v.object({ kind: v.picklist(["management", "person", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "dismissed"]),
     changes: v.array(Change),
     stale: v.boolean(),

@@ -28,7 +28,7 @@ export const Proposal = v.pipe(
     fields: v.record(v.string(), v.unknown()),
     original_fields: v.record(v.string(), v.unknown()),
     note: v.nullable(v.string()),
-    source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
+    source: v.object({ kind: v.picklist(["management", "person", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "rejected"]),
     revision: v.number(),
     created_by: v.string(),

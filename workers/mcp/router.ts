@@ -5,7 +5,7 @@ import { parseJsonWithinDepth } from "../../shared/json/parse-json";
 import { MANAGE_BODY_MAX_BYTES, readCappedText } from "../http/json-body";
 import { errorResponse } from "../http/respond";
 import { methodNotAllowed } from "../http/route-table";
-import { refuseNamedSite, takeManageRate } from "../manage/router";
+import { credentialAuthority, refuseNamedSite, takeManageRate } from "../manage/router";
 import { classify, RPC, rpcError, RpcError, rpcResult, type RpcId } from "./json-rpc";
 import { callTool, listTools } from "./tools";
 
@@ -77,7 +77,7 @@ export async function handleMcp(request: Request, env: Env): Promise<Response> {
   refuseNamedSite(request);
   const auth = await authenticate(request, env);
   if (auth instanceof Response) return auth;
-  await takeManageRate(env, auth);
+  await takeManageRate(env, credentialAuthority(auth));
 
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") return rpcError(null, RPC.invalidRequest, "Send the JSON-RPC message as application/json.", 415);

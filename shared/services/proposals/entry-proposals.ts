@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Caller } from "../../auth/caller";
 import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { canonicalFieldValues, toKeyedValues } from "../../content/validate-fields";
@@ -20,11 +21,25 @@ export const PROPOSAL_LIMITS = { fields: 50, valueBytes: 64 * 1024, noteChars: 2
 
 export type ProposalState = "open" | "applied" | "rejected";
 
+/**
+ * Who a proposal comes from: `management` a credential (`dwm_`, or an OAuth connection) by its id
+ * and name; `person` a person in their own admin session by their id and name; `plugin`, `ai`.
+ */
 export interface ProposalSource {
-  kind: "management" | "plugin" | "ai";
+  kind: "management" | "person" | "plugin" | "ai";
   id: string;
   label: string;
   requested_by?: string;
+}
+
+/**
+ * Who a proposal comes from, as recorded in its `source`: a credential by its id and name (an
+ * OAuth connection too: it acts like a credential its person created); a person's own session as
+ * the person — no credential asked, so none is named (docs/management-api.md, "Who asks").
+ */
+export function proposalSourceOf(caller: Caller): ProposalSource {
+  if (caller.kind === "session") return { kind: "person", id: caller.person.id, label: caller.person.name };
+  return { kind: "management", id: caller.credential.id, label: caller.credential.name };
 }
 
 /** An entry field proposal as every surface answers it. */
