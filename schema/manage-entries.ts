@@ -88,7 +88,7 @@ export const entryRoutes: readonly RouteSpec[] = [
     query: v.strictObject({
       model_id: v.optional(Id),
       lang: v.optional(Lang),
-      state: v.optional(v.picklist(["draft", "in_review", "published", "unpublished", "trash"])),
+      state: v.optional(v.pipe(v.picklist(["draft", "in_review", "published", "unpublished", "trash"]), v.description("A workflow state (entries outside Trash), or `trash`: only entries in Trash. Without it, every entry outside Trash (spec 3: Trash leaves lists)."))),
       q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
       slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
       translation_group_id: v.optional(v.pipe(Id, v.description("The languages of one item (its translation group): an editor's language tabs."))),
