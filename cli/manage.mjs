@@ -74,7 +74,8 @@ const COMMANDS = [
      "unpublished",
      "trash"
     ],
-    "required": false
+    "required": false,
+    "description": "A workflow state (entries outside Trash), or `trash`: only entries in Trash. Without it, every entry outside Trash (spec 3: Trash leaves lists)."
    },
    {
     "flag": "q",

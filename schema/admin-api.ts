@@ -249,7 +249,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     responseType: "text/plain",
     errors: [...siteErrors],
   },
-  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked", "single_entry_conflict", "invalid_unique_combination", "invalid_field_validation", "invalid_field_config", "invalid_field_condition", "unsupported_text_validation", "relation_type_not_authorable"] },
+  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked", "single_entry_conflict", "invalid_unique_combination", "invalid_field_validation", "invalid_field_config", "invalid_field_condition", "unsupported_text_validation", "relation_type_not_authorable", "invalid_field_key"] },
   { operationId: "dismissModelProposal", method: "post", path: "/api/models/proposals/{id}/dismiss", access: "site", summary: "Dismiss a model proposal", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId] },
   {
     operationId: "putManualOrder",

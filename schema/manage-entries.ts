@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { RelationWrite } from "./relation-writes";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
+import { notReservedFieldKey } from "./field-types";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
@@ -9,7 +10,8 @@ const Slug = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Fields = v.pipe(
   // Any value is accepted here (the model decides); RelationWrite documents a relation field's forms.
-  v.record(v.string(), v.union([RelationWrite, v.unknown()])),
+  // A key that is a reserved JavaScript name is 422 invalid_field_key (no model has such a field).
+  v.record(v.pipe(v.string(), v.check(notReservedFieldKey, "This name cannot be a field key.")), v.union([RelationWrite, v.unknown()])),
   v.description("Field values by field key; null clears a value. A relation field takes a RelationWrite."),
 );
 
@@ -88,7 +90,7 @@ export const entryRoutes: readonly RouteSpec[] = [
     query: v.strictObject({
       model_id: v.optional(Id),
       lang: v.optional(Lang),
-      state: v.optional(v.picklist(["draft", "in_review", "published", "unpublished", "trash"])),
+      state: v.optional(v.pipe(v.picklist(["draft", "in_review", "published", "unpublished", "trash"]), v.description("A workflow state (entries outside Trash), or `trash`: only entries in Trash. Without it, every entry outside Trash (spec 3: Trash leaves lists)."))),
       q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
       slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
       translation_group_id: v.optional(v.pipe(Id, v.description("The languages of one item (its translation group): an editor's language tabs."))),
@@ -98,10 +100,10 @@ export const entryRoutes: readonly RouteSpec[] = [
     response: v.strictObject({ data: v.array(Entry), page: Page }),
     errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
   },
-  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: [...commonWriteErrors, "field_validation_failed", ...richTextErrors, "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", ...relationWriteErrors, "write_conflict"] },
+  { operationId: "createEntry", method: "post", path: "/entries", summary: "Create an entry (first draft)", scope: "content:write", idempotent: true, body: CreateEntryBody, status: 201, response: Entry, errors: ["invalid_field_key", ...commonWriteErrors, "field_validation_failed", ...richTextErrors, "slug_taken", "single_entry_exists", "unknown_locale", "field_denied", "locale_denied", "missing_permission", ...relationWriteErrors, "write_conflict"] },
   { operationId: "getEntry", method: "get", path: "/entries/{id}", summary: "Read an entry's current draft, published version id and workflow", scope: "content:read", params: EntryPath, response: Entry, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
-  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_validation_failed", ...richTextErrors, "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
-  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: [...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors, "locked", "lock_lost"] },
+  { operationId: "saveEntry", method: "put", path: "/entries/{id}", summary: "Save a new draft version", scope: "content:write", idempotent: true, params: EntryPath, body: SaveDraftBody, response: Entry, errors: ["invalid_field_key", ...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_validation_failed", ...richTextErrors, "slug_taken", "field_denied", "locale_denied", "not_owner", "missing_permission", "entry_in_trash", "locked", "lock_lost", "write_conflict"] },
+  { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: ["invalid_field_key", ...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors, "locked", "lock_lost"] },
   { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
   { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", ...richTextErrors, "write_conflict", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash", "locked", "lock_lost"] },
