@@ -185,7 +185,12 @@ async function connectableSites(env: Env, personId: string, req: AuthorizationRe
 async function readForm(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") throw new PageError(400, "invalid_request", "The form must be sent as application/x-www-form-urlencoded.");
-  const text = await readCappedText(request, CONNECT_FORM_MAX_BYTES, (max) => new AppError("payload_too_large", `The form is larger than ${max} bytes.`, { max }));
+  const text = await readCappedText(
+    request,
+    CONNECT_FORM_MAX_BYTES,
+    (max) => new AppError("payload_too_large", `The form is larger than ${max} bytes.`, { max }),
+    () => new PageError(400, "invalid_request", "The form is not valid UTF-8."),
+  );
   return new URLSearchParams(text);
 }
 

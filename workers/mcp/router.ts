@@ -14,7 +14,7 @@ import { callTool, listTools } from "./tools";
  * Streamable HTTP without sessions or streams. Each POST carries one JSON-RPC message and gets one
  * JSON answer. Order of checks: method (405) → Origin (403) → MCP-Protocol-Version (400) →
  * credential, re-read every message (401 with WWW-Authenticate) → rate limit, once per POST (429)
- * → body (413, 415) → JSON (-32700) → message (batch and invalid: -32600; notification: 202).
+ * → body (413, 415) → UTF-8 and JSON (-32700) → message (batch and invalid: -32600; notification: 202).
  */
 
 export const MCP_PATH = "/api/manage/mcp";
@@ -81,7 +81,13 @@ export async function handleMcp(request: Request, env: Env): Promise<Response> {
 
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") return rpcError(null, RPC.invalidRequest, "Send the JSON-RPC message as application/json.", 415);
-  const text = await readCappedText(request, MANAGE_BODY_MAX_BYTES);
+  let text: string;
+  try {
+    text = await readCappedText(request, MANAGE_BODY_MAX_BYTES, undefined, () => new RpcError(RPC.parseError, "Parse error: the body is not valid UTF-8."));
+  } catch (thrown) {
+    if (thrown instanceof RpcError) return rpcError(null, thrown.code, thrown.message, 400);
+    throw thrown;
+  }
   let parsed: unknown;
   try {
     parsed = parseJsonWithinDepth(text);

@@ -107,9 +107,14 @@ async function readForm(request: Request): Promise<Map<string, string>> {
 }
 
 async function readBounded(request: Request): Promise<string> {
-  return readCappedText(request, OAUTH_BODY_MAX_BYTES, (max) => {
-    throw new OAuthError("invalid_request", `The body is larger than ${max} bytes.`, 413);
-  });
+  return readCappedText(
+    request,
+    OAUTH_BODY_MAX_BYTES,
+    (max) => {
+      throw new OAuthError("invalid_request", `The body is larger than ${max} bytes.`, 413);
+    },
+    () => new OAuthError("invalid_request", "The body is not valid UTF-8."),
+  );
 }
 
 function required(form: Map<string, string>, name: string): string {
