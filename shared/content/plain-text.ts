@@ -18,6 +18,11 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
  */
 export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
+/** The text with every lone surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
+export function toWellFormedText(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
+}
+
 /** True when the text is well-formed UTF-16 (no lone surrogate). */
 export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);

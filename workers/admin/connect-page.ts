@@ -8,6 +8,7 @@ import { AppError } from "../../shared/errors";
 import {
   authorizationErrorRedirect,
   checkAuthorizationClient,
+  displayClientName,
   issueAuthorizationCode,
   issuerBelongsToSite,
   OAuthError,
@@ -72,7 +73,7 @@ class PageError extends Error {
 }
 
 function pageRequest(req: AuthorizationRequest): PageRequest {
-  return { appName: req.client.client_name ?? "An unnamed app", selfPath: req.selfPath, redirectUri: req.redirectUri, requested: req.requested, onIssuerSite: req.issuerSite !== null };
+  return { appName: req.client.client_name === null ? null : displayClientName(req.client.client_name), selfPath: req.selfPath, redirectUri: req.redirectUri, requested: req.requested, onIssuerSite: req.issuerSite !== null };
 }
 
 function errorView(error: PageError): Response {
