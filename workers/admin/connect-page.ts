@@ -126,7 +126,9 @@ async function checkRequest(request: Request, env: Env): Promise<Checked> {
     if (issuerParam.length > 1 || siteParam.length > 1) throw new PageError(400, "invalid_request", "The request repeats the issuer or site parameter.");
     if (issuerParam[0] !== undefined && issuerParam[0] !== own) {
       const site = siteParam[0];
-      if (!site || !(await issuerBelongsToSite(env.DB, site, issuerParam[0]))) throw new PageError(400, "invalid_request", "The issuer of this request is not one of this service's sites.");
+      // The whole origin is compared: the admin origin's scheme and port, one of the site's hosts.
+      const seenOn = new URL(own);
+      if (!site || !(await issuerBelongsToSite(env.DB, site, issuerParam[0], seenOn))) throw new PageError(400, "invalid_request", "The issuer of this request is not one of this service's sites.");
       issuer = issuerParam[0];
       issuerSite = site;
     }
