@@ -55,11 +55,13 @@ describe("GET /.well-known/oauth-authorization-server (RFC 8414)", () => {
     expect(res.body.registration_endpoint).toBe(`${ADMIN}/api/oauth/register`);
   });
 
-  it("is 404 on a host that is no site's and not the admin host", async () => {
+  it("is 404 on a host that is no site's and not the admin host; the MCP address's metadata answers there, naming the admin host", async () => {
     const res = await getJson("http://nobody-here.test/.well-known/oauth-authorization-server");
     expect(res.status).toBe(404);
+    // The MCP address answers on every host, so its metadata does (issue 22 item 10; test/integration/mcp-resource-metadata.test.ts).
     const protectedResource = await getJson("http://nobody-here.test/.well-known/oauth-protected-resource/api/manage/mcp");
-    expect(protectedResource.status).toBe(404);
+    expect(protectedResource.status).toBe(200);
+    expect(protectedResource.body).toMatchObject({ resource: "http://nobody-here.test/api/manage/mcp", authorization_servers: [ADMIN] });
   });
 
   it("answers only GET: another method is 405 with Allow", async () => {

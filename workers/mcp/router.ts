@@ -6,6 +6,8 @@ import { MANAGE_BODY_MAX_BYTES, readCappedText } from "../http/json-body";
 import { errorResponse } from "../http/respond";
 import { methodNotAllowed } from "../http/route-table";
 import { refuseNamedSite, takeManageRate } from "../manage/router";
+import { adminOrigin, requestOrigin } from "../oauth/origin";
+import { PROTECTED_RESOURCE_METADATA } from "../oauth/router";
 import { classify, RPC, rpcError, RpcError, rpcResult, type RpcId } from "./json-rpc";
 import { callTool, listTools } from "./tools";
 
@@ -49,10 +51,14 @@ export function isSameOrigin(request: Request): boolean {
   return origin === null || origin === new URL(request.url).origin;
 }
 
-/** 401 with the pointer an MCP client follows to connect (RFC 9728 protected-resource metadata). */
-function unauthenticated(error: AppError, request: Request): Response {
+/**
+ * 401 with the pointer an MCP client follows to connect (RFC 9728 protected-resource metadata): on
+ * the host the client called, whose metadata answers on every host (workers/oauth/router.ts); a
+ * Host that is no plain host name gives the admin host's.
+ */
+function unauthenticated(error: AppError, request: Request, env: Env): Response {
   const response = errorResponse(error);
-  const metadata = `${new URL(request.url).origin}/.well-known/oauth-protected-resource${MCP_PATH}`;
+  const metadata = `${requestOrigin(request) ?? adminOrigin(request, env)}${PROTECTED_RESOURCE_METADATA}`;
   response.headers.set("www-authenticate", `Bearer error="invalid_token", resource_metadata="${metadata}"`);
   return response;
 }
@@ -61,7 +67,7 @@ async function authenticate(request: Request, env: Env): Promise<ManagementAuth 
   try {
     return await authenticateManagement(env.DB, request);
   } catch (thrown) {
-    if (thrown instanceof AppError && thrown.code === "unauthorized") return unauthenticated(thrown, request);
+    if (thrown instanceof AppError && thrown.code === "unauthorized") return unauthenticated(thrown, request, env);
     throw thrown;
   }
 }
