@@ -1,6 +1,7 @@
 import type { PersonSite } from "../../shared/auth/person-authority";
 import { ALWAYS_INCLUDED_SCOPE } from "../../schema/scopes";
 import { base64url } from "../../shared/crypto/digest";
+import { strictOrigin } from "../../shared/net/host-grammar";
 
 /**
  * The HTML of the `/connect` page (workers/admin/connect-page.ts has the checks): plain forms, no
@@ -60,10 +61,23 @@ button:focus-visible,input:focus-visible{outline:3px solid #ffbf47;outline-offse
 code{word-break:break-all}
 `;
 
-/** The CSP source a form may be redirected to after posting (the redirect URI's origin or scheme). */
-function redirectSource(redirectUri: string): string {
-  const url = new URL(redirectUri);
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+/**
+ * The CSP source a form may be redirected to after posting (the redirect URI's origin, or its
+ * private-use scheme), built only from a parsed, validated origin: a host outside the strict host
+ * grammar (`https://ex.example;sandbox/cb` parses, with `;` in its host) or a scheme that is not a
+ * plain scheme gives no source at all — the redirect after Connect is then blocked by the browser,
+ * never a policy with an injected directive. Registration refuses such URIs; this guards rows
+ * stored before it did.
+ */
+export function redirectSource(redirectUri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return null;
+  }
+  if (url.protocol === "http:" || url.protocol === "https:") return strictOrigin(url);
+  return /^[a-z][a-z0-9+.-]{1,63}:$/.test(url.protocol) ? url.protocol : null;
 }
 
 function securityHeaders(nonce: string, formAction: string): Record<string, string> {
@@ -172,6 +186,6 @@ ${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
 ${siteChoice}
 <div class="buttons">${sites.length > 0 ? `<button class="primary" type="submit" name="action" value="connect">Connect</button>` : ""}<button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
 </form>`,
-    `'self' ${redirectSource(req.redirectUri)}`,
+    ["'self'", redirectSource(req.redirectUri)].filter((source) => source !== null).join(" "),
   );
 }
