@@ -1779,7 +1779,7 @@ const COMMANDS = [
     "type": "string",
     "nullable": false,
     "required": true,
-    "description": "1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"
+    "description": "1 to 80 characters (code points) after trimming, stored in NFC; without control, bidirectional control or other invisible format characters (Unicode Cf); unique under its parent regardless of case and Unicode normalisation form"
    },
    {
     "flag": "parent-id",
@@ -1826,7 +1826,7 @@ const COMMANDS = [
     "type": "string",
     "nullable": false,
     "required": false,
-    "description": "1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"
+    "description": "1 to 80 characters (code points) after trimming, stored in NFC; without control, bidirectional control or other invisible format characters (Unicode Cf); unique under its parent regardless of case and Unicode normalisation form"
    },
    {
     "flag": "parent-id",

@@ -147,27 +147,29 @@ const MAX_PINNED_FILE_NAME = 1024;
  * Pins for the images of shown rich-text fields: an `<img src>` naming `/media/{media}/{object}/{file}`
  * is served while the item is published when the object is one this site's item has had (the object
  * ledger: its file now or before a replace, or an original) — the address the editor pasted keeps
- * working, whatever was replaced since. Hidden (private) fields never get here.
+ * working, whatever was replaced since. The pin carries the object's **stored** name from the ledger,
+ * never the address's last segment: an address cannot choose the download name (`…/invoice.exe`
+ * for a PNG is simply another name, 404). An object whose stored name is unknown (a superseded
+ * object from before the ledger kept names, 0030) is not pinned. Hidden (private) fields never get here.
  */
 async function richTextImagePins(ctx: LifecycleContext, values: readonly unknown[]): Promise<MediaPin[]> {
-  const wanted = new Map<string, { mediaId: string; fileName: string }[]>();
+  const wanted = new Map<string, string>();
   for (const value of values) {
     for (const address of richTextMediaObjects(value)) {
       if (address.fileName.length > MAX_PINNED_FILE_NAME) continue;
-      const key = `${ctx.site.id}/${address.mediaId}/${address.objectId}`;
-      wanted.set(key, [...(wanted.get(key) ?? []), { mediaId: address.mediaId, fileName: address.fileName }]);
+      wanted.set(`${ctx.site.id}/${address.mediaId}/${address.objectId}`, address.mediaId);
     }
   }
   if (wanted.size === 0) return [];
   const known = await ctx.db
     .selectFrom("media_objects")
-    .select(["object_key", "media_id"])
+    .select(["object_key", "media_id", "file_name"])
     .where("site_id", "=", ctx.site.id)
     .where("object_key", "in", [...wanted.keys()])
     .execute();
-  return known.flatMap((row) =>
-    (wanted.get(row.object_key) ?? []).filter((w) => w.mediaId === row.media_id).map((w) => ({ media_id: row.media_id, object_key: row.object_key, file_name: w.fileName })),
-  );
+  return known
+    .filter((row) => wanted.get(row.object_key) === row.media_id && row.file_name !== "")
+    .map((row) => ({ media_id: row.media_id, object_key: row.object_key, file_name: row.file_name }));
 }
 
 /** What a published item already serves of one media value: the file and the original, each with its pin. */
