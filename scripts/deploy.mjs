@@ -19,7 +19,8 @@
  * the worker with `wrangler deploy --dry-run --outdir`.
  *
  * Flags: --dry-run, --outdir <dir> (dry run), --admin-host <host>, --cache-max-age <seconds>,
- * --account-id <id>, --rotate-ops-token, --yes (never ask; take values from flags and environment).
+ * --account-id <id>, --config <path> (the production configuration; default wrangler.production.jsonc),
+ * --rotate-ops-token, --yes (never ask; take values from flags and environment).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -44,9 +45,9 @@ import {
 } from "./lib/deploy-plan.mjs";
 
 const require = createRequire(import.meta.url);
-const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
+// DRIFTWOOD_WRANGLER_BIN: another wrangler entry (test/node/deploy.test.mjs runs the whole flow against a fake account).
+const wranglerBin = process.env.DRIFTWOOD_WRANGLER_BIN || path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 const version = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
-const productionPath = path.join(root, PRODUCTION_CONFIG);
 
 const { values: flags } = parseArgs({
   options: {
@@ -55,12 +56,15 @@ const { values: flags } = parseArgs({
     "admin-host": { type: "string" },
     "cache-max-age": { type: "string" },
     "account-id": { type: "string" },
+    config: { type: "string" },
     "rotate-ops-token": { type: "boolean", default: false },
     yes: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
 
+/** The production configuration's path: the repository root unless --config names another. */
+const productionPath = path.resolve(flags.config ?? path.join(root, PRODUCTION_CONFIG));
 const say = (line = "") => process.stdout.write(line + "\n");
 
 /**
@@ -139,7 +143,9 @@ async function dryRun() {
   must(result, "wrangler deploy --dry-run");
   const bundle = path.join(bundleDir, "index.js");
   if (!existsSync(bundle)) throw new Error(`wrangler deploy --dry-run wrote no ${bundle}`);
-  say(`bundle: ${bundle} (${(statSync(bundle).size / 1024).toFixed(0)} KiB)`);
+  // wrangler's own figure is what Cloudflare's size limit applies to (3 MB Free, 10 MB Paid, gzipped).
+  const upload = /Total Upload:\s*([\d.]+ KiB)\s*\/\s*gzip:\s*([\d.]+ KiB)/.exec(result.stdout);
+  say(`bundle: ${bundle} (${(statSync(bundle).size / 1024).toFixed(0)} KiB${upload ? `; upload ${upload[1]}, gzip ${upload[2]}` : ""})`);
   say(`dry run passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -199,10 +205,10 @@ async function deploy() {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const config = productionConfig(base, { d1Ids: resources.d1Ids, adminHost, cacheMaxAge, accountId, root, configDir: root });
+  const config = productionConfig(base, { d1Ids: resources.d1Ids, adminHost, cacheMaxAge, accountId, root, configDir: path.dirname(productionPath) });
   writeFileSync(productionPath, renderProductionConfig(config));
   await validate(productionPath, { allowPlaceholderIds: false });
-  say(`wrote ${PRODUCTION_CONFIG}`);
+  say(`wrote ${path.relative(root, productionPath) || productionPath}`);
 
   const existingSecrets = parseSecretList(await wrangler(["secret", "list", "--format", "json", "-c", productionPath], { env: accountEnv }));
   const secrets = await secretsToSet(existingSecrets);

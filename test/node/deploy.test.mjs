@@ -4,12 +4,14 @@
  * - the production configuration keeps local-only settings off (loopback outbound calls, the
  *   local body drain, the demo seed, test-only bindings, a *.localhost admin host) and caches;
  * - provisioning against a fake account (wrangler's list and create commands answered in memory,
- *   in wrangler's own output formats) creates what is missing once, and nothing on a second run.
+ *   in wrangler's own output formats) creates what is missing once, and nothing on a second run;
+ * - the whole `npm run deploy` twice against a fake wrangler (test/helpers/fake-wrangler.mjs):
+ *   the order of its commands, what it writes and sets, and that the second run changes nothing.
  * Run: node --test test/node/deploy.test.mjs
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -184,5 +186,71 @@ describe("provisioning (idempotent)", () => {
     assert.deepEqual(parseQueueList("no queues"), []);
     assert.deepEqual(parseSecretList({ code: 1, stdout: "", stderr: "This Worker does not exist on your account. [code: 10007]" }), []);
     assert.deepEqual(parseSecretList({ code: 0, stdout: '[{"name":"OPS_TOKEN","type":"secret_text"}]', stderr: "" }), ["OPS_TOKEN"]);
+  });
+});
+
+describe("npm run deploy against a fake account", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-fake-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const accountFile = path.join(dir, "account.json");
+  const configFile = path.join(dir, "wrangler.production.jsonc");
+  const version = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
+  const deploy = (args, env = {}) =>
+    new Promise((resolve) => {
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPS_TOKEN|CF_PURGE_|ADMIN_HOST|CLOUDFLARE_)/.test(k)));
+      execFile(
+        process.execPath,
+        [path.join(root, "scripts", "deploy.mjs"), "--yes", "--config", configFile, ...args],
+        { cwd: root, timeout: 120_000, env: { ...clean, DRIFTWOOD_WRANGLER_BIN: path.join(root, "test", "helpers", "fake-wrangler.mjs"), FAKE_ACCOUNT: accountFile, ...env } },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+  const account = () => JSON.parse(readFileSync(accountFile, "utf8"));
+
+  it("refuses a local admin host before touching the account's resources", async () => {
+    writeFileSync(accountFile, "{}");
+    const run = await deploy(["--admin-host", "admin.localhost"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /ADMIN_HOST admin\.localhost is a local name/);
+    assert.deepEqual(account().calls.map((c) => c.args[0]), ["whoami"]);
+  });
+
+  it("first run: creates everything, migrates every D1 binding, deploys the version, then sets OPS_TOKEN", async () => {
+    writeFileSync(accountFile, "{}");
+    const run = await deploy(["--admin-host", "admin.example.com"]);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, new RegExp(`^Driftwood ${version.replaceAll(".", "\\.")}: deploying`, "m"));
+    assert.match(run.stdout, /Created: d1 driftwood, d1 driftwood-2, r2 driftwood-media, queue driftwood-events-dlq, queue driftwood-events\./);
+    assert.match(run.stdout, /Cloudflare version 0f0e0d0c-/);
+    assert.match(run.stdout, /OPS_TOKEN \(shown once[^\n]*\n {2}[A-Za-z0-9_-]{43}\n/);
+    assert.match(run.stdout, /Custom Domain for admin\.example\.com/);
+    const state = account();
+    assert.deepEqual(state.secrets, ["OPS_TOKEN"]);
+    assert.deepEqual(state.migrated, { DB: 1, DB_2: 1 });
+    assert.deepEqual(state.deploys.map((x) => x.tag), [`v${version}`]);
+    const order = state.calls.map((c) => c.args.slice(0, 2).join(" "));
+    assert.ok(order.indexOf("d1 migrations") < order.indexOf("deploy -c"), order.join(", "));
+    assert.ok(order.indexOf("deploy -c") < order.indexOf("secret bulk"), order.join(", "));
+    assert.equal(state.calls.find((c) => c.args[1] === "bulk").stdin, "(given)", "secrets through stdin");
+    const config = await readConfig(configFile);
+    assert.deepEqual(config.d1_databases.map((x) => x.database_id), state.d1.map((x) => x.uuid));
+    assert.equal(config.vars.ADMIN_HOST, "admin.example.com");
+    assert.deepEqual(checkProductionConfig(config), []);
+  });
+
+  it("second run: creates nothing, keeps the admin host and OPS_TOKEN, sets only the purge secrets now given", async () => {
+    const before = account();
+    const run = await deploy([], { CF_PURGE_ZONE_ID: "zone", CF_PURGE_API_TOKEN: "token" });
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /Created: nothing \(everything existed\)\./);
+    assert.match(run.stdout, /Secrets set: CF_PURGE_ZONE_ID, CF_PURGE_API_TOKEN\./);
+    assert.doesNotMatch(run.stdout, /shown once/);
+    const state = account();
+    assert.deepEqual(state.d1, before.d1);
+    assert.deepEqual(state.r2, before.r2);
+    assert.deepEqual(state.queues, before.queues);
+    assert.deepEqual(state.calls.slice(before.calls.length).filter((c) => c.args[1] === "create"), []);
+    assert.deepEqual(state.migrated, { DB: 2, DB_2: 2 }, "migrations asked again (wrangler applies none)");
+    assert.equal((await readConfig(configFile)).vars.ADMIN_HOST, "admin.example.com");
   });
 });
