@@ -11,6 +11,9 @@ import { credential, manage } from "../helpers/manage-api";
 import { createEntry, mediaModel } from "../helpers/media-usage";
 import { accept, sessionOf, tokenOf } from "../helpers/people-api";
 import { publicGet } from "../helpers/public-api";
+import { rpc } from "../helpers/mcp";
+import { setup } from "../helpers/plugin-protocol";
+import { pluginCall } from "../helpers/plugins";
 
 /** The operators' site routes (docs/operations-api.md) on the admin host, with the bearer OPS_TOKEN (vitest.config.ts). */
 
@@ -293,5 +296,22 @@ describe("operators' sites: suspend and resume", () => {
     expect(resumed.body).toMatchObject({ suspended: false, suspended_at: null });
     expect((await publicGet(s.host, path)).status).toBe(200);
     expect((await manage(token, "GET", `/entries/${entry.instance_id}`)).status).toBe(200);
+  });
+
+  it("suspended: the plugin protocol and MCP answer 403 site_suspended; resumed they answer again", async () => {
+    const { s, plugin } = await setup();
+    const token = await credential(s);
+    expect((await pluginCall(plugin.token, "GET", "/context")).status).toBe(200);
+    expect((await rpc(s.host, token, "tools/list")).status).toBe(200);
+    expect((await ops("POST", `/sites/${s.site.id}/suspend`, { body: {} })).status).toBe(200);
+    const context = await pluginCall(plugin.token, "GET", "/context");
+    expect(context.status).toBe(403);
+    expect(JSON.stringify(context.body)).toContain("site_suspended");
+    const tools = await rpc(s.host, token, "tools/list");
+    expect(tools.status).toBe(403);
+    expect(JSON.stringify(tools.body)).toContain("site_suspended");
+    expect((await ops("POST", `/sites/${s.site.id}/resume`, { body: {} })).status).toBe(200);
+    expect((await pluginCall(plugin.token, "GET", "/context")).status).toBe(200);
+    expect((await rpc(s.host, token, "tools/list")).status).toBe(200);
   });
 });
