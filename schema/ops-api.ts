@@ -70,8 +70,12 @@ export const OpsInvitation = v.strictObject({
   invited_by: v.string(),
   created_at: v.string(),
   expires_at: v.string(),
-  /** `{admin origin}/invite#<token>`: shown once, the token is stored only as its digest. */
-  link: v.string(),
+  /**
+   * `{admin origin}/invite#<token>`: shown once, the token is stored only as its digest. Absent on a
+   * replay (`replayed: true`): ask again with a new key for a new link, which replaces this one.
+   */
+  link: v.optional(v.string()),
+  replayed: v.optional(v.literal(true)),
 });
 
 export const MoveSitePath = v.strictObject({ id: SiteId });

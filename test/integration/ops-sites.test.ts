@@ -112,10 +112,18 @@ describe("operators' sites: create, invite, read in public", () => {
     expect(health.body).toEqual({ ok: true, site: "shop" });
 
     const email = "owner@shop.test";
-    const invited = await ops<Invitation>("POST", "/sites/shop/invitations", { body: { email } });
+    const invitedKey = newKey();
+    const invited = await ops<Invitation>("POST", "/sites/shop/invitations", { body: { email }, key: invitedKey });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);
     expect(invited.body).toMatchObject({ email, role: { slug: "admin" }, invited_by: "operators" });
     expect(invited.body.link).toMatch(/^http:\/\/admin\.localhost\/invite#dwi_[A-Za-z0-9_-]{43}$/);
+    // A replay never shows the link again: its token is stored only as a digest.
+    const replay = await ops<Invitation & { replayed?: true }>("POST", "/sites/shop/invitations", { body: { email }, key: invitedKey });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toMatchObject({ id: invited.body.id, replayed: true });
+    expect(replay.body.link).toBeUndefined();
+    const claims = await env.DB.prepare("SELECT body FROM ops_claims WHERE key = ?").bind(invitedKey).first<{ body: string }>();
+    expect(claims?.body).not.toContain(tokenOf(invited.body.link));
     const personId = await acceptLink(invited.body.link, email);
     const membership = await env.DB.prepare("SELECT r.slug FROM memberships m JOIN roles r ON r.id = m.role_id WHERE m.site_id = ? AND m.person_id = ? AND m.active = 1")
       .bind(created.body.id, personId)

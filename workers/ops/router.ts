@@ -34,7 +34,14 @@ const match = routeTable(opsSurface.basePath, opsSurface.routes);
 const notFound = () => new AppError("not_found", "No such admin route.");
 
 /** A keyed write: runs `work` once per Idempotency-Key, replaying the first answer after that. */
-type Keyed = (status: number, work: (extra: (answer: OpsSiteView) => CompiledQuery[]) => Promise<unknown>, ownBatch?: boolean) => Promise<Response>;
+type Keyed = (status: number, work: (extra: (answer: OpsSiteView) => CompiledQuery[]) => Promise<unknown>, ownBatch?: { stored: (answer: unknown) => unknown }) => Promise<Response>;
+
+/** An invitation's answer as kept for replay: never its link, whose token is stored only as a digest (docs/people.md). */
+const withoutLink = (answer: unknown): unknown => {
+  if (answer === null || typeof answer !== "object") return answer;
+  const { link: _link, ...rest } = answer as Record<string, unknown>;
+  return rest;
+};
 
 /**
  * Operators' routes (schema/ops-api.ts, docs/operations-api.md) on the admin host: without an
@@ -56,7 +63,7 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
   const clock = systemClock;
   const body = route.method === "get" ? undefined : await readJsonBody(request, OPS_BODY_MAX_BYTES);
 
-  const keyed: Keyed = async (status, work, ownBatch = false) => {
+  const keyed: Keyed = async (status, work, ownBatch) => {
     const key = idempotencyKey(request);
     const path = new URL(request.url).pathname;
     const claim = await claimOps(env.DB, clock, key, await requestFingerprint(request.method, path, body));
@@ -66,10 +73,8 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       return json(replayed, claim.status);
     }
     try {
-      let answer: unknown;
-      const value = await work((view) => (ownBatch ? [] : [completeStatement(env.DB, clock, key, status, view)]));
-      answer = value;
-      if (ownBatch) await completeOps(env.DB, clock, key, status, answer);
+      const answer = await work((view) => (ownBatch ? [] : [completeStatement(env.DB, clock, key, status, view)]));
+      if (ownBatch) await completeOps(env.DB, clock, key, status, ownBatch.stored(answer));
       return json(answer, status);
     } catch (error) {
       await freeOps(env.DB, key).catch(() => undefined);
@@ -106,7 +111,7 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
     case "inviteSiteAdministrator": {
       const { id } = parse(SiteRefPath, params);
       const { email } = parse(InviteAdministratorBody, body);
-      return keyed(201, () => inviteOpsSiteAdministrator(env, clock, id, email, adminOrigin(request, env)), true);
+      return keyed(201, () => inviteOpsSiteAdministrator(env, clock, id, email, adminOrigin(request, env)), { stored: withoutLink });
     }
     case "moveSiteDatabase": {
       const { id } = parse(MoveSitePath, params);
