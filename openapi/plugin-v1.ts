@@ -10,7 +10,7 @@ export interface PluginOperations {
     body: never;
     response: {
       "outcome": {
-        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
         "message": string;
         "retry": boolean;
       };
@@ -41,7 +41,7 @@ export interface PluginOperations {
     body: never;
     response: {
       "outcome": {
-        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
         "message": string;
         "retry": boolean;
       };
@@ -87,7 +87,7 @@ export interface PluginOperations {
     body: never;
     response: {
       "outcome": {
-        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
         "message": string;
         "retry": boolean;
       };
@@ -139,7 +139,7 @@ export interface PluginOperations {
     };
     response: {
       "outcome": {
-        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
         "message": string;
         "retry": boolean;
       };
@@ -176,7 +176,7 @@ export interface PluginOperations {
     };
     response: {
       "outcome": {
-        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
         "message": string;
         "retry": boolean;
       };

@@ -1,6 +1,7 @@
 import { adminSurface } from "./admin-api";
 import { buildOpenApi } from "./openapi";
 import { manageSurface } from "./manage-api";
+import { opsSurface } from "./ops-api";
 import { pluginSurface } from "./plugin-api";
 import { publicSurface } from "./public-api";
 import { buildTypes } from "./typescript";
@@ -18,5 +19,6 @@ export function contractArtifacts(): Record<string, string> {
     "openapi/plugin-v1.ts": buildTypes(pluginSurface, "PluginOperations"),
     "openapi/admin-v1.json": `${JSON.stringify(buildOpenApi(adminSurface), null, 2)}\n`,
     "openapi/admin-v1.ts": buildTypes(adminSurface, "AdminOperations"),
+    "openapi/ops-v1.json": `${JSON.stringify(buildOpenApi(opsSurface), null, 2)}\n`,
   };
 }

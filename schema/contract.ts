@@ -82,6 +82,8 @@ export interface Surface {
   security?: { name: string; scheme: Record<string, unknown> };
   /** Refusals of the surface's shared body reader, answered by every operation that is not a GET (e.g. 413 payload_too_large). */
   bodyErrors?: readonly ErrorCode[];
+  /** Refusals every operation of the surface may answer once its caller is known (e.g. 403 site_suspended, docs/operations-api.md). */
+  callerErrors?: readonly ErrorCode[];
   /** The body of every refusal (default: the ErrorBody envelope of the public and management APIs). */
   errorBody?: AnySchema;
   routes: readonly RouteSpec[];

@@ -45,6 +45,8 @@ export const manageSurface: Surface = {
   basePath: "/api/manage/v1",
   // The shared JSON body reader (workers/http/json-body.ts): every write's body is capped.
   bodyErrors: ["payload_too_large"],
+  // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
+  callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
   routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
 };

@@ -54,7 +54,7 @@ function operation(route: RouteSpec, surface: Surface): Json {
   }
   const byStatus = new Map<number, string[]>();
   const bodyErrors = route.method === "get" ? [] : (surface.bodyErrors ?? []);
-  for (const code of new Set([...route.errors, ...bodyErrors])) {
+  for (const code of new Set([...route.errors, ...bodyErrors, ...(surface.callerErrors ?? [])])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

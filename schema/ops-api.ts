@@ -2,14 +2,81 @@ import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
 
 /**
- * Operators' routes on the admin host (docs/scale.md, "Moving a site"): enabled only when the
- * deployment has an `OPS_TOKEN` secret (absent → every path here is 404), authenticated by
- * `Authorization: Bearer <OPS_TOKEN>` (wrong or missing → 401). Not part of the published contract:
- * `scripts/move-site.mjs` is their client.
+ * Operators' routes on the admin host (docs/operations-api.md; moving a site: docs/scale.md,
+ * "Moving a site"): enabled only when the deployment has an `OPS_TOKEN` secret (absent → every path
+ * here is 404), authenticated by `Authorization: Bearer <OPS_TOKEN>` (wrong or missing → 401).
+ * Their OpenAPI file is openapi/ops-v1.json. Every write but the move takes an `Idempotency-Key`
+ * (claims in the control database's `ops_claims`, workers/ops/idempotency.ts).
  */
 export const OPS_BASE = "/api/ops";
 
 const SiteId = v.pipe(v.string(), v.regex(/^site_[A-Za-z0-9_-]{1,64}$/));
+
+/** A site's slug: lower-case letters, digits and inner hyphens, 1 to 63 characters. */
+export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** A host name as site_hosts keeps it: lower-case labels of letters, digits and inner hyphens, no port, no trailing dot. */
+export const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
+const Host = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(HOST_NAME, "A host is a DNS name without scheme, port or path."));
+const Binding = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+
+/** A site named by its id (`site_…`) or its slug. */
+export const SiteRefPath = v.strictObject({ id: v.union([SiteId, v.pipe(v.string(), v.regex(SITE_SLUG))]) });
+export const SiteHostPath = v.strictObject({ id: SiteRefPath.entries.id, host: Host });
+
+/** POST /api/ops/sites: a new site, its hosts, languages and database, with the four seeded roles. */
+export const CreateSiteBody = v.strictObject({
+  slug: v.pipe(v.string(), v.regex(SITE_SLUG, "A slug is 1 to 63 lower-case letters, digits and inner hyphens.")),
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+  hosts: v.pipe(v.array(Host), v.minLength(1), v.maxLength(20)),
+  languages: v.pipe(v.array(Lang), v.minLength(1), v.maxLength(50)),
+  default_lang: Lang,
+  database: v.optional(Binding),
+});
+
+export const AddHostBody = v.strictObject({ host: Host });
+export const InviteAdministratorBody = v.strictObject({ email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email()) });
+/** suspend / resume take an empty object (or no body). */
+export const EmptyBody = v.strictObject({});
+
+/** A site with the figures an operator needs. */
+export const OpsSite = v.strictObject({
+  id: v.string(),
+  slug: v.string(),
+  name: v.string(),
+  hosts: v.array(v.string()),
+  languages: v.array(v.string()),
+  default_lang: v.string(),
+  database: v.string(),
+  suspended: v.boolean(),
+  suspended_at: v.nullable(v.string()),
+  created_at: v.string(),
+  figures: v.strictObject({
+    /** Entry languages by state: a workflow state (`draft`, `published`…) or `trashed`. */
+    entries: v.record(v.string(), v.number()),
+    media: v.strictObject({ files: v.number(), bytes: v.number() }),
+    /** Active memberships. */
+    members: v.number(),
+    /** The newest audit row of the site (content or directory write), or null. */
+    last_write_at: v.nullable(v.string()),
+  }),
+});
+export const OpsSiteList = v.strictObject({ data: v.array(OpsSite) });
+
+export const OpsInvitation = v.strictObject({
+  id: v.string(),
+  email: v.string(),
+  role: v.strictObject({ id: v.string(), slug: v.string(), name: v.string() }),
+  invited_by: v.string(),
+  created_at: v.string(),
+  expires_at: v.string(),
+  /**
+   * `{admin origin}/invite#<token>`: shown once, the token is stored only as its digest. Absent on a
+   * replay (`replayed: true`): ask again with a new key for a new link, which replaces this one.
+   */
+  link: v.optional(v.string()),
+  replayed: v.optional(v.literal(true)),
+});
 
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
@@ -24,7 +91,97 @@ export const MoveSiteAnswer = v.strictObject({
   rows: v.record(v.string(), v.number()),
 });
 
+const KEYED = ["invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
+
 export const opsRoutes = [
+  {
+    operationId: "createSite",
+    method: "post",
+    path: "/sites",
+    summary: "Create a site: slug, name, hosts, languages, default language and its database, with the four seeded roles (one batch)",
+    idempotent: true,
+    body: CreateSiteBody,
+    status: 201,
+    response: OpsSite,
+    errors: ["unauthorized", ...KEYED, "slug_taken", "host_taken", "unknown_database"],
+  },
+  {
+    operationId: "listSites",
+    method: "get",
+    path: "/sites",
+    summary: "Every site with its hosts, languages, database, suspension and figures",
+    response: OpsSiteList,
+    errors: ["unauthorized"],
+  },
+  {
+    operationId: "getSite",
+    method: "get",
+    path: "/sites/{id}",
+    summary: "One site (by id or slug) with its figures",
+    params: SiteRefPath,
+    response: OpsSite,
+    errors: ["unauthorized", "not_found"],
+  },
+  {
+    operationId: "addSiteHost",
+    method: "post",
+    path: "/sites/{id}/hosts",
+    summary: "Serve the site on one more host",
+    idempotent: true,
+    params: SiteRefPath,
+    body: AddHostBody,
+    status: 201,
+    response: OpsSite,
+    errors: ["unauthorized", "not_found", ...KEYED, "host_taken"],
+  },
+  {
+    operationId: "removeSiteHost",
+    method: "delete",
+    path: "/sites/{id}/hosts/{host}",
+    summary: "Stop serving the site on a host (never its last one)",
+    idempotent: true,
+    destructive: true,
+    params: SiteHostPath,
+    response: OpsSite,
+    errors: ["unauthorized", "not_found", ...KEYED, "last_host"],
+  },
+  {
+    operationId: "inviteSiteAdministrator",
+    method: "post",
+    path: "/sites/{id}/invitations",
+    summary: "A one-time invitation link giving the site's administrator role (the People invitation flow)",
+    idempotent: true,
+    params: SiteRefPath,
+    body: InviteAdministratorBody,
+    status: 201,
+    response: OpsInvitation,
+    errors: ["unauthorized", "not_found", ...KEYED, "already_member", "site_suspended"],
+  },
+  {
+    operationId: "suspendSite",
+    method: "post",
+    path: "/sites/{id}/suspend",
+    summary: "Suspend a site: public 404, management/plugin/MCP 403 site_suspended, admin read-only; nothing deleted",
+    idempotent: true,
+    repeatable: true,
+    destructive: true,
+    params: SiteRefPath,
+    body: EmptyBody,
+    response: OpsSite,
+    errors: ["unauthorized", "not_found", ...KEYED],
+  },
+  {
+    operationId: "resumeSite",
+    method: "post",
+    path: "/sites/{id}/resume",
+    summary: "Resume a suspended site",
+    idempotent: true,
+    repeatable: true,
+    params: SiteRefPath,
+    body: EmptyBody,
+    response: OpsSite,
+    errors: ["unauthorized", "not_found", ...KEYED],
+  },
   {
     operationId: "moveSiteDatabase",
     method: "post",
@@ -40,7 +197,9 @@ export const opsRoutes = [
 export const opsSurface: Surface = {
   title: "Driftwood operators",
   version: "1",
-  description: "Operator routes on the admin host, enabled by the OPS_TOKEN secret.",
+  description: "Operator routes on the admin host, enabled by the OPS_TOKEN secret (docs/operations-api.md).",
   basePath: OPS_BASE,
+  security: { name: "operatorsToken", scheme: { type: "http", scheme: "bearer", description: "the deployment's OPS_TOKEN secret" } },
+  bodyErrors: ["payload_too_large"],
   routes: opsRoutes,
 };

@@ -24,6 +24,8 @@ export const OUTCOMES = {
   plugin_unauthorized: { status: 401, retry: false },
   capability_refused: { status: 403, retry: false },
   requester_unauthorized: { status: 403, retry: false },
+  // The site is suspended by the operators (docs/operations-api.md): nothing answers until it is resumed.
+  site_suspended: { status: 403, retry: false },
   content_not_found: { status: 404, retry: false },
   scheduled_target_stale: { status: 409, retry: false },
   workflow_conflict: { status: 409, retry: false },

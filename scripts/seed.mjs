@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
+import { localOpsToken } from "./lib/local-ops-token.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const json = process.argv.includes("--json");
@@ -92,6 +93,8 @@ function summary(result, bindings) {
     // A second person (Editor on demo only), for two-person work such as editing leases.
     editor: { email: result.editor.email, password: result.editor.password },
     ...result.credentials,
+    // The local operators' token (`npm start` passes it as OPS_TOKEN): Bearer for /api/ops on the admin host.
+    ops_token: localOpsToken(persistTo),
   };
 }
 

@@ -49,6 +49,7 @@ function banner(info) {
     `  ${"admin".padEnd(7)}${info.admin_url}`,
     "",
     `  Admin login: ${info.admin.email} / ${info.admin.password}`,
+    `  Operators:   curl -s -H 'Authorization: Bearer ${info.ops_token}' ${info.admin_url}/api/ops/sites`,
     "",
     "  Try:",
     `    curl -s ${info.base_url}/health`,
@@ -69,8 +70,10 @@ async function main() {
   const info = await seed();
   banner(info);
   // Local development only: the seeded demo plugin runs on 127.0.0.1 (docs/outbound-addresses.md).
-  // wrangler.jsonc never sets this, so a deployment refuses loopback.
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728"], {
+  // wrangler.jsonc never sets this, so a deployment refuses loopback. OPS_TOKEN: the local
+  // operators' token the seed printed (scripts/lib/local-ops-token.mjs); a deployment sets a secret.
+  const vars = ["--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", "--var", `OPS_TOKEN:${info.ops_token}`];
+  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), ...vars], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? "false" },

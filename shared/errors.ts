@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   requester_unauthorized: 403,
   // A browser page of another origin calling the MCP address (docs/mcp.md).
   cross_origin_refused: 403,
+  // A site an operator suspended (docs/operations-api.md): management, plugin protocol, MCP and admin writes.
+  site_suspended: 403,
   not_found: 404,
   media_edit_source_not_found: 404,
   media_folder_not_found: 404,
@@ -77,6 +79,9 @@ export const ERROR_STATUS = {
   account_exists: 409,
   last_administrator: 409,
   own_membership: 409,
+  // Operators' API (docs/operations-api.md): a host another site serves; a site's only host.
+  host_taken: 409,
+  last_host: 409,
   transition_unavailable: 422,
   transition_refused: 422,
   field_validation_failed: 422,

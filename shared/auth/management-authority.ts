@@ -6,7 +6,7 @@ import { systemClock, type Clock } from "../clock";
 import { createDb } from "../db/client";
 import { siteScope } from "../db/site-scope";
 import { AppError } from "../errors";
-import { toSite, type Site } from "../repositories/site-repository";
+import { assertNotSuspended, toSite, type Site } from "../repositories/site-repository";
 import { readTogether } from "../db/read-together";
 import type { Actor, LifecycleContext } from "../services/lifecycle/context";
 import { intersectPermissionSets } from "./permissions";
@@ -130,6 +130,8 @@ export async function authenticateManagement(d1: D1Database, request: Request, c
   }
   const { credential: row, site } = found;
   if (!row || !site) throw unauthorized();
+  // A suspended site (docs/operations-api.md): the credential is valid, the site takes nothing.
+  assertNotSuspended(site);
 
   const authority = await authorityFrom(db, row.created_by, found.authority);
   if (!authority.ok) {

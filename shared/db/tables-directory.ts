@@ -1,4 +1,5 @@
 /** Row types of the directory tables (the control database, docs/scale.md "More than one database"): sites, hosts, persons, sessions, roles, memberships, credentials, OAuth, plugin installations, signing keys, invitations. JSON columns are text here; services parse them. */
+import type { ColumnType } from "kysely";
 
 export interface SitesTable {
   id: string;
@@ -10,6 +11,19 @@ export interface SitesTable {
   settings_revision: number;
   created_at: string;
   updated_at: string;
+  /** Set while an operator has suspended the site (migration 0032); absent from older inserts. */
+  suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Idempotency claims of the operators' writes (migration 0032, workers/ops/idempotency.ts). */
+export interface OpsClaimsTable {
+  key: string;
+  fingerprint: string;
+  state: "pending" | "completed";
+  status: number | null;
+  body: string | null;
+  claimed_at: string;
+  expires_at: string;
 }
 
 export interface SiteHostsTable {

@@ -34,6 +34,7 @@ export const CONTROL_TABLES = [
   "plugin_delegations",
   "signing_keys",
   "invitations",
+  "ops_claims",
 ] as const;
 
 /** A site's content tables, parents before children (the copy order of a move; deletes run in reverse). */

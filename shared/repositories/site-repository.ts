@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { AppError } from "../errors";
 import type { Database, SiteRow } from "../db/database";
 import { parseSiteSettings, type SiteSettings } from "../content/site-settings";
 
@@ -11,6 +12,8 @@ export interface Site {
   languages: string[];
   settings: SiteSettings;
   settings_revision: number;
+  /** When an operator suspended the site (docs/operations-api.md), or null: it serves as usual. */
+  suspended_at: string | null;
 }
 
 export function toSite(row: SiteRow): Site {
@@ -22,6 +25,7 @@ export function toSite(row: SiteRow): Site {
     languages: JSON.parse(row.languages) as string[],
     settings: parseSiteSettings(row.settings),
     settings_revision: row.settings_revision,
+    suspended_at: row.suspended_at ?? null,
   };
 }
 
@@ -46,4 +50,12 @@ export async function findSiteByHost(db: Kysely<Database>, host: string): Promis
 export async function findSiteById(db: Kysely<Database>, siteId: string): Promise<Site | undefined> {
   const row = await db.selectFrom("sites").selectAll().where("id", "=", siteId).executeTakeFirst();
   return row ? toSite(row) : undefined;
+}
+
+/**
+ * 403 `site_suspended` for a site an operator suspended (docs/operations-api.md): the answer of the
+ * management API, the plugin protocol, MCP and the admin's writes. Nothing of the site is deleted.
+ */
+export function assertNotSuspended(site: Pick<Site, "suspended_at">): void {
+  if (site.suspended_at !== null) throw new AppError("site_suspended", "This site is suspended by the operators; nothing can change on it until it is resumed.", { suspended_at: site.suspended_at });
 }

@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { loadTs, root } from "../../scripts/lib/load-ts.mjs";
 
-const files = ["openapi-v1.json", "openapi/public-v1.json", "openapi/plugin-v1.json", "openapi/admin-v1.json"];
+const files = ["openapi-v1.json", "openapi/public-v1.json", "openapi/plugin-v1.json", "openapi/admin-v1.json", "openapi/ops-v1.json"];
 
 describe("OpenAPI artefacts", () => {
   for (const file of files) {
@@ -45,6 +45,17 @@ describe("OpenAPI artefacts", () => {
     }
     const upload = document.paths[`${manageSurface.basePath}/media`].post.responses;
     assert.ok(upload["200"]?.content && upload["201"]?.content, "uploadMedia documents 201 and the reuse's 200");
+  });
+
+  it("documents every operators' route, each write but the move with a required Idempotency-Key", async () => {
+    const { opsSurface } = await loadTs("schema/ops-api.ts");
+    const document = JSON.parse(readFileSync(path.join(root, "openapi/ops-v1.json"), "utf8"));
+    const documented = Object.entries(document.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    assert.deepEqual(documented, opsSurface.routes.map((r) => `${r.method} ${opsSurface.basePath}${r.path}`).sort());
+    for (const route of opsSurface.routes.filter((r) => r.method !== "get" && r.operationId !== "moveSiteDatabase")) {
+      const op = document.paths[`${opsSurface.basePath}${route.path}`][route.method];
+      assert.ok(op.parameters.some((p) => p.name === "Idempotency-Key" && p.required), `${route.operationId} requires Idempotency-Key`);
+    }
   });
 
   it("documents every plugin protocol route, each with a handler", async () => {

@@ -7,7 +7,7 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { findSiteById, type Site } from "../../shared/repositories/site-repository";
+import { assertNotSuspended, findSiteById, type Site } from "../../shared/repositories/site-repository";
 import type { LifecycleContext } from "../../shared/services/lifecycle/context";
 import { sessionSecretOf } from "./cookies";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -74,6 +74,8 @@ export async function requireSite(call: SessionCall): Promise<SiteCall> {
 
 async function siteCall(call: SessionCall, authority: Extract<PersonAuthority, { ok: true }>, site: Site | undefined): Promise<SiteCall> {
   if (!site) throw siteRefused();
+  // A suspended site is read-only in the admin (docs/operations-api.md): reads answer, writes 403.
+  if (WRITE_METHODS.has(call.request.method)) assertNotSuspended(site);
   // The site's handle: directory and content reads each on their own database (shared/db/site-databases.ts).
   const d1 = await siteScopedDatabase(call.env, site.id);
   const ctx: LifecycleContext = { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: authority.actor, clock: systemClock };

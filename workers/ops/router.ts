@@ -1,12 +1,29 @@
-import { MoveSiteBody, MoveSitePath, opsSurface, OPS_BASE } from "../../schema/ops-api";
+import {
+  AddHostBody,
+  CreateSiteBody,
+  EmptyBody,
+  InviteAdministratorBody,
+  MoveSiteBody,
+  MoveSitePath,
+  opsSurface,
+  OPS_BASE,
+  SiteHostPath,
+  SiteRefPath,
+} from "../../schema/ops-api";
+import type { CompiledQuery } from "kysely";
+import { systemClock } from "../../shared/clock";
 import { sha256Hex } from "../../shared/crypto/digest";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
+import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/operators";
 import { parse } from "../../shared/services/validation";
 import { readJsonBody } from "../http/json-body";
 import { json } from "../http/respond";
 import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
 import { expectValue, siteObject } from "../forward";
+import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
+import { adminOrigin } from "../oauth/origin";
+import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
 
 export { OPS_BASE };
 
@@ -16,11 +33,21 @@ const match = routeTable(opsSurface.basePath, opsSurface.routes);
 
 const notFound = () => new AppError("not_found", "No such admin route.");
 
+/** A keyed write: runs `work` once per Idempotency-Key, replaying the first answer after that. */
+type Keyed = (status: number, work: (extra: (answer: OpsSiteView) => CompiledQuery[]) => Promise<unknown>, ownBatch?: { stored: (answer: unknown) => unknown }) => Promise<Response>;
+
+/** An invitation's answer as kept for replay: never its link, whose token is stored only as a digest (docs/people.md). */
+const withoutLink = (answer: unknown): unknown => {
+  if (answer === null || typeof answer !== "object") return answer;
+  const { link: _link, ...rest } = answer as Record<string, unknown>;
+  return rest;
+};
+
 /**
- * Operators' routes (schema/ops-api.ts) on the admin host: without an `OPS_TOKEN` secret they do
- * not exist (404, the admin host's own answer for an unknown path); with it, the bearer token must
- * be that secret (compared as SHA-256 digests, so the comparison takes the same time whatever it
- * holds) before the path or body is looked at.
+ * Operators' routes (schema/ops-api.ts, docs/operations-api.md) on the admin host: without an
+ * `OPS_TOKEN` secret they do not exist (404, the admin host's own answer for an unknown path); with
+ * it, the bearer token must be that secret (compared as SHA-256 digests, so the comparison takes the
+ * same time whatever it holds) before the path or body is looked at.
  */
 export async function handleOps(request: Request, env: Env): Promise<Response> {
   const secret = env.OPS_TOKEN;
@@ -32,10 +59,69 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
   if (matched.kind === "none") throw notFound();
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
   if (matched.kind === "malformed") throw malformedPath();
-  // One route today (moveSiteDatabase); a second would dispatch on matched.route.operationId.
-  const { id } = parse(MoveSitePath, matched.params);
-  const { binding } = parse(MoveSiteBody, await readJsonBody(request, OPS_BODY_MAX_BYTES));
-  // The move runs in the site's object, under its write queue: no write of the site meanwhile.
-  const answer = await expectValue(siteObject(env, id).moveDatabase(id, binding));
-  return json(answer);
+  const { route, params } = matched;
+  const clock = systemClock;
+  const body = route.method === "get" ? undefined : await readJsonBody(request, OPS_BODY_MAX_BYTES);
+
+  const keyed: Keyed = async (status, work, ownBatch) => {
+    const key = idempotencyKey(request);
+    const path = new URL(request.url).pathname;
+    const claim = await claimOps(env.DB, clock, key, await requestFingerprint(request.method, path, body));
+    if (claim.kind === "replay") {
+      const first = JSON.parse(claim.body) as unknown;
+      const replayed = first !== null && typeof first === "object" && !Array.isArray(first) ? { ...first, replayed: true } : first;
+      return json(replayed, claim.status);
+    }
+    try {
+      const answer = await work((view) => (ownBatch ? [] : [completeStatement(env.DB, clock, key, status, view)]));
+      if (ownBatch) await completeOps(env.DB, clock, key, status, ownBatch.stored(answer));
+      return json(answer, status);
+    } catch (error) {
+      await freeOps(env.DB, key).catch(() => undefined);
+      throw error;
+    }
+  };
+
+  switch (route.operationId) {
+    case "listSites":
+      return json({ data: await listOpsSites(env) });
+    case "getSite":
+      return json(await getOpsSite(env, parse(SiteRefPath, params).id));
+    case "createSite": {
+      const input = parse(CreateSiteBody, body);
+      return keyed(201, (extra) => createOpsSite(env, clock, input, extra));
+    }
+    case "addSiteHost": {
+      const { id } = parse(SiteRefPath, params);
+      const { host } = parse(AddHostBody, body);
+      return keyed(201, (extra) => addOpsSiteHost(env, clock, id, host, extra));
+    }
+    case "removeSiteHost": {
+      const { id, host } = parse(SiteHostPath, params);
+      parse(EmptyBody, body);
+      return keyed(200, (extra) => removeOpsSiteHost(env, clock, id, host, extra));
+    }
+    case "suspendSite":
+    case "resumeSite": {
+      const { id } = parse(SiteRefPath, params);
+      parse(EmptyBody, body);
+      const suspend = route.operationId === "suspendSite";
+      return keyed(200, (extra) => setOpsSiteSuspended(env, clock, id, suspend, extra));
+    }
+    case "inviteSiteAdministrator": {
+      const { id } = parse(SiteRefPath, params);
+      const { email } = parse(InviteAdministratorBody, body);
+      return keyed(201, () => inviteOpsSiteAdministrator(env, clock, id, email, adminOrigin(request, env)), { stored: withoutLink });
+    }
+    case "moveSiteDatabase": {
+      const { id } = parse(MoveSitePath, params);
+      const { binding } = parse(MoveSiteBody, body);
+      // The move runs in the site's object, under its write queue: no write of the site meanwhile.
+      // It takes no Idempotency-Key: it is repeatable by itself (a second move to the same binding answers moved: false).
+      const answer = await expectValue(siteObject(env, id).moveDatabase(id, binding));
+      return json(answer);
+    }
+    default:
+      throw notFound();
+  }
 }

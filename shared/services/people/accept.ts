@@ -11,7 +11,8 @@ import { siteScope } from "../../db/site-scope";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { invitationByDigest, peopleRepository, personByEmail } from "../../repositories/people-repository";
-import { findSiteById } from "../../repositories/site-repository";
+import { assertNotSuspended, findSiteById } from "../../repositories/site-repository";
+import { OPERATOR_INVITER } from "./invitations";
 import { grantMembership } from "../sites";
 import { commitPlan } from "../lifecycle/commit-plan";
 import type { LifecycleContext } from "../lifecycle/context";
@@ -55,8 +56,10 @@ async function pendingInvitation(deps: Deps, token: string) {
   if (!TOKEN.test(token)) throw notFound();
   const row = await invitationByDigest(deps.db, await sha256Hex(token));
   if (!row || row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= isoAt(deps.clock.now())) throw notFound();
-  const inviter = await personAuthority(deps.db, row.invited_by, row.site_id);
   const role = storedSet(row.role_permissions);
+  // An operator's invitation (docs/operations-api.md) has no inviting person to re-check.
+  if (row.invited_by === OPERATOR_INVITER) return { row, role };
+  const inviter = await personAuthority(deps.db, row.invited_by, row.site_id);
   if (!inviter.ok || !hasSystemPermission(inviter.actor.permissions, "role:manage") || !isWithin(role, inviter.actor.permissions).within) throw notFound();
   return { row, role };
 }
@@ -100,6 +103,8 @@ export async function acceptInvitation(
   const { row, role } = await pendingInvitation(deps, input.token);
   const site = await findSiteById(deps.db, row.site_id);
   if (!site) throw notFound();
+  // A suspended site takes no new member until it is resumed (docs/operations-api.md).
+  assertNotSuspended(site);
   const scope = siteScope(site.id);
   const people = peopleRepository(deps.db, scope);
   const at = isoAt(deps.clock.now());

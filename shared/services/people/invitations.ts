@@ -14,6 +14,13 @@ import { assertWithinActor, requirePeopleManage, storedSet, type RoleRef } from 
  * inviter hands the link on. The invitee's side is `accept.ts`.
  */
 
+/**
+ * The inviter of an invitation an operator made (POST /api/ops/sites/{id}/invitations,
+ * docs/operations-api.md): not a person, so acceptance does not look for the inviter's membership;
+ * the operators' token is the authority, and it may name a site's first administrator.
+ */
+export const OPERATOR_INVITER = "operators";
+
 /** An invitation lives 7 days from its creation. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
