@@ -128,6 +128,31 @@ describe("multipart text fields that are not UTF-8", () => {
     expect(rows?.n).toBe(0);
   });
 
+  it("refuses a file part whose filename (the name stored without a name field) is not UTF-8; stores nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const boundary = "----driftwood-utf8-filename";
+    for (const [i, bytes] of NOT_UTF8.entries()) {
+      const body = concat(
+        text(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo`),
+        bytes,
+        text(`.png"\r\nContent-Type: image/png\r\n\r\n`),
+        concat(png(3 + i, 2), [0xff]),
+        text(`\r\n--${boundary}--\r\n`),
+      );
+      const refused = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      const answer = (await refused.json()) as Err;
+      expect(refused.status, `${JSON.stringify(bytes)} ${JSON.stringify(answer)}`).toBe(400);
+      expect(answer.error).toMatchObject({ code: "invalid_request", field: "file" });
+    }
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
   it("accepts the same upload in UTF-8 (a U+FFFD sent as its bytes, and a non-ASCII name)", async () => {
     const s = await seedSite();
     const token = await credential(s);
