@@ -39,7 +39,7 @@ const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEnt
 const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
 
-const UTF8_QUERY = new TextDecoder("utf-8", { fatal: true });
+const UTF8_QUERY = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encodeText = new TextEncoder();
 
 /**
