@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
+import { notReservedFieldKey } from "./field-types";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -9,7 +10,11 @@ const EntryPath = v.strictObject({ id: Id });
 /** POST /entries/{id}/proposals body; the 50-field and 64 KiB limits are checked by the service (400). */
 export const CreateProposalBody = v.strictObject({
   base_version_id: Id,
-  fields: v.pipe(v.record(v.string(), v.unknown()), v.description("Proposed values by field key (at most 50 fields, 64 KiB as JSON).")),
+  // A key that is a reserved JavaScript name is 422 invalid_field_key, as on entry writes (no model has such a field).
+  fields: v.pipe(
+    v.record(v.pipe(v.string(), v.check(notReservedFieldKey, "This name cannot be a field key.")), v.unknown()),
+    v.description("Proposed values by field key (at most 50 fields, 64 KiB as JSON)."),
+  ),
   note: v.optional(v.pipe(v.string(), v.maxLength(2000))),
 });
 export const AssignmentBody = v.strictObject({

@@ -65,15 +65,26 @@ const EMOJI_ZWJ = /(?<=\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?)\
 const EMOJI_TAGS = /(?<=\u{1f3f4})[\u{e0020}-\u{e007e}]+\u{e007f}/gu;
 const SCRIPT_JOINER =
   /(?<=[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}])[\u200c\u200d](?=\p{L}|\p{M})/gu;
-const FORMAT_CHARACTER = /\p{Cf}/u;
+/**
+ * A variation selector choosing an emoji's text or emoji presentation (❤️, ☺︎, 🏳️‍🌈), or the one
+ * inside a keycap (1️⃣): part of what the name shows.
+ */
+const EMOJI_PRESENTATION = /(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?<=[0-9#*])\ufe0f(?=\u20e3)/gu;
+/**
+ * Characters that show nothing: format characters (category Cf) and the other default-ignorable
+ * code points (the combining grapheme joiner U+034F, variation selectors on anything but an emoji,
+ * the Hangul fillers U+115F/U+1160/U+3164/U+FFA0, the Mongolian free variation selectors, …).
+ */
+const FORMAT_CHARACTER = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
- * True when the text holds an invisible format character (category Cf: U+200B zero-width space,
- * U+2060 word joiner, U+FEFF, U+00AD soft hyphen, the bidirectional controls, …) outside the
- * sequences above. Two names that differ only by one look the same, so names refuse them.
+ * True when the text holds an invisible character (category Cf: U+200B zero-width space, U+2060
+ * word joiner, U+FEFF, U+00AD soft hyphen, the bidirectional controls, …; or another
+ * default-ignorable code point: U+034F, a variation selector after a letter, U+3164, …) outside
+ * the sequences above. Two names that differ only by one look the same, so names refuse them.
  */
 export function hasInvisibleFormat(text: string): boolean {
-  return FORMAT_CHARACTER.test(text.replace(EMOJI_ZWJ, "").replace(EMOJI_TAGS, "").replace(SCRIPT_JOINER, ""));
+  return FORMAT_CHARACTER.test(text.replace(EMOJI_ZWJ, "").replace(EMOJI_TAGS, "").replace(EMOJI_PRESENTATION, "").replace(SCRIPT_JOINER, ""));
 }
 
 /**

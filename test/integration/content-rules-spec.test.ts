@@ -113,4 +113,17 @@ describe("field keys that are names JavaScript objects already use (422 invalid_
     }
     expect((await manage<Listed>(token, "GET", `/entries?model_id=${model.body.model_id}`)).body.data).toEqual([]);
   });
+
+  it("refuses an entry proposal naming such a key with the same code (proposals follow the entry writes' rule)", async () => {
+    const { token } = await siteWithCredential();
+    const model = await createModel(token, [{ key: "title", label: "Title", type: "text" }]);
+    const entry = await manage<{ instance_id: string; current_version_id: string }>(token, "POST", "/entries", { body: { model_id: model.body.model_id, fields: { title: "T" } } });
+    expect(entry.status).toBe(201);
+    for (const key of ["constructor", "__proto__", "toString", "prototype", "hasOwnProperty"]) {
+      const raw = `{"base_version_id":${JSON.stringify(entry.body.current_version_id)},"fields":{${JSON.stringify(key)}:"x"}}`;
+      const proposed = await manage<KeyErr>(token, "POST", `/entries/${entry.body.instance_id}/proposals`, { rawBody: raw });
+      expect([proposed.status, proposed.body.error.code, proposed.body.error.keys], key).toEqual([422, "invalid_field_key", [key]]);
+    }
+    expect((await manage<Listed>(token, "GET", `/proposals?instance_id=${entry.body.instance_id}`)).body.data).toEqual([]);
+  });
 });

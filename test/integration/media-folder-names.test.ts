@@ -75,6 +75,23 @@ describe("media folder names", () => {
     expect(rows.results.map((r) => r.name)).toEqual(["folder"]);
   });
 
+  it("refuses the other default-ignorable characters that show nothing: combining grapheme joiner, variation selectors on letters, Hangul fillers", async () => {
+    const { s, create } = await setup();
+    expect((await create("Caf\u00e9")).status).toBe(201);
+    for (const name of ["Caf\u034f\u00e9", "Caf\u00e9\ufe0f", "Caf\u00e9\ufe00", "Caf\u00e9\u{e0100}", "Caf\u00e9\u3164", "\u115fCaf\u00e9", "Caf\u00e9\uffa0", "Caf\u00e9\u180b"]) {
+      const refused = await create(name);
+      expect(refused.status, `${JSON.stringify(name)} ${JSON.stringify(refused.body)}`).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "invalid_request", field: "name" });
+    }
+    const rows = await env.DB.prepare("SELECT name FROM media_folders WHERE site_id = ?").bind(s.site.id).all<{ name: string }>();
+    expect(rows.results.map((r) => r.name)).toEqual(["Caf\u00e9"]);
+    // A variation selector that picks an emoji's presentation is part of what it shows.
+    for (const name of ["\u2764\ufe0f Love", "\u263a\ufe0e", "1\ufe0f\u20e3 First", "\u{1f3f3}\ufe0f\u200d\u{1f308}"]) {
+      const made = await create(name);
+      expect(made.status, `${JSON.stringify(name)} ${JSON.stringify(made.body)}`).toBe(201);
+    }
+  });
+
   it("accepts format characters that are part of what the name shows: emoji sequences, flag tags, Persian and Indic joiners", async () => {
     const { create } = await setup();
     for (const name of ["👩\u200d💻 Team", "👨\u200d👩\u200d👧", "🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} Scotland", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0915\u094d\u200d\u0937"]) {

@@ -24,6 +24,9 @@ const REFUSED: [string, string][] = [
   ["DEL", "My\u007fApp"],
   ["C1 next line", "My\u0085App"],
   ["zero-width space", "Go\u200bogle"],
+  ["combining grapheme joiner", "Go\u034fogle"],
+  ["Hangul filler", "App\u3164"],
+  ["variation selector on a letter", "App\ufe0f"],
   ["too long in code points", "😀".repeat(201)],
 ];
 

@@ -128,6 +128,31 @@ describe("multipart text fields that are not UTF-8", () => {
     expect(rows?.n).toBe(0);
   });
 
+  it("refuses a file part whose filename (the name stored without a name field) is not UTF-8; stores nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const boundary = "----driftwood-utf8-filename";
+    for (const [i, bytes] of NOT_UTF8.entries()) {
+      const body = concat(
+        text(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo`),
+        bytes,
+        text(`.png"\r\nContent-Type: image/png\r\n\r\n`),
+        concat(png(3 + i, 2), [0xff]),
+        text(`\r\n--${boundary}--\r\n`),
+      );
+      const refused = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      const answer = (await refused.json()) as Err;
+      expect(refused.status, `${JSON.stringify(bytes)} ${JSON.stringify(answer)}`).toBe(400);
+      expect(answer.error).toMatchObject({ code: "invalid_request", field: "file" });
+    }
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
   it("accepts the same upload in UTF-8 (a U+FFFD sent as its bytes, and a non-ASCII name)", async () => {
     const s = await seedSite();
     const token = await credential(s);
@@ -135,5 +160,33 @@ describe("multipart text fields that are not UTF-8", () => {
     const body = (await accepted.json()) as { media: { file_name: string } };
     expect(accepted.status, JSON.stringify(body)).toBe(201);
     expect(body.media.file_name).toBe("caf\u00e9 \ufffd.png");
+  });
+});
+
+describe("query fields that are not UTF-8 once percent-decoded", () => {
+  it("admin streamed upload: a name given as %FF is 400 invalid_request, not stored as U+FFFD; a percent-encoded UTF-8 name is kept", async () => {
+    const s = await seedSite();
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const headers = { cookie: session.cookie, "x-csrf-token": session.csrf, "x-site-id": s.site.id, "content-type": "image/png" };
+    for (const [i, name] of ["q%FF.png", "q%C0%AF.png", "q%ED%A0%80.png", "q%E2%82.png"].entries()) {
+      const refused = await SELF.fetch(`http://admin.localhost/api/media/uploads?name=${name}`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(5 + i, 3) });
+      const answer = (await refused.json()) as Err;
+      expect(refused.status, `${name} ${JSON.stringify(answer)}`).toBe(400);
+      expect(answer.error.code).toBe("invalid_request");
+    }
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    const accepted = await SELF.fetch(`http://admin.localhost/api/media/uploads?name=caf%C3%A9+%EF%BF%BD.png`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(9, 3) });
+    const body = (await accepted.json()) as { media: { file_name: string } };
+    expect(accepted.status, JSON.stringify(body)).toBe(201);
+    expect(body.media.file_name).toBe("caf\u00e9 \ufffd.png");
+  });
+
+  it("management API: a query value that is not UTF-8 is 400 invalid_request", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const refused = await manage<Err>(token, "GET", "/entries?lang=%FF");
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_request");
   });
 });

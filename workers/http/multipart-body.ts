@@ -76,7 +76,7 @@ export async function readMultipartForm(request: Request, spec: MultipartSpec): 
   }
 
   // formData() replaced bytes that are not UTF-8 with U+FFFD; the raw bytes were checked as they passed.
-  if (text.invalidField !== null) throw new AppError("invalid_request", "A text field of the upload is not valid UTF-8.", { field: text.invalidField });
+  if (text.invalidField !== null) throw new AppError("invalid_request", "A text field or file name of the upload is not valid UTF-8.", { field: text.invalidField });
 
   // No prototype: a part named "__proto__" is a field like any other (and refused as unknown).
   const fields = Object.create(null) as Record<string, string>;

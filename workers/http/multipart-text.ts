@@ -2,7 +2,7 @@ import { decodeUtf8 } from "./json-body";
 
 /**
  * Watches the bytes of a multipart/form-data body as they stream past and decodes every text part
- * (a part without a `filename`) fatally as UTF-8 — the runtime's `formData()` replaces bad bytes
+ * (a part without a `filename`) and every part's headers (a file name) fatally as UTF-8 — the runtime's `formData()` replaces bad bytes
  * with U+FFFD, so the text it hands back can no longer tell a sent U+FFFD from invalid bytes. File
  * parts are skipped, never buffered; a text part is kept only up to {@link MAX_TEXT_PART_BYTES}
  * (every text field's schema is far shorter, so a longer one is refused there anyway).
@@ -100,6 +100,15 @@ export class MultipartTextCheck {
         this.#buffer = buffer.slice(at + HEADER_END.length);
         const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? "";
         this.#partName = /;\s*name="([^"]*)"/i.exec(disposition)?.[1] ?? "";
+        // A part's headers carry its file name, which formData() decodes as UTF-8 with U+FFFD for
+        // bad bytes and the upload stores when no `name` field is sent: decoded fatally too.
+        try {
+          decodeUtf8(buffer.subarray(0, at));
+        } catch {
+          this.invalidField ??= this.#partName;
+          this.#state = "done";
+          return false;
+        }
         this.#state = /;\s*filename\*?=/i.test(disposition) ? "skip" : "text";
         this.#part = [];
         this.#partSize = 0;

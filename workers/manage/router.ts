@@ -39,8 +39,44 @@ const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEnt
 const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
 
-/** Query values: one string each, or arrays for repeated names. */
+const UTF8_QUERY = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const encodeText = new TextEncoder();
+
+/**
+ * Whether every name and value of the raw query is UTF-8 once percent-decoded. URLSearchParams
+ * replaces bytes that are not with U+FFFD, which would then be stored (a streamed upload's `name`);
+ * a malformed escape (`%zz`) is left as it is, as URLSearchParams leaves it.
+ */
+function queryIsUtf8(search: string): boolean {
+  for (const pair of search.replace(/^\?/, "").split("&")) {
+    if (!pair.includes("%")) continue;
+    const bytes: number[] = [];
+    for (let i = 0; i < pair.length; i++) {
+      const hex = pair[i] === "%" ? pair.slice(i + 1, i + 3) : "";
+      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+        bytes.push(parseInt(hex, 16));
+        i += 2;
+      } else {
+        const code = pair.codePointAt(i) ?? 0;
+        if (code > 0xffff) i++;
+        bytes.push(...encodeText.encode(String.fromCodePoint(code)));
+      }
+    }
+    try {
+      UTF8_QUERY.decode(new Uint8Array(bytes));
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Query values: one string each, or arrays for repeated names. A query whose percent-decoded bytes
+ * are not UTF-8 is 400 `invalid_request` (issue 22 item 6: never stored as U+FFFD).
+ */
 export function queryObject(url: URL): Record<string, string | string[]> {
+  if (!queryIsUtf8(url.search)) throw new AppError("invalid_request", "The query is not valid UTF-8 once percent-decoded.");
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);
