@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 /** One call the fake Cloudflare purge API received. */
@@ -92,6 +93,15 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
   return failingPaths.has(url.pathname) ? new Response("receiver down", { status: 500 }) : new Response(null, { status: 204 });
 }
 
+/** Test files in groups of GROUP_SIZE: each group shares a runtime (see below). */
+const GROUP_SIZE = Number(process.env.TEST_GROUP_SIZE ?? 10);
+function testGroups(): string[][] {
+  const files = ["objects", "unit", "integration"].flatMap((dir) => readdirSync(`test/${dir}`).filter((f) => f.endsWith(".test.ts")).map((f) => `test/${dir}/${f}`)).sort();
+  const groups: string[][] = [];
+  for (let i = 0; i < files.length; i += GROUP_SIZE) groups.push(files.slice(i, i + GROUP_SIZE));
+  return groups;
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations/d1");
   return {
@@ -112,7 +122,7 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      include: ["test/**/*.test.ts"],
+      projects: testGroups().map((files, index) => ({ extends: true, test: { name: `workerd-${index + 1}`, include: files, isolate: false } })),
       // A deadline, not a speed check (speed is measured by `npm run bench`): a loaded 2-core
       // machine can take several seconds for a test that makes dozens of requests.
       testTimeout: 30_000,
