@@ -74,7 +74,8 @@ const COMMANDS = [
      "unpublished",
      "trash"
     ],
-    "required": false
+    "required": false,
+    "description": "A workflow state (entries outside Trash), or `trash`: only entries in Trash. Without it, every entry outside Trash (spec 3: Trash leaves lists)."
    },
    {
     "flag": "q",
@@ -686,7 +687,7 @@ const COMMANDS = [
   "operationId": "takeOverEditing",
   "method": "POST",
   "path": "/entries/{id}/editing/take-over",
-  "summary": "Take the editing lease from whoever holds it (their next write with their token is lock_lost)",
+  "summary": "Take the editing lease from whoever holds it (their next write is lock_lost)",
   "scope": "content:write",
   "keyed": false,
   "destructive": true,
@@ -1241,7 +1242,7 @@ const COMMANDS = [
   "operationId": "updateRole",
   "method": "PUT",
   "path": "/roles/{id}",
-  "summary": "Change a role: only named fields; permissions replaces the whole set",
+  "summary": "Change a role within what the caller holds: only named fields; permissions replaces the whole set",
   "scope": "roles:write",
   "keyed": true,
   "destructive": true,
@@ -1297,7 +1298,7 @@ const COMMANDS = [
   "operationId": "removeRole",
   "method": "POST",
   "path": "/roles/{id}/remove",
-  "summary": "Delete a role nobody holds (never a seeded role or the last role granting access)",
+  "summary": "Delete a role nobody holds, within what the caller holds (never a seeded role, the last role granting access or the last administrators' role)",
   "scope": "roles:write",
   "keyed": true,
   "destructive": true,
@@ -1778,7 +1779,7 @@ const COMMANDS = [
     "type": "string",
     "nullable": false,
     "required": true,
-    "description": "1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"
+    "description": "1 to 80 characters (code points) after trimming, stored in NFC; without control, bidirectional control or other invisible format characters (Unicode Cf); unique under its parent regardless of case and Unicode normalisation form"
    },
    {
     "flag": "parent-id",
@@ -1825,7 +1826,7 @@ const COMMANDS = [
     "type": "string",
     "nullable": false,
     "required": false,
-    "description": "1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"
+    "description": "1 to 80 characters (code points) after trimming, stored in NFC; without control, bidirectional control or other invisible format characters (Unicode Cf); unique under its parent regardless of case and Unicode normalisation form"
    },
    {
     "flag": "parent-id",

@@ -908,7 +908,7 @@ export interface ManageOperations {
       };
       "note": string | null;
       "source": {
-        "kind": "management" | "plugin" | "ai";
+        "kind": "management" | "person" | "plugin" | "ai";
         "id": string;
         "label": string;
         "requested_by"?: string;
@@ -968,7 +968,7 @@ export interface ManageOperations {
         };
         "note": string | null;
         "source": {
-          "kind": "management" | "plugin" | "ai";
+          "kind": "management" | "person" | "plugin" | "ai";
           "id": string;
           "label": string;
           "requested_by"?: string;
@@ -1028,7 +1028,7 @@ export interface ManageOperations {
       };
       "note": string | null;
       "source": {
-        "kind": "management" | "plugin" | "ai";
+        "kind": "management" | "person" | "plugin" | "ai";
         "id": string;
         "label": string;
         "requested_by"?: string;
@@ -1415,7 +1415,7 @@ export interface ManageOperations {
       };
       "note": string | null;
       "source": {
-        "kind": "management" | "plugin" | "ai";
+        "kind": "management" | "person" | "plugin" | "ai";
         "id": string;
         "label": string;
         "requested_by"?: string;
@@ -1454,7 +1454,7 @@ export interface ManageOperations {
         };
         "note": string | null;
         "source": {
-          "kind": "management" | "plugin" | "ai";
+          "kind": "management" | "person" | "plugin" | "ai";
           "id": string;
           "label": string;
           "requested_by"?: string;
@@ -1495,7 +1495,7 @@ export interface ManageOperations {
       };
       "note": string | null;
       "source": {
-        "kind": "management" | "plugin" | "ai";
+        "kind": "management" | "person" | "plugin" | "ai";
         "id": string;
         "label": string;
         "requested_by"?: string;

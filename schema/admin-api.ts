@@ -249,7 +249,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     responseType: "text/plain",
     errors: [...siteErrors],
   },
-  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked", "single_entry_conflict", "invalid_unique_combination", "invalid_field_validation", "invalid_field_config", "invalid_field_condition", "unsupported_text_validation", "relation_type_not_authorable"] },
+  { operationId: "applyModelProposal", method: "post", path: "/api/models/proposals/{id}/apply", access: "site", summary: "Apply a model proposal as the signed-in person", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId, "schema_proposal_stale", "model_change_blocked", "single_entry_conflict", "invalid_unique_combination", "invalid_field_validation", "invalid_field_config", "invalid_field_condition", "unsupported_text_validation", "relation_type_not_authorable", "invalid_field_key"] },
   { operationId: "dismissModelProposal", method: "post", path: "/api/models/proposals/{id}/dismiss", access: "site", summary: "Dismiss a model proposal", params: IdPath, response: Described("ModelProposalAnswer"), errors: [...withId] },
   {
     operationId: "putManualOrder",
@@ -262,7 +262,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     response: v.strictObject({ model_id: v.string(), manual_order: v.array(v.string()), cache: v.unknown() }),
     errors: [...withId],
   },
-  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "write_conflict"] },
+  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "lock_lost", "write_conflict"] },
   { operationId: "rejectProposal", method: "post", path: "/api/proposals/{id}/reject", access: "site", summary: "Reject an entry field proposal", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId] },
 ];
 

@@ -51,8 +51,42 @@ export function relationKind(field: { relation?: RelationKind | undefined; multi
 /** Whether a relation kind holds an ordered list. */
 export const isToMany = (kind: RelationKind): boolean => kind === "one_to_many" || kind === "many_to_many";
 
+/**
+ * Names a plain JavaScript object already holds (Object.prototype's own properties, and `prototype`):
+ * refused as field keys (422 invalid_field_key, docs/content-rules-fields.md, "Field keys"), at every
+ * depth. A value keyed by one of them would be dropped by the request schemas (`__proto__`,
+ * `constructor`, `prototype`), or read back as the prototype's function by `values[key]` in any
+ * code — the service's, an import's, or a consumer's of the generated client.
+ */
+export const RESERVED_FIELD_KEYS = [
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "constructor",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "prototype",
+  "toLocaleString",
+  "toString",
+  "valueOf",
+] as const;
+
+/** Whether `key` is one of {@link RESERVED_FIELD_KEYS}. */
+export function isReservedFieldKey(key: string): boolean {
+  return (RESERVED_FIELD_KEYS as readonly string[]).includes(key);
+}
+
+/** The check of FieldKey that refuses reserved names; `parse` turns its issues into 422 invalid_field_key. */
+export function notReservedFieldKey(key: string): boolean {
+  return !isReservedFieldKey(key);
+}
+
 export const FieldKey = v.pipe(
   v.string("Field key must be a string."),
+  v.check(notReservedFieldKey, (issue) => `"${String(issue.input)}" is a name JavaScript objects already use; it cannot be a field key.`),
   v.regex(
     /^[a-z][a-zA-Z0-9_]{0,63}$/,
     "Field key must start with a lowercase letter and hold at most 64 letters, digits or underscores.",

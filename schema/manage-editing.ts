@@ -4,8 +4,9 @@ import type { RouteSpec } from "./contract";
 /**
  * Editing leases through the management API (spec 2: "four routes under /entries/{id}/editing",
  * taking no Idempotency-Key; docs/management-api.md, "Editing leases"). A lease says who is editing
- * an entry language; writes by anyone else meet 423 `locked`, and a holder whose lease was taken
- * over meets 423 `lock_lost` when it sends its token.
+ * an entry language; writes by anyone else meet 423 `locked`, and a writer whose lease was taken
+ * over meets 423 `lock_lost` (docs/content-rules.md, "Editing locks"). Taking one needs update or
+ * create on the entry's language.
  */
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
@@ -16,7 +17,7 @@ export const LeaseView = v.pipe(
   v.title("EditingLease"),
 );
 
-const errors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "not_found", "forbidden", "not_owner", "locale_denied"] as const;
+const errors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "not_found", "forbidden", "missing_permission", "not_owner", "locale_denied"] as const;
 const params = v.strictObject({ id: Id });
 
 export const editingRoutes: readonly RouteSpec[] = [
@@ -62,7 +63,7 @@ export const editingRoutes: readonly RouteSpec[] = [
     destructive: true,
     method: "post",
     path: "/entries/{id}/editing/take-over",
-    summary: "Take the editing lease from whoever holds it (their next write with their token is lock_lost)",
+    summary: "Take the editing lease from whoever holds it (their next write is lock_lost)",
     scope: "content:write",
     noKey: true,
     params,

@@ -10,7 +10,9 @@ const FolderName = v.pipe(
   v.string(),
   v.maxLength(1000),
   wellFormed(),
-  v.description("1 to 80 characters after trimming, without control or bidirectional control characters; unique under its parent regardless of case"),
+  v.description(
+    "1 to 80 characters (code points) after trimming, stored in NFC; without control, bidirectional control or other invisible format characters (Unicode Cf); unique under its parent regardless of case and Unicode normalisation form",
+  ),
 );
 
 /** A media folder (spec 2, "Media item", folder object); subtree counts include the folder itself. */

@@ -73,7 +73,7 @@ export const ModelProposal = v.pipe(
     base_updated_at: v.nullable(v.string()),
     definition: v.object({ model: v.object({ name: v.string(), slug: v.string(), enableI18n: v.optional(v.boolean()), description: v.optional(v.nullable(v.string())), kind: v.optional(v.picklist(["collection", "single"])), is_public: v.optional(v.boolean()), settings: v.optional(v.record(v.string(), v.unknown())), unique_combinations: v.optional(v.array(UniqueCombination)) }), fields: v.array(v.record(v.string(), v.unknown())) }),
     note: v.nullable(v.string()),
-    source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
+    source: v.object({ kind: v.picklist(["management", "person", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "dismissed"]),
     changes: v.array(Change),
     stale: v.boolean(),
@@ -99,7 +99,7 @@ export const modelProposalRoutes: readonly RouteSpec[] = [
     body: CreateModelProposalBody,
     status: 201,
     response: ModelProposal,
-    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "model_changed", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_unique_combination"],
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "model_changed", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_field_key", "invalid_unique_combination"],
   },
   {
     operationId: "listModelProposals",

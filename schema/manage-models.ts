@@ -105,7 +105,7 @@ export const RemoveModelBody = v.strictObject({ expected_revision: Revision, con
 
 const ModelPath = v.strictObject({ id: Id });
 const writeErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
-const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_unique_combination", "single_entry_conflict"] as const;
+const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_field_key", "invalid_unique_combination", "single_entry_conflict"] as const;
 
 /** Model operations of the management API. */
 export const modelRoutes: readonly RouteSpec[] = [

@@ -28,7 +28,7 @@ export const Proposal = v.pipe(
     fields: v.record(v.string(), v.unknown()),
     original_fields: v.record(v.string(), v.unknown()),
     note: v.nullable(v.string()),
-    source: v.object({ kind: v.picklist(["management", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
+    source: v.object({ kind: v.picklist(["management", "person", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "rejected"]),
     revision: v.number(),
     created_by: v.string(),
@@ -63,7 +63,7 @@ export const proposalRoutes: readonly RouteSpec[] = [
     errors: ["invalid_request", "unauthorized", "creator_unauthorized", "rate_limited"],
   },
   { operationId: "getProposal", method: "get", path: "/proposals/{id}", summary: "One entry proposal", scope: "content:read", params: v.strictObject({ id: Id }), response: Proposal, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
-  { operationId: "assignEntry", destructive: true, method: "put", path: "/entries/{id}/assignment", summary: "Name who acts next on an entry", scope: "workflow:assign", idempotent: true, params: EntryPath, body: AssignmentBody, response: v.object({ instance_id: v.string(), assignee_ids: v.array(v.string()), workflow_revision: v.number(), replayed: v.optional(v.boolean()) }), errors: [...commonWriteErrors, "assignee_not_eligible", "workflow_conflict", "missing_permission", "locale_denied", "entry_in_trash"] },
+  { operationId: "assignEntry", destructive: true, method: "put", path: "/entries/{id}/assignment", summary: "Name who acts next on an entry", scope: "workflow:assign", idempotent: true, params: EntryPath, body: AssignmentBody, response: v.object({ instance_id: v.string(), assignee_ids: v.array(v.string()), workflow_revision: v.number(), replayed: v.optional(v.boolean()) }), errors: [...commonWriteErrors, "assignee_not_eligible", "workflow_conflict", "missing_permission", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "listEntryAssignees", method: "get", path: "/entries/{id}/assignees", summary: "Who is assigned, and who could be", scope: "workflow:assign", params: EntryPath, response: v.strictObject({ assigned: v.array(Person), eligible: v.array(v.object({ id: v.string(), name: v.string(), email: v.string(), role: v.string() })) }), errors: ["unauthorized", "creator_unauthorized", "not_found", "missing_permission", "rate_limited"] },
   { operationId: "previewEntry", method: "post", path: "/entries/{id}/preview", summary: "A preview link serving the entry's current draft on the public host (no Idempotency-Key)", scope: "content:read", noKey: true, params: EntryPath, body: PreviewBody, response: v.object({ preview: v.string(), expires_at: v.string(), url: v.string() }), errors: ["invalid_request", "unauthorized", "creator_unauthorized", "not_found", "invalid_slug", "rate_limited"] },
 ];

@@ -2,6 +2,13 @@ import * as v from "valibot";
 import type { Surface } from "./contract";
 import { Page } from "./common";
 
+/**
+ * A public `limit`: a well-formed positive whole number of any length (spec 1: "asking for more
+ * returns the cap", so `10000000` or a 40-digit value is the cap, never a 400); anything else
+ * (zero, a sign, a leading zero, a decimal point, letters) is 400 `invalid_request`.
+ */
+export const PUBLIC_LIMIT = /^[1-9][0-9]*$/;
+
 const RelationRef = v.pipe(
   v.strictObject({ instance_id: v.string(), model: v.string(), slug: v.nullable(v.string()), display: v.nullable(v.string()) }),
   v.title("RelationRef"),
@@ -97,7 +104,7 @@ export const publicSurface: Surface = {
       params: ModelPath,
       query: v.strictObject({
         locale: v.optional(Locale),
-        limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.description("1 or more; default 20; more than 100 gives 100"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("1 or more; default 20; more than 100 gives 100"))),
         cursor: v.optional(v.string()),
         order: v.optional(v.picklist(["asc", "desc", "manual"])),
         relation: v.optional(v.array(v.pipe(v.string(), v.description("<field>:<instance id>")))),
@@ -126,7 +133,7 @@ export const publicSurface: Surface = {
       query: v.strictObject({
         locale: v.optional(Locale),
         field: v.optional(v.pipe(v.string(), v.description("Only links through relation fields with this key"))),
-        limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.description("1 or more; default 20; more than 100 gives 100"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("1 or more; default 20; more than 100 gives 100"))),
         cursor: v.optional(v.string()),
       }),
       response: v.strictObject({ data: v.array(RelatedFromItem), page: Page }),
@@ -158,7 +165,7 @@ export const publicSurface: Surface = {
         locale: v.optional(Locale),
         models: v.optional(v.pipe(v.string(), v.description("comma-separated model slugs, at most 16"))),
         mode: v.optional(v.picklist(["words", "stems", "parts"])),
-        limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/), v.description("default 20; more than 50 gives 50"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("default 20; more than 50 gives 50"))),
         cursor: v.optional(v.string()),
       }),
       response: v.strictObject({ data: v.array(v.strictObject({ item: PublicItem, score: v.number(), model: v.string() })), page: Page }),

@@ -102,6 +102,8 @@ export const ERROR_STATUS = {
   invalid_field_config: 422,
   invalid_field_condition: 422,
   relation_type_not_authorable: 422,
+  // A field key that is a name JavaScript objects already use (docs/content-rules-fields.md, "Field keys").
+  invalid_field_key: 422,
   executable_file: 422,
   locked: 423,
   lock_lost: 423,

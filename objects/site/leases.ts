@@ -45,6 +45,21 @@ export type RenewResult = { ok: true; lease: Lease } | { ok: false; reason: "loc
  */
 export type LeaseStatus = "free" | "held" | "locked" | "lock_lost";
 
+/** Who writes which entry languages, with the editing token the write carries (if any). */
+export interface WriteLeaseRequest {
+  /** The entry languages (instance ids) the write changes; the first is the one it names. */
+  resources: readonly string[];
+  holder: string;
+  /** The `X-Editing-Token` of the write: a lease on the first resource. */
+  token?: string;
+}
+
+/**
+ * Result of {@link LeaseBook.admitWrite}: `pass`, or the refusal the write answers (423 `locked`:
+ * another holder's live lease; 423 `lock_lost`: this writer's lease was taken from it).
+ */
+export type WriteAdmission = "pass" | "locked" | "lock_lost";
+
 type LeaseRow = { resource: string; holder: string; token: string; expires_at: number };
 
 /**
@@ -134,6 +149,28 @@ export class LeaseBook {
     }
     if (this.#wasLost(resource, holder, token, now)) return "lock_lost";
     return current === undefined ? "free" : "locked";
+  }
+
+  /**
+   * Whether a write by `holder` may change `resources` (docs/content-rules.md, "Editing locks").
+   * Per resource: nobody's live lease, or the holder's own → pass; another holder's live lease →
+   * `locked`, or `lock_lost` when the writer's own lease on it was taken over (then it wrote
+   * nothing since, so its view may be stale). A token (for the first resource, the one the write
+   * names) that no longer holds it — taken over, or superseded by the holder's newer lease — is
+   * `lock_lost` even when the resource is free now: the editor's text was made under a lost lease.
+   * Without a token a free resource passes, whatever happened to the writer's leases before.
+   * `lock_lost` wins over `locked`, so a writer whose lease was taken learns it first.
+   */
+  admitWrite(request: WriteLeaseRequest): WriteAdmission {
+    const { holder, token } = request;
+    let admission: WriteAdmission = "pass";
+    for (const [index, resource] of [...new Set(request.resources)].entries()) {
+      const named = index === 0 && token !== undefined;
+      const status = this.check({ resource, holder, ...(named ? { token } : {}) });
+      if (status === "lock_lost" && (named || this.get(resource) !== null)) return "lock_lost";
+      if (status === "locked") admission = "locked";
+    }
+    return admission;
   }
 
   /** The live lease on `resource`, if any. */

@@ -79,7 +79,7 @@ export class WriteRunner {
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
         const plan = await build(ctx, request.input);
-        this.#checkLease(request);
+        this.#checkLeases(request, plan);
         const planStatus = plan.status ?? status;
         const record = idem ? { ...idem, status: planStatus } : undefined;
         // Objects a write orphans are noted before its batch, so a stop after the commit leaves the
@@ -152,13 +152,19 @@ export class WriteRunner {
     }
   }
 
-  /** Another person's live lease blocks the write; a lease taken from this person is lost. */
-  #checkLease(request: WriteRequest<object>): void {
-    const resource = "instance_id" in request.input ? request.input.instance_id : undefined;
-    if (typeof resource !== "string") return;
-    const status = this.leases.check({ resource, holder: request.actor.id, ...(request.leaseToken ? { token: request.leaseToken } : {}) });
-    if (status === "locked") throw new AppError("locked", "Someone else is editing this entry.");
-    if (status === "lock_lost" && request.leaseToken) throw new AppError("lock_lost", "Your editing lease was taken over; your text is kept as a recovery draft.");
+  /**
+   * The one editing-lease guard of every write (spec 3, "Editing locks"; docs/content-rules.md):
+   * whatever the surface or the caller, a write changing an entry language someone else holds a
+   * live lease on is 423 `locked`, and one whose writer's lease was taken over is 423 `lock_lost`.
+   * Runs after the plan is built (authorised) and before anything of it is written; a replay of a
+   * completed key was answered before this and is not asked again.
+   */
+  #checkLeases(request: WriteRequest<object>, plan: WritePlan<unknown>): void {
+    const resources = plan.locks ?? namedInstance(request.input);
+    if (resources.length === 0) return;
+    const admission = this.leases.admitWrite({ resources, holder: request.actor.id, ...(request.leaseToken ? { token: request.leaseToken } : {}) });
+    if (admission === "locked") throw new AppError("locked", "Someone else is editing this entry.");
+    if (admission === "lock_lost") throw new AppError("lock_lost", "Your editing lease on this entry was taken over by someone else; read the entry again before writing.");
   }
 
   async #committedAnswer(siteId: string, scope: string, key: string, fingerprint: string): Promise<{ status: number; body: string } | undefined> {
@@ -180,6 +186,12 @@ export class WriteRunner {
   #replay<T>(status: number, body: string): WriteAnswer<T> {
     return { status, body: JSON.parse(body) as T, replayed: true, events: [], purge: { tags: [], evicted: false } };
   }
+}
+
+/** The entry language a command's input names (`instance_id`), for a plan that does not list its {@link WritePlan.locks}. */
+function namedInstance(input: object): string[] {
+  const named = "instance_id" in input ? input.instance_id : undefined;
+  return typeof named === "string" ? [named] : [];
 }
 
 /** A stale-pending claim whose outcome this request cannot learn or must not repeat (spec 2, idempotency rule 5). */

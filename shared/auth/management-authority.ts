@@ -27,7 +27,7 @@ export interface ManagementCredential {
    * `management_credential`: a `dwm_` secret (id `mcr_…`); `oauth_connection`: an app connected
    * through OAuth, presenting a `dwo_` access token (id `con_…`, docs/oauth.md).
    */
-  kind: "management_credential" | "oauth_connection" | "admin_session";
+  kind: "management_credential" | "oauth_connection";
   id: string;
   name: string;
   /** Stored scopes: always with `content:read`, canonical order. */

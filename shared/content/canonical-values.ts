@@ -1,6 +1,7 @@
 /** Field values as they are stored: rich_text replaced by its canonical, sanitised HTML. */
 import type { FieldDefinition } from "../../schema/model-definition";
 import { canonicalRichText } from "./rich-text";
+import { mapComponentLeaves } from "./components";
 import { RICH_TEXT_MAX_BYTES, utf8Length } from "./value-limits";
 
 /**
@@ -15,10 +16,12 @@ export function canonicalFieldValues(
   valuesByKey: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...valuesByKey };
+  const canonical = (value: unknown): unknown => (typeof value === "string" && utf8Length(value) <= RICH_TEXT_MAX_BYTES ? canonicalRichText(value) : value);
   for (const field of fields) {
-    if (field.type !== "rich_text" || !Object.hasOwn(valuesByKey, field.key)) continue;
-    const value = valuesByKey[field.key];
-    if (typeof value === "string" && utf8Length(value) <= RICH_TEXT_MAX_BYTES) out[field.key] = canonicalRichText(value);
+    if (!Object.hasOwn(valuesByKey, field.key)) continue;
+    if (field.type === "rich_text") out[field.key] = canonical(valuesByKey[field.key]);
+    // Rich text inside components too.
+    if (field.type === "component") out[field.key] = mapComponentLeaves(field, valuesByKey[field.key], field.key, field.id, (leaf) => (leaf.field.type === "rich_text" ? canonical(leaf.value) : leaf.value));
   }
   return out;
 }

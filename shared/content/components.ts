@@ -3,7 +3,9 @@
  * (or, with `multiple: true`, a list of them). Nested values are stored and served by nested key.
  * What may nest and how deep is checked at model apply (`componentIssues`); the helpers below read
  * stored values for the management API (`knownComponentValue`) and the public API
- * (`publicComponentValue`: private nested fields dropped). Pure: no I/O.
+ * (`publicComponentValue`: private nested fields dropped), and walk the nested relation, media and
+ * rich-text values (`componentLeaves`, `mapComponentLeaves`) for the lifecycle's checks, links,
+ * media usage and rendering, which treat them as their top-level forms. Pure: no I/O.
  * See docs/content-rules-fields.md.
  */
 import type { FieldDefinition, FieldType } from "../../schema/model-definition";
@@ -17,15 +19,12 @@ export const COMPONENT_MAX_ITEMS = 100;
 export const MODEL_MAX_FIELD_DEFINITIONS = 500;
 
 /**
- * Types a component may not hold, and why. Media and relations inside components are left for later
- * (their targets, usage and public rendering work per top-level field); rich text too (its image
- * pins and sanitising are per top-level field); a slug is the entry's address.
+ * Types a component may not hold, and why: a slug is the entry's address. (Relations, media and
+ * rich text nest and work like their top-level forms; a relation kind that needs an owner the
+ * component does not have is relation_type_not_authorable.)
  */
 const REFUSED_INSIDE: Partial<Record<FieldType, string>> = {
   slug: "A slug is the entry's address: it cannot be inside a component.",
-  media: "Media fields inside components are not supported yet: use a media field of the model.",
-  relation: "Relation fields inside components are not supported yet: use a relation field of the model.",
-  rich_text: "Rich text inside components is not supported yet: use long_text, or a rich_text field of the model.",
 };
 
 /** What a model apply refuses in its components: codes and their issues. */
@@ -67,6 +66,8 @@ export function componentIssues(fields: readonly FieldDefinition[]): ComponentPr
         problems.notAuthorable.push({ path: at("relation"), message: "A component cannot hold a one-to-many relation." });
       } else if (field.type === "relation" && (relation.localized_membership !== undefined || relation.localizedMembership !== undefined)) {
         problems.notAuthorable.push({ path: at("localized_membership"), message: "Language-specific relation membership cannot be inside a component." });
+      } else if (field.type === "relation" && field.hierarchy === true) {
+        problems.notAuthorable.push({ path: at("hierarchy"), message: "A hierarchy (parent) link belongs to the item: it cannot be inside a component." });
       } else if (REFUSED_INSIDE[field.type] !== undefined) {
         problems.config.push({ path: at("type"), message: REFUSED_INSIDE[field.type] ?? "" });
       }
@@ -115,4 +116,86 @@ export function knownComponentValue(field: FieldDefinition, value: unknown): unk
 /** A component value as the public API serves it: known, non-private nested keys only. */
 export function publicComponentValue(field: FieldDefinition, value: unknown): unknown {
   return pickComponentValue(field, value, true);
+}
+
+/** Every field definition of a model, nested ones included (depth first, in field order). */
+export function allFieldDefinitions(fields: readonly FieldDefinition[]): FieldDefinition[] {
+  const all: FieldDefinition[] = [];
+  forEachFieldScope(fields, (scope) => all.push(...scope));
+  return all;
+}
+
+/** Nested types whose values the lifecycle treats like their top-level forms. */
+const LEAF_TYPES: ReadonlySet<FieldType> = new Set(["relation", "media", "rich_text"]);
+
+/** A relation, media or rich-text value inside a component value. */
+export interface ComponentLeaf {
+  /** The nested field's definition. */
+  field: FieldDefinition;
+  /** Its full path in the API's values: `seo.author`, `faq[1].image`, `sections[0].cta.link`. */
+  path: string;
+  /**
+   * The id its relation links are stored under (`relation_links.field_id`): the top-level
+   * component field's id, then the nested keys (`fld_x.cta.link`). Positions run over every item of
+   * a repeatable component, in value order (`componentLeaves`).
+   */
+  linkId: string;
+  value: unknown;
+}
+
+/**
+ * A component value with each relation, media and rich-text value inside it (at any depth) replaced
+ * by what `visit` returns for it; keys `visit` is not called for (other types, unknown keys) stay as
+ * they are, and so does a value of another shape. Visits in value order: items, then fields in the
+ * component's field order — the order link positions follow.
+ */
+export function mapComponentLeaves(field: FieldDefinition, value: unknown, path: string, linkId: string, visit: (leaf: ComponentLeaf) => unknown): unknown {
+  const nested = field.fields ?? [];
+  const mapItem = (item: unknown, at: string): unknown => {
+    if (!isObject(item)) return item;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(item));
+    for (const inner of nested) {
+      if (!Object.hasOwn(item, inner.key)) continue;
+      const v = item[inner.key];
+      const innerPath = `${at}.${inner.key}`;
+      const innerLink = `${linkId}.${inner.key}`;
+      if (inner.type === "component") out[inner.key] = mapComponentLeaves(inner, v, innerPath, innerLink, visit);
+      else if (LEAF_TYPES.has(inner.type)) out[inner.key] = visit({ field: inner, path: innerPath, linkId: innerLink, value: v });
+    }
+    return out;
+  };
+  return Array.isArray(value) ? value.map((item, index) => mapItem(item, `${path}[${index}]`)) : mapItem(value, path);
+}
+
+/**
+ * The relation, media and rich-text values inside the component values of `values` (by field id
+ * when `by` is "id", else by key), in value order. Only top-level component fields are walked.
+ */
+export function componentLeaves(fields: readonly FieldDefinition[], values: Readonly<Record<string, unknown>>, by: "id" | "key"): (ComponentLeaf & { component: FieldDefinition })[] {
+  const leaves: (ComponentLeaf & { component: FieldDefinition })[] = [];
+  for (const field of fields) {
+    const source = by === "id" ? field.id : field.key;
+    if (field.type !== "component" || !Object.hasOwn(values, source)) continue;
+    mapComponentLeaves(field, values[source], field.key, field.id, (leaf) => {
+      leaves.push({ ...leaf, component: field });
+      return leaf.value;
+    });
+  }
+  return leaves;
+}
+
+/**
+ * The nested field definitions of a top-level component field, each with its link id
+ * (`ComponentLeaf.linkId`) and its key path without item indexes (`faq.link`).
+ */
+export function nestedDefinitions(component: FieldDefinition): { field: FieldDefinition; linkId: string; keyPath: string }[] {
+  const found: { field: FieldDefinition; linkId: string; keyPath: string }[] = [];
+  const walk = (fields: readonly FieldDefinition[], linkId: string, keyPath: string) => {
+    for (const inner of fields) {
+      found.push({ field: inner, linkId: `${linkId}.${inner.key}`, keyPath: `${keyPath}.${inner.key}` });
+      if (inner.type === "component") walk(inner.fields ?? [], `${linkId}.${inner.key}`, `${keyPath}.${inner.key}`);
+    }
+  };
+  if (component.type === "component") walk(component.fields ?? [], component.id, component.key);
+  return found;
 }

@@ -1,5 +1,6 @@
 import type { FieldDefinition, FieldValue } from "../../schema/model-definition";
 import { mediaIds } from "./validate-fields";
+import { componentLeaves } from "./components";
 
 /** One media file a version references (docs/media.md, "Usage"). */
 export interface MediaReference {
@@ -106,6 +107,16 @@ export function mediaReferences(fields: readonly FieldDefinition[], stored: Read
           ? richTextMediaIds(value).map((id) => ({ id, source: "rich_text" as const }))
           : [];
     for (const { id, source } of found) refs.set(`${field.id}|${id}`, { field_id: field.id, media_id: id, source });
+  }
+  // Media and rich-text images inside components count for the top-level component field.
+  for (const leaf of componentLeaves(fields, stored, "id")) {
+    const found =
+      leaf.field.type === "media"
+        ? mediaIds(leaf.field, leaf.value).map((id) => ({ id, source: "field" as const }))
+        : leaf.field.type === "rich_text"
+          ? richTextMediaIds(leaf.value).map((id) => ({ id, source: "rich_text" as const }))
+          : [];
+    for (const { id, source } of found) if (!refs.has(`${leaf.component.id}|${id}`)) refs.set(`${leaf.component.id}|${id}`, { field_id: leaf.component.id, media_id: id, source });
   }
   return [...refs.values()];
 }

@@ -18,6 +18,11 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
  */
 export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
+/** The text with every lone surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
+export function toWellFormedText(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
+}
+
 /** True when the text is well-formed UTF-16 (no lone surrogate). */
 export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
@@ -41,4 +46,42 @@ export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
   const code = text.charCodeAt(max - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** The length people count: code points (an emoji is one, though it takes two UTF-16 units). */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Format characters (Unicode category Cf) that are part of what a name shows, so they are not
+ * "invisible extras": the zero-width joiner inside an emoji sequence (👩‍💻), an emoji tag sequence
+ * (🏴 flags of regions), and the joiners U+200C / U+200D after a letter or mark of a script whose
+ * spelling needs them (Arabic, Persian, the Indic scripts, …; a Latin name never does).
+ */
+const EMOJI_ZWJ = /(?<=\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})/gu;
+const EMOJI_TAGS = /(?<=\u{1f3f4})[\u{e0020}-\u{e007e}]+\u{e007f}/gu;
+const SCRIPT_JOINER =
+  /(?<=[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}])[\u200c\u200d](?=\p{L}|\p{M})/gu;
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/**
+ * True when the text holds an invisible format character (category Cf: U+200B zero-width space,
+ * U+2060 word joiner, U+FEFF, U+00AD soft hyphen, the bidirectional controls, …) outside the
+ * sequences above. Two names that differ only by one look the same, so names refuse them.
+ */
+export function hasInvisibleFormat(text: string): boolean {
+  return FORMAT_CHARACTER.test(text.replace(EMOJI_ZWJ, "").replace(EMOJI_TAGS, "").replace(SCRIPT_JOINER, ""));
+}
+
+/**
+ * The key two names are compared by: Unicode canonical composition (NFC, so a precomposed "é" and
+ * "e" + U+0301 are one name) and case folding (upper then lower case, so "ß" and "SS", "Ǆ" and "ǆ",
+ * or "Σ" and "ς" fold together; locale-independent), composed again. Names that are equal under it
+ * look the same to a person, so a name must be unique by its key, not by its code units.
+ */
+export function nameKey(text: string): string {
+  return text.normalize("NFC").toUpperCase().toLowerCase().normalize("NFC");
 }

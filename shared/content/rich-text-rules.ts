@@ -8,6 +8,7 @@ import type { FieldDefinition } from "../../schema/model-definition";
 import { AppError } from "../errors";
 import { MEDIA_ID, sanitiseRichText, type SanitisedRichText } from "./rich-text";
 import { blockValueIssues } from "./rich-block-values";
+import { mapComponentLeaves } from "./components";
 import type { BlockFacts } from "./rich-text-facts";
 import { RICH_TEXT_MAX_BYTES, utf8Length, type FieldIssue } from "./validate-fields";
 
@@ -121,20 +122,27 @@ export function sanitiseWrittenRichText(
   embedOrigins: readonly string[],
 ): RichTextWrite {
   const write: RichTextWrite = { values: { ...valuesByKey }, issues: [], mediaIds: [], blocks: [], warnings: [] };
-  for (const field of fields) {
-    if (field.type !== "rich_text" || !Object.hasOwn(valuesByKey, field.key)) continue;
-    const value = valuesByKey[field.key];
-    if (typeof value !== "string" || utf8Length(value) > RICH_TEXT_MAX_BYTES) continue;
+  /** One rich-text value at `path`: its canonical HTML, its rules' issues, media, blocks and drops noted. */
+  const judge = (path: string, label: string, value: unknown): unknown => {
+    if (typeof value !== "string" || utf8Length(value) > RICH_TEXT_MAX_BYTES) return value;
     const sanitised = sanitiseRichText(value);
-    write.values[field.key] = sanitised.html;
-    write.issues.push(...issuesOf(field.key, field.label, sanitised, embedOrigins));
+    write.issues.push(...issuesOf(path, label, sanitised, embedOrigins));
     write.mediaIds.push(...sanitised.facts.mediaIds, ...sanitised.rejected.filter((r) => r.attribute === "data-media").map((r) => r.value));
     const malformedNames = sanitised.rejected.filter((r) => r.attribute === "data-block").map((r) => r.value);
     const malformedVersions = sanitised.rejected.filter((r) => r.attribute === "data-version").map((r) => r.value);
     if (sanitised.facts.blocks.length > 0 || malformedNames.length > 0 || malformedVersions.length > 0) {
-      write.blocks.push({ path: field.key, blocks: sanitised.facts.blocks, malformedNames, malformedVersions });
+      write.blocks.push({ path, blocks: sanitised.facts.blocks, malformedNames, malformedVersions });
     }
-    if (sanitised.dropped.length > 0) write.warnings.push({ code: "rich_markup_dropped", path: field.key, dropped: sanitised.dropped });
+    if (sanitised.dropped.length > 0) write.warnings.push({ code: "rich_markup_dropped", path, dropped: sanitised.dropped });
+    return sanitised.html;
+  };
+  for (const field of fields) {
+    if (!Object.hasOwn(valuesByKey, field.key)) continue;
+    if (field.type === "rich_text") write.values[field.key] = judge(field.key, field.label, valuesByKey[field.key]);
+    // Rich text inside a component meets the same rules, at its full path (`faq[1].answer`).
+    if (field.type === "component") {
+      write.values[field.key] = mapComponentLeaves(field, valuesByKey[field.key], field.key, field.id, (leaf) => (leaf.field.type === "rich_text" ? judge(leaf.path, leaf.field.label, leaf.value) : leaf.value));
+    }
   }
   return write;
 }

@@ -150,6 +150,8 @@ export interface MediaObjectsTable {
   byte_length: number;
   mime_type: string;
   created_at: string;
+  /** The name the object was stored under (its delivery address's last segment); '' when unknown (0030). */
+  file_name: string;
 }
 
 /** One override original per media item and language (migrations/d1/0021_media_originals.sql). */

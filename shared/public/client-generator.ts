@@ -66,6 +66,12 @@ function valueType(field: FieldDefinition): string {
       const options = (field.options ?? []).map((o) => str(o.value)).join(" | ") || "string";
       return field.multiple ? `Array<${options}> | null` : `${options} | null`;
     }
+    // Only inside a component: top-level relations and media are served in `relations` / `media`.
+    // Inside, each is served in place as its top-level form is: a list of references.
+    case "relation":
+      return "RelationRef[]";
+    case "media":
+      return "MediaRef[]";
     case "component": {
       // Private nested fields are never served, so never named (the snapshot drops them).
       const inner = (field.fields ?? [])

@@ -55,11 +55,11 @@ export function mediaRepository(db: Kysely<Database>, scope: SiteScope) {
     recordCurrentFile: (mediaId: string): CompiledQuery =>
       db
         .insertInto("media_objects")
-        .columns(["object_key", "site_id", "media_id", "role", "lang", "byte_length", "mime_type", "created_at"])
+        .columns(["object_key", "site_id", "media_id", "role", "lang", "byte_length", "mime_type", "created_at", "file_name"])
         .expression(
           db
             .selectFrom("media")
-            .select(["object_key", "site_id", "id", sql.lit("file").as("role"), sql.lit(null).as("lang"), "byte_length", "mime_type", "updated_at"])
+            .select(["object_key", "site_id", "id", sql.lit("file").as("role"), sql.lit(null).as("lang"), "byte_length", "mime_type", "updated_at", "file_name"])
             .where("site_id", "=", siteId)
             .where("id", "=", mediaId),
         )

@@ -70,16 +70,33 @@ function invitationsQuery(db: Kysely<Database>, siteId: string) {
 }
 
 /**
- * The guard SQL that holds while the site keeps an administrator: an active membership of an
- * active person whose role holds both `role:manage` and `site:settings`. Read inside the batch,
- * after the batch's own membership change, so two concurrent demotions cannot both pass.
+ * An administrator of the site: an active membership of an active person whose role holds both
+ * `role:manage` and `site:settings` (the `m` row of the select).
  */
-const ADMINISTRATOR_REMAINS = `EXISTS (SELECT 1 FROM memberships m
+const ADMINISTRATOR = `SELECT 1 FROM memberships m
   JOIN persons p ON p.id = m.person_id
   JOIN roles r ON r.id = m.role_id AND r.site_id = m.site_id
   WHERE m.site_id = ? AND m.active = 1 AND p.active = 1
     AND EXISTS (SELECT 1 FROM json_each(r.permissions, '$.system') WHERE json_each.value = 'role:manage')
-    AND EXISTS (SELECT 1 FROM json_each(r.permissions, '$.system') WHERE json_each.value = 'site:settings'))`;
+    AND EXISTS (SELECT 1 FROM json_each(r.permissions, '$.system') WHERE json_each.value = 'site:settings')`;
+
+/**
+ * The guard SQL that holds while the site keeps an administrator. Read inside the batch, after the
+ * batch's own membership change, so two concurrent demotions cannot both pass.
+ */
+const ADMINISTRATOR_REMAINS = `EXISTS (${ADMINISTRATOR})`;
+
+/**
+ * The guard SQL of a role write that takes administration away from a role (it loses `role:manage`
+ * or `site:settings`, or is deleted; the plan adds it only when the role's current set makes its
+ * holders administrators): no active member of an active account holds the role, or an
+ * administrator holding another role remains. It does not read the role's stored set, so it holds
+ * wherever it stands in the batch — before a delete (which the memberships' foreign key would
+ * refuse first) as after an update.
+ */
+const ADMINISTRATOR_BESIDES_ROLE = `NOT EXISTS (SELECT 1 FROM memberships h JOIN persons q ON q.id = h.person_id
+    WHERE h.site_id = ? AND h.role_id = ? AND h.active = 1 AND q.active = 1)
+  OR EXISTS (${ADMINISTRATOR} AND m.role_id <> ?)`;
 
 const INVITATION_PENDING = "EXISTS (SELECT 1 FROM invitations WHERE id = ? AND site_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?)";
 
@@ -114,6 +131,18 @@ export function peopleRepository(db: Kysely<Database>, scope: SiteScope) {
 
     /** Aborts the batch with `last_administrator` unless the site still has an administrator. */
     administratorRemains: (): CompiledQuery => guard(db, "last_administrator", ADMINISTRATOR_REMAINS, [siteId]),
+
+    /**
+     * Aborts the batch with `last_administrator` when the role's active holders are the site's
+     * only administrators: for a role write that takes `role:manage` or `site:settings` off the
+     * role, or deletes it.
+     */
+    administratorBesidesRole: (roleId: string): CompiledQuery =>
+      guard(db, "last_administrator", ADMINISTRATOR_BESIDES_ROLE, [siteId, roleId, siteId, roleId]),
+
+    /** Aborts the batch with `role_in_use` when any membership of the site (active or not) holds the role. */
+    roleUnheld: (roleId: string): CompiledQuery =>
+      guard(db, "role_in_use", "NOT EXISTS (SELECT 1 FROM memberships WHERE site_id = ? AND role_id = ?)", [siteId, roleId]),
 
     /** Aborts the batch with `invitation_not_found` unless the invitation is still pending at `nowIso`. */
     invitationPending: (id: string, nowIso: string): CompiledQuery =>

@@ -6,16 +6,25 @@ import { hasSystemPermission, isWithin } from "../auth/permissions";
 import { isoAt } from "../clock";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { peopleRepository } from "../repositories/people-repository";
 import type { Actor, LifecycleContext, WritePlan } from "./lifecycle/context";
+import { administers, lastAdministrator } from "./people/rules";
 
 /**
- * Role writes (docs/management-api.md, "Roles"; docs/permissions.md). Every write runs in the
- * site's object. The checks, in order: `role:manage` held → permission names known
- * (`invalid_permissions`, every reason) → within the caller's ceiling (`escalation_refused`).
- * The ceiling is the actor's own permissions — for a management credential already narrowed by
- * its scopes, so without `content:write` it cannot give create/update, without `lifecycle:publish`
- * it cannot give publish/unpublish — and the model wildcard `"*"` is never within a credential's
- * ceiling. Seeded roles may be changed except their slug; they are never deleted.
+ * Role writes (docs/management-api.md, "Roles"; docs/permissions.md; docs/people.md, "Roles").
+ * Every write runs in the site's object, and every surface (the admin's session bridge, the
+ * management API, MCP) builds its plan here. The checks, in order: `role:manage` held →
+ * permission names known (`invalid_permissions`, every reason) → the new set within the caller's
+ * ceiling (`escalation_refused`) → for a change or delete, the role's **current** set within the
+ * caller's ceiling too (`escalation_refused`): one acts only on roles within one's own, as on
+ * members, else a lesser manager could narrow a wider role — the administrators' — under its
+ * holders. The ceiling is the actor's own permissions — for a management credential already
+ * narrowed by its scopes, so without `content:write` it cannot give create/update, without
+ * `lifecycle:publish` it cannot give publish/unpublish — and the model wildcard `"*"` is never
+ * within a credential's ceiling as a set it hands out. A change or delete that takes
+ * administration (`role:manage` with `site:settings`) off a role checks in its batch that an
+ * administrator remains (`last_administrator`). Seeded roles may be changed except their slug;
+ * they are never deleted.
  */
 
 /** A role as every surface answers it. */
@@ -134,6 +143,21 @@ export function checkGrantable(actor: Actor, raw: unknown): PermissionSet {
   return set;
 }
 
+/**
+ * 403 `escalation_refused` unless the role as it stands now is within the caller's ceiling: its
+ * own permissions and, for a credential, the operations its scopes may hand out. The wildcard rule
+ * of {@link checkGrantable} is left out here: it is about what a credential hands out, and a
+ * credential for every model holds `"*"` itself (a role it changes gets named models only).
+ */
+function checkActsOn(actor: Actor, row: RoleRow): void {
+  const current = parseStoredSet(row.permissions);
+  const reasons = [...isWithin(current, actor.permissions).reasons];
+  if (actor.scopes !== undefined) reasons.push(...roleOperationsBeyondScopes(actor.scopes, current));
+  if (reasons.length > 0) {
+    throw new AppError("escalation_refused", `The role "${row.slug}" goes beyond what you hold: you may change or delete only roles within your own.`, { reasons });
+  }
+}
+
 const grantsAccess = (set: PermissionSet) => set.system.includes("role:manage");
 
 /** Whether another role of the site (not `roleId`) can still grant access. */
@@ -175,6 +199,7 @@ export async function updateRole(ctx: LifecycleContext, input: UpdateRoleInput):
   requireRoleManage(ctx.actor);
   const permissions = input.permissions === undefined ? undefined : checkGrantable(ctx.actor, input.permissions);
   const { row, rows } = await findRole(ctx, input.role_id);
+  checkActsOn(ctx.actor, row);
   if (input.expected_revision !== undefined && input.expected_revision !== row.revision) {
     throw new AppError("role_changed", "The role changed since you read it.", { current_revision: row.revision });
   }
@@ -196,6 +221,7 @@ export async function updateRole(ctx: LifecycleContext, input: UpdateRoleInput):
   const at = isoAt(ctx.clock.now());
   const holders = (await holderCounts(ctx)).get(row.id) ?? 0;
   const changed = (["slug", "name", "description", "permissions"] as const).filter((key) => input[key] !== undefined);
+  const takesAdministration = permissions !== undefined && administers(parseStoredSet(row.permissions)) && !administers(permissions);
   return {
     statements: [
       ctx.db
@@ -205,7 +231,10 @@ export async function updateRole(ctx: LifecycleContext, input: UpdateRoleInput):
         .where("id", "=", row.id)
         .where("revision", "=", row.revision)
         .compile(),
+      // Read after the change, in the batch: people writes commit from the worker, not this queue.
+      ...(takesAdministration ? [peopleRepository(ctx.db, ctx.scope).administratorBesidesRole(row.id)] : []),
     ],
+    ...(takesAdministration ? { explain: explainRoleRefusal(ctx, row.id) } : {}),
     answer: view(next, holders),
     events: [{ name: "role.updated", payload: { role_id: row.id, slug: next.slug, changed } }],
     purgeTags: [],
@@ -213,19 +242,45 @@ export async function updateRole(ctx: LifecycleContext, input: UpdateRoleInput):
   };
 }
 
-/** POST /roles/{id}/remove: never a seeded role, the last role granting access, or a held role. */
+/**
+ * The answers of a role write's batch guards, which refuse with a bare code: `last_administrator`
+ * gets the people routes' words, `role_in_use` the holders counted now.
+ */
+function explainRoleRefusal(ctx: LifecycleContext, roleId: string): (refusal: AppError) => Promise<AppError> {
+  return async (refusal) => {
+    if (refusal.code === "last_administrator") return lastAdministrator();
+    if (refusal.code === "role_in_use") {
+      const holders = (await holderCounts(ctx)).get(roleId) ?? 0;
+      return new AppError("role_in_use", "People hold this role; give them another role first.", { holders });
+    }
+    return refusal;
+  };
+}
+
+/**
+ * POST /roles/{id}/remove: never a seeded role, a role beyond the caller's, the last role granting
+ * access, the role of the last administrators, or a held role. The last two are guards in the
+ * delete's batch, the administrator first (the stronger reason): a membership given the role
+ * after this plan was read still refuses the delete.
+ */
 export async function removeRole(ctx: LifecycleContext, input: RemoveRoleInput): Promise<WritePlan<{ id: string; slug: string; deleted: true }>> {
   requireRoleManage(ctx.actor);
   const { row, rows } = await findRole(ctx, input.role_id);
   if (row.seeded === 1) throw new AppError("role_seeded", "A seeded role cannot be deleted.", { slug: row.slug });
-  if (grantsAccess(parseStoredSet(row.permissions)) && !otherGrantingRole(rows, row.id)) {
+  checkActsOn(ctx.actor, row);
+  const current = parseStoredSet(row.permissions);
+  if (grantsAccess(current) && !otherGrantingRole(rows, row.id)) {
     throw new AppError("last_granting_role", "This is the last role that can grant access (role:manage).");
   }
-  const holders = (await holderCounts(ctx)).get(row.id) ?? 0;
-  if (holders > 0) throw new AppError("role_in_use", "People hold this role; give them another role first.", { holders });
-  const statements: CompiledQuery[] = [ctx.db.deleteFrom("roles").where("site_id", "=", ctx.site.id).where("id", "=", row.id).compile()];
+  const people = peopleRepository(ctx.db, ctx.scope);
+  const statements: CompiledQuery[] = [
+    ...(administers(current) ? [people.administratorBesidesRole(row.id)] : []),
+    people.roleUnheld(row.id),
+    ctx.db.deleteFrom("roles").where("site_id", "=", ctx.site.id).where("id", "=", row.id).compile(),
+  ];
   return {
     statements,
+    explain: explainRoleRefusal(ctx, row.id),
     answer: { id: row.id, slug: row.slug, deleted: true },
     events: [{ name: "role.deleted", payload: { role_id: row.id, slug: row.slug } }],
     purgeTags: [],

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { AppError, type ErrorCode } from "../errors";
+import { notReservedFieldKey } from "../../schema/field-types";
 
 /** One problem with a request, by path. */
 export interface Issue {
@@ -27,6 +28,7 @@ export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
  */
 export function parse<S extends v.GenericSchema>(schema: S, input: unknown, code: ErrorCode = "invalid_request"): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
+  if (!result.success) requireAllowedFieldKeys(result.issues);
   if (result.success) {
     const issue = shapeIssue(schema, input, "");
     if (issue === undefined) return result.output;
@@ -35,12 +37,30 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown, code
   throw new AppError(code, "The request is not valid.", { issues: issuesOf(result.issues) });
 }
 
+/**
+ * A field key that is a reserved JavaScript name (schema/field-types.ts, `RESERVED_FIELD_KEYS`) is
+ * its own refusal, whatever else the body holds: 422 invalid_field_key naming the keys and their
+ * paths (a `__proto__` key also fails the key pattern; the reserved name is the clearer answer).
+ */
+function requireAllowedFieldKeys(issues: readonly v.BaseIssue<unknown>[]): void {
+  const reserved = issues.filter((issue) => issue.type === "check" && (issue as { requirement?: unknown }).requirement === notReservedFieldKey);
+  if (reserved.length === 0) return;
+  // A model's field list parsed on its own (the services' ModelFields) has paths from its `fields`.
+  const found = issuesOf(reserved).map((issue) => (issue.path.startsWith("[") ? { ...issue, path: `fields${issue.path}` } : issue));
+  throw new AppError("invalid_field_key", `Field keys cannot be names JavaScript objects already use: ${[...new Set(reserved.map((i) => String(i.input)))].join(", ")}.`, {
+    keys: [...new Set(reserved.map((issue) => String(issue.input)))],
+    issues: found,
+  });
+}
+
 /** The schema fields a wrapper schema (optional, nullable, …) keeps its inner schema in. */
 interface SchemaShape {
   type: string;
   wrapped?: SchemaShape;
   entries?: Record<string, SchemaShape>;
   value?: SchemaShape;
+  key?: SchemaShape;
+  pipe?: { type: string; requirement?: unknown }[];
   item?: SchemaShape;
   options?: SchemaShape[];
   getter?: (input: unknown) => SchemaShape;
@@ -53,10 +73,20 @@ const join = (path: string, key: string | number) => (typeof key === "number" ? 
 /** Keys valibot's object and record schemas skip silently (prototype pollution guards). */
 const SKIPPED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
+/** Whether a record's key schema is a field key's: its pipe refuses reserved names (`notReservedFieldKey`). */
+function holdsFieldKeys(key: SchemaShape | undefined): boolean {
+  return (key?.pipe ?? []).some((action) => action.type === "check" && action.requirement === notReservedFieldKey);
+}
+
 /** The first issue valibot lets through: an array where an object or record is wanted, or a key it would drop. */
 function shapeIssue(schema: v.GenericSchema, input: unknown, path: string): Issue | undefined {
   const found = arrayForObject(schema, input, path);
   if (found === undefined) return undefined;
+  if (found.startsWith("fieldkey:")) {
+    const path = found.slice("fieldkey:".length);
+    const key = path.slice(path.lastIndexOf(".") + 1);
+    throw new AppError("invalid_field_key", `Field keys cannot be names JavaScript objects already use: ${key}.`, { keys: [key], issues: [{ path, message: "This name cannot be a field key." }] });
+  }
   return found.startsWith("key:")
     ? { path: found.slice(4), message: "This key is not allowed" }
     : { path: found, message: "Invalid type: Expected Object but received Array" };
@@ -73,7 +103,7 @@ function arrayForObject(schema: v.GenericSchema, input: unknown, path: string): 
   if (OBJECT_TYPES.has(shape.type) || shape.type === "record") {
     if (Array.isArray(input)) return path === "" ? "(body)" : path;
     if (!isPlainObject(input)) return undefined;
-    for (const key of Object.keys(input)) if (SKIPPED_KEYS.has(key)) return `key:${join(path, key)}`;
+    for (const key of Object.keys(input)) if (SKIPPED_KEYS.has(key)) return `${shape.type === "record" && holdsFieldKeys(shape.key) ? "fieldkey" : "key"}:${join(path, key)}`;
     for (const [key, value] of Object.entries(input)) {
       const inner = shape.type === "record" ? shape.value : shape.entries?.[key];
       const found = inner ? arrayForObject(inner as unknown as v.GenericSchema, value, join(path, key)) : undefined;

@@ -135,7 +135,9 @@ describe("management API: roles", () => {
     const changed = await manage<RoleView>(token, "PUT", `/roles/${viewer?.id}`, { body: { name: "Readers", description: "Reads" } });
     expect(changed.body).toMatchObject({ slug: "viewer", name: "Readers", seeded: true });
 
-    const managers = await manage<RoleView>(token, "POST", "/roles", { body: { slug: "managers", name: "Managers", permissions: { models: { mdl_x: ["read"] }, system: ["role:manage"] } } });
+    // Managers administer too (role:manage with site:settings), so taking role:manage off the admin
+    // role keeps an administrator once someone holds Managers (docs/people.md, "Roles").
+    const managers = await manage<RoleView>(token, "POST", "/roles", { body: { slug: "managers", name: "Managers", permissions: { models: { mdl_x: ["read"] }, system: ["role:manage", "site:settings"] } } });
     const held = await manage<RoleView>(token, "POST", "/roles", { body: { slug: "held", name: "Held", permissions: { models: {}, system: [] } } });
     await env.DB.prepare("INSERT INTO persons (id, email, name, created_at, updated_at) VALUES (?, ?, 'P', ?, ?)").bind(`per_${held.body.id}`, `${held.body.id}@example.test`, new Date().toISOString(), new Date().toISOString()).run();
     await env.DB.prepare("INSERT INTO memberships (site_id, person_id, role_id, active, created_at) VALUES (?, ?, ?, 1, ?)").bind(s.site.id, `per_${held.body.id}`, held.body.id, new Date().toISOString()).run();
@@ -144,12 +146,19 @@ describe("management API: roles", () => {
     expect(inUse.body.error).toMatchObject({ code: "role_in_use", holders: 1 });
     expect((await roles(token)).find((r) => r.id === held.body.id)?.holders).toBe(1);
 
-    // Admin gives up role:manage (Managers still grants it); then Managers is the last granting role.
+    // With nobody holding Managers, the admin role is the administrators' last: it keeps role:manage.
     const adminSet = admin?.permissions;
-    const strip = await manage<RoleView>(token, "PUT", `/roles/${admin?.id}`, { body: { permissions: { models: { mdl_x: ["read"] }, system: (adminSet?.system ?? []).filter((p) => p !== "role:manage") } } });
+    const withoutManage = { models: { mdl_x: ["read"] }, system: (adminSet?.system ?? []).filter((p) => p !== "role:manage") };
+    const lastAdmin = await manage<Err>(token, "PUT", `/roles/${admin?.id}`, { body: { permissions: withoutManage } });
+    expect(lastAdmin.status).toBe(409);
+    expect(lastAdmin.body.error.code).toBe("last_administrator");
+    // Admin gives up role:manage (Managers still grants it, and its holder administers); then Managers is the last granting role.
+    await env.DB.prepare("INSERT INTO persons (id, email, name, created_at, updated_at) VALUES (?, ?, 'M', ?, ?)").bind(`per_${managers.body.id}`, `${managers.body.id}@example.test`, new Date().toISOString(), new Date().toISOString()).run();
+    await env.DB.prepare("INSERT INTO memberships (site_id, person_id, role_id, active, created_at) VALUES (?, ?, ?, 1, ?)").bind(s.site.id, `per_${managers.body.id}`, managers.body.id, new Date().toISOString()).run();
+    const strip = await manage<RoleView>(token, "PUT", `/roles/${admin?.id}`, { body: { permissions: withoutManage } });
     expect(strip.status).toBe(200);
     await env.DB.prepare("UPDATE memberships SET role_id = ? WHERE site_id = ? AND person_id = ?").bind(managers.body.id, s.site.id, s.adminId).run();
-    const manager = await credential(s, ["content:read", "roles:write"]);
+    const manager = await credential(s, ["content:read", "roles:write", "settings:write"]);
     const last = await manage<Err>(manager, "POST", `/roles/${managers.body.id}/remove`, { body: {} });
     expect(last.status).toBe(409);
     expect(last.body.error.code).toBe("last_granting_role");

@@ -55,11 +55,13 @@ describe("GET /.well-known/oauth-authorization-server (RFC 8414)", () => {
     expect(res.body.registration_endpoint).toBe(`${ADMIN}/api/oauth/register`);
   });
 
-  it("is 404 on a host that is no site's and not the admin host", async () => {
+  it("is 404 on a host that is no site's and not the admin host; the MCP address's metadata answers there, naming the admin host", async () => {
     const res = await getJson("http://nobody-here.test/.well-known/oauth-authorization-server");
     expect(res.status).toBe(404);
+    // The MCP address answers on every host, so its metadata does (issue 22 item 10; test/integration/mcp-resource-metadata.test.ts).
     const protectedResource = await getJson("http://nobody-here.test/.well-known/oauth-protected-resource/api/manage/mcp");
-    expect(protectedResource.status).toBe(404);
+    expect(protectedResource.status).toBe(200);
+    expect(protectedResource.body).toMatchObject({ resource: "http://nobody-here.test/api/manage/mcp", authorization_servers: [ADMIN] });
   });
 
   it("answers only GET: another method is 405 with Allow", async () => {
@@ -124,16 +126,23 @@ describe("/connect (authorization endpoint)", () => {
 });
 
 describe("issuerBelongsToSite (the /connect page's check of the issuer it returns as iss)", () => {
-  it("accepts an origin on one of the site's hosts (any port, http or https) and nothing else", async () => {
+  it("accepts exactly the origin the site host publishes, seen on the admin host's scheme and port, and nothing else", async () => {
     const s = await seedSite();
     const other = await seedSite();
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}`)).toBe(true);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}:8787`)).toBe(true);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `https://${s.host}`)).toBe(true);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${other.host}`)).toBe(false);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}/path`)).toBe(false);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://user@${s.host}`)).toBe(false);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, `ftp://${s.host}`)).toBe(false);
-    expect(await issuerBelongsToSite(env.DB, s.site.id, "not a url")).toBe(false);
+    const local = { protocol: "http:", port: "8787" };
+    const edge = { protocol: "https:", port: "" };
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}:8787`, local)).toBe(true);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `https://${s.host}`, edge)).toBe(true);
+    // Another port or scheme of the site's own host is an origin the service does not own (issue 22 item 9).
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}:9999`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `https://${s.host}:8787`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}`, edge)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `https://${s.host}:8443`, edge)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${other.host}:8787`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://${s.host}:8787/path`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `http://user@${s.host}:8787`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, `ftp://${s.host}:8787`, local)).toBe(false);
+    expect(await issuerBelongsToSite(env.DB, s.site.id, "not a url", local)).toBe(false);
   });
 });

@@ -160,6 +160,29 @@ describe("LeaseBook", () => {
     });
   });
 
+  it("admits a write only when no one else holds a language it changes; a lost lease is lock_lost", async () => {
+    await inSiteStorage("test-lease-admit-write", (storage) => {
+      const book = new LeaseBook(storage, new FakeClock());
+      const [en, fr] = ["ent_1", "ent_2"];
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_a" })).toBe("pass");
+      const mine = leaseOf(book.acquire({ resource: fr, holder: "usr_a" }));
+      // Item-wide: a lease on any language holds the write off; the holder passes, token or not.
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_b" })).toBe("locked");
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_a" })).toBe("pass");
+      expect(book.admitWrite({ resources: [fr], holder: "usr_a", token: mine.token })).toBe("pass");
+      expect(book.admitWrite({ resources: [en], holder: "usr_b" })).toBe("pass");
+      // Taken over: the loser is lock_lost with or without its token, wherever the language is in the list.
+      const theirs = book.takeOver({ resource: fr, holder: "usr_b" });
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_a" })).toBe("lock_lost");
+      expect(book.admitWrite({ resources: [fr], holder: "usr_a", token: mine.token })).toBe("lock_lost");
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_c" })).toBe("locked");
+      // Released: a write without a token passes again; the lost token stays lost.
+      book.release(fr, theirs.token);
+      expect(book.admitWrite({ resources: [en, fr], holder: "usr_a" })).toBe("pass");
+      expect(book.admitWrite({ resources: [fr], holder: "usr_a", token: mine.token })).toBe("lock_lost");
+    });
+  });
+
   it("lets exactly one of many concurrent acquirers win", async () => {
     await inSiteStorage("test-lease-concurrent", async (storage) => {
       const book = new LeaseBook(storage, new FakeClock());

@@ -28,11 +28,11 @@ describe("relation kinds inside components", () => {
     expect((thrown as AppError).code).toBe("relation_type_not_authorable");
   });
 
-  it("refuses language-specific membership inside a component, and other relation kinds as not supported yet", () => {
+  it("refuses language-specific membership inside a component, and lets to-one relations nest (issue #22 item 4)", () => {
     const localized = [field({ key: "g", type: "component", fields: [field({ key: "r", type: "relation", targets: ["mdl_x"], relation: "many_to_many", localizedMembership: true })] })];
     expect(componentIssues(localized).notAuthorable.map((i) => i.path)).toEqual(["fields[0].fields[0].localized_membership"]);
     const manyToOne = [field({ key: "g", type: "component", fields: [field({ key: "r", type: "relation", targets: ["mdl_x"], relation: "many_to_one" })] })];
-    expect(componentIssues(manyToOne)).toEqual({ notAuthorable: [], config: [{ path: "fields[0].fields[0].type", message: expect.stringContaining("not supported yet") }] });
+    expect(componentIssues(manyToOne)).toEqual({ notAuthorable: [], config: [] });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { SessionCaller } from "../../shared/auth/caller";
 import { authorityFrom, personAuthority, type HeldRole, type PersonAuthority } from "../../shared/auth/person-authority";
 import { readSessionOnSite } from "../../shared/auth/session-site";
 import { csrfMatches, findSession, type Session } from "../../shared/auth/sessions";
@@ -26,6 +27,11 @@ export interface SessionCall {
 export interface SiteCall extends SessionCall {
   ctx: LifecycleContext;
   role: HeldRole;
+}
+
+/** The session's person as who asks, for the management handlers and the services that decide from it (shared/auth/caller.ts). */
+export function sessionCaller(call: SessionCall): SessionCaller {
+  return { kind: "session", person: { id: call.session.person.id, name: call.session.person.name } };
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

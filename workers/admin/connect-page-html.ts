@@ -1,6 +1,7 @@
 import type { PersonSite } from "../../shared/auth/person-authority";
 import { ALWAYS_INCLUDED_SCOPE } from "../../schema/scopes";
 import { base64url } from "../../shared/crypto/digest";
+import { strictOrigin } from "../../shared/net/host-grammar";
 
 /**
  * The HTML of the `/connect` page (workers/admin/connect-page.ts has the checks): plain forms, no
@@ -11,8 +12,11 @@ import { base64url } from "../../shared/crypto/digest";
 
 /** What the views show of a checked authorization request. */
 export interface PageRequest {
-  /** The client's name (shown escaped), or a stand-in. */
-  appName: string;
+  /**
+   * The client's name as registered (controls removed), or null for an app without one. Shown
+   * escaped and isolated (`<bdi>`), so a right-to-left name cannot reorder the sentence around it.
+   */
+  appName: string | null;
   /** `/connect` with the request's query: where the forms post. */
   selfPath: string;
   redirectUri: string;
@@ -31,6 +35,11 @@ export interface ConsentInput {
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/** The app's name in a sentence: escaped, and isolated in its own direction (`<bdi>`), or a stand-in. */
+function appNameHtml(name: string | null): string {
+  return name === null ? "An unnamed app" : `<bdi class="app-name">${escapeHtml(name)}</bdi>`;
 }
 
 const STYLE = `
@@ -52,10 +61,23 @@ button:focus-visible,input:focus-visible{outline:3px solid #ffbf47;outline-offse
 code{word-break:break-all}
 `;
 
-/** The CSP source a form may be redirected to after posting (the redirect URI's origin or scheme). */
-function redirectSource(redirectUri: string): string {
-  const url = new URL(redirectUri);
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+/**
+ * The CSP source a form may be redirected to after posting (the redirect URI's origin, or its
+ * private-use scheme), built only from a parsed, validated origin: a host outside the strict host
+ * grammar (`https://ex.example;sandbox/cb` parses, with `;` in its host) or a scheme that is not a
+ * plain scheme gives no source at all — the redirect after Connect is then blocked by the browser,
+ * never a policy with an injected directive. Registration refuses such URIs; this guards rows
+ * stored before it did.
+ */
+export function redirectSource(redirectUri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return null;
+  }
+  if (url.protocol === "http:" || url.protocol === "https:") return strictOrigin(url);
+  return /^[a-z][a-z0-9+.-]{1,63}:$/.test(url.protocol) ? url.protocol : null;
 }
 
 function securityHeaders(nonce: string, formAction: string): Record<string, string> {
@@ -112,7 +134,7 @@ export function signInPage(req: PageRequest, status: number, message?: string, e
     status,
     "Sign in to connect an app",
     `<h1>Sign in to connect an app</h1>
-<p><strong>${escapeHtml(req.appName)}</strong> wants to connect to a site you work on. Sign in to choose the site and what it may do.</p>
+<p><strong>${appNameHtml(req.appName)}</strong> wants to connect to a site you work on. Sign in to choose the site and what it may do.</p>
 ${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
 <input type="hidden" name="action" value="sign_in">
 <label for="email">Email</label>
@@ -129,7 +151,7 @@ ${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
 /** The consent form: the Site radio group, one checkbox per requested scope, Connect and Cancel. */
 export function consentPage(req: PageRequest, consent: ConsentInput, status: number, message?: string): Response {
   const { sites, preselect, csrfToken: csrf } = consent;
-  const name = escapeHtml(req.appName);
+  const name = appNameHtml(req.appName);
   const siteChoice =
     sites.length === 0
       ? `<p class="alert" role="alert">You have no active membership on ${req.onIssuerSite ? "this site" : "any site"}, so there is nothing to connect this app to.</p>`
@@ -155,7 +177,7 @@ ${req.requested
 </fieldset>`;
   return page(
     status,
-    `Connect ${req.appName}`,
+    `Connect ${req.appName ?? "An unnamed app"}`,
     `<h1>Connect ${name}</h1>
 <p>Signed in as <strong>${escapeHtml(consent.email)}</strong>.</p>
 <p><strong>${name}</strong> asks to work on a site as you. After you answer, your browser goes to:<br><code>${escapeHtml(req.redirectUri)}</code></p>
@@ -164,6 +186,6 @@ ${alert(message)}<form method="post" action="${escapeHtml(req.selfPath)}">
 ${siteChoice}
 <div class="buttons">${sites.length > 0 ? `<button class="primary" type="submit" name="action" value="connect">Connect</button>` : ""}<button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></div>
 </form>`,
-    `'self' ${redirectSource(req.redirectUri)}`,
+    ["'self'", redirectSource(req.redirectUri)].filter((source) => source !== null).join(" "),
   );
 }

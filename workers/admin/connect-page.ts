@@ -8,6 +8,7 @@ import { AppError } from "../../shared/errors";
 import {
   authorizationErrorRedirect,
   checkAuthorizationClient,
+  displayClientName,
   issueAuthorizationCode,
   issuerBelongsToSite,
   OAuthError,
@@ -72,7 +73,7 @@ class PageError extends Error {
 }
 
 function pageRequest(req: AuthorizationRequest): PageRequest {
-  return { appName: req.client.client_name ?? "An unnamed app", selfPath: req.selfPath, redirectUri: req.redirectUri, requested: req.requested, onIssuerSite: req.issuerSite !== null };
+  return { appName: req.client.client_name === null ? null : displayClientName(req.client.client_name), selfPath: req.selfPath, redirectUri: req.redirectUri, requested: req.requested, onIssuerSite: req.issuerSite !== null };
 }
 
 function errorView(error: PageError): Response {
@@ -125,7 +126,9 @@ async function checkRequest(request: Request, env: Env): Promise<Checked> {
     if (issuerParam.length > 1 || siteParam.length > 1) throw new PageError(400, "invalid_request", "The request repeats the issuer or site parameter.");
     if (issuerParam[0] !== undefined && issuerParam[0] !== own) {
       const site = siteParam[0];
-      if (!site || !(await issuerBelongsToSite(env.DB, site, issuerParam[0]))) throw new PageError(400, "invalid_request", "The issuer of this request is not one of this service's sites.");
+      // The whole origin is compared: the admin origin's scheme and port, one of the site's hosts.
+      const seenOn = new URL(own);
+      if (!site || !(await issuerBelongsToSite(env.DB, site, issuerParam[0], seenOn))) throw new PageError(400, "invalid_request", "The issuer of this request is not one of this service's sites.");
       issuer = issuerParam[0];
       issuerSite = site;
     }
@@ -185,7 +188,12 @@ async function connectableSites(env: Env, personId: string, req: AuthorizationRe
 async function readForm(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") throw new PageError(400, "invalid_request", "The form must be sent as application/x-www-form-urlencoded.");
-  const text = await readCappedText(request, CONNECT_FORM_MAX_BYTES, (max) => new AppError("payload_too_large", `The form is larger than ${max} bytes.`, { max }));
+  const text = await readCappedText(
+    request,
+    CONNECT_FORM_MAX_BYTES,
+    (max) => new AppError("payload_too_large", `The form is larger than ${max} bytes.`, { max }),
+    () => new PageError(400, "invalid_request", "The form is not valid UTF-8."),
+  );
   return new URLSearchParams(text);
 }
 

@@ -1,17 +1,20 @@
 import type * as v from "valibot";
+import { callerModelIds } from "../../shared/auth/caller";
 import { Empty as NoQuery, InstanceQuery } from "../../schema/admin-bodies";
 import { outboundPolicy } from "../../shared/net/outbound-address";
 import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugins/catalog";
-import { createLaunch, type LaunchRequest } from "../../shared/services/plugins/launches";
+import { createLaunch, launcherOf, type LaunchRequest } from "../../shared/services/plugins/launches";
 import { parse } from "../../shared/services/validation";
 import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 import { json } from "../http/respond";
-import type { SiteCall } from "./auth";
+import { sessionCaller, type SiteCall } from "./auth";
 
 /**
  * Admin routes of plugin launches (docs/plugins.md, "Launches and delegations"): the same lists
  * and launches as the management API's `plugins:use` routes, for the signed-in person on the site
- * of X-Site-Id. A person's own launch delegates every scope (`credential: null`).
+ * of X-Site-Id. The person asks in their own session (`sessionCaller`), as under `/api/v1`: their
+ * launch delegates every scope and names no credential (`launcherOf`), and the lists are not
+ * narrowed to a credential's models.
  */
 
 function query<S extends v.GenericSchema>(call: SiteCall, schema: S): v.InferOutput<S> {
@@ -34,7 +37,7 @@ async function noBody(request: Request): Promise<void> {
 async function launch(call: SiteCall, request: LaunchRequest): Promise<Response> {
   query(call, NoQuery);
   await noBody(call.request);
-  return json(await createLaunch(call.ctx, { credential: null }, request, outboundPolicy(call.env)), 201);
+  return json(await createLaunch(call.ctx, launcherOf(sessionCaller(call)), request, outboundPolicy(call.env)), 201);
 }
 
 /** GET /api/plugin-launches/plugins: the spec 2 plugin list entries. */
@@ -52,7 +55,7 @@ export async function listLaunchManageViews(call: SiteCall): Promise<Response> {
 /** GET /api/plugin-launches/content-actions[?instance_id=…] */
 export async function listLaunchContentActions(call: SiteCall): Promise<Response> {
   const { instance_id } = query(call, InstanceQuery);
-  return json({ data: await listContentActions(call.ctx, { model_ids: null }, instance_id) });
+  return json({ data: await listContentActions(call.ctx, { model_ids: callerModelIds(sessionCaller(call)) }, instance_id) });
 }
 
 /** POST /api/plugin-launches/{id}/manage-views/{view}: 201 launch answer. */

@@ -5,7 +5,9 @@ import { MAX_JSON_DEPTH, parseJsonWithinDepth } from "../../shared/json/parse-js
  * The one reader of JSON request bodies for the admin, management and plugin surfaces
  * (docs/management-api.md, "Request bodies"): the size cap is enforced on the raw bytes while they
  * stream in — at once from Content-Length, else at the first chunk past the cap, which stops the
- * reading — then the media type, then the nesting depth on the text, and only then JSON.parse.
+ * reading — then the bytes' UTF-8 (decoded fatally: invalid UTF-8 is 400 invalid_request, never
+ * replaced with U+FFFD and stored), then the media type, then the nesting depth on the text, and only
+ * then JSON.parse.
  */
 
 /** Largest admin JSON body (bytes). */
@@ -19,12 +21,33 @@ export type TooLarge = (maxBytes: number) => AppError;
 /** 413 payload_too_large with the cap in `max` (admin and management surfaces). */
 export const payloadTooLarge: TooLarge = (maxBytes) => new AppError("payload_too_large", `The body is larger than ${maxBytes} bytes.`, { max: maxBytes });
 
+/** The refusal of a body whose bytes are not UTF-8; each surface may say it its own way. */
+export type NotText = () => Error;
+
+/** 400 invalid_request (admin, management, ops and plugin surfaces). */
+export const notUtf8: NotText = () => new AppError("invalid_request", "The body is not valid UTF-8.");
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Bytes as UTF-8 text, decoded fatally: a byte sequence that is not UTF-8 (a lone continuation byte,
+ * an overlong form, an encoded surrogate, a truncated sequence) is refused, never replaced with
+ * U+FFFD — a replaced character would be stored as if the client had sent it.
+ */
+export function decodeUtf8(bytes: Uint8Array, notText: NotText = notUtf8): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw notText();
+  }
+}
+
 /**
  * The body's bytes as text, read no further than `maxBytes`: a larger Content-Length is refused
  * before reading, and a body that turns out larger (chunked, or lying) stops being read at the chunk
- * that crosses the cap.
+ * that crosses the cap. Bytes that are not UTF-8 are refused ({@link decodeUtf8}).
  */
-export async function readCappedText(request: Request, maxBytes: number, tooLarge: TooLarge = payloadTooLarge): Promise<string> {
+export async function readCappedText(request: Request, maxBytes: number, tooLarge: TooLarge = payloadTooLarge, notText: NotText = notUtf8): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (request.body === null) return "";
@@ -49,7 +72,7 @@ export async function readCappedText(request: Request, maxBytes: number, tooLarg
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decodeUtf8(bytes, notText);
 }
 
 /**

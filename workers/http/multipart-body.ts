@@ -1,6 +1,7 @@
 import type { MultipartSpec } from "../../schema/contract";
 import { AppError } from "../../shared/errors";
 import { payloadTooLarge } from "./json-body";
+import { MultipartTextCheck, multipartBoundary } from "./multipart-text";
 
 /** The file part of an upload, buffered whole (spec 2, Limits: uploads through the API are buffered). */
 export interface UploadedFile {
@@ -22,7 +23,7 @@ export interface MultipartForm {
  * body's reader is released, not cancelled, so the router can drain a bounded rest before answering
  * (workers/http/drain-body.ts), as the JSON reader does.
  */
-function cappedStream(body: ReadableStream<Uint8Array>, maxBytes: number, state: { over: boolean }): ReadableStream<Uint8Array> {
+function cappedStream(body: ReadableStream<Uint8Array>, maxBytes: number, state: { over: boolean }, text: MultipartTextCheck): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let size = 0;
   return new ReadableStream<Uint8Array>({
@@ -40,6 +41,7 @@ function cappedStream(body: ReadableStream<Uint8Array>, maxBytes: number, state:
         controller.error(new Error("body over its cap"));
         return;
       }
+      text.feed(value);
       controller.enqueue(value);
     },
     cancel() {
@@ -53,23 +55,28 @@ function cappedStream(body: ReadableStream<Uint8Array>, maxBytes: number, state:
  * workers/http/json-body.ts): a Content-Length over `maxBodyBytes` is refused before reading, a body
  * that turns out larger stops being read at the chunk that crosses it, and a file over
  * `maxFileBytes` is refused — each 413 `payload_too_large`. Exactly one file part named
- * `spec.file`; every other part is a text field sent once; else 400 `invalid_request`.
+ * `spec.file`; every other part is a text field sent once, in UTF-8; else 400 `invalid_request`.
  */
 export async function readMultipartForm(request: Request, spec: MultipartSpec): Promise<MultipartForm> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > spec.maxBodyBytes) throw payloadTooLarge(spec.maxFileBytes);
   const contentType = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) throw new AppError("invalid_request", "Send the upload as multipart/form-data.");
+  const boundary = multipartBoundary(contentType);
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || boundary === null) throw new AppError("invalid_request", "Send the upload as multipart/form-data.");
   if (request.body === null) throw new AppError("invalid_request", `The upload needs a "${spec.file}" part.`, { field: spec.file });
 
   const state = { over: false };
+  const text = new MultipartTextCheck(boundary);
   let form: FormData;
   try {
-    form = await new Response(cappedStream(request.body, spec.maxBodyBytes, state), { headers: { "content-type": contentType } }).formData();
+    form = await new Response(cappedStream(request.body, spec.maxBodyBytes, state, text), { headers: { "content-type": contentType } }).formData();
   } catch {
     if (state.over) throw payloadTooLarge(spec.maxFileBytes);
     throw new AppError("invalid_request", "The multipart/form-data body could not be read.");
   }
+
+  // formData() replaced bytes that are not UTF-8 with U+FFFD; the raw bytes were checked as they passed.
+  if (text.invalidField !== null) throw new AppError("invalid_request", "A text field of the upload is not valid UTF-8.", { field: text.invalidField });
 
   // No prototype: a part named "__proto__" is a field like any other (and refused as unknown).
   const fields = Object.create(null) as Record<string, string>;

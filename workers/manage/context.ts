@@ -1,4 +1,5 @@
 import type { RouteSpec } from "../../schema/contract";
+import type { Caller } from "../../shared/auth/caller";
 import type { Env } from "../../shared/env";
 import type { Site } from "../../shared/repositories/site-repository";
 import type { Actor, LifecycleContext } from "../../shared/services/lifecycle";
@@ -7,14 +8,14 @@ import type { DeferredRate, IdempotencyRequest } from "../../objects/site/comman
 export type { DeferredRate };
 import type { UploadedFile } from "../http/multipart-body";
 
-/** The credential a management request authenticated with (never its secret). */
-export interface CredentialInfo {
-  /** A `dwm_` management credential, or an OAuth connection's `dwo_` access token (docs/oauth.md). */
-  kind: "management_credential" | "oauth_connection" | "admin_session";
-  id: string;
-  name: string;
-  scopes: string[];
-  model_ids: string[] | null;
+/**
+ * An authenticated management call before dispatch: who asks (a person's session or a credential,
+ * shared/auth/caller.ts), the one site it may touch, and the authority it acts with now.
+ */
+export interface ManageAuthority {
+  caller: Caller;
+  site: Site;
+  actor: Actor;
 }
 
 /** Everything a management handler gets: parsed input, authority, and the write's idempotency. */
@@ -24,14 +25,15 @@ export interface ManageCall {
   route: RouteSpec;
   site: Site;
   actor: Actor;
-  credential: CredentialInfo;
+  /** Who asks: each consumer decides from it (a proposal's source, a launch's delegation, GET /site). */
+  caller: Caller;
   ctx: LifecycleContext;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
   /** The file of a multipart route (RouteSpec.multipart), with the SHA-256 hex of its bytes. */
   upload: (UploadedFile & { sha256: string }) | undefined;
-  /** Present on writes: the key, scoped to the credential, and the request's fingerprint. */
+  /** Present on writes: the key, scoped to the caller (`callerKey`), and the request's fingerprint. */
   idempotency: IdempotencyRequest | undefined;
   /**
    * The request's rate window when it is not spent yet: the command this call sends spends it in

@@ -5,7 +5,8 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { authenticateManagement, hasScope, type ManagementAuth } from "../../shared/auth/management-authority";
+import { callerHasScope, callerKey } from "../../shared/auth/caller";
+import { authenticateManagement, type ManagementAuth } from "../../shared/auth/management-authority";
 import type { RouteSpec } from "../../schema/contract";
 import { isScope } from "../../schema/scopes";
 import { parse } from "../../shared/services/validation";
@@ -15,7 +16,7 @@ import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
 import { readMultipartForm } from "../http/multipart-body";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
-import type { DeferredRate, ManageCall, ManageHandler } from "./context";
+import type { DeferredRate, ManageAuthority, ManageCall, ManageHandler } from "./context";
 import { isCommandHandler } from "./respond";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
@@ -23,7 +24,7 @@ import { siteScopedDatabase } from "../../shared/db/site-databases";
 
 export const MANAGE_BASE = manageSurface.basePath;
 
-/** Requests per credential per window, counted in the site's Durable Object (docs/management-api.md). */
+/** Requests per caller (credential, or a person's session) per window, counted in the site's Durable Object (docs/management-api.md). */
 export const MANAGE_RATE_LIMIT = { requests: 600, windowMs: 60_000 } as const;
 
 /** The per-credential limit; MANAGE_RATE_LIMIT (requests per minute) overrides the default. */
@@ -58,7 +59,7 @@ export async function handleManage(request: Request, env: Env): Promise<Response
   if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
   refuseNamedSite(request);
   // The credential comes before anything the path says: a caller without one learns nothing more.
-  const auth = await authenticateManagement(env.DB, request);
+  const auth = credentialAuthority(await authenticateManagement(env.DB, request));
   const handler = matched.kind === "matched" ? HANDLERS[matched.route.operationId] : undefined;
   if (!isCommandHandler(handler)) {
     await takeManageRate(env, auth);
@@ -80,7 +81,12 @@ export async function handleManage(request: Request, env: Env): Promise<Response
 }
 
 const RATE_MESSAGE = "Too many requests for this credential.";
-const manageBucket = (auth: ManagementAuth) => `manage:${auth.credential.id}`;
+const manageBucket = (auth: Pick<ManageAuthority, "caller">) => `manage:${callerKey(auth.caller)}`;
+
+/** A credential's authentication as the dispatch takes it: the credential asks (shared/auth/caller.ts). */
+export function credentialAuthority(auth: ManagementAuth): ManageAuthority {
+  return { caller: { kind: "credential", credential: auth.credential }, site: auth.site, actor: auth.actor };
+}
 
 /**
  * The site comes from the credential only (spec 2, Authentication): a request naming a site
@@ -94,11 +100,12 @@ export function refuseNamedSite(request: Request): void {
 }
 
 /**
- * Counts one request against the credential's rate limit (in the site's object); 429
+ * Counts one request against the caller's rate limit (in the site's object); 429
  * rate_limited with `retry_after` past it. The HTTP API counts each request, the MCP server each
- * POST (a tool call it dispatches through {@link dispatchManage} is not counted again).
+ * POST (a tool call it dispatches through {@link dispatchManage} is not counted again), the
+ * session bridge each request of the person on the site.
  */
-export async function takeManageRate(env: Env, auth: ManagementAuth): Promise<void> {
+export async function takeManageRate(env: Env, auth: Pick<ManageAuthority, "caller" | "site">): Promise<void> {
   const rate = await siteObject(env, auth.site.id).takeRate(manageBucket(auth), rateLimit(env), MANAGE_RATE_LIMIT.windowMs);
   if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
 }
@@ -106,16 +113,17 @@ export async function takeManageRate(env: Env, auth: ManagementAuth): Promise<vo
 /**
  * The management API after authentication and rate limit: route → scope → Idempotency-Key on
  * writes → closed-schema parsing → handler. The MCP server's tool calls come in here with a
- * request built for the tool's route (workers/mcp/tool-call.ts), so they meet the same checks.
+ * request built for the tool's route (workers/mcp/tools.ts), and the admin's session bridge with
+ * the person as the caller (workers/admin/manage-bridge.ts), so they meet the same checks.
  */
-export async function dispatchManage(request: Request, env: Env, auth: ManagementAuth, found?: RouteMatch<RouteSpec>, rate?: DeferredRate): Promise<Response> {
+export async function dispatchManage(request: Request, env: Env, auth: ManageAuthority, found?: RouteMatch<RouteSpec>, rate?: DeferredRate): Promise<Response> {
   const url = new URL(request.url);
   const matched = found ?? (await match(request));
   if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);
   if (matched.kind === "malformed") throw malformedPath();
   const { route, params } = matched;
-  if (route.scope && !(isScope(route.scope) && hasScope(auth, route.scope))) {
+  if (route.scope && !(isScope(route.scope) && callerHasScope(auth.caller, route.scope))) {
     throw new AppError("insufficient_scope", `This operation needs the ${route.scope} scope.`, { scope: route.scope });
   }
   const write = route.method !== "get";
@@ -138,7 +146,7 @@ export async function dispatchManage(request: Request, env: Env, auth: Managemen
     route,
     site: auth.site,
     actor: auth.actor,
-    credential: auth.credential,
+    caller: auth.caller,
     ctx: { db, d1, scope: siteScope(auth.site.id), site: auth.site, actor: auth.actor, clock: systemClock },
     params: parsedParams,
     query,
@@ -146,7 +154,7 @@ export async function dispatchManage(request: Request, env: Env, auth: Managemen
     upload,
     idempotency: key
       ? {
-          scope: auth.credential.id,
+          scope: callerKey(auth.caller),
           key,
           fingerprint: await requestFingerprint(request.method, url.pathname, fingerprinted),
           retentionMs: LIFECYCLE_OPERATIONS.has(route.operationId) ? RETENTION_LIFECYCLE_MS : RETENTION_DEFAULT_MS,

@@ -5,7 +5,9 @@ import { parseJsonWithinDepth } from "../../shared/json/parse-json";
 import { MANAGE_BODY_MAX_BYTES, readCappedText } from "../http/json-body";
 import { errorResponse } from "../http/respond";
 import { methodNotAllowed } from "../http/route-table";
-import { refuseNamedSite, takeManageRate } from "../manage/router";
+import { credentialAuthority, refuseNamedSite, takeManageRate } from "../manage/router";
+import { adminOrigin, requestOrigin } from "../oauth/origin";
+import { PROTECTED_RESOURCE_METADATA } from "../oauth/router";
 import { classify, RPC, rpcError, RpcError, rpcResult, type RpcId } from "./json-rpc";
 import { callTool, listTools } from "./tools";
 
@@ -14,7 +16,7 @@ import { callTool, listTools } from "./tools";
  * Streamable HTTP without sessions or streams. Each POST carries one JSON-RPC message and gets one
  * JSON answer. Order of checks: method (405) → Origin (403) → MCP-Protocol-Version (400) →
  * credential, re-read every message (401 with WWW-Authenticate) → rate limit, once per POST (429)
- * → body (413, 415) → JSON (-32700) → message (batch and invalid: -32600; notification: 202).
+ * → body (413, 415) → UTF-8 and JSON (-32700) → message (batch and invalid: -32600; notification: 202).
  */
 
 export const MCP_PATH = "/api/manage/mcp";
@@ -49,10 +51,14 @@ export function isSameOrigin(request: Request): boolean {
   return origin === null || origin === new URL(request.url).origin;
 }
 
-/** 401 with the pointer an MCP client follows to connect (RFC 9728 protected-resource metadata). */
-function unauthenticated(error: AppError, request: Request): Response {
+/**
+ * 401 with the pointer an MCP client follows to connect (RFC 9728 protected-resource metadata): on
+ * the host the client called, whose metadata answers on every host (workers/oauth/router.ts); a
+ * Host that is no plain host name gives the admin host's.
+ */
+function unauthenticated(error: AppError, request: Request, env: Env): Response {
   const response = errorResponse(error);
-  const metadata = `${new URL(request.url).origin}/.well-known/oauth-protected-resource${MCP_PATH}`;
+  const metadata = `${requestOrigin(request) ?? adminOrigin(request, env)}${PROTECTED_RESOURCE_METADATA}`;
   response.headers.set("www-authenticate", `Bearer error="invalid_token", resource_metadata="${metadata}"`);
   return response;
 }
@@ -61,7 +67,7 @@ async function authenticate(request: Request, env: Env): Promise<ManagementAuth 
   try {
     return await authenticateManagement(env.DB, request);
   } catch (thrown) {
-    if (thrown instanceof AppError && thrown.code === "unauthorized") return unauthenticated(thrown, request);
+    if (thrown instanceof AppError && thrown.code === "unauthorized") return unauthenticated(thrown, request, env);
     throw thrown;
   }
 }
@@ -77,11 +83,17 @@ export async function handleMcp(request: Request, env: Env): Promise<Response> {
   refuseNamedSite(request);
   const auth = await authenticate(request, env);
   if (auth instanceof Response) return auth;
-  await takeManageRate(env, auth);
+  await takeManageRate(env, credentialAuthority(auth));
 
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") return rpcError(null, RPC.invalidRequest, "Send the JSON-RPC message as application/json.", 415);
-  const text = await readCappedText(request, MANAGE_BODY_MAX_BYTES);
+  let text: string;
+  try {
+    text = await readCappedText(request, MANAGE_BODY_MAX_BYTES, undefined, () => new RpcError(RPC.parseError, "Parse error: the body is not valid UTF-8."));
+  } catch (thrown) {
+    if (thrown instanceof RpcError) return rpcError(null, thrown.code, thrown.message, 400);
+    throw thrown;
+  }
   let parsed: unknown;
   try {
     parsed = parseJsonWithinDepth(text);

@@ -8,7 +8,7 @@ import { pluginToolPlan } from "../../shared/services/plugins/catalog";
 import type { PluginTool } from "../../shared/services/plugins/tools";
 import { errorResponse, renderThrown } from "../http/respond";
 import { isIdempotencyKey } from "../manage/idempotency-key";
-import { dispatchManage, MANAGE_BASE } from "../manage/router";
+import { credentialAuthority, dispatchManage, MANAGE_BASE } from "../manage/router";
 import { RPC, RpcError } from "./json-rpc";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
@@ -143,7 +143,7 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   const request = new Request(`${origin}${MANAGE_BASE}${path}${qs ? `?${qs}` : ""}`, init);
   let response: Response;
   try {
-    response = await dispatchManage(request, env, auth);
+    response = await dispatchManage(request, env, credentialAuthority(auth));
   } catch (thrown) {
     response = renderThrown(thrown, crypto.randomUUID());
   }

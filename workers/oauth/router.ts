@@ -75,14 +75,31 @@ export function authorizationServerMetadata(issuer: string): Record<string, unkn
   };
 }
 
-/** RFC 9728 protected resource metadata of the remote MCP address. */
-export function protectedResourceMetadata(origin: string): Record<string, unknown> {
+/**
+ * RFC 9728 protected resource metadata of the remote MCP address on `origin` (the resource is the
+ * address the client called), naming `authorizationServer` as the issuer to connect through.
+ */
+export function protectedResourceMetadata(origin: string, authorizationServer: string = origin): Record<string, unknown> {
   return {
     resource: `${origin}${MCP_PATH}`,
-    authorization_servers: [origin],
+    authorization_servers: [authorizationServer],
     scopes_supported: [...ALL_SCOPES],
     bearer_methods_supported: ["header"],
   };
+}
+
+/**
+ * The MCP address's metadata on the host asked. The MCP address answers on every host (it is
+ * credential-routed: the CLI's stdio relay and SDK clients call `127.0.0.1:8787`), so its metadata
+ * does too: the resource is the address on this origin, and the authorization server is this
+ * origin when it is an issuer (the admin host or a site's host), else the admin host — whose
+ * discovery answers, and whose connections work on every host (docs/oauth.md, "Origin and issuer").
+ */
+async function mcpResourceMetadata(request: Request, env: Env): Promise<Record<string, unknown>> {
+  const origin = requestOrigin(request);
+  if (origin === null) throw new AppError("not_found", "Unknown host.");
+  const issuer = isAdminHost(request, env) || (await siteForRequest(request, env)) ? origin : adminOrigin(request, env);
+  return protectedResourceMetadata(origin, issuer);
 }
 
 /** Public documents: any page may read them (no credentials involved). */
@@ -107,9 +124,14 @@ async function readForm(request: Request): Promise<Map<string, string>> {
 }
 
 async function readBounded(request: Request): Promise<string> {
-  return readCappedText(request, OAUTH_BODY_MAX_BYTES, (max) => {
-    throw new OAuthError("invalid_request", `The body is larger than ${max} bytes.`, 413);
-  });
+  return readCappedText(
+    request,
+    OAUTH_BODY_MAX_BYTES,
+    (max) => {
+      throw new OAuthError("invalid_request", `The body is larger than ${max} bytes.`, 413);
+    },
+    () => new OAuthError("invalid_request", "The body is not valid UTF-8."),
+  );
 }
 
 function required(form: Map<string, string>, name: string): string {
@@ -198,7 +220,7 @@ export async function handleOAuth(request: Request, env: Env): Promise<Response>
   }
   if (pathname === PROTECTED_RESOURCE_METADATA) {
     onlyGet(request);
-    return json(protectedResourceMetadata(await issuerOf(request, env)), 200, METADATA_HEADERS);
+    return json(await mcpResourceMetadata(request, env), 200, METADATA_HEADERS);
   }
   if (pathname === CONNECT_PATH) return connect(request, env);
   const handler = ROUTES[pathname];

@@ -27,6 +27,11 @@ const MAX_FILE_NAME = 1024;
 interface Access {
   /** Cache tags of the stored copy: the site, the media item, and every pinning item and its model. */
   tags: string[];
+  /**
+   * The name the object is delivered under (Content-Disposition): its stored name as the pin or the
+   * item's row holds it — never taken from the path, which only has to match it.
+   */
+  fileName: string;
 }
 
 /**
@@ -41,14 +46,15 @@ async function accessOf(env: Env, site: Site, request: Request, mediaId: string,
   const pins = await repo.pins(mediaId, objectId);
   const tags = [cacheTag.site(site.id), cacheTag.media(mediaId), ...new Set(pins.flatMap((p) => [cacheTag.item(p.translation_group_id), cacheTag.model(p.model_id)]))];
   const named = pins.filter((p) => p.file_name === fileName);
-  if (named.some((p) => p.is_public === 1)) return { tags };
+  const pinned = named[0]?.file_name;
+  if (pinned !== undefined && named.some((p) => p.is_public === 1)) return { tags, fileName: pinned };
   if (site.settings.media.public_library) {
     const current = await repo.currentFile(mediaId, objectId);
-    if (current && current.file_name === fileName) return { tags };
+    if (current && current.file_name === fileName) return { tags, fileName: current.file_name };
   }
-  if (named.length > 0 && carriesToken(request)) {
+  if (pinned !== undefined && carriesToken(request)) {
     const allowed = await tokenModelIds(d1, site.id, request);
-    if (named.some((p) => allowed.includes(p.model_id))) return { tags };
+    if (named.some((p) => allowed.includes(p.model_id))) return { tags, fileName: pinned };
   }
   return undefined;
 }
@@ -132,7 +138,7 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
   if (head || rangeHeader !== null || conditional !== null) {
     const info = await env.MEDIA.head(objectKey);
     if (!info) throw publicNotFound();
-    const headers = fileHeaders(info, fileName, shared);
+    const headers = fileHeaders(info, access.fileName, shared);
     if (etagMatches(conditional, info.httpEtag)) return notModified(headers);
     headers.set("content-length", String(info.size));
     if (head) return new Response(null, { status: 200, headers });
@@ -153,7 +159,7 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
 
   const object = await env.MEDIA.get(objectKey);
   if (!object) throw publicNotFound();
-  const headers = fileHeaders(object, fileName, shared);
+  const headers = fileHeaders(object, access.fileName, shared);
   if (etagMatches(conditional, object.httpEtag)) {
     await object.body.cancel();
     return notModified(headers);

@@ -1,4 +1,5 @@
 import { AppError } from "../../shared/errors";
+import { PUBLIC_LIMIT } from "../../schema/public-api";
 import { parseSelection } from "./field-selection";
 
 /** Page size when none is asked for, and the most one page holds (asking for more gets this). */
@@ -33,6 +34,16 @@ export interface ItemParams {
 
 const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 const FIELD = /^[a-z][a-zA-Z0-9_]{0,63}$/;
+
+/**
+ * A public `limit` (docs/public-api.md): any well-formed positive whole number, capped at `cap` —
+ * spec 1, "asking for more returns the cap", however many digits it has; anything else is 400.
+ */
+export function parseLimit(text: string, cap: number): number {
+  if (!PUBLIC_LIMIT.test(text)) throw bad(`limit is a whole number from 1 (at most ${cap} are served).`, "limit");
+  // Compared as digits first: a value of hundreds of digits is simply over the cap.
+  return text.length > String(cap).length ? cap : Math.min(Number(text), cap);
+}
 
 function bad(message: string, parameter: string): AppError {
   return new AppError("invalid_request", message, { parameter });
@@ -73,8 +84,7 @@ export function parseListParams(url: URL): ListParams {
   const limitText = url.searchParams.get("limit");
   let limit = DEFAULT_PAGE_SIZE;
   if (limitText !== null) {
-    if (!/^[1-9][0-9]{0,5}$/.test(limitText)) throw bad(`limit is a whole number from 1 (at most ${MAX_PAGE_SIZE} are served).`, "limit");
-    limit = Math.min(Number(limitText), MAX_PAGE_SIZE);
+    limit = parseLimit(limitText, MAX_PAGE_SIZE);
   }
   const orderText = url.searchParams.get("order") ?? "desc";
   if (orderText !== "asc" && orderText !== "desc" && orderText !== "manual") throw bad("order is asc, desc or manual.", "order");

@@ -10,7 +10,7 @@ import { createDb } from "../../shared/db/client";
 import { tokenModelIds } from "../../shared/public/site-tokens";
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import { servedDisplay } from "../../shared/services/lifecycle/relation-targets";
-import { checkNames, DEFAULT_PAGE_SIZE, locale, MAX_PAGE_SIZE } from "./params";
+import { checkNames, DEFAULT_PAGE_SIZE, locale, MAX_PAGE_SIZE, parseLimit } from "./params";
 import { publicNotFound } from "./models";
 import type { PublicAnswer } from "./respond";
 
@@ -33,8 +33,7 @@ export function parseRelatedFromParams(url: URL): RelatedFromParams {
   const limitText = url.searchParams.get("limit");
   let limit = DEFAULT_PAGE_SIZE;
   if (limitText !== null) {
-    if (!/^[1-9][0-9]{0,5}$/.test(limitText)) throw bad(`limit is a whole number from 1 (at most ${MAX_PAGE_SIZE} are served).`, "limit");
-    limit = Math.min(Number(limitText), MAX_PAGE_SIZE);
+    limit = parseLimit(limitText, MAX_PAGE_SIZE);
   }
   const field = url.searchParams.get("field") ?? undefined;
   if (field !== undefined && !FIELD.test(field)) throw bad("field is a relation field key.", "field");

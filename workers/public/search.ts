@@ -14,7 +14,7 @@ import { SEARCH_MODES, searchSettings, type SearchMode, type SearchSettings } fr
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import { cacheMaxAge, withCache } from "./cache";
 import { servedChain } from "./models";
-import { checkNames, locale } from "./params";
+import { checkNames, locale, parseLimit } from "./params";
 import type { PublicAnswer } from "./respond";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
@@ -82,8 +82,7 @@ export function parseSearchParams(url: URL): SearchParams {
   const limitText = url.searchParams.get("limit");
   let limit = SEARCH_DEFAULT_LIMIT;
   if (limitText !== null) {
-    if (!/^[1-9][0-9]{0,5}$/.test(limitText)) throw bad(`limit is a whole number from 1 (at most ${SEARCH_MAX_LIMIT} are served).`, "limit");
-    limit = Math.min(Number(limitText), SEARCH_MAX_LIMIT);
+    limit = parseLimit(limitText, SEARCH_MAX_LIMIT);
   }
   const cursor = url.searchParams.get("cursor") ?? undefined;
   if (cursor !== undefined && cursor.length === 0) throw bad("cursor is the page.next_cursor of a previous page.", "cursor");

@@ -63,7 +63,7 @@ function holdsList(field: FieldInputProps["field"]): boolean {
   return typeof kind === "string" ? kind === "one_to_many" || kind === "many_to_many" : field.multiple === true;
 }
 
-export function RelationInput({ site, field, value, onChange, readOnly, id, describedBy }: FieldInputProps) {
+export function RelationInput({ site, field, value, onChange, readOnly, id, describedBy, path }: FieldInputProps) {
   const targets = Array.isArray(field.targets) ? (field.targets as string[]) : [];
   const list = holdsList(field);
   const label = field.label ?? field.key;
@@ -92,6 +92,13 @@ export function RelationInput({ site, field, value, onChange, readOnly, id, desc
   const emit = (next: Linked[]) => {
     setItems(next);
     own.note(JSON.stringify(next.map((i) => i.id)));
+    // Inside a component (a nested path) a relation value is plain ids, written whole with its
+    // component; the `{ set }` and `{ model, id }` write forms are the top level's.
+    if (/[.[]/.test(path)) {
+      const ids = next.map((i) => i.id);
+      onChange(list ? ids : (ids[0] ?? null));
+      return;
+    }
     const refs = next.map((i) => (targets.length > 1 && i.modelSlug ? { model: i.modelSlug, id: i.id } : i.id));
     onChange({ set: list ? refs : (refs[0] ?? null) });
   };

@@ -8,13 +8,15 @@ export type ProposalSource = Proposal["source"];
 
 const SOURCE_KINDS: Record<ProposalSource["kind"], string> = {
   management: "Management credential",
+  person: "Person",
   plugin: "Plugin",
   ai: "AI assistant",
 };
 
 /**
  * Who proposed, in words: the kind of source (a management credential an agent or script uses,
- * a plugin, an AI assistant) and its name, and the person it acted for when the source says so.
+ * a person in their own session, a plugin, an AI assistant) and its name, and the person it acted
+ * for when the source says so.
  */
 export function sourceWords(source: ProposalSource): { kind: string; name: string; onBehalf?: string } {
   const onBehalf = source.requested_by ? personWords(source.requested_by) : undefined;

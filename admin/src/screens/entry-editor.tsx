@@ -28,13 +28,15 @@ export default function EntryEditor({ site, params, search }: ScreenProps) {
   const wanted = search.get("lang");
   const loaded = useLoad(async (signal) => {
     const entry = await manage("getEntry", { params: { id: params.entry ?? "" }, signal });
-    const [model, siteInfo, permissions, group] = await Promise.all([
+    const [model, siteInfo, permissions, group, trashed] = await Promise.all([
       manage("getModel", { params: { id: entry.model_id }, signal }),
       manage("getSite", { signal }),
       loadPermissions(),
       manage("listEntries", { query: { model_id: entry.model_id, translation_group_id: entry.translation_group_id, limit: "100" }, signal }),
+      // Trash leaves lists; the language tabs ask for it, so a language in Trash keeps its tab (restore there).
+      manage("listEntries", { query: { model_id: entry.model_id, translation_group_id: entry.translation_group_id, state: "trash", limit: "100" }, signal }),
     ]);
-    return { entry, model, languages: siteInfo.languages, permissions, group: group.data };
+    return { entry, model, languages: siteInfo.languages, permissions, group: [...group.data, ...trashed.data] };
   }, [site, params.entry]);
 
   if (loaded.error) {

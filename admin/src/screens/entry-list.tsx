@@ -250,13 +250,16 @@ function SingleEntry({ site, model, lang }: { site: string; model: Model; lang: 
   useEffect(() => {
     let stop = false;
     const open = async () => {
-      const found = await manage("listEntries", { query: { model_id: model.id, limit: "1" } });
-      const live = found.data.find((e) => !e.trashed_at) ?? found.data[0];
-      if (live) return live;
+      // The one entry outside Trash, else the one in Trash (a single model counts Trash: its editor offers the restore).
+      const find = async () =>
+        (await manage("listEntries", { query: { model_id: model.id, limit: "1" } })).data[0] ??
+        (await manage("listEntries", { query: { model_id: model.id, state: "trash", limit: "1" } })).data[0];
+      const found = await find();
+      if (found) return found;
       try {
         return await manage("createEntry", { body: { model_id: model.id, lang, fields: {} }, key: key.current });
       } catch (e) {
-        if (e instanceof ApiError && e.code === "single_entry_exists") return (await manage("listEntries", { query: { model_id: model.id, limit: "1" } })).data[0];
+        if (e instanceof ApiError && e.code === "single_entry_exists") return find();
         throw e;
       }
     };

@@ -23,7 +23,8 @@ export function EntryPicker({ open, title, targets, multiple, exclude, onPick, o
 
   const pages = usePages<ListedEntry>(async (from) => {
     const page = await manage("listEntries", { query: { model_id: model || undefined, limit: "100", cursor: from ?? undefined } });
-    return { items: page.data.filter((e) => e.trashed_at === null && e.instance_id === e.primary_instance_id), next: page.page.next_cursor };
+    // The list leaves Trash out (spec 3: Trash leaves relation choice); one row per item.
+    return { items: page.data.filter((e) => e.instance_id === e.primary_instance_id), next: page.page.next_cursor };
   });
 
   useEffect(() => {

@@ -56,6 +56,12 @@ export interface WritePlan<T> {
    */
   objectCleanup?: { mediaId: string; objectKeys: string[] };
   /**
+   * The entry languages (instance ids) whose editing leases guard this write (docs/content-rules.md,
+   * "Editing locks"); the first is the language the command names, which an editing token is for.
+   * Absent: the `instance_id` the command's input names, if any. `[]`: no lease guards the write.
+   */
+  locks?: readonly string[];
+  /**
    * A check the plan leaves to its batch (a unique index, a guard) instead of reading first: when
    * the batch refuses, this turns the bare refusal into the answer the read would have given
    * (its details), reading only then. `commitPlan` calls it right after the refusal (in the site's write queue).

@@ -9,7 +9,8 @@ import {
   validateFieldValues,
 } from "../../content/validate-fields";
 import { entryRepository } from "../../repositories/entry-repository";
-import type { FieldValue } from "../../../schema/model-definition";
+import type { FieldDefinition, FieldValue } from "../../../schema/model-definition";
+import { componentLeaves } from "../../content/components";
 import type { Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
 import { mayRead } from "./load";
@@ -47,6 +48,51 @@ export function writtenFieldIds(model: Pick<Model, "fields">, input: Readonly<Re
   return model.fields.filter((f) => keys.has(f.key)).map((f) => f.id);
 }
 
+/** The relation values of one field (top level, or one nested field across a component's items). */
+interface RelationSlot {
+  /** `relation_links.field_id`: the field's id, or a nested field's link id (components.ts). */
+  linkId: string;
+  field: FieldDefinition;
+  /** Target instance ids in value order. */
+  ids: string[];
+  /** Whether the request writes the (top-level) field holding them. */
+  writtenNow: boolean;
+  /** Targets the base version already linked through the same field. */
+  held: Set<string>;
+  topLevel: boolean;
+}
+
+/**
+ * Every relation value of the stored values: top-level relation fields, and relations inside
+ * components (one slot per nested field, its ids across the component's items in value order).
+ */
+function relationSlots(model: Model, stored: Record<string, FieldValue>, base: Record<string, FieldValue>, keys: ReadonlySet<string>): RelationSlot[] {
+  const slots: RelationSlot[] = [];
+  for (const field of model.fields) {
+    if (field.type !== "relation") continue;
+    const ids = relationTargets(field, stored[field.id] ?? null);
+    // Spec 3, Trash: an item's relation rows are kept while a target is in Trash, and return with it.
+    // So a link the base version already held stays — in a field written now too (a connect to a
+    // list holding a trashed item) — and only a purged target (gone) drops out.
+    if (ids.length > 0) slots.push({ linkId: field.id, field, ids, writtenNow: keys.has(field.key), held: new Set(relationTargets(field, base[field.id] ?? null)), topLevel: true });
+  }
+  const nested = new Map<string, RelationSlot>();
+  const heldNested = new Map<string, Set<string>>();
+  for (const leaf of componentLeaves(model.fields, base, "id")) {
+    if (leaf.field.type !== "relation") continue;
+    const held = heldNested.get(leaf.linkId) ?? new Set<string>();
+    for (const id of relationTargets(leaf.field, leaf.value)) held.add(id);
+    heldNested.set(leaf.linkId, held);
+  }
+  for (const leaf of componentLeaves(model.fields, stored, "id")) {
+    if (leaf.field.type !== "relation") continue;
+    const slot = nested.get(leaf.linkId) ?? { linkId: leaf.linkId, field: leaf.field, ids: [], writtenNow: keys.has(leaf.component.key), held: heldNested.get(leaf.linkId) ?? new Set(), topLevel: false };
+    slot.ids.push(...relationTargets(leaf.field, leaf.value));
+    nested.set(leaf.linkId, slot);
+  }
+  return [...slots, ...[...nested.values()].filter((slot) => slot.ids.length > 0)];
+}
+
 /**
  * Merges a request's values (by key) over a base version (by id), validates the result and checks that
  * every relation target and media file exists in this site. Throws before anything is written.
@@ -79,26 +125,15 @@ export async function prepareFields(
   const written = writtenFieldIds(model, input);
 
   const links: PreparedLink[] = [];
-  const wantedTargets = new Map<string, string[]>();
-  for (const field of model.fields) {
-    if (field.type !== "relation") continue;
-    const ids = relationTargets(field, stored[field.id] ?? null);
-    if (ids.length > 0) wantedTargets.set(field.id, ids);
-  }
-  const allTargets = [...new Set([...wantedTargets.values()].flat())];
+  const slots = relationSlots(model, stored, base, keys);
+  const allTargets = [...new Set(slots.flatMap((slot) => slot.ids))];
   if (allTargets.length > 0) {
     const found = await entryRepository(ctx.db, ctx.scope).findMany(allTargets);
     const byId = new Map(found.map((e) => [e.instance_id, e]));
     const refused: string[] = [];
-    for (const [fieldId, ids] of wantedTargets) {
-      const field = model.fields.find((f) => f.id === fieldId);
-      const writtenNow = field !== undefined && keys.has(field.key);
-      // Spec 3, Trash: an item's relation rows are kept while a target is in Trash, and return with it.
-      // So a link the base version already held stays — in a field written now too (a connect to a
-      // list holding a trashed item) — and only a purged target (gone) drops out.
-      const held = new Set(field ? relationTargets(field, base[fieldId] ?? null) : []);
+    for (const { linkId: fieldId, field, ids, writtenNow, held, topLevel } of slots) {
       const kept: string[] = [];
-      for (const id of ids) {
+      for (const [ordinal, id] of ids.entries()) {
         const target = byId.get(id);
         const named = relations.expectedModel.get(id);
         let linkable: boolean;
@@ -118,13 +153,15 @@ export async function prepareFields(
             (named === undefined || named === target.model_id);
         }
         if (linkable && target) {
-          links.push({ field_id: fieldId, position: kept.length, target_instance_id: id, target_group_id: target.translation_group_id });
+          // A top-level field's positions are its list's; a nested field's are the value's ordinal
+          // among every id of that nested field (renderSnapshot finds each value's link by it).
+          links.push({ field_id: fieldId, position: topLevel ? kept.length : ordinal, target_instance_id: id, target_group_id: target.translation_group_id });
           kept.push(id);
         } else if (writtenNow) {
           refused.push(id);
         }
       }
-      if (!writtenNow && kept.length !== ids.length && field) stored[fieldId] = field.multiple ? kept : (kept[0] ?? null);
+      if (topLevel && !writtenNow && kept.length !== ids.length) stored[fieldId] = field.multiple ? kept : (kept[0] ?? null);
     }
     if (refused.length > 0) {
       throw new AppError("relation_target_not_found", "Some linked items do not exist or may not be linked here.", { ids: refused });
@@ -136,6 +173,7 @@ export async function prepareFields(
   for (const field of model.fields) {
     if (field.type === "media") for (const id of mediaIds(field, stored[field.id] ?? null)) wantedMedia.add(id);
   }
+  for (const leaf of componentLeaves(model.fields, stored, "id")) for (const id of mediaIds(leaf.field, leaf.value)) wantedMedia.add(id);
   if (wantedMedia.size > 0) {
     const rows = await ctx.db
       .selectFrom("media")

@@ -6,6 +6,7 @@
  * guards so the batch refuses what changed after the checks (the site's object serialises writes;
  * the guards keep each batch honest on its own).
  */
+import { nestedDefinitions } from "../../content/components";
 import type { CompiledQuery } from "kysely";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
@@ -204,6 +205,18 @@ async function sharedListStatements(ctx: LifecycleContext, model: Model, fields:
 }
 
 /**
+ * The one_to_one fields inside these component fields, as the rules see a field: `id` their link id
+ * (`relation_links.field_id`), `key` their key path (`seo.author`).
+ */
+function nestedOneToOne(fields: readonly FieldDefinition[]): FieldDefinition[] {
+  return fields.flatMap((f) =>
+    nestedDefinitions(f)
+      .filter((n) => n.field.type === "relation" && relationKind(n.field) === "one_to_one")
+      .map((n) => ({ ...n.field, id: n.linkId, key: n.keyPath })),
+  );
+}
+
+/**
  * Every relation rule that reads other content, for the relation fields a write names (`keys`):
  * returns the statements (rewrites and guards) to commit with the write's version.
  */
@@ -224,6 +237,11 @@ export async function relationRuleStatements(
     const kind = relationKind(field);
     if (kind === "one_to_one" || kind === "one_to_many") statements.push(...(await takenStatements(ctx, model, field, links, self, replace.get(field.id))));
   }
+  // A one_to_one inside a component: its target is held by one item through that nested field
+  // (links stored under its link id), as at the top level; no `replace` form inside components.
+  for (const nested of nestedOneToOne(model.fields.filter((f) => f.type === "component" && keys.has(f.key)))) {
+    statements.push(...(await takenStatements(ctx, model, nested, links, self, undefined)));
+  }
   // Only a list the write changes is copied: resending the item's list as it is asks nothing of its other languages.
   const changed = written.filter((f) => JSON.stringify(stored[f.id] ?? null) !== JSON.stringify(base[f.id] ?? null));
   statements.push(...(await sharedListStatements(ctx, model, changed, stored, self)));
@@ -235,7 +253,10 @@ export async function relationRuleStatements(
  * another item meanwhile (409 relation_target_taken, nothing restored); guards for the batch.
  */
 export async function restoredLinkStatements(ctx: LifecycleContext, model: Model, instances: readonly EntryRow[]): Promise<CompiledQuery[]> {
-  const owned = model.fields.filter((f) => f.type === "relation" && (relationKind(f) === "one_to_one" || relationKind(f) === "one_to_many"));
+  const owned = [
+    ...model.fields.filter((f) => f.type === "relation" && (relationKind(f) === "one_to_one" || relationKind(f) === "one_to_many")),
+    ...nestedOneToOne(model.fields),
+  ];
   const statements: CompiledQuery[] = [];
   for (const instance of owned.length > 0 ? instances : []) {
     const versions = [instance.current_version_id, instance.published_version_id].filter((id): id is string => id !== null);

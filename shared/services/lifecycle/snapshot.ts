@@ -2,7 +2,8 @@ import type { EntryRow, VersionRow } from "../../db/database";
 import { mediaIds } from "../../content/validate-fields";
 import { richTextMediaObjects } from "../../content/media-references";
 import { canonicalRichText } from "../../content/rich-text";
-import { publicComponentValue } from "../../content/components";
+import { componentLeaves, mapComponentLeaves, publicComponentValue, type ComponentLeaf } from "../../content/components";
+import { relationTargets } from "../../content/value-references";
 import type { FieldValue } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext } from "./context";
@@ -146,27 +147,29 @@ const MAX_PINNED_FILE_NAME = 1024;
  * Pins for the images of shown rich-text fields: an `<img src>` naming `/media/{media}/{object}/{file}`
  * is served while the item is published when the object is one this site's item has had (the object
  * ledger: its file now or before a replace, or an original) — the address the editor pasted keeps
- * working, whatever was replaced since. Hidden (private) fields never get here.
+ * working, whatever was replaced since. The pin carries the object's **stored** name from the ledger,
+ * never the address's last segment: an address cannot choose the download name (`…/invoice.exe`
+ * for a PNG is simply another name, 404). An object whose stored name is unknown (a superseded
+ * object from before the ledger kept names, 0030) is not pinned. Hidden (private) fields never get here.
  */
 async function richTextImagePins(ctx: LifecycleContext, values: readonly unknown[]): Promise<MediaPin[]> {
-  const wanted = new Map<string, { mediaId: string; fileName: string }[]>();
+  const wanted = new Map<string, string>();
   for (const value of values) {
     for (const address of richTextMediaObjects(value)) {
       if (address.fileName.length > MAX_PINNED_FILE_NAME) continue;
-      const key = `${ctx.site.id}/${address.mediaId}/${address.objectId}`;
-      wanted.set(key, [...(wanted.get(key) ?? []), { mediaId: address.mediaId, fileName: address.fileName }]);
+      wanted.set(`${ctx.site.id}/${address.mediaId}/${address.objectId}`, address.mediaId);
     }
   }
   if (wanted.size === 0) return [];
   const known = await ctx.db
     .selectFrom("media_objects")
-    .select(["object_key", "media_id"])
+    .select(["object_key", "media_id", "file_name"])
     .where("site_id", "=", ctx.site.id)
     .where("object_key", "in", [...wanted.keys()])
     .execute();
-  return known.flatMap((row) =>
-    (wanted.get(row.object_key) ?? []).filter((w) => w.mediaId === row.media_id).map((w) => ({ media_id: row.media_id, object_key: row.object_key, file_name: w.fileName })),
-  );
+  return known
+    .filter((row) => wanted.get(row.object_key) === row.media_id && row.file_name !== "")
+    .map((row) => ({ media_id: row.media_id, object_key: row.object_key, file_name: row.file_name }));
 }
 
 /** What a published item already serves of one media value: the file and the original, each with its pin. */
@@ -227,10 +230,17 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   for (const changed of options.changedModels ?? []) targetModels.set(changed.id, changed);
   const shown = (field: { id: string; private?: boolean | undefined }) => !field.private && (options.readableFieldIds?.has(field.id) ?? true);
 
+  // Components as served (private and removed nested fields dropped), so only what is shown counts.
+  const servedComponents = new Map<string, unknown>();
+  for (const field of model.fields) {
+    if (field.type === "component" && shown(field)) servedComponents.set(field.id, publicComponentValue(field, stored[field.id] ?? null));
+  }
+  const nestedLeaves = componentLeaves(model.fields, Object.fromEntries(servedComponents), "id");
   const mediaWanted = new Set<string>();
   for (const field of model.fields) {
     if (field.type === "media" && shown(field)) for (const id of mediaIds(field, stored[field.id] ?? null)) mediaWanted.add(id);
   }
+  for (const leaf of nestedLeaves) for (const id of mediaIds(leaf.field, leaf.value)) mediaWanted.add(id);
   const mediaRows =
     mediaWanted.size === 0
       ? []
@@ -240,7 +250,10 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   // Originals by language (spec 2 rule 7): the item's language, then the site's fallback order, then the default.
   const overrides = await originalsOf(ctx, mediaRows.map((m) => m.id));
   const chain = localeChain(ctx.site, entry.lang);
-  const richTextPins = await richTextImagePins(ctx, model.fields.filter((f) => f.type === "rich_text" && shown(f)).map((f) => stored[f.id] ?? null));
+  const richTextPins = await richTextImagePins(ctx, [
+    ...model.fields.filter((f) => f.type === "rich_text" && shown(f)).map((f) => stored[f.id] ?? null),
+    ...nestedLeaves.filter((leaf) => leaf.field.type === "rich_text").map((leaf) => leaf.value),
+  ]);
 
   const item: PublicItem = {
     id: entry.instance_id,
@@ -257,26 +270,21 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
   const mentions = new Set<string>([entry.translation_group_id]);
   const relationRows: RenderedSnapshot["relationRows"] = [];
   const mediaPins: MediaPin[] = [];
-  for (const field of model.fields) {
-    if (!shown(field)) continue;
-    const value = stored[field.id] ?? null;
-    if (field.type === "relation") {
-      const refs: RelationRef[] = [];
-      for (const link of links.filter((l) => l.field_id === field.id)) {
-        const target = pickTarget(targets, link.target_group_id, entry.lang, ctx.site.default_lang);
-        const targetModel = target && targetModels.get(target.model_id);
-        // An unpublished target is not served, nor one the model's readers may not read.
-        if (!target || !targetModel || !linkServed(model, targetModel)) continue;
-        refs.push({ instance_id: target.instance_id, model: targetModel.slug, slug: target.slug, display: servedDisplay(targetModel, target.label) });
-        mentions.add(target.group_id);
-        relationRows.push({ field: field.key, target_group_id: target.group_id, target_slug: target.slug });
-      }
-      item.relations[field.key] = refs;
-    } else if (field.type === "media") {
-      const refs: MediaRef[] = [];
-      for (const id of mediaIds(field, value)) {
-        const m = mediaById.get(id);
-        if (!m) continue;
+  /** The served reference of one link, or undefined when its target is not served. */
+  const relationRef = (link: VersionLink): RelationRef | undefined => {
+    const target = pickTarget(targets, link.target_group_id, entry.lang, ctx.site.default_lang);
+    const targetModel = target && targetModels.get(target.model_id);
+    // An unpublished target is not served, nor one the model's readers may not read.
+    if (!target || !targetModel || !linkServed(model, targetModel)) return undefined;
+    mentions.add(target.group_id);
+    return { instance_id: target.instance_id, model: targetModel.slug, slug: target.slug, display: servedDisplay(targetModel, target.label) };
+  };
+  /** The served references of media ids (pins noted), those of unknown media left out. */
+  const mediaRefs = (ids: readonly string[]): MediaRef[] => {
+    const refs: MediaRef[] = [];
+    for (const id of ids) {
+      const m = mediaById.get(id);
+      if (!m) continue;
         const alts = JSON.parse(m.alt_texts) as Record<string, string>;
         // Only fields the item shows get here (`shown`), so a private field's media is never pinned.
         // A publish pins the current file; a re-render keeps the object the item already serves.
@@ -313,15 +321,50 @@ export async function renderSnapshot(ctx: LifecycleContext, entry: EntryRow, ver
           fetch_priority: m.fetch_priority,
           original,
         });
+    }
+    return refs;
+  };
+  // A nested relation's links are found by the value's ordinal among its field's ids (prepare-fields.ts).
+  const linkAt = new Map(links.map((l) => [`${l.field_id}|${l.position}`, l]));
+  const ordinals = new Map<string, number>();
+  /** A relation, media or rich-text value inside a component, served as its top-level form is. */
+  const servedLeaf = (leaf: ComponentLeaf): unknown => {
+    if (leaf.field.type === "relation") {
+      const refs: RelationRef[] = [];
+      for (const _id of relationTargets(leaf.field, leaf.value)) {
+        const ordinal = ordinals.get(leaf.linkId) ?? 0;
+        ordinals.set(leaf.linkId, ordinal + 1);
+        const link = linkAt.get(`${leaf.linkId}|${ordinal}`);
+        const ref = link && relationRef(link);
+        if (ref) refs.push(ref);
       }
-      item.media[field.key] = refs;
+      return refs;
+    }
+    if (leaf.field.type === "media") return mediaRefs(mediaIds(leaf.field, leaf.value));
+    return typeof leaf.value === "string" ? canonicalRichText(leaf.value) : leaf.value;
+  };
+  for (const field of model.fields) {
+    if (!shown(field)) continue;
+    const value = stored[field.id] ?? null;
+    if (field.type === "relation") {
+      const refs: RelationRef[] = [];
+      for (const link of links.filter((l) => l.field_id === field.id)) {
+        const ref = relationRef(link);
+        if (!ref) continue;
+        refs.push(ref);
+        relationRows.push({ field: field.key, target_group_id: link.target_group_id, target_slug: ref.slug });
+      }
+      item.relations[field.key] = refs;
+    } else if (field.type === "media") {
+      item.media[field.key] = mediaRefs(mediaIds(field, value));
     } else if (field.type === "rich_text" && typeof value === "string") {
       // Stored values are canonical already (one parse to confirm); a version stored before the
       // sanitiser existed is served cleaned all the same.
       item.fields[field.key] = canonicalRichText(value);
     } else if (field.type === "component") {
-      // Private nested fields are never served, nor values of nested fields since removed.
-      item.fields[field.key] = publicComponentValue(field, value) as FieldValue;
+      // Private nested fields are never served, nor values of nested fields since removed; relations
+      // and media inside are served in place as lists of references, rich text canonical.
+      item.fields[field.key] = mapComponentLeaves(field, servedComponents.get(field.id) ?? null, field.key, field.id, servedLeaf) as FieldValue;
     } else {
       item.fields[field.key] = value;
     }

@@ -30,11 +30,20 @@ export interface PurgeAnswer {
   translation_group_id: string;
 }
 
-/** The instances a Trash command acts on: one language, or every language of the item in that state. */
-async function affected(ctx: LifecycleContext, entry: EntryRow, languageOnly: boolean | undefined, inTrash: boolean): Promise<EntryRow[]> {
-  if (languageOnly) return [entry];
+/**
+ * The instances a Trash command acts on: one language, or every language of the item in that
+ * state; and the languages whose editing leases guard it (`locks`): that one language, or every
+ * language of the item, as an item-wide command touches the item each of its editors works on.
+ */
+async function affected(ctx: LifecycleContext, entry: EntryRow, languageOnly: boolean | undefined, inTrash: boolean): Promise<{ instances: EntryRow[]; locks: string[] }> {
+  if (languageOnly) return { instances: [entry], locks: [entry.instance_id] };
   const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
-  return group.filter((e) => (e.trashed_at !== null) === inTrash);
+  return { instances: group.filter((e) => (e.trashed_at !== null) === inTrash), locks: itemLocks(entry, group) };
+}
+
+/** Every language of the item, the one named first (its editing token is for that one). */
+function itemLocks(entry: EntryRow, group: readonly EntryRow[]): string[] {
+  return [entry.instance_id, ...group.map((e) => e.instance_id).filter((id) => id !== entry.instance_id)];
 }
 
 /** Delete on the instance named: asked before its Trash state or its other languages are revealed. */
@@ -59,7 +68,7 @@ export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Prom
   const { entry, model } = await loadEntry(ctx, input.instance_id);
   authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at !== null) throw new AppError("entry_in_trash", "The entry is already in Trash.");
-  const instances = await affected(ctx, entry, input.language_only, false);
+  const { instances, locks } = await affected(ctx, entry, input.language_only, false);
   authorizeDelete(ctx, model.id, instances);
   const published = instances.filter((e) => e.published_version_id !== null);
   if (published.length > 0) {
@@ -74,6 +83,7 @@ export async function trashEntry(ctx: LifecycleContext, input: TrashInput): Prom
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: at },
     events: [{ name: "entry.trashed", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
     purgeTags: [], // refused while published: nothing served changes
+    locks,
     audit: { action: "entry.trash", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
   };
 }
@@ -83,7 +93,7 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
   const { entry, model } = await loadEntry(ctx, input.instance_id);
   authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "The entry is not in Trash.");
-  const instances = await affected(ctx, entry, input.language_only, true);
+  const { instances, locks } = await affected(ctx, entry, input.language_only, true);
   authorizeDelete(ctx, model.id, instances);
   for (const e of instances) await requireFreeSlug(ctx, model.id, e.lang, e.slug, e.instance_id);
   // Its unique values must still be free: another item may have taken one while it was in Trash.
@@ -107,6 +117,7 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
     answer: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, trashed_at: null },
     events: [{ name: "entry.restored", payload: { instance_ids: instances.map((e) => e.instance_id), translation_group_id: entry.translation_group_id, model_id: model.id } }],
     purgeTags: [], // comes back as a draft: nothing served changes
+    locks,
     audit: { action: "entry.restore", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: instances.map((e) => e.instance_id) } },
   };
 }
@@ -142,6 +153,8 @@ export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: st
     // Trash content is never served; but `relation=<instance id>` resolves ids through `entries`, so
     // while other languages of the item are served, a list filtered by a deleted id changes.
     purgeTags: groupGone ? [] : [cacheTag.item(entry.translation_group_id)],
+    // Item-wide, like Trash without `language_only`: any language's editor holds it off.
+    locks: itemLocks(entry, group),
     audit: { action: "entry.purge", targetKind: "entry", targetId: entry.instance_id, details: { instance_ids: ids } },
   };
 }

@@ -1,4 +1,4 @@
-import { hasBidiControl, hasControlCharacter, isWellFormedText } from "../../content/plain-text";
+import { codePointLength, hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText, nameKey } from "../../content/plain-text";
 import type { MediaFolderRow } from "../../repositories/media-folder-repository";
 
 /** Spec 2, Limits: 5 levels, 500 folders per site, names 1 to 80 characters. */
@@ -118,12 +118,23 @@ export class FolderTree {
 }
 
 /**
- * A folder name as stored: trimmed; its key is the lower-case form (unique under a parent).
- * Undefined (refused) when empty, too long, not well-formed Unicode (a lone surrogate), or holding
- * control characters (C0, DEL, C1) or bidirectional controls (docs/media.md, "Text in names").
+ * A folder name as stored: trimmed and in NFC; its key is {@link nameKey} (NFC and case folding),
+ * unique under a parent. Undefined (refused) when empty, longer than 80 code points, not
+ * well-formed Unicode (a lone surrogate), or holding control characters (C0, DEL, C1),
+ * bidirectional controls or other invisible format characters (docs/media.md, "Text in names").
  */
 export function folderName(sent: string): { name: string; name_key: string } | undefined {
-  const name = sent.trim();
-  if (name.length < 1 || name.length > MEDIA_FOLDER_LIMITS.name_max || !isWellFormedText(name) || hasControlCharacter(name) || hasBidiControl(name)) return undefined;
-  return { name, name_key: name.toLowerCase() };
+  if (!isWellFormedText(sent)) return undefined;
+  const name = sent.trim().normalize("NFC");
+  const length = codePointLength(name);
+  if (length < 1 || length > MEDIA_FOLDER_LIMITS.name_max || hasControlCharacter(name) || hasBidiControl(name) || hasInvisibleFormat(name)) return undefined;
+  return { name, name_key: nameKey(name) };
+}
+
+/**
+ * The key a stored folder is compared by, recomputed from its name: rows written before names were
+ * compared by {@link nameKey} stored `lower(name)`, which SQL cannot turn into NFC.
+ */
+export function folderKey(row: Pick<MediaFolderRow, "name">): string {
+  return nameKey(row.name);
 }

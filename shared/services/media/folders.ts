@@ -5,7 +5,7 @@ import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { mediaFolderRepository } from "../../repositories/media-folder-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import { FolderTree, folderName, MEDIA_FOLDER_LIMITS, type MediaFolderView } from "./folder-tree";
+import { FolderTree, folderKey, folderName, MEDIA_FOLDER_LIMITS, type MediaFolderView } from "./folder-tree";
 
 /** Folders and moves need media:update (spec 2, Scopes), asked inside the write. */
 export function assertMayManageFolders(ctx: Pick<LifecycleContext, "actor">): void {
@@ -20,7 +20,9 @@ async function loadTree(ctx: LifecycleContext): Promise<FolderTree> {
 
 function validName(sent: string): { name: string; name_key: string } {
   const named = folderName(sent);
-  if (!named) throw new AppError("invalid_request", `A folder name is 1 to ${MEDIA_FOLDER_LIMITS.name_max} characters (trimmed), well-formed, without control or bidirectional control characters.`, { field: "name" });
+  if (!named) {
+    throw new AppError("invalid_request", `A folder name is 1 to ${MEDIA_FOLDER_LIMITS.name_max} characters (trimmed), well-formed, without control, bidirectional control or other invisible format characters.`, { field: "name" });
+  }
   return named;
 }
 
@@ -28,15 +30,15 @@ function notFound(id: string): AppError {
   return new AppError("media_folder_not_found", "No such media folder.", { folder_id: id });
 }
 
-/** The existing sibling with this name (any case), other than `self`. */
+/** The existing sibling with this name (any case, any Unicode normalisation form), other than `self`. */
 function sibling(tree: FolderTree, parentId: string | null, nameKey: string, self?: string): MediaFolderView | undefined {
-  const found = tree.children(parentId).find((f) => f.name_key === nameKey && f.id !== self);
+  const found = tree.children(parentId).find((f) => folderKey(f) === nameKey && f.id !== self);
   return found ? tree.view(found.id) : undefined;
 }
 
 function assertUnique(tree: FolderTree, parentId: string | null, nameKey: string, self?: string): void {
   const existing = sibling(tree, parentId, nameKey, self);
-  if (existing) throw new AppError("media_folder_exists", "A folder with this name (in any case) already exists there.", { folder: existing });
+  if (existing) throw new AppError("media_folder_exists", "A folder with this name (in any case or Unicode form) already exists there.", { folder: existing });
 }
 
 /** In the batch: the folder is still at the revision this plan read (else nothing is written). */
@@ -119,7 +121,8 @@ export async function updateFolder(ctx: LifecycleContext, input: UpdateFolderInp
   if (parentId !== row.parent_id && depth > MEDIA_FOLDER_LIMITS.max_depth) {
     throw new AppError("media_folder_too_deep", `Folders nest at most ${MEDIA_FOLDER_LIMITS.max_depth} levels; the moved folder and those below it would reach ${depth}.`, { max_depth: MEDIA_FOLDER_LIMITS.max_depth, depth });
   }
-  const next = named ?? { name: row.name, name_key: row.name_key };
+  // A row stored before keys were NFC and case folded gets its key now (its name is kept).
+  const next = named ?? { name: row.name, name_key: folderKey(row) };
   assertUnique(tree, parentId, next.name_key, row.id);
   const at = isoAt(ctx.clock.now());
   const updated = { ...row, ...next, parent_id: parentId, revision: row.revision + 1, updated_at: at };

@@ -110,6 +110,7 @@ export async function setMediaOriginal(ctx: LifecycleContext, input: SetMediaOri
         byte_length: next.byte_length,
         mime_type: next.mime_type,
         created_at: at,
+        file_name: next.file_name,
       }),
     ],
     // A new object is pinned by nothing yet: private, no url.

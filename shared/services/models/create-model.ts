@@ -10,6 +10,7 @@ import { parse } from "../validation";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
+import { allFieldDefinitions } from "../../content/components";
 import type { UniqueCombination } from "../../../schema/unique-combinations";
 import { requireValidCombinations } from "../lifecycle/unique-combinations";
 
@@ -51,7 +52,8 @@ export async function createModel(ctx: LifecycleContext, input: CreateModelInput
   if (existing.some((m) => m.slug === input.slug)) throw new AppError("model_slug_taken", "Another model uses this slug.", { slug: input.slug });
   if (existing.some((m) => m.name === input.name)) throw new AppError("model_name_collision", "Another model has this name.", { name: input.name });
   const known = new Set(existing.map((m) => m.id));
-  const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !known.has(t) && t !== id));
+  // Targets of relations inside components too.
+  const missing = allFieldDefinitions(fields).flatMap((f) => (f.targets ?? []).filter((t) => !known.has(t) && t !== id));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
 
   const at = isoAt(ctx.clock.now());

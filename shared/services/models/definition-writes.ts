@@ -10,6 +10,7 @@ import { createModel, type CreateModelInput, type NewField } from "./create-mode
 import { loadModel } from "../lifecycle/load";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { withRelationDefaults } from "../../content/relation-definitions";
+import { allFieldDefinitions } from "../../content/components";
 import type { UniqueCombination } from "../../../schema/unique-combinations";
 import { applyChange, type ModelWriteAnswer } from "./apply-model-change";
 import { checkDuplicateKeys, checkNames, checkRevision, needApply } from "./model-write-checks";
@@ -132,7 +133,8 @@ export async function replaceModelDefinition(ctx: LifecycleContext, input: Repla
   requireUsableFieldValidation(fields);
   const models = await modelRepository(ctx.db, ctx.scope).list();
   const siteModels = new Set(models.map((x) => x.id));
-  const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
+  // Targets of relations inside components too.
+  const missing = allFieldDefinitions(fields).flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
   return applyChange(ctx, before, { ...before, ...modelPart, fields }, created, "model.definition");
 }

@@ -11,6 +11,7 @@ import { blockedChanges, type BlockedChange } from "./model-change-checks";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";
+import { allFieldDefinitions } from "../../content/components";
 import { requireValidCombinations } from "../lifecycle/unique-combinations";
 import { applyChange, type ModelWriteAnswer } from "./apply-model-change";
 import { replacedModelPart, type DefinitionModel } from "./definition-writes";
@@ -41,7 +42,8 @@ async function proposedDraft(ctx: LifecycleContext, before: Model, definition: P
   requireUniqueSupported(fields);
   requireValidCombinations(modelPart.unique_combinations ?? before.unique_combinations, fields);
   const siteModels = new Set((await modelRepository(ctx.db, ctx.scope).list()).map((x) => x.id));
-  const missing = fields.flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
+  // Targets of relations inside components too.
+  const missing = allFieldDefinitions(fields).flatMap((f) => (f.targets ?? []).filter((t) => !siteModels.has(t)));
   if (missing.length > 0) throw new AppError("invalid_request", "Relation targets must be models of this site.", { targets: missing });
   const draft = { ...before, ...modelPart, fields };
   return { draft, created };

@@ -1,4 +1,5 @@
 import { isoAt, type Clock } from "../../clock";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, codePointLength, hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText, toWellFormedText } from "../../content/plain-text";
 import { sha256Hex } from "../../crypto/digest";
 import { newId } from "../../ids";
 import { OAuthError } from "./errors";
@@ -15,8 +16,34 @@ import { parseScopeParameter, scopeString } from "./scopes";
 /** Registrations per counting key (client address) per window. */
 export const REGISTRATION_LIMIT = { registrations: 20, windowMs: 60 * 60_000 } as const;
 
-/** Longest `client_name`, in characters. */
+/** Longest `client_name`, in characters (code points). */
 export const MAX_CLIENT_NAME_LENGTH = 200;
+
+/**
+ * Why a `client_name` may not be registered, or null. The consent page shows it to a person deciding
+ * whether to trust the app, so it must display as what it is: no lone surrogate, no control
+ * character (C0, DEL, C1: a line break or escape would reshape the page or a log), no bidirectional
+ * control (U+202E makes "Evil\u202eppA" display as "EvilAppa"…), no other invisible format
+ * character (a zero-width space makes two names look alike).
+ */
+export function clientNameProblem(name: string): string | null {
+  if (!isWellFormedText(name)) return "client_name contains a lone surrogate (not well-formed Unicode).";
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || codePointLength(trimmed) > MAX_CLIENT_NAME_LENGTH) return `client_name must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters.`;
+  if (hasControlCharacter(trimmed)) return "client_name contains control characters.";
+  if (hasBidiControl(trimmed)) return "client_name contains bidirectional control characters.";
+  if (hasInvisibleFormat(trimmed)) return "client_name contains invisible format characters.";
+  return null;
+}
+
+/**
+ * A stored client name as a page may show it: a name registered before {@link clientNameProblem}
+ * existed has its lone surrogates, controls and bidirectional controls removed (the page also
+ * isolates it with `<bdi>`).
+ */
+export function displayClientName(name: string): string {
+  return toWellFormedText(name).replace(CONTROL_CHARACTERS, "").replace(BIDI_CONTROLS, "");
+}
 
 /** What registration answers (RFC 7591 §3.2.1): the client id and the metadata as registered. */
 export interface RegisteredClient {
@@ -54,7 +81,8 @@ function optionalStringList(body: Record<string, unknown>, key: string): string[
  * Checks registration metadata; unknown metadata is ignored (RFC 7591 §2) and not stored.
  * Refusals: `invalid_redirect_uri` (missing, empty, more than 5, repeated, or one breaking a rule
  * of `redirect-uris.ts`), `invalid_client_metadata` (a secret-using auth method, grant or
- * response types other than the code flow's, a bad `client_name`, an unknown scope, wrong types).
+ * response types other than the code flow's, a bad `client_name` ({@link clientNameProblem}), an
+ * unknown scope, wrong types).
  */
 export function checkRegistration(body: unknown): { client_name: string | null; redirect_uris: string[]; scope: string | null } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw metadataError("The body must be a JSON object.");
@@ -82,8 +110,10 @@ export function checkRegistration(body: unknown): { client_name: string | null; 
     throw metadataError('response_types may only be ["code"].');
   }
   const name = metadata.client_name;
-  if (name !== undefined && (typeof name !== "string" || name.trim().length === 0 || name.length > MAX_CLIENT_NAME_LENGTH)) {
-    throw metadataError(`client_name must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters.`);
+  if (name !== undefined) {
+    if (typeof name !== "string") throw metadataError(`client_name must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters.`);
+    const problem = clientNameProblem(name);
+    if (problem !== null) throw metadataError(problem);
   }
   const scope = metadata.scope;
   if (scope !== undefined && typeof scope !== "string") throw metadataError("scope must be a string of scope names.");

@@ -2,7 +2,7 @@
 export { OAuthError, type OAuthErrorCode } from "./errors";
 export { FORBIDDEN_SCHEMES, MAX_REDIRECT_URIS, redirectUriProblem } from "./redirect-uris";
 export { parseScopeParameter, resolveScopes, scopeString } from "./scopes";
-export { checkRegistration, findClient, registerClient, REGISTRATION_LIMIT, type OAuthClient, type RegisteredClient } from "./clients";
+export { checkRegistration, clientNameProblem, displayClientName, findClient, registerClient, REGISTRATION_LIMIT, type OAuthClient, type RegisteredClient } from "./clients";
 export {
   ACCESS_TOKEN_TTL_MS,
   authorizationErrorRedirect,

@@ -1,8 +1,11 @@
+import { isStrictHost } from "../../net/host-grammar";
+
 /**
  * Redirect URI rules of client registration (spec 2 "Authentication", docs/oauth.md). A redirect
  * URI is compared exactly, character for character, so it is judged as written, not as a URL
  * parser would normalise it:
- * - `https:` with any host;
+ * - `https:` with any host name or IP address (letters, digits, inner hyphens and dots; no `;`, `,`,
+ *   `'`, `*`… — URL parsers allow them in hosts, and the host goes into the consent page's CSP);
  * - `http:` only on the host `127.0.0.1` or `localhost`, any port (RFC 8252 §7.3 loopback);
  * - a private-use scheme (RFC 8252 §7.1): lowercase, 2 to 64 characters, a valid scheme
  *   (RFC 3986 §3.1: a letter, then letters, digits, `+`, `-`, `.`), not on {@link FORBIDDEN_SCHEMES};
@@ -81,6 +84,8 @@ export function redirectUriProblem(uri: string): string | null {
   const written = rest.startsWith("//") ? writtenHost(rest.slice(2).split(/[/?]/, 1)[0] ?? "") : "";
   if (scheme === "https") {
     if (!rest.startsWith("//") || parsed.hostname === "" || written === "") return "an https redirect URI needs a host";
+    // The host is written into the consent page's CSP (form-action): only a plain host name or address.
+    if (!isStrictHost(written) || !isStrictHost(parsed.hostname)) return "the host of a redirect URI must be a host name or an IP address (letters, digits, hyphens and dots)";
     return null;
   }
   if (scheme === "http") {

@@ -98,11 +98,15 @@ export async function checkAuthorizationClient(d1: D1Database, clientId: string,
 
 /**
  * Whether `issuer` (the `issuer` query parameter the site host's `/connect` hop adds) may be
- * returned as `iss` for a code on `siteId`: an `http:` or `https:` origin (nothing else: no path,
- * query, fragment or user info) whose host is one of the site's hosts. The /connect page checks
- * this before issuing, since the query reaches the page through the browser and could be edited.
+ * returned as `iss` for a code on `siteId`: exactly the issuer the site host's metadata publishes
+ * (docs/oauth.md, "Origin and issuer") — an `http:` or `https:` origin (nothing else: no path,
+ * query, fragment or user info) whose host is one of the site's hosts, and whose **scheme and port
+ * are those the admin host was reached on** (`seenOn`): every host of the service is served by the
+ * same edge (or the same `wrangler dev`), so the hop keeps both, and another port or scheme of the
+ * site's host is an origin the service does not own. The /connect page checks this before issuing,
+ * since the query reaches the page through the browser and could be edited.
  */
-export async function issuerBelongsToSite(d1: D1Database, siteId: string, issuer: string): Promise<boolean> {
+export async function issuerBelongsToSite(d1: D1Database, siteId: string, issuer: string, seenOn: { protocol: string; port: string }): Promise<boolean> {
   let url: URL;
   try {
     url = new URL(issuer);
@@ -110,6 +114,7 @@ export async function issuerBelongsToSite(d1: D1Database, siteId: string, issuer
     return false;
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== issuer) return false;
+  if (url.protocol !== seenOn.protocol || url.port !== seenOn.port) return false;
   const row = await d1.prepare("SELECT 1 AS ok FROM site_hosts WHERE site_id = ? AND host = ?").bind(siteId, url.hostname).first();
   return row !== null;
 }

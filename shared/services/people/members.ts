@@ -4,7 +4,7 @@ import { AppError } from "../../errors";
 import { peopleRepository, type MemberRow } from "../../repositories/people-repository";
 import { commitPlan } from "../lifecycle/commit-plan";
 import type { LifecycleContext } from "../lifecycle/context";
-import { assertWithinActor, memberView, requirePeopleManage, storedSet, type MemberView } from "./rules";
+import { assertWithinActor, lastAdministrator, memberView, requirePeopleManage, storedSet, type MemberView } from "./rules";
 
 /**
  * Members of a site (docs/people.md): list, change role, deactivate, reactivate, remove. Each
@@ -50,7 +50,7 @@ async function commitChange(ctx: LifecycleContext, statements: CompiledQuery[], 
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "last_administrator") {
-      throw new AppError("last_administrator", "The site must keep an active administrator (a role with role:manage and site:settings).");
+      throw lastAdministrator();
     }
     throw error;
   }

@@ -59,6 +59,19 @@ export function assertWithinActor(actor: Actor, set: PermissionSet, what: string
   if (reasons.length > 0) throw new AppError("escalation_refused", `${what} goes beyond what you hold.`, { reasons });
 }
 
+/**
+ * Whether holding `set` makes a member an administrator of the site: `role:manage` and
+ * `site:settings` both (the SQL twin is `people-repository.ts`, `ADMINISTRATOR`).
+ */
+export function administers(set: PermissionSet): boolean {
+  return set.system.includes("role:manage") && set.system.includes("site:settings");
+}
+
+/** 409 `last_administrator`, as every write that would leave the site without one answers. */
+export function lastAdministrator(): AppError {
+  return new AppError("last_administrator", "The site must keep an active administrator (a role with role:manage and site:settings).");
+}
+
 /** A membership row as the routes answer it. */
 export function memberView(row: MemberRow): MemberView {
   return {

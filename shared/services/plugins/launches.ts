@@ -1,5 +1,6 @@
 import type { PluginCapability } from "../../../schema/plugin-manifest";
 import { ALL_SCOPES, type Scope } from "../../../schema/scopes";
+import type { Caller } from "../../auth/caller";
 import { decide } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { newSecret, sha256Hex } from "../../crypto/digest";
@@ -52,6 +53,18 @@ export type LaunchKind = "manage_view" | "content_action";
 /** Who launches: the person (actor), and the credential they launch through, if any. */
 export interface Launcher {
   credential: { id: string; scopes: Scope[]; model_ids: string[] | null } | null;
+}
+
+/**
+ * The launcher of who asks: a person in their own session launches as the person (`credential:
+ * null`: the delegation gets every scope and names no credential, as the admin's launch routes
+ * do); a credential binds the delegation to itself, its scopes and its models, so revoking it
+ * ends the delegation.
+ */
+export function launcherOf(caller: Caller): Launcher {
+  if (caller.kind === "session") return { credential: null };
+  const { id, scopes, model_ids } = caller.credential;
+  return { credential: { id, scopes, model_ids } };
 }
 
 export interface LaunchRequest {

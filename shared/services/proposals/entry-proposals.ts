@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Caller } from "../../auth/caller";
 import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { canonicalFieldValues, toKeyedValues } from "../../content/validate-fields";
@@ -20,11 +21,25 @@ export const PROPOSAL_LIMITS = { fields: 50, valueBytes: 64 * 1024, noteChars: 2
 
 export type ProposalState = "open" | "applied" | "rejected";
 
+/**
+ * Who a proposal comes from: `management` a credential (`dwm_`, or an OAuth connection) by its id
+ * and name; `person` a person in their own admin session by their id and name; `plugin`, `ai`.
+ */
 export interface ProposalSource {
-  kind: "management" | "plugin" | "ai";
+  kind: "management" | "person" | "plugin" | "ai";
   id: string;
   label: string;
   requested_by?: string;
+}
+
+/**
+ * Who a proposal comes from, as recorded in its `source`: a credential by its id and name (an
+ * OAuth connection too: it acts like a credential its person created); a person's own session as
+ * the person — no credential asked, so none is named (docs/management-api.md, "Who asks").
+ */
+export function proposalSourceOf(caller: Caller): ProposalSource {
+  if (caller.kind === "session") return { kind: "person", id: caller.person.id, label: caller.person.name };
+  return { kind: "management", id: caller.credential.id, label: caller.credential.name };
 }
 
 /** An entry field proposal as every surface answers it. */
@@ -149,6 +164,8 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
     answer: readerProposalView(row, ctx.actor.permissions, model),
     events: [{ name: "proposal.created", payload: { proposal_id: row.id, instance_id: entry.instance_id, model_id: model.id } }],
     purgeTags: [],
+    // A proposal changes no entry: it is how others suggest while someone edits (no lease guards it).
+    locks: [],
     audit: { action: "proposal.create", targetKind: "proposal", targetId: row.id, details: { instance_id: entry.instance_id, fields: input.fields } },
   };
 }
@@ -202,6 +219,8 @@ export async function applyProposal(ctx: LifecycleContext, input: { proposal_id:
     answer: { proposal: decided(ctx, row, model, "applied", at), entry: save.answer },
     events: [...save.events, { name: "proposal.applied", payload: { proposal_id: row.id, instance_id: row.instance_id, model_id: model.id } }],
     purgeTags: save.purgeTags,
+    // A save of the proposal's entry language: its editing lease guards it like any save.
+    locks: [row.instance_id],
     audit: { action: "proposal.apply", targetKind: "proposal", targetId: row.id, details: { instance_id: row.instance_id, ...(save.audit.details ?? {}) } },
   };
 }

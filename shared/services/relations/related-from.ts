@@ -94,7 +94,8 @@ export async function readRelatedFrom(ctx: Pick<LifecycleContext, "db" | "d1" | 
   let hidden = 0;
   for (const row of rows.slice(0, q.limit)) {
     const model = byId.get(row.model_id);
-    const field = model?.fields.find((f) => f.id === row.field_id);
+    // A relation inside a component links under `<component id>.<nested keys>` (components.ts).
+    const field = model?.fields.find((f) => f.id === row.field_id || row.field_id.startsWith(`${f.id}.`));
     // A link through a field removed from the model since is no link any more.
     if (!model || !field) continue;
     const mayRead =
@@ -111,7 +112,7 @@ export async function readRelatedFrom(ctx: Pick<LifecycleContext, "db" | "d1" | 
       model_slug: model.slug,
       lang: row.lang,
       field_id: field.id,
-      field_key: field.key,
+      field_key: field.id === row.field_id ? field.key : `${field.key}${row.field_id.slice(field.id.length)}`,
       label: readableLabel(row.label, model, ctx.actor.permissions),
       in_trash: row.trashed_at !== null,
     });

@@ -10,7 +10,9 @@ import type { ManageCall } from "../context";
 /**
  * Editing leases (schema/manage-editing.ts). The holder is the person the credential acts for, so
  * the same person in the admin and through a credential holds one lease. Taking or taking over a
- * lease needs what saving the entry needs (update, ownership for update:own, the language limit).
+ * lease needs update (ownership for update:own) or create on the model, in the entry's language
+ * (spec 3, "Editing locks"); every write the lease guards is checked in the site's object
+ * (objects/site/write-runner.ts, docs/content-rules.md "Editing locks").
  */
 
 interface LeaseLike {
@@ -29,7 +31,14 @@ async function editableEntry(call: ManageCall): Promise<string> {
   if (!entry || entry.trashed_at !== null) throw new AppError("not_found", "No such entry.");
   // An entry the credential may not read is "not found" (as GET /entries/{id}), not a 403 that tells it exists.
   if (!decide(call.actor.permissions, { operation: "read", modelId: entry.model_id, lang: entry.lang }).allowed) throw new AppError("not_found", "No such entry.");
-  authorize(call.actor, { operation: "update", modelId: entry.model_id, lang: entry.lang, ownerId: entry.owner_id });
+  // Update, or else create, in the entry's language; an own-only role must own the entry either way.
+  const update = { operation: "update", modelId: entry.model_id, lang: entry.lang, ownerId: entry.owner_id } as const;
+  const create = { operation: "create", modelId: entry.model_id, lang: entry.lang } as const;
+  const updating = decide(call.actor.permissions, { ...update, actorId: call.actor.id });
+  if (updating.allowed) return entry.instance_id;
+  if (updating.code !== "not_owner" && decide(call.actor.permissions, create).allowed) return entry.instance_id;
+  // The refusal: update's (not_owner, locale_denied), or create's when the role has no update at all.
+  authorize(call.actor, updating.code === "missing_permission" ? create : update);
   return entry.instance_id;
 }
 

@@ -53,8 +53,10 @@ export async function listEntries(call: ManageCall): Promise<Response> {
       .where("site_id", "=", call.site.id)
       .where("model_id", "in", modelIds)
       .where("lang", "in", langs);
+    // Spec 3, Trash: trashed entries leave every list; only `state=trash` shows them.
     if (q.state === "trash") query = query.where("trashed_at", "is not", null);
-    else if (q.state) query = query.where("trashed_at", "is", null).where("workflow_state", "=", q.state);
+    else query = query.where("trashed_at", "is", null);
+    if (q.state !== undefined && q.state !== "trash") query = query.where("workflow_state", "=", q.state);
     // A substring test (instr, not LIKE: the text's % and _ stay literal), ignoring ASCII case.
     const text = q.q;
     if (text !== undefined) query = query.where((eb) => eb(eb.fn("instr", [eb.fn("lower", ["label"]), eb.fn("lower", [eb.val(text)])]), ">", 0));

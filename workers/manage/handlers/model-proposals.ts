@@ -3,6 +3,7 @@ import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { findModelProposal, isStale, modelProposalView, type ModelProposalRow } from "../../../shared/services/proposals/model-proposals";
+import { proposalSourceOf } from "../../../shared/services/proposals/entry-proposals";
 import type { CreateModelProposalBody } from "../../../schema/manage-model-proposals";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -18,7 +19,7 @@ export async function createModelProposal(call: ManageCall): Promise<Response> {
     // The model part as given (one shape of a definition; keys left out keep the model's values).
     definition: { model: body.definition.model, fields: body.definition.fields },
     ...(body.note !== undefined ? { note: body.note } : {}),
-    source: { kind: "management", id: call.credential.id, label: call.credential.name },
+    source: proposalSourceOf(call.caller),
   });
 }
 

@@ -5,7 +5,7 @@ import { AppError } from "../../../shared/errors";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import { createPreview } from "../../../shared/services/preview";
-import { eligibleAssignees, findProposal, readerProposalView, type ProposalRow } from "../../../shared/services/proposals/entry-proposals";
+import { eligibleAssignees, findProposal, proposalSourceOf, readerProposalView, type ProposalRow } from "../../../shared/services/proposals/entry-proposals";
 import type { AssignmentBody, CreateProposalBody, PreviewBody } from "../../../schema/manage-proposals";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -32,7 +32,7 @@ export async function createEntryProposal(call: ManageCall): Promise<Response> {
     base_version_id: body.base_version_id,
     fields: body.fields,
     ...(body.note !== undefined ? { note: body.note } : {}),
-    source: { kind: "management", id: call.credential.id, label: call.credential.name },
+    source: proposalSourceOf(call.caller),
   });
 }
 

@@ -1,0 +1,139 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { adminCall, signIn } from "../helpers/admin-api";
+import { blogModels, seedSite } from "../helpers/fixtures";
+import { credential, manage, newKey } from "../helpers/manage-api";
+import { mcpFetch } from "../helpers/mcp";
+import { concat, png, text } from "../helpers/media-samples";
+import { newAddress } from "../helpers/oauth";
+import { installTestPlugin } from "../helpers/plugins";
+
+/**
+ * Every body is decoded fatally as UTF-8 (issue 22 item 6): bytes that are not UTF-8 are refused
+ * with 400 invalid_request and nothing is stored — never replaced with U+FFFD (a folder named
+ * "����" was created before). JSON bodies of every surface, and the text fields of a multipart
+ * upload, whose runtime parser would otherwise replace them silently.
+ */
+
+type Err = { error: { code: string; field?: string } };
+
+/** `{"name":"<bytes>"}` with raw bytes spliced into the string. */
+const jsonWith = (key: string, bytes: number[], rest = "") => concat(text(`{"${key}":"ok`), bytes, text(`"${rest}}`));
+
+/** Byte sequences that are not UTF-8: a lone continuation byte, 0xFF, an overlong "/", an encoded surrogate, a cut sequence. */
+const NOT_UTF8: number[][] = [[0x80], [0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]];
+
+async function folderNames(siteId: string): Promise<string[]> {
+  const rows = await env.DB.prepare("SELECT name FROM media_folders WHERE site_id = ?").bind(siteId).all<{ name: string }>();
+  return rows.results.map((r) => r.name);
+}
+
+describe("JSON bodies that are not UTF-8", () => {
+  it("management API: 400 invalid_request for each bad sequence, and no folder is created", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    for (const bytes of NOT_UTF8) {
+      const res = await manage<Err>(token, "POST", "/media/folders", { rawBody: jsonWith("name", bytes) });
+      expect(res.status, JSON.stringify({ bytes, body: res.body })).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+    }
+    expect(await folderNames(s.site.id)).toEqual([]);
+    // The same body in UTF-8, with a real U+FFFD sent as its three bytes, is a folder.
+    const fine = await manage(token, "POST", "/media/folders", { rawBody: jsonWith("name", [0xef, 0xbf, 0xbd]) });
+    expect(fine.status, JSON.stringify(fine.body)).toBe(201);
+    expect(await folderNames(s.site.id)).toEqual(["ok\ufffd"]);
+  });
+
+  it("admin: 400 invalid_request", async () => {
+    const s = await seedSite();
+    const session = await signIn(`${s.site.slug}@example.test`);
+    const res = await adminCall<Err>(session, "POST", "/api/management-credentials", { siteId: s.site.id, rawBody: jsonWith("name", [0xff], ',"scopes":[]') });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    // Through the session's management API too (the admin UI's folders).
+    const bridged = await adminCall<Err>(session, "POST", "/api/v1/media/folders", { siteId: s.site.id, rawBody: jsonWith("name", [0xff]), headers: { "idempotency-key": newKey() } });
+    expect(bridged.status).toBe(400);
+    expect(bridged.body.error.code).toBe("invalid_request");
+    expect(await folderNames(s.site.id)).toEqual([]);
+  });
+
+  it("plugin protocol: 400 invalid_request in the outcome envelope", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const plugin = await installTestPlugin(s, { modelIds: [models.article.id] });
+    const response = await SELF.fetch("http://plugins.example.test/api/plugin/v1/launch/exchange", {
+      method: "POST",
+      headers: { authorization: `Bearer ${plugin.token}`, "content-type": "application/json" },
+      body: jsonWith("code", [0xc0, 0xaf]),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { outcome: { code: string; message: string; retry: boolean } };
+    expect(body.outcome).toMatchObject({ code: "invalid_request", retry: false });
+    // Refused for its bytes, before the code's own shape is looked at.
+    expect(body.outcome.message).toContain("UTF-8");
+  });
+
+  it("MCP: 400 with the JSON-RPC parse error", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const res = await mcpFetch<{ error: { code: number } }>(s.host, token, {
+      rawBody: concat(text('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_media_folder","arguments":{"name":"'), [0xff], text('"}}}')),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32700);
+    expect(await folderNames(s.site.id)).toEqual([]);
+  });
+
+  it("OAuth registration: 400 invalid_request, no client registered", async () => {
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM oauth_clients").first<{ n: number }>();
+    const response = await SELF.fetch("http://admin.localhost/api/oauth/register", {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": newAddress() },
+      body: jsonWith("client_name", [0xed, 0xa0, 0x80], ',"redirect_uris":["http://127.0.0.1:5000/cb"]'),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe("invalid_request");
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM oauth_clients").first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+});
+
+describe("multipart text fields that are not UTF-8", () => {
+  /** A multipart upload of a PNG with one text field `name` holding raw bytes. */
+  function upload(token: string, nameBytes: Uint8Array): Promise<Response> {
+    const boundary = "----driftwood-utf8-test";
+    const body = concat(
+      text(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\n`),
+      nameBytes,
+      text(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+      // File bytes are never decoded: 0xFF inside the file part is fine.
+      concat(png(2, 2), [0xff, 0xfe, 0x80]),
+      text(`\r\n--${boundary}--\r\n`),
+    );
+    return SELF.fetch("http://api.example.test/api/manage/v1/media", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+  }
+
+  it("refuses a name field that is not UTF-8 with 400 invalid_request naming the field; stores nothing", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const refused = await upload(token, concat(text("photo"), [0xff], text(".png")));
+    const body = (await refused.json()) as Err;
+    expect(refused.status, JSON.stringify(body)).toBe(400);
+    expect(body.error).toMatchObject({ code: "invalid_request", field: "name" });
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
+  it("accepts the same upload in UTF-8 (a U+FFFD sent as its bytes, and a non-ASCII name)", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const accepted = await upload(token, concat(text("caf\u00e9 \ufffd"), text(".png")));
+    const body = (await accepted.json()) as { media: { file_name: string } };
+    expect(accepted.status, JSON.stringify(body)).toBe(201);
+    expect(body.media.file_name).toBe("caf\u00e9 \ufffd.png");
+  });
+});
