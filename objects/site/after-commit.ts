@@ -19,7 +19,8 @@ export async function sendEvents(env: Env, siteId: string, eventIds: readonly st
 }
 
 /**
- * Marks sent events enqueued, so the alarm does not send them again. One UPDATE per 90 ids and
+ * Marks sent events enqueued (handed over), so the alarm does not send them again as unsent; it
+ * sends them again only if no consumer marks them consumed within RESEND_AFTER_MS. One UPDATE per 90 ids and
  * database: a directory change's event sits in the control database (shared/db/tables.ts), so it
  * is marked wherever it is. Throws when D1 fails (the caller keeps the ids for a later try).
  */
@@ -44,7 +45,7 @@ export function markSql(count: number): string {
   return `UPDATE outbox_events SET enqueued_at = ? WHERE +site_id = ? AND id IN (${Array.from({ length: count }, () => "?").join(",")})`;
 }
 
-/** Sends events and marks them at once (the alarm's resend of what never reached the queue). */
+/** Sends events and marks them at once (the alarm's resend of what never reached the queue, or of what no consumer took). */
 export async function enqueueEvents(env: Env, clock: Clock, siteId: string, eventIds: readonly string[]): Promise<boolean> {
   if (!(await sendEvents(env, siteId, eventIds))) return false;
   try {
@@ -69,4 +70,37 @@ export async function pendingEventIds(env: Env, siteId: string): Promise<string[
     ids.push(...rows.results.map((r) => r.id));
   }
   return ids;
+}
+
+/** What the alarm's look for handed-over, unconsumed rows found. */
+export interface Unconsumed {
+  /** Rows handed over at least RESEND_AFTER_MS ago and still not consumed: to send again. */
+  overdue: string[];
+  /** When the earliest younger unconsumed row becomes overdue (null: none waits). */
+  nextDue: number | null;
+  /** A database answered a full page of overdue rows: more may wait, look again soon. */
+  full: boolean;
+}
+
+/**
+ * Outbox rows of this site handed to the queue but not (yet) consumed (PENDING_PAGE at most per
+ * database, oldest hand-over first; `idx_outbox_unconsumed` holds only such rows, so the look
+ * costs what is waiting, not the outbox). One read per database, in the alarm, never in a write.
+ */
+export async function unconsumedEvents(env: Env, siteId: string, now: number, resendAfterMs: number): Promise<Unconsumed> {
+  const found: Unconsumed = { overdue: [], nextDue: null, full: false };
+  for (const db of await recordDatabases(env, siteId)) {
+    const rows = await db.prepare("SELECT id, enqueued_at FROM outbox_events WHERE site_id = ? AND enqueued_at IS NOT NULL AND consumed_at IS NULL ORDER BY enqueued_at LIMIT ?")
+      .bind(siteId, PENDING_PAGE)
+      .all<{ id: string; enqueued_at: string }>();
+    let last = 0;
+    for (const row of rows.results) {
+      last = Date.parse(row.enqueued_at) + resendAfterMs;
+      if (last <= now) found.overdue.push(row.id);
+      else if (found.nextDue === null || last < found.nextDue) found.nextDue = last;
+    }
+    // Oldest first: only a full page that is overdue to its end may hide more overdue rows.
+    if (rows.results.length >= PENDING_PAGE && last <= now) found.full = true;
+  }
+  return found;
 }

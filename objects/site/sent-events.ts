@@ -4,6 +4,16 @@ export const MARK_DELAY_MS = 2_000;
 export const MARK_AT_MOST = 500;
 /** The alarm looks for committed-but-unsent events at least this often even when none failed. */
 export const SCAN_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * A row handed to the queue whose message no consumer took within this long is sent again by the
+ * alarm (docs/events.md, "After a crash"). 45 s: above the consumer's claim on an attempt (30 s,
+ * shared/events/deliver.ts), so a resend after a stop mid-attempt finds the claim lapsed and
+ * attempts at once; well above what a live queue takes to hand a message to the consumer (the
+ * local queue waits at most 1 s for a batch); and short enough that an event lost with a killed
+ * local runtime arrives within a minute of the restart. A consumer slower than this (a batch of
+ * deliveries to subscribers that time out) only causes a duplicate message, which it absorbs.
+ */
+export const RESEND_AFTER_MS = 45_000;
 
 /**
  * Outbox events a write handed to the queue whose rows are not yet marked enqueued. Marking each
@@ -11,6 +21,11 @@ export const SCAN_INTERVAL_MS = 60 * 60 * 1000;
  * them together a moment later instead. Held in memory only: if the object stops first, the alarm
  * finds those rows unmarked and sends them again — a duplicate message, which the consumer
  * already absorbs (one delivery row per event and subscriber, shared/events/deliver.ts).
+ *
+ * A marked row is not done: it is done when the consumer has taken its message (`consumed_at`).
+ * Once rows are marked the alarm stays armed to look, RESEND_AFTER_MS later, for rows handed over
+ * but never consumed — a message the queue held when a local runtime was killed — and sends them
+ * again (`checkDue`).
  */
 export class SentEvents {
   #ids: string[] = [];
@@ -19,6 +34,8 @@ export class SentEvents {
   // between a commit and its send), after a refused send, and every SCAN_INTERVAL_MS.
   #scanDue = true;
   #lastScan: number | null = null;
+  // When the alarm must look for rows handed over but not consumed (null: none known to wait).
+  #checkAt: number | null = null;
 
   /** Notes sent ids; true when these are the first since the last take (the alarm must be armed). */
   add(ids: readonly string[], now: number): boolean {
@@ -56,12 +73,38 @@ export class SentEvents {
     return ids;
   }
 
+  /**
+   * Rows were marked handed over at `now` (by the alarm, a write or a resend): the alarm looks for
+   * any of them still unconsumed RESEND_AFTER_MS later (an earlier look stands).
+   */
+  marked(now: number): void {
+    this.lookForUnconsumedBy(now + RESEND_AFTER_MS);
+  }
+
+  /** The alarm looks for handed-over, unconsumed rows by `at` (an earlier look stands). */
+  lookForUnconsumedBy(at: number): void {
+    if (this.#checkAt === null || at < this.#checkAt) this.#checkAt = at;
+  }
+
+  /**
+   * Whether this alarm must look for handed-over, unconsumed rows (its time came, or `scanned`: a
+   * look for unsent rows runs now — at the object's start and hourly); if so, forgets the time:
+   * the look sets the next one from what it finds.
+   */
+  takeCheck(now: number, scanned: boolean): boolean {
+    const due = scanned || (this.#checkAt !== null && now >= this.#checkAt);
+    if (due) this.#checkAt = null;
+    return due;
+  }
+
   get size(): number {
     return this.#ids.length;
   }
 
-  /** When the alarm should mark what is noted, or null when nothing is. */
+  /** When the alarm should mark what is noted or look for unconsumed rows, or null when neither waits. */
   nextDue(): number | null {
-    return this.#since === null ? null : this.#since + MARK_DELAY_MS;
+    const mark = this.#since === null ? null : this.#since + MARK_DELAY_MS;
+    if (mark === null) return this.#checkAt;
+    return this.#checkAt === null ? mark : Math.min(mark, this.#checkAt);
   }
 }

@@ -5,8 +5,8 @@ import { AppError, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
-import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds } from "./after-commit";
-import { SentEvents } from "./sent-events";
+import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
+import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
 import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
 import { IdempotencyLedger } from "./idempotency";
@@ -176,14 +176,22 @@ export class SiteObject extends DurableObject<Env> {
     const siteId = this.#identity.siteId;
     // Sent events are marked first, so the resend below only finds what never reached the queue.
     const sent = siteId ? this.#sent.take() : [];
-    if (siteId && sent.length > 0) await markEnqueued(this.env, this.#clock, siteId, sent).catch(() => this.#sent.add(sent, this.#clock.now()));
+    if (siteId && sent.length > 0) {
+      const marked = await markEnqueued(this.env, this.#clock, siteId, sent).then(() => true, () => false);
+      if (marked) this.#sent.marked(this.#clock.now());
+      else this.#sent.add(sent, this.#clock.now());
+    }
     // Looking for unsent events costs a read per database: done when one may exist (see SentEvents).
-    if (siteId && this.#sent.takeScan(this.#clock.now())) {
+    const scanned = siteId !== undefined && this.#sent.takeScan(this.#clock.now());
+    if (siteId && scanned) {
       const found = await pendingEventIds(this.env, siteId).catch(() => null);
       const sentAll = found !== null && (await enqueueEvents(this.env, this.#clock, siteId, found));
+      if (sentAll && found.length > 0) this.#sent.marked(this.#clock.now());
       // A failed look or send, or a full page (more may wait): look again shortly.
       if (!sentAll || found.length >= PENDING_PAGE) this.#sent.scanSoon(this.#clock.now());
     }
+    // Handed over but never consumed (a queue that lost the message): sent again after RESEND_AFTER_MS.
+    if (siteId && this.#sent.takeCheck(this.#clock.now(), scanned)) await this.#resendUnconsumed(siteId);
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
     const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
@@ -201,6 +209,24 @@ export class SiteObject extends DurableObject<Env> {
       if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
     }
     return this.#writes.run(request, build, status);
+  }
+
+  /**
+   * Sends again the site's events handed to the queue RESEND_AFTER_MS ago or more that no consumer
+   * took (docs/events.md, "After a crash"), and sets when to look next: when the earliest younger
+   * one becomes due, soon after a failure. Nothing waiting: no next look (a mark sets one).
+   */
+  async #resendUnconsumed(siteId: string): Promise<void> {
+    const now = this.#clock.now();
+    const found = await unconsumedEvents(this.env, siteId, now, RESEND_AFTER_MS).catch(() => null);
+    if (found === null) return this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
+    if (found.overdue.length > 0) {
+      console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "events handed to the queue were not consumed; sending them again", events: found.overdue.length }));
+      if (await enqueueEvents(this.env, this.#clock, siteId, found.overdue)) this.#sent.marked(this.#clock.now());
+      else this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
+    }
+    if (found.nextDue !== null) this.#sent.lookForUnconsumedBy(found.nextDue);
+    if (found.full) this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
   }
 
   /**

@@ -148,7 +148,10 @@ export class WriteRunner {
     if (events.add(ids, this.clock.now())) await armMarks();
     if (events.size > MARK_AT_MOST) {
       const due = events.take();
-      await markEnqueued(this.env, this.clock, siteId, due).catch(() => events.add(due, this.clock.now()));
+      await markEnqueued(this.env, this.clock, siteId, due).then(
+        () => events.marked(this.clock.now()),
+        () => events.add(due, this.clock.now()),
+      );
     }
   }
 

@@ -84,7 +84,12 @@ function seedDevState(persistTo, port) {
   return { ...info, base_url: withPort(info.base_url), admin_url: withPort(info.admin_url) };
 }
 
-/** `vars`: extra `--var NAME:value` for this run (e.g. OPS_TOKEN for the site move's end-to-end test). */
+/**
+ * `vars`: extra `--var NAME:value` for this run (e.g. OPS_TOKEN for the site move's end-to-end test).
+ * Besides `stop`, the answer has `crash()` (SIGKILL to the whole process group, as a power cut would
+ * stop it: nothing flushes, queued messages die with the runtime) and `restart()` (`wrangler dev`
+ * again on the same persist dir, so D1, Durable Object storage and alarms are what the crash left).
+ */
 export async function startDevServer({ port, vars = {} }) {
   // wrangler serves the admin UI from admin/dist (wrangler.jsonc assets): `npm test` builds it
   // first; a test file run on its own builds it here when it is missing.
@@ -94,6 +99,41 @@ export async function startDevServer({ port, vars = {} }) {
   }
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-"));
   const info = seedDevState(persistTo, port);
+  let running;
+  const stop = () => {
+    running?.signal("SIGTERM");
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+  const start = async () => {
+    running = spawnWrangler({ port, persistTo, vars });
+    try {
+      await running.ready();
+    } catch (error) {
+      stop();
+      throw error;
+    }
+  };
+  await start();
+  return {
+    info,
+    port,
+    persistTo,
+    stop,
+    /** Kills the whole process group with SIGKILL and waits until wrangler has exited. */
+    crash: async () => {
+      running.signal("SIGKILL");
+      await running.exited;
+    },
+    /** Starts `wrangler dev` again on the same persist dir (after `crash`) and waits for /health. */
+    restart: start,
+  };
+}
+
+/**
+ * `wrangler dev` on `persistTo` in its own process group (wrangler spawns workerd and esbuild
+ * children: they are signalled through the group, never by name).
+ */
+function spawnWrangler({ port, persistTo, vars }) {
   // Local development policy (docs/outbound-addresses.md): the example plugin listens on 127.0.0.1.
   const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])], {
     cwd: root,
@@ -103,27 +143,26 @@ export async function startDevServer({ port, vars = {} }) {
   });
   let stderr = "";
   child.stderr.on("data", (c) => (stderr = (stderr + c).slice(-4000)));
-  const stop = () => {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const signal = (name) => {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, name);
     } catch {
       // already gone
     }
-    rmSync(persistTo, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      const res = await request(port, { host: "demo.localhost", path: "/health" });
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
+  const ready = async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        const res = await request(port, { host: "demo.localhost", path: "/health" });
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`wrangler dev did not become ready: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 300));
     }
-    if (Date.now() > deadline || child.exitCode !== null) {
-      stop();
-      throw new Error(`wrangler dev did not become ready: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return { info, port, stop };
+  };
+  return { signal, ready, exited };
 }

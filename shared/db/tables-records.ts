@@ -19,7 +19,10 @@ export interface OutboxEventsTable {
   name: string;
   payload: string;
   created_at: string;
+  /** When the site's object handed the event to the queue (null: not yet). */
   enqueued_at: string | null;
+  /** When the queue consumer processed its message (null: not yet; the alarm resends it). */
+  consumed_at: string | null;
 }
 
 export interface IdempotencyResultsTable {

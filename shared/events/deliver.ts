@@ -76,11 +76,11 @@ async function attempt(env: Env, clock: Clock, subscriber: Subscriber, deliveryI
 }
 
 /** The outbox row a message points to, and the database holding it. */
-async function findEvent(env: Env, message: EventMessage): Promise<{ event: OutboxRow; store: D1Database } | undefined> {
+async function findEvent(env: Env, message: EventMessage): Promise<{ event: OutboxRow & { consumed_at: string | null }; store: D1Database } | undefined> {
   for (const store of await recordDatabases(env, message.site_id)) {
-    const event = await store.prepare("SELECT id, site_id, name, payload, created_at FROM outbox_events WHERE id = ? AND site_id = ?")
+    const event = await store.prepare("SELECT id, site_id, name, payload, created_at, consumed_at FROM outbox_events WHERE id = ? AND site_id = ?")
       .bind(message.event_id, message.site_id)
-      .first<OutboxRow>();
+      .first<OutboxRow & { consumed_at: string | null }>();
     if (event) return { event, store };
   }
   return undefined;
@@ -92,6 +92,13 @@ async function findEvent(env: Env, message: EventMessage): Promise<{ event: Outb
  * `next_attempt_at` forward), so a message delivered twice by the queue never sends twice at once,
  * and a retried message re-sends only what is still pending. Returns `retry` with the shortest
  * wait still pending, else `ack`.
+ *
+ * The event is then marked consumed (`outbox_events.consumed_at`): its delivery rows exist and
+ * their first attempts were made, so from here on they, not the message, carry it. Until then the
+ * site's object counts it as not taken and sends it again after RESEND_AFTER_MS
+ * (objects/site/sent-events.ts) — a message lost with a killed runtime, or one whose consumer
+ * stopped mid-attempt. Such a resend, or one racing a slow consumer, reaches each subscriber once:
+ * one delivery row per (event, subscriber), claimed before each attempt, never sent once delivered.
  */
 export async function processEvent(env: Env, clock: Clock, message: EventMessage): Promise<MessageVerdict> {
   const found = await findEvent(env, message);
@@ -174,6 +181,11 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
         .run();
       later(delay);
     }
+  }
+  if (event.consumed_at === null) {
+    await store.prepare("UPDATE outbox_events SET consumed_at = ? WHERE id = ? AND site_id = ? AND consumed_at IS NULL")
+      .bind(isoAt(clock.now()), event.id, event.site_id)
+      .run();
   }
   return wait === null ? { action: "ack" } : { action: "retry", delaySeconds: wait };
 }

@@ -94,7 +94,7 @@ describe("GET /entries?slug=: the slug availability check", () => {
 });
 
 describe("GET /entries?translation_group_id=: an item's languages", () => {
-  it("answers every language of the item, trashed ones too, and nothing of other items", async () => {
+  it("answers the item's languages outside Trash, the trashed ones only when asked (state=trash), and nothing of other items", async () => {
     const { token, article, create } = await setup();
     const en = await create("Harbour");
     await create("Other");
@@ -102,7 +102,9 @@ describe("GET /entries?translation_group_id=: an item's languages", () => {
     expect(fr.status, JSON.stringify(fr.body)).toBe(201);
     expect((await manage(token, "POST", `/entries/${fr.body.instance_id}/trash`, { body: { language_only: true } })).status).toBe(200);
     const group = await manage<Page>(token, "GET", `/entries?model_id=${article.id}&translation_group_id=${en.translation_group_id}`);
-    expect(group.body.data.map((e) => e.lang).sort()).toEqual(["en", "fr"]);
+    expect(group.body.data.map((e) => e.lang).sort()).toEqual(["en"]);
+    const trashed = await manage<Page>(token, "GET", `/entries?model_id=${article.id}&translation_group_id=${en.translation_group_id}&state=trash`);
+    expect(trashed.body.data.map((e) => e.lang)).toEqual(["fr"]);
     expect((await manage<Page>(token, "GET", `/entries?translation_group_id=grp_none`)).body.data).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MARK_DELAY_MS, SCAN_INTERVAL_MS, SentEvents } from "../../objects/site/sent-events";
+import { MARK_DELAY_MS, RESEND_AFTER_MS, SCAN_INTERVAL_MS, SentEvents } from "../../objects/site/sent-events";
 
 /** The bookkeeping behind marking sent events together (objects/site/sent-events.ts). */
 describe("SentEvents", () => {
@@ -26,5 +26,25 @@ describe("SentEvents", () => {
     expect(sent.takeScan(15_000)).toBe(true);
     expect(sent.takeScan(15_001)).toBe(false);
     expect(sent.takeScan(15_000 + SCAN_INTERVAL_MS)).toBe(true);
+  });
+
+  it("once rows are marked, keeps the alarm due to look for unconsumed ones within RESEND_AFTER_MS", () => {
+    const sent = new SentEvents();
+    sent.add(["evt_a"], 1_000);
+    sent.take();
+    sent.marked(3_000);
+    expect(sent.nextDue()).toBe(3_000 + RESEND_AFTER_MS);
+    sent.marked(5_000); // a later mark keeps the earlier look
+    expect(sent.nextDue()).toBe(3_000 + RESEND_AFTER_MS);
+    sent.add(["evt_b"], 6_000); // marking comes first
+    expect(sent.nextDue()).toBe(6_000 + MARK_DELAY_MS);
+    sent.take();
+    expect(sent.takeCheck(4_000, false)).toBe(false);
+    expect(sent.takeCheck(3_000 + RESEND_AFTER_MS, false)).toBe(true);
+    expect(sent.nextDue()).toBeNull(); // the look sets the next one from what it finds
+    sent.lookForUnconsumedBy(60_000);
+    expect(sent.nextDue()).toBe(60_000);
+    expect(sent.takeCheck(10_000, true)).toBe(true); // at start and hourly, with the look for unsent rows
+    expect(sent.nextDue()).toBeNull();
   });
 });
