@@ -4,7 +4,7 @@
  * group afterwards (wrangler spawns workerd and esbuild children: never kill by name).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -46,6 +46,44 @@ export function request(port, { method = "GET", host, path: pathname, headers = 
   });
 }
 
+/** The environment variable naming a seeded state to copy instead of seeding again (scripts/test-e2e.mjs). */
+export const SEED_TEMPLATE_VARIABLE = "DRIFTWOOD_E2E_SEED_TEMPLATE";
+const TEMPLATE_INFO = "seed-info.json";
+
+/** Runs `npm run seed -- --json` into `persistTo` (applying the local migrations first) and returns its answer. */
+export function seedFresh(persistTo, port) {
+  const seeded = spawnSync(process.execPath, [path.join(root, "scripts", "seed.mjs"), "--json", "--persist-to", persistTo, "--port", String(port)], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+  return JSON.parse(seeded.stdout);
+}
+
+/**
+ * Seeds a state once into `templateDir` for a whole end-to-end run: each test file then copies it
+ * (seconds) instead of applying every migration to both databases and seeding again (about half a
+ * minute of CPU each on a 2-core machine).
+ */
+export function createSeedTemplate(templateDir) {
+  const info = seedFresh(templateDir, 0);
+  writeFileSync(path.join(templateDir, TEMPLATE_INFO), JSON.stringify(info));
+}
+
+/**
+ * A freshly seeded dev state in `persistTo`: a copy of the run's template when one is named (the
+ * same seed, so the same answer, with this server's port in its addresses), else a seed of its own.
+ */
+function seedDevState(persistTo, port) {
+  const template = process.env[SEED_TEMPLATE_VARIABLE];
+  if (!template || !existsSync(path.join(template, TEMPLATE_INFO))) return seedFresh(persistTo, port);
+  cpSync(template, persistTo, { recursive: true });
+  const info = JSON.parse(readFileSync(path.join(template, TEMPLATE_INFO), "utf8"));
+  const withPort = (address) => address.replace(/:0$/, `:${port}`);
+  return { ...info, base_url: withPort(info.base_url), admin_url: withPort(info.admin_url) };
+}
+
 /**
  * `vars`: extra `--var NAME:value` for this run (e.g. OPS_TOKEN for the site move's end-to-end test).
  * Besides `stop`, the answer has `crash()` (SIGKILL to the whole process group, as a power cut would
@@ -60,13 +98,7 @@ export async function startDevServer({ port, vars = {} }) {
     await buildAdmin({ quiet: true });
   }
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-"));
-  const seeded = spawnSync(process.execPath, [path.join(root, "scripts", "seed.mjs"), "--json", "--persist-to", persistTo, "--port", String(port)], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
-  const info = JSON.parse(seeded.stdout);
+  const info = seedDevState(persistTo, port);
   let running;
   const stop = () => {
     running?.signal("SIGTERM");
