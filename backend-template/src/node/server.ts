@@ -26,7 +26,7 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 if (!existsSync(file)) fail(`No database at ${file}: run \`npm run db:init\` first.`);
-const operations = JSON.parse(readFileSync(new URL("../../access/operations.json", import.meta.url), "utf8")) as OperationsConfig;
+const operations = JSON.parse(readFileSync(new URL("../../../access/operations.json", import.meta.url) /* dist/src/node → the project root */, "utf8")) as OperationsConfig;
 const sqlite = new Database(file);
 sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
 const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
