@@ -25,7 +25,8 @@ export function errorResponse(error: HttpError): Response {
 /** A database refusal as the API's: unique → 409 record_exists, foreign key → 422/409. */
 export function databaseError(error: unknown, operation: "create" | "update" | "delete"): HttpError | undefined {
   const message = error instanceof Error ? error.message : String(error);
-  const unique = /UNIQUE constraint failed: ([^\s]+)/.exec(message);
+  // libsql: "UNIQUE constraint failed: article.slug"; D1 adds ": SQLITE_CONSTRAINT" after it.
+  const unique = /UNIQUE constraint failed: ([\w.]+(?:, [\w.]+)*)/.exec(message);
   if (unique) {
     const columns = (unique[1] ?? "").split(",").map((c) => c.trim().split(".").pop() ?? c);
     return new HttpError(409, "record_exists", "A row already holds this unique value.", { columns });
