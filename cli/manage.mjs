@@ -2239,6 +2239,65 @@ const COMMANDS = [
   ],
   "bodyOnly": [],
   "hasBody": false
+ },
+ {
+  "command": "create-backend-read-token",
+  "operationId": "createBackendReadToken",
+  "method": "POST",
+  "path": "/backend-read-tokens",
+  "summary": "Issue a read token for the generated backend: the secret is in this answer only (a replay answers token null); regenerate the backend to include it",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "models"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "list-backend-read-tokens",
+  "operationId": "listBackendReadTokens",
+  "method": "GET",
+  "path": "/backend-read-tokens",
+  "summary": "The generated backend's read tokens, newest first, revoked ones included; never their secrets",
+  "scope": "settings:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "revoke-backend-read-token",
+  "operationId": "revokeBackendReadToken",
+  "method": "DELETE",
+  "path": "/backend-read-tokens/{id}",
+  "summary": "Revoke a read token of the generated backend (it leaves access/read-tokens.json at the next generation)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
  }
 ];
 

@@ -36,6 +36,24 @@ export const ContentReadinessAnswer = v.pipe(
   v.title("GenerationContentReadiness"),
 );
 
+const TokenId = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+
+const tokenEntries = {
+  id: v.string(),
+  name: v.string(),
+  models: v.pipe(v.array(v.string()), v.description('Model ids the token reads, or ["*"]: every model, the routes reading none and openapi.json')),
+  created_by: v.nullable(v.string()),
+  created_at: v.string(),
+  revoked_at: v.nullable(v.string()),
+};
+
+export const BackendReadToken = v.pipe(v.strictObject(tokenEntries), v.title("BackendReadToken"));
+
+export const CreateBackendReadTokenBody = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(120)),
+  models: v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(64))), v.minLength(1), v.maxLength(100), v.description('Model ids, or ["*"] for every model')),
+});
+
 const errors = ["unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "rate_limited"] as const;
 
 export const generatedBackendRoutes: readonly RouteSpec[] = [
@@ -67,5 +85,38 @@ export const generatedBackendRoutes: readonly RouteSpec[] = [
     query: ContentReadinessQuery,
     response: ContentReadinessAnswer,
     errors: [...errors, "invalid_request"],
+  },
+  {
+    operationId: "createBackendReadToken",
+    method: "post",
+    path: "/backend-read-tokens",
+    summary: "Issue a read token for the generated backend: the secret is in this answer only (a replay answers token null); regenerate the backend to include it",
+    scope: "settings:write",
+    idempotent: true,
+    body: CreateBackendReadTokenBody,
+    status: 201,
+    response: v.object({ ...tokenEntries, token: v.pipe(v.nullable(v.string()), v.description("The secret, shown once; null on an Idempotency-Key replay")), replayed: v.optional(v.boolean()) }),
+    errors: [...errors, "invalid_request", "unknown_model", "idempotency_in_progress", "idempotency_key_reused"],
+  },
+  {
+    operationId: "listBackendReadTokens",
+    method: "get",
+    path: "/backend-read-tokens",
+    summary: "The generated backend's read tokens, newest first, revoked ones included; never their secrets",
+    scope: "settings:write",
+    response: v.strictObject({ data: v.array(BackendReadToken) }),
+    errors: [...errors],
+  },
+  {
+    operationId: "revokeBackendReadToken",
+    method: "delete",
+    destructive: true,
+    path: "/backend-read-tokens/{id}",
+    summary: "Revoke a read token of the generated backend (it leaves access/read-tokens.json at the next generation)",
+    scope: "settings:write",
+    idempotent: true,
+    params: v.strictObject({ id: TokenId }),
+    response: v.object({ ...tokenEntries, replayed: v.optional(v.boolean()) }),
+    errors: [...errors, "not_found", "idempotency_in_progress", "idempotency_key_reused"],
   },
 ];

@@ -125,3 +125,51 @@ describe("GET /generated-backend", () => {
     expect((await manage<Err>(token, "GET", "/generation-readiness/content")).body.error.code).toBe("missing_permission");
   });
 });
+
+describe("backend read tokens", () => {
+  it("issues a token shown once (digest only stored), lists and revokes it, and generation writes the live ones", async () => {
+    const { s, token, authorId } = await site();
+    const key = `brt-${crypto.randomUUID()}`;
+    const created = await manage<{ id: string; token: string | null; models: string[]; replayed?: boolean }>(token, "POST", "/backend-read-tokens", { body: { name: "Front end", models: [authorId] }, key });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.token).toMatch(/^dwb_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.models).toEqual([authorId]);
+    const stored = await env.DB.prepare("SELECT * FROM backend_read_tokens WHERE id = ?").bind(created.body.id).first<Record<string, unknown>>();
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(created.body.token ?? "")))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(stored?.digest).toBe(digest);
+    expect(JSON.stringify(stored).includes(created.body.token ?? "")).toBe(false);
+    const kept = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_results WHERE body LIKE ?").bind(`%${created.body.token}%`).first<{ n: number }>();
+    expect(kept?.n ?? 0).toBe(0);
+    const replay = await manage<{ id: string; token: string | null; replayed?: boolean }>(token, "POST", "/backend-read-tokens", { body: { name: "Front end", models: [authorId] }, key });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toMatchObject({ id: created.body.id, token: null, replayed: true });
+    const everything = await manage<{ id: string }>(token, "POST", "/backend-read-tokens", { body: { name: "All", models: ["*"] } });
+    expect(everything.status).toBe(201);
+    const list = await manage<{ data: Record<string, unknown>[] }>(token, "GET", "/backend-read-tokens");
+    expect(list.body.data.map((t) => t.id).sort()).toEqual([everything.body.id, created.body.id].sort());
+    for (const t of list.body.data) expect(Object.keys(t).sort()).toEqual(["created_at", "created_by", "id", "models", "name", "revoked_at"]);
+    const generated = await untar((await archive(token)).bytes);
+    const tokens = JSON.parse(generated.get(`${s.site.slug}-backend/access/read-tokens.json`) ?? "{}") as { tokens: { id: string; digest: string; models: string[] }[] };
+    expect(tokens.tokens).toEqual(expect.arrayContaining([{ id: created.body.id, digest, models: ["author"] }, expect.objectContaining({ id: everything.body.id, models: ["*"] })]));
+    const revoked = await manage<{ revoked_at: string | null }>(token, "DELETE", `/backend-read-tokens/${created.body.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).not.toBeNull();
+    const after = JSON.parse((await untar((await archive(token)).bytes)).get(`${s.site.slug}-backend/access/read-tokens.json`) ?? "{}") as { tokens: { id: string }[] };
+    expect(after.tokens.map((t) => t.id)).toEqual([everything.body.id]);
+    expect((await manage<Err>(token, "DELETE", "/backend-read-tokens/brt_none")).status).toBe(404);
+  });
+
+  it("refuses unknown models, a mixed star, and a creator without site:infra", async () => {
+    const { s, token, authorId } = await site();
+    const unknown = await manage<Err>(token, "POST", "/backend-read-tokens", { body: { name: "x", models: ["mdl_nope"] } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([422, "unknown_model"]);
+    const mixed = await manage<Err>(token, "POST", "/backend-read-tokens", { body: { name: "x", models: ["*", authorId] } });
+    expect([mixed.status, mixed.body.error.code]).toEqual([400, "invalid_request"]);
+    const closed = await manage<Err>(token, "POST", "/backend-read-tokens", { body: { name: "x", models: ["*"], digest: "f".repeat(64) } });
+    expect(closed.status).toBe(400);
+    await changeAdminRole(s, (permissions) => ({ ...permissions, system: ((permissions.system as string[] | undefined) ?? []).filter((p) => p !== "site:infra") }));
+    const denied = await manage<Err>(token, "POST", "/backend-read-tokens", { body: { name: "x", models: ["*"] } });
+    expect([denied.status, denied.body.error.code]).toEqual([403, "missing_permission"]);
+    expect((await manage<Err>(token, "GET", "/backend-read-tokens")).status).toBe(403);
+  });
+});

@@ -3,24 +3,18 @@
  * (`site:infra`), the readiness lists, the content walk in pages of at most 200 items, and the
  * archive or its refusal (409 generation_refused with every problem).
  */
-import { hasSystemPermission } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle";
 import { identityOf, identityProblems, itemProblems } from "./content-checks";
 import { archiveOf, archiveRoot, generateFiles } from "./generate";
 import { loadGenerationInput } from "./load-site";
 import { modelProblems } from "./model-checks";
+import { issuedReadTokens } from "./read-tokens";
+import { requireInfra } from "./infra";
 import type { GenerationProblem } from "./types";
 
 /** Items (translation groups) one content readiness page walks at most. */
 export const CONTENT_PAGE_ITEMS = 200;
-
-/** 403 missing_permission unless the actor holds site:infra (spec 3: generation and its readiness). */
-export function requireInfra(ctx: LifecycleContext): void {
-  if (!hasSystemPermission(ctx.actor.permissions, "site:infra")) {
-    throw new AppError("missing_permission", "Generating the backend and its readiness need site:infra.", { permission: "site:infra" });
-  }
-}
 
 /** Every model-level problem of the site. */
 export async function generationReadiness(ctx: LifecycleContext): Promise<{ problems: GenerationProblem[] }> {
@@ -67,9 +61,9 @@ export async function contentReadiness(ctx: LifecycleContext, cursor: string | u
 }
 
 /** The archive, or 409 generation_refused listing every problem. */
-export async function generatedBackend(ctx: LifecycleContext, tokens: Parameters<typeof loadGenerationInput>[3]): Promise<{ bytes: Uint8Array; fileName: string }> {
+export async function generatedBackend(ctx: LifecycleContext): Promise<{ bytes: Uint8Array; fileName: string }> {
   requireInfra(ctx);
-  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, tokens);
+  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, await issuedReadTokens(ctx));
   const result = generateFiles(input);
   if (!result.ok) throw new AppError("generation_refused", "The site has shapes the generated backend cannot serve; see problems.", { problems: result.problems });
   return { bytes: await archiveOf(input.site, result.files), fileName: `${archiveRoot(input.site)}.tar.gz` };
