@@ -3,7 +3,7 @@
  * site's backend fetched with the generated CLI (`get-generated-backend --out`), unpacked in a temp
  * dir, its dependencies installed once (cached under the OS temp dir, keyed by the emitted
  * package.json and package-lock.json), `db:init`, the project's own tests, then one contract suite
- * over HTTP against its local Node server: every row operation, where/orderBy/pagination, closed
+ * over HTTP against its local Node server and against `npm run dev:worker` (wrangler dev, local D1): every row operation, where/orderBy/pagination, closed
  * bodies, access modes, read-token scopes, 401/403/503, a disabled operation, an invalid
  * ACCESS_CONFIG refusing start and the dangling check refusing a corrupted data/.
  * Run: npm run test:e2e -- test/node/generated-backend.test.mjs (in a private network namespace)
@@ -21,6 +21,9 @@ import { root } from "../../scripts/lib/load-ts.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
+const WORKER_PORT = 8815;
+/** The port the row-route suite is running against (the local server, then wrangler dev). */
+let active = PORT;
 const SERVICE = "service-token-for-the-contract-suite";
 const READER = "reader-secret-author-only";
 const WILDCARD = "reader-secret-everything";
@@ -80,7 +83,7 @@ function startBackend(port, env) {
   });
 }
 
-async function call(method, pathname, { token, body, port = PORT } = {}) {
+async function call(method, pathname, { token, body, port = active } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -123,6 +126,15 @@ after(() => {
 });
 
 describe("the emitted project", () => {
+  it("the CLI never writes the binary answer to a terminal or pipe: --out is required", async () => {
+    const refused = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend"], {
+      env: { PATH: process.env.PATH, SERVICE_URL: `http://127.0.0.1:${CMS_PORT}`, SERVICE_MANAGEMENT_TOKEN: cms.info.management_token },
+    });
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stdout, "");
+    assert.match(refused.stderr, /--out <path> is required/);
+  });
+
   it("holds the tree, runs its own tests, and its check passes", async () => {
     for (const file of ["README.md", "tsconfig.json", "wrangler.jsonc", "openapi.json", "migrations/0001_schema.sql", "access/read-tokens.json", "src/access-config-rules.js", "src/media-original.ts", "data/article.json"]) {
       assert.ok(existsSync(path.join(project, file)), file);
@@ -167,7 +179,38 @@ describe("the emitted project", () => {
   });
 });
 
-describe("row routes over HTTP (local server)", () => {
+/** `npm run dev:worker` in the project (wrangler dev, local D1); resolves once it answers. */
+async function startWorker() {
+  const child = spawn("npm", ["run", "dev:worker"], {
+    cwd: project,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(WORKER_PORT), API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig() },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  servers.push(child);
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`dev:worker exited ${child.exitCode}:\n${output}`);
+    try {
+      const answer = await fetch(`http://127.0.0.1:${WORKER_PORT}/api/article?take=1`);
+      if (answer.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`dev:worker did not answer in 180 s:\n${output}`);
+}
+
+for (const runtime of ["local server", "wrangler dev"]) describe(`row routes over HTTP (${runtime})`, () => {
+  before(async () => {
+    if (runtime === "wrangler dev") await startWorker();
+    active = runtime === "wrangler dev" ? WORKER_PORT : PORT;
+  });
+
   it("findMany: every published article, newest first, with take/skip/select, anonymous for a public model", async () => {
     const rows = JSON.parse(readFileSync(path.join(project, "data", "article.json"), "utf8"));
     const all = await call("GET", "/api/article" + q({ orderBy: { published_at: "desc" } }));
@@ -237,6 +280,11 @@ describe("row routes over HTTP (local server)", () => {
       assert.equal(answer.body.error.path, path);
     }
     assert.equal((await call("GET", "/api/article?where=%7Bnot-json")).status, 400);
+    // A private column is unknown to a reader who may not see it: filtering would reveal its values.
+    const privateFilter = await call("GET", "/api/article" + q({ where: { seo: null } }));
+    assert.equal(privateFilter.status, 400);
+    assert.equal(privateFilter.body.error.path, "where.seo");
+    assert.equal((await call("GET", "/api/article" + q({ where: { seo: null } }), { token: SERVICE })).status, 200);
   });
 
   it("create, update, delete with the service token; closed bodies; record_exists; write answers omit private fields", async () => {
@@ -305,7 +353,8 @@ describe("row routes over HTTP (local server)", () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 
-  it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {
+  // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
+  if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {
     const started = await startBackend(PORT + 2, { ACCESS_CONFIG: accessConfig() });
     assert.ok(started.child, started.stderr);
     const refused = await call("POST", "/api/author", { port: PORT + 2, body: { data: { name: "x" } } });

@@ -29,7 +29,17 @@ function closed(value: unknown, allowed: readonly string[], path: string): Recor
   return value;
 }
 
-async function findMany(call: RowCall, withTotal: boolean): Promise<unknown> {
+/**
+ * The model as a reader who may not see private columns knows it: a `where`, `orderBy`, `select` or
+ * unique `where` naming a private column is refused like an unknown one, so filtering never reveals
+ * a private value (the CMS's public API does the same).
+ */
+function readable(call: RowCall): RowCall {
+  return call.withPrivate ? call : { ...call, model: { ...call.model, columns: call.model.columns.filter((c) => !c.private) } };
+}
+
+async function findMany(whole: RowCall, withTotal: boolean): Promise<unknown> {
+  const call = readable(whole);
   const args = closed(call.args, ["where", "orderBy", "take", "skip", "select"], "");
   const columns = selectedColumns(call.model, args.select, call.withPrivate);
   const take = count(args.take, "take", MAX_TAKE) ?? MAX_TAKE;
@@ -47,7 +57,8 @@ async function findMany(call: RowCall, withTotal: boolean): Promise<unknown> {
   return { data, total, hasMore: skip + data.length < total };
 }
 
-async function findUnique(call: RowCall): Promise<unknown> {
+async function findUnique(whole: RowCall): Promise<unknown> {
+  const call = readable(whole);
   const args = closed(call.args, ["where", "select"], "");
   const { column, value } = uniqueWhere(call.model, args.where);
   const columns = selectedColumns(call.model, args.select, call.withPrivate);
