@@ -4,28 +4,19 @@
  * holds. The SQL, the data rows, `src/schema.ts` and `openapi.json` are all written from it.
  */
 import { isToMany, relationKind, type FieldDefinition } from "../../../schema/model-definition";
+import type { ColumnSchema, ColumnType } from "../../../backend-template/src/runtime/schema-types";
 import { apiName, joinTable, pascalName, translationTable } from "./names";
 import type { GeneratorModel } from "./types";
 
-export type ColumnType = "text" | "integer" | "real" | "boolean" | "json";
+export type { ColumnType };
 
 /** Which part of a field a column holds (media and location fields make several columns). */
 export type ColumnPart = "value" | "id" | "url" | "originals" | "lat" | "lon";
 
-export interface ColumnPlan {
-  name: string;
-  type: ColumnType;
-  nullable: boolean;
-  unique: boolean;
-  private: boolean;
-  /** `date` (YYYY-MM-DD) or `datetime` (ISO-8601 UTC) text. */
-  format?: "date" | "datetime";
+/** A column as the emitted `src/schema.ts` describes it (`ColumnSchema`), and the field it comes from. */
+export interface ColumnPlan extends Omit<ColumnSchema, "system"> {
   /** The field it comes from; absent for system columns. */
   field?: { id: string; key: string; part: ColumnPart };
-  /** A to-one relation column: the table it references. */
-  references?: string;
-  /** Select fields: the allowed values. */
-  options?: string[];
 }
 
 export interface JoinPlan {
