@@ -14,6 +14,7 @@ import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
+import * as backendReadTokens from "../../shared/services/generator/read-tokens";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -67,6 +68,9 @@ export const COMMANDS = {
   removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
   // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
   removeMedia: { build: removeMedia, status: 200 },
+  // Read tokens of the generated backend (docs/generated-backend.md, "Access").
+  createBackendReadToken: { build: backendReadTokens.createBackendReadToken, status: 201 },
+  revokeBackendReadToken: { build: backendReadTokens.revokeBackendReadToken, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
