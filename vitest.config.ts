@@ -102,7 +102,8 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
  * database: each seeds its own site (test/helpers/fixtures.ts). TEST_GROUP_SIZE overrides the size
  * (for measuring).
  */
-const GROUP_SIZE = Number(process.env.TEST_GROUP_SIZE ?? 34);
+// The worker tsconfig has no Node types: read the variable through globalThis.
+const GROUP_SIZE = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.TEST_GROUP_SIZE ?? 34);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations/d1");

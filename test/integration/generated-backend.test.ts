@@ -9,7 +9,7 @@ import { ALL_SCOPES } from "../../schema/scopes";
 import { signIn, adminCall } from "../helpers/admin-api";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage } from "../helpers/manage-api";
-import { SELF } from "cloudflare:test";
+import { workerFetch } from "../helpers/worker";
 
 type Problem = { code: string; model: string; field?: string; item?: string; detail: string };
 type Err = { error: { code: string; problems?: Problem[] } };
@@ -27,7 +27,7 @@ async function site(): Promise<{ s: SeededSite; token: string; authorId: string 
 }
 
 async function archive(token: string): Promise<{ status: number; type: string | null; disposition: string | null; bytes: Uint8Array }> {
-  const response = await SELF.fetch("http://api.example.test/api/manage/v1/generated-backend", { headers: { authorization: `Bearer ${token}` } });
+  const response = await workerFetch("http://api.example.test/api/manage/v1/generated-backend", { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, type: response.headers.get("content-type"), disposition: response.headers.get("content-disposition"), bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 
