@@ -78,6 +78,57 @@ export const OpsInvitation = v.strictObject({
   replayed: v.optional(v.literal(true)),
 });
 
+/** A copy's new site: as createSite, languages and default language defaulting to the template's. */
+export const CopySiteTarget = v.strictObject({
+  slug: CreateSiteBody.entries.slug,
+  name: CreateSiteBody.entries.name,
+  hosts: CreateSiteBody.entries.hosts,
+  languages: v.optional(CreateSiteBody.entries.languages),
+  default_lang: v.optional(Lang),
+  database: v.optional(Binding),
+});
+
+/**
+ * POST /api/ops/sites/{id}/copy (docs/site-copy.md): the template's models (and, into a new site, its
+ * roles and settings), with `media` its media library (R2 objects copied), with `content` its entries
+ * and the library. Exactly one of `to` (a new site) and `into` (an existing site). `dry_run` lists
+ * what would be copied and what blocks it, and writes nothing.
+ */
+export const CopySiteBody = v.strictObject({
+  to: v.optional(CopySiteTarget),
+  into: v.optional(SiteRefPath.entries.id),
+  content: v.optional(v.boolean()),
+  media: v.optional(v.boolean()),
+  dry_run: v.optional(v.boolean()),
+});
+
+const Blocker = v.strictObject({ code: v.string(), message: v.string(), details: v.optional(v.record(v.string(), v.unknown())) });
+const SiteName = v.strictObject({ id: v.string(), slug: v.string() });
+const CopyFigures = v.strictObject({ rows: v.record(v.string(), v.number()), objects: v.number(), bytes: v.number() });
+
+export const CopySiteDryRun = v.strictObject({
+  dry_run: v.literal(true),
+  template: SiteName,
+  /** The existing target (`into`), or the new site's slug with `id: null`. */
+  target: v.strictObject({ id: v.nullable(v.string()), slug: v.string() }),
+  /** Rows per table, R2 objects and their bytes the copy would write. */
+  would_copy: CopyFigures,
+  /** Every refusal the copy would meet; empty: it can run. */
+  blocked_by: v.array(Blocker),
+});
+
+export const CopySiteRun = v.strictObject({
+  dry_run: v.literal(false),
+  /** `running`: call again with the same Idempotency-Key to go on (202); `done`: the copy is complete (201). */
+  state: v.picklist(["running", "done"]),
+  template: SiteName,
+  site: OpsSite,
+  copied: CopyFigures,
+  replayed: v.optional(v.literal(true)),
+});
+
+export const CopySiteAnswer = v.union([CopySiteRun, CopySiteDryRun]);
+
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
@@ -181,6 +232,22 @@ export const opsRoutes = [
     body: EmptyBody,
     response: OpsSite,
     errors: ["unauthorized", "not_found", ...KEYED],
+  },
+  {
+    operationId: "copySite",
+    method: "post",
+    path: "/sites/{id}/copy",
+    summary: "Copy a template site's models, roles, settings and optionally its media and content into a new or existing site (dry_run lists what and what blocks it; resumable: call again with the same key while 202)",
+    idempotent: true,
+    params: SiteRefPath,
+    body: CopySiteBody,
+    status: 201,
+    otherStatuses: [
+      { status: 200, description: "a dry run: what would be copied and what blocks it; nothing written" },
+      { status: 202, description: "the copy goes on: call again with the same Idempotency-Key" },
+    ],
+    response: CopySiteAnswer,
+    errors: ["unauthorized", "not_found", ...KEYED, "slug_taken", "host_taken", "unknown_database", "model_conflict", "single_entry_taken", "entry_slug_taken", "media_folder_exists"],
   },
   {
     operationId: "moveSiteDatabase",

@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import { AppError, type Outcome } from "../../shared/errors";
+import { AppError, toOutcome, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
+import { runCopyStep } from "../../shared/services/site-copy/step";
+import type { CopyProgress } from "../../shared/services/site-copy/progress";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
@@ -166,6 +168,15 @@ export class SiteObject extends DurableObject<Env> {
         throw error;
       }
     });
+  }
+
+  /**
+   * One bounded share of a site copy into this site (operators only: POST /api/ops/sites/{id}/copy,
+   * docs/site-copy.md), in the write queue: shares of one copy never overlap, and no write of the
+   * site interleaves with a page. null when the copy's row is unknown.
+   */
+  async copySite(key: string): Promise<Outcome<CopyProgress | null>> {
+    return this.#queue.run(() => toOutcome(() => runCopyStep(this.env, this.#clock, cloudflarePurger(this.env), key)));
   }
 
   override async alarm(): Promise<void> {

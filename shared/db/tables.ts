@@ -35,6 +35,7 @@ export const CONTROL_TABLES = [
   "signing_keys",
   "invitations",
   "ops_claims",
+  "site_copies",
 ] as const;
 
 /** A site's content tables, parents before children (the copy order of a move; deletes run in reverse). */

@@ -1,5 +1,6 @@
 import {
   AddHostBody,
+  CopySiteBody,
   CreateSiteBody,
   EmptyBody,
   InviteAdministratorBody,
@@ -24,6 +25,7 @@ import { expectValue, siteObject } from "../forward";
 import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
 import { adminOrigin } from "../oauth/origin";
 import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
+import { dryRunCopy, runCopy } from "./copy";
 
 export { OPS_BASE };
 
@@ -112,6 +114,15 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       const { id } = parse(SiteRefPath, params);
       const { email } = parse(InviteAdministratorBody, body);
       return keyed(201, () => inviteOpsSiteAdministrator(env, clock, id, email, adminOrigin(request, env)), { stored: withoutLink });
+    }
+    case "copySite": {
+      const { id } = parse(SiteRefPath, params);
+      const parsed = parse(CopySiteBody, body);
+      const input = { to: parsed.to, into: parsed.into, content: parsed.content ?? false, media: parsed.media ?? false };
+      // A dry run writes nothing, so it needs no key (a key sent is ignored).
+      if (parsed.dry_run === true) return dryRunCopy(env, id, input);
+      const key = idempotencyKey(request);
+      return runCopy(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, input);
     }
     case "moveSiteDatabase": {
       const { id } = parse(MoveSitePath, params);
