@@ -129,6 +129,24 @@ export const CopySiteRun = v.strictObject({
 
 export const CopySiteAnswer = v.union([CopySiteRun, CopySiteDryRun]);
 
+/** POST /api/ops/sites/{id}/delete: `confirm` must be the site's slug. */
+export const DeleteSiteBody = v.strictObject({ confirm: v.pipe(v.string(), v.maxLength(63)) });
+
+/** A deletion's progress (202) or receipt (200): what was removed. */
+export const SiteDeletion = v.strictObject({
+  site_id: v.string(),
+  slug: v.string(),
+  state: v.picklist(["running", "done"]),
+  /** Rows removed per table, every database summed (`sites`: the directory row and any anchor). */
+  rows: v.record(v.string(), v.number()),
+  /** R2 objects removed, and their bytes. */
+  objects: v.number(),
+  bytes: v.number(),
+  started_at: v.string(),
+  finished_at: v.nullable(v.string()),
+  replayed: v.optional(v.literal(true)),
+});
+
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
@@ -248,6 +266,20 @@ export const opsRoutes = [
     ],
     response: CopySiteAnswer,
     errors: ["unauthorized", "not_found", ...KEYED, "slug_taken", "host_taken", "unknown_database", "model_conflict", "single_entry_taken", "entry_slug_taken", "media_folder_exists"],
+  },
+  {
+    operationId: "deleteSite",
+    method: "post",
+    path: "/sites/{id}/delete",
+    summary: "Delete a suspended site and everything of it (rows in every database, R2 objects, its object's storage); answers the receipt (resumable: call again with the same key while 202)",
+    idempotent: true,
+    destructive: true,
+    params: SiteRefPath,
+    body: DeleteSiteBody,
+    status: 200,
+    otherStatuses: [{ status: 202, description: "the deletion goes on: call again with the same Idempotency-Key" }],
+    response: SiteDeletion,
+    errors: ["unauthorized", "not_found", ...KEYED, "confirm_mismatch", "site_not_suspended"],
   },
   {
     operationId: "moveSiteDatabase",

@@ -1,6 +1,7 @@
 import {
   AddHostBody,
   CopySiteBody,
+  DeleteSiteBody,
   CreateSiteBody,
   EmptyBody,
   InviteAdministratorBody,
@@ -18,6 +19,8 @@ import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/operators";
 import { parse } from "../../shared/services/validation";
+import { cacheTag } from "../../shared/services/lifecycle/context";
+import { cloudflarePurger, purgeAfterCommit } from "../../shared/public/cache-purge";
 import { readJsonBody } from "../http/json-body";
 import { json } from "../http/respond";
 import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
@@ -26,6 +29,7 @@ import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
 import { adminOrigin } from "../oauth/origin";
 import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
 import { dryRunCopy, runCopy } from "./copy";
+import { runDelete } from "./delete";
 
 export { OPS_BASE };
 
@@ -108,7 +112,13 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       const { id } = parse(SiteRefPath, params);
       parse(EmptyBody, body);
       const suspend = route.operationId === "suspendSite";
-      return keyed(200, (extra) => setOpsSiteSuspended(env, clock, id, suspend, extra));
+      return keyed(200, async (extra) => {
+        const view = await setOpsSiteSuspended(env, clock, id, suspend, extra);
+        // The edge cache may hold the site's public answers (docs/caching.md): purge them, so a
+        // suspended site stops being served at once rather than when they expire.
+        if (suspend) await purgeAfterCommit(env, cloudflarePurger(env), [cacheTag.site(view.id)]);
+        return view;
+      });
     }
     case "inviteSiteAdministrator": {
       const { id } = parse(SiteRefPath, params);
@@ -123,6 +133,12 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       if (parsed.dry_run === true) return dryRunCopy(env, id, input);
       const key = idempotencyKey(request);
       return runCopy(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, input);
+    }
+    case "deleteSite": {
+      const { id } = parse(SiteRefPath, params);
+      const { confirm } = parse(DeleteSiteBody, body);
+      const key = idempotencyKey(request);
+      return runDelete(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, confirm);
     }
     case "moveSiteDatabase": {
       const { id } = parse(MoveSitePath, params);
