@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
+import { CreateModelProposalBody, ModelChange } from "./manage-model-proposals";
 
 /**
  * Operators' routes on the admin host (docs/operations-api.md; moving a site: docs/scale.md,
@@ -147,6 +148,33 @@ export const SiteDeletion = v.strictObject({
   replayed: v.optional(v.literal(true)),
 });
 
+/**
+ * POST /api/ops/model-proposals (docs/fleet-models.md): one model definition (fields by key, no ids)
+ * proposed to each listed site (at most 100) or to `all`, as that site's model proposal.
+ */
+export const ProposeModelBody = v.strictObject({
+  sites: v.union([v.literal("all"), v.pipe(v.array(SiteRefPath.entries.id), v.minLength(1), v.maxLength(100))]),
+  definition: CreateModelProposalBody.entries.definition,
+  note: CreateModelProposalBody.entries.note,
+});
+
+const FleetError = v.strictObject({ code: v.string(), message: v.string(), details: v.optional(v.record(v.string(), v.unknown())) });
+export const FleetProposals = v.strictObject({
+  /** Per site, in the order asked: its proposal (id, mode, what would block or break there) or why it refused. */
+  data: v.array(
+    v.union([
+      v.strictObject({ site_id: v.string(), slug: v.string(), proposal_id: v.string(), mode: v.picklist(["create", "update"]), changes: v.array(ModelChange) }),
+      v.strictObject({ site_id: v.string(), slug: v.string(), error: FleetError }),
+    ]),
+  ),
+  replayed: v.optional(v.literal(true)),
+});
+
+export const FleetReportQuery = v.strictObject({ model: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))) });
+export const FleetReport = v.strictObject({
+  data: v.array(v.strictObject({ site_id: v.string(), slug: v.string(), open: v.number(), applied: v.number(), dismissed: v.number(), stale: v.number() })),
+});
+
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
@@ -280,6 +308,26 @@ export const opsRoutes = [
     otherStatuses: [{ status: 202, description: "the deletion goes on: call again with the same Idempotency-Key" }],
     response: SiteDeletion,
     errors: ["unauthorized", "not_found", ...KEYED, "confirm_mismatch", "site_not_suspended"],
+  },
+  {
+    operationId: "proposeModelToSites",
+    method: "post",
+    path: "/model-proposals",
+    summary: "Propose one model definition (create or update by slug) to a list of sites or all, as a model proposal on each; answers per site the proposal id and its changes",
+    idempotent: true,
+    body: ProposeModelBody,
+    status: 201,
+    response: FleetProposals,
+    errors: ["unauthorized", "not_found", ...KEYED],
+  },
+  {
+    operationId: "fleetModelProposals",
+    method: "get",
+    path: "/model-proposals",
+    summary: "Per site: the operators' model proposals open, applied, dismissed, and the open ones gone stale (optionally for one model slug)",
+    query: FleetReportQuery,
+    response: FleetReport,
+    errors: ["unauthorized", "invalid_request"],
   },
   {
     operationId: "moveSiteDatabase",

@@ -2,6 +2,8 @@ import {
   AddHostBody,
   CopySiteBody,
   DeleteSiteBody,
+  FleetReportQuery,
+  ProposeModelBody,
   CreateSiteBody,
   EmptyBody,
   InviteAdministratorBody,
@@ -30,6 +32,7 @@ import { adminOrigin } from "../oauth/origin";
 import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
 import { dryRunCopy, runCopy } from "./copy";
 import { runDelete } from "./delete";
+import { fleetReport, proposeToFleet } from "./fleet-proposals";
 
 export { OPS_BASE };
 
@@ -139,6 +142,16 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       const { confirm } = parse(DeleteSiteBody, body);
       const key = idempotencyKey(request);
       return runDelete(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, confirm);
+    }
+    case "proposeModelToSites": {
+      const input = parse(ProposeModelBody, body);
+      const key = idempotencyKey(request);
+      // Each site's proposal commits in its own object: the fleet answer is stored once all are made.
+      return keyed(201, () => proposeToFleet(env, key, input), { stored: (answer) => answer });
+    }
+    case "fleetModelProposals": {
+      const { model } = parse(FleetReportQuery, Object.fromEntries(new URL(request.url).searchParams));
+      return json(await fleetReport(env, model));
     }
     case "moveSiteDatabase": {
       const { id } = parse(MoveSitePath, params);
