@@ -175,6 +175,9 @@ export const FleetReport = v.strictObject({
   data: v.array(v.strictObject({ site_id: v.string(), slug: v.string(), open: v.number(), applied: v.number(), dismissed: v.number(), stale: v.number() })),
 });
 
+/** GET /api/ops: what this deployment runs. */
+export const ServiceInfo = v.strictObject({ name: v.literal("driftwood"), version: v.string() });
+
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
@@ -191,6 +194,14 @@ export const MoveSiteAnswer = v.strictObject({
 const KEYED = ["invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
 
 export const opsRoutes = [
+  {
+    operationId: "getServiceInfo",
+    method: "get",
+    path: "",
+    summary: "The deployment's product and version (package.json's semver)",
+    response: ServiceInfo,
+    errors: ["unauthorized"],
+  },
   {
     operationId: "createSite",
     method: "post",

@@ -21,6 +21,7 @@ import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/operators";
 import { parse } from "../../shared/services/validation";
+import { DRIFTWOOD_VERSION } from "../../shared/version";
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import { cloudflarePurger, purgeAfterCommit } from "../../shared/public/cache-purge";
 import { readJsonBody } from "../http/json-body";
@@ -92,6 +93,8 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
   };
 
   switch (route.operationId) {
+    case "getServiceInfo":
+      return json({ name: "driftwood", version: DRIFTWOOD_VERSION });
     case "listSites":
       return json({ data: await listOpsSites(env) });
     case "getSite":

@@ -77,6 +77,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
       <main id="main" class="page" tabIndex={-1}>
         {children}
       </main>
+      <footer class="footer muted">Driftwood {DRIFTWOOD_VERSION}</footer>
     </div>
   );
 }
