@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../workers/index";
 import type { Env } from "../../shared/env";
 import type { SiteDatabaseBinding } from "../../shared/db/site-databases";
-import { ADMIN } from "../helpers/admin-api";
+import { ADMIN, adminCall, signIn, type SessionBody } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { storedKeys } from "../helpers/media-api";
@@ -106,6 +106,9 @@ describe("deleteSite", () => {
     expect(refused.body.error.code).toBe("site_not_suspended");
     expect(await census(s.site.id)).toEqual(active);
     expect((await ops("POST", `/sites/${s.site.id}/suspend`, { body: {} })).status).toBe(200);
+    // The admin's session tells its people the site is suspended (the admin shows a read-only banner).
+    const session = await signIn(`${s.site.slug}@example.test`);
+    expect((await adminCall<SessionBody>(session, "GET", "/api/session")).body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "admin", suspended: true }]);
     const before = await census(s.site.id);
     const wrong = await ops<ErrorBody>("POST", `/sites/${s.site.id}/delete`, { body: { confirm: "not-the-slug" } });
     expect(wrong.status).toBe(422);
