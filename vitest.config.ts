@@ -117,7 +117,8 @@ export default defineConfig(async () => {
           // MEDIA_REQUEST_BODY_LIMIT_BYTES 45 MB: the streamed upload's limit below the 100 MB default,
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
           // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token" },
+          // OPS_COPY_STEP_ROWS / OPS_DELETE_STEP_ROWS: a copy or delete of a small site takes several calls, so resuming is tested.
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver },
         },

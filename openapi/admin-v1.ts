@@ -22,6 +22,7 @@ export interface AdminOperations {
         "slug": string;
         "name": string;
         "role": string;
+        "suspended": boolean;
       }>;
       "csrf_token": string;
     };
@@ -44,6 +45,7 @@ export interface AdminOperations {
         "slug": string;
         "name": string;
         "role": string;
+        "suspended": boolean;
       }>;
       "csrf_token": string;
     };
@@ -384,6 +386,7 @@ export interface AdminOperations {
         "slug": string;
         "name": string;
         "role": string;
+        "suspended": boolean;
       }>;
       "csrf_token": string;
     };

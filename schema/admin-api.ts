@@ -42,7 +42,8 @@ const Person = v.strictObject({ id: v.string(), email: v.string(), name: v.strin
 const SessionAnswer = v.pipe(
   v.strictObject({
     person: Person,
-    sites: v.array(v.strictObject({ id: v.string(), slug: v.string(), name: v.string(), role: v.string() })),
+    /** `suspended`: the operators suspended the site; the admin shows it read-only (writes are 403 site_suspended). */
+    sites: v.array(v.strictObject({ id: v.string(), slug: v.string(), name: v.string(), role: v.string(), suspended: v.boolean() })),
     csrf_token: v.string(),
   }),
   v.title("SessionAnswer"),

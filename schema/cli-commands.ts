@@ -49,6 +49,8 @@ export interface CliCommand {
   file?: string;
   /** The answer is binary (an archive): written to `--out <path>`, which the command then requires. */
   binary?: true;
+  /** Answers 202 while work remains: the command sends it again with the same key until done (ops.mjs copy-site, delete-site). */
+  resumable?: true;
 }
 
 /** Flags of the tool itself: no operation's argument may take these names. */
@@ -73,8 +75,10 @@ function scalar(schema: Json): { type: FlagType; nullable: boolean; enum?: strin
   if (Array.isArray(schema.anyOf)) {
     const parts = schema.anyOf as Json[];
     const others = parts.filter((p) => p.type !== "null");
-    if (others.length !== 1 || parts.length !== 2) return null;
-    nullable = true;
+    nullable = others.length < parts.length;
+    // Alternatives that are all plain strings (an id or a slug) take a string flag.
+    if (others.length > 1 && others.every((p) => p.type === "string" && p.enum === undefined)) return { type: "string", nullable };
+    if (others.length !== 1 || parts.length > 2) return null;
     s = others[0] as Json;
   }
   const type = s.type;
@@ -131,6 +135,7 @@ export function cliCommands(surface: Surface): CliCommand[] {
       ...(route.multipart ? { file: route.multipart.file } : {}),
       // A binary answer (docs/cli.md, "Binary answers") is written to --out, never to the terminal.
       ...(omissionOf(route) === "binary_answer" ? { binary: true } : {}),
+      ...(route.otherStatuses?.some((s) => s.status === 202) ? { resumable: true as const } : {}),
     });
   }
   return commands;

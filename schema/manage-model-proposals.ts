@@ -63,7 +63,7 @@ export const CreateModelProposalBody = v.strictObject({
   note: v.optional(v.pipe(v.string(), v.maxLength(500))),
 });
 
-const Change = v.object({ kind: v.string(), field: v.nullable(v.string()), affected_count: v.number(), message: v.string(), suggestion: v.string() });
+export const ModelChange = v.object({ kind: v.string(), field: v.nullable(v.string()), affected_count: v.number(), message: v.string(), suggestion: v.string() });
 
 export const ModelProposal = v.pipe(
   v.object({
@@ -75,7 +75,7 @@ export const ModelProposal = v.pipe(
     note: v.nullable(v.string()),
     source: v.object({ kind: v.picklist(["management", "person", "plugin", "ai"]), id: v.string(), label: v.string(), requested_by: v.optional(v.string()) }),
     state: v.picklist(["open", "applied", "dismissed"]),
-    changes: v.array(Change),
+    changes: v.array(ModelChange),
     stale: v.boolean(),
     revision: v.number(),
     created_by: v.string(),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
+import { CreateModelProposalBody, ModelChange } from "./manage-model-proposals";
 
 /**
  * Operators' routes on the admin host (docs/operations-api.md; moving a site: docs/scale.md,
@@ -78,6 +79,105 @@ export const OpsInvitation = v.strictObject({
   replayed: v.optional(v.literal(true)),
 });
 
+/** A copy's new site: as createSite, languages and default language defaulting to the template's. */
+export const CopySiteTarget = v.strictObject({
+  slug: CreateSiteBody.entries.slug,
+  name: CreateSiteBody.entries.name,
+  hosts: CreateSiteBody.entries.hosts,
+  languages: v.optional(CreateSiteBody.entries.languages),
+  default_lang: v.optional(Lang),
+  database: v.optional(Binding),
+});
+
+/**
+ * POST /api/ops/sites/{id}/copy (docs/site-copy.md): the template's models (and, into a new site, its
+ * roles and settings), with `media` its media library (R2 objects copied), with `content` its entries
+ * and the library. Exactly one of `to` (a new site) and `into` (an existing site). `dry_run` lists
+ * what would be copied and what blocks it, and writes nothing.
+ */
+export const CopySiteBody = v.strictObject({
+  to: v.optional(CopySiteTarget),
+  into: v.optional(SiteRefPath.entries.id),
+  content: v.optional(v.boolean()),
+  media: v.optional(v.boolean()),
+  dry_run: v.optional(v.boolean()),
+});
+
+const Blocker = v.strictObject({ code: v.string(), message: v.string(), details: v.optional(v.record(v.string(), v.unknown())) });
+const SiteName = v.strictObject({ id: v.string(), slug: v.string() });
+const CopyFigures = v.strictObject({ rows: v.record(v.string(), v.number()), objects: v.number(), bytes: v.number() });
+
+export const CopySiteDryRun = v.strictObject({
+  dry_run: v.literal(true),
+  template: SiteName,
+  /** The existing target (`into`), or the new site's slug with `id: null`. */
+  target: v.strictObject({ id: v.nullable(v.string()), slug: v.string() }),
+  /** Rows per table, R2 objects and their bytes the copy would write. */
+  would_copy: CopyFigures,
+  /** Every refusal the copy would meet; empty: it can run. */
+  blocked_by: v.array(Blocker),
+});
+
+export const CopySiteRun = v.strictObject({
+  dry_run: v.literal(false),
+  /** `running`: call again with the same Idempotency-Key to go on (202); `done`: the copy is complete (201). */
+  state: v.picklist(["running", "done"]),
+  template: SiteName,
+  site: OpsSite,
+  copied: CopyFigures,
+  replayed: v.optional(v.literal(true)),
+});
+
+export const CopySiteAnswer = v.union([CopySiteRun, CopySiteDryRun]);
+
+/** POST /api/ops/sites/{id}/delete: `confirm` must be the site's slug. */
+export const DeleteSiteBody = v.strictObject({ confirm: v.pipe(v.string(), v.maxLength(63)) });
+
+/** A deletion's progress (202) or receipt (200): what was removed. */
+export const SiteDeletion = v.strictObject({
+  site_id: v.string(),
+  slug: v.string(),
+  state: v.picklist(["running", "done"]),
+  /** Rows removed per table, every database summed (`sites`: the directory row and any anchor). */
+  rows: v.record(v.string(), v.number()),
+  /** R2 objects removed, and their bytes. */
+  objects: v.number(),
+  bytes: v.number(),
+  started_at: v.string(),
+  finished_at: v.nullable(v.string()),
+  replayed: v.optional(v.literal(true)),
+});
+
+/**
+ * POST /api/ops/model-proposals (docs/fleet-models.md): one model definition (fields by key, no ids)
+ * proposed to each listed site (at most 100) or to `all`, as that site's model proposal.
+ */
+export const ProposeModelBody = v.strictObject({
+  sites: v.union([v.literal("all"), v.pipe(v.array(SiteRefPath.entries.id), v.minLength(1), v.maxLength(100))]),
+  definition: CreateModelProposalBody.entries.definition,
+  note: CreateModelProposalBody.entries.note,
+});
+
+const FleetError = v.strictObject({ code: v.string(), message: v.string(), details: v.optional(v.record(v.string(), v.unknown())) });
+export const FleetProposals = v.strictObject({
+  /** Per site, in the order asked: its proposal (id, mode, what would block or break there) or why it refused. */
+  data: v.array(
+    v.union([
+      v.strictObject({ site_id: v.string(), slug: v.string(), proposal_id: v.string(), mode: v.picklist(["create", "update"]), changes: v.array(ModelChange) }),
+      v.strictObject({ site_id: v.string(), slug: v.string(), error: FleetError }),
+    ]),
+  ),
+  replayed: v.optional(v.literal(true)),
+});
+
+export const FleetReportQuery = v.strictObject({ model: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))) });
+export const FleetReport = v.strictObject({
+  data: v.array(v.strictObject({ site_id: v.string(), slug: v.string(), open: v.number(), applied: v.number(), dismissed: v.number(), stale: v.number() })),
+});
+
+/** GET /api/ops: what this deployment runs. */
+export const ServiceInfo = v.strictObject({ name: v.literal("driftwood"), version: v.string() });
+
 export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
@@ -94,6 +194,14 @@ export const MoveSiteAnswer = v.strictObject({
 const KEYED = ["invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
 
 export const opsRoutes = [
+  {
+    operationId: "getServiceInfo",
+    method: "get",
+    path: "",
+    summary: "The deployment's product and version (package.json's semver)",
+    response: ServiceInfo,
+    errors: ["unauthorized"],
+  },
   {
     operationId: "createSite",
     method: "post",
@@ -181,6 +289,56 @@ export const opsRoutes = [
     body: EmptyBody,
     response: OpsSite,
     errors: ["unauthorized", "not_found", ...KEYED],
+  },
+  {
+    operationId: "copySite",
+    method: "post",
+    path: "/sites/{id}/copy",
+    summary: "Copy a template site's models, roles, settings and optionally its media and content into a new or existing site (dry_run lists what and what blocks it; resumable: call again with the same key while 202)",
+    idempotent: true,
+    params: SiteRefPath,
+    body: CopySiteBody,
+    status: 201,
+    otherStatuses: [
+      { status: 200, description: "a dry run: what would be copied and what blocks it; nothing written" },
+      { status: 202, description: "the copy goes on: call again with the same Idempotency-Key" },
+    ],
+    response: CopySiteAnswer,
+    errors: ["unauthorized", "not_found", ...KEYED, "slug_taken", "host_taken", "unknown_database", "model_conflict", "single_entry_taken", "entry_slug_taken", "media_folder_exists"],
+  },
+  {
+    operationId: "deleteSite",
+    method: "post",
+    path: "/sites/{id}/delete",
+    summary: "Delete a suspended site and everything of it (rows in every database, R2 objects, its object's storage); answers the receipt (resumable: call again with the same key while 202)",
+    idempotent: true,
+    destructive: true,
+    params: SiteRefPath,
+    body: DeleteSiteBody,
+    status: 200,
+    otherStatuses: [{ status: 202, description: "the deletion goes on: call again with the same Idempotency-Key" }],
+    response: SiteDeletion,
+    errors: ["unauthorized", "not_found", ...KEYED, "confirm_mismatch", "site_not_suspended"],
+  },
+  {
+    operationId: "proposeModelToSites",
+    method: "post",
+    path: "/model-proposals",
+    summary: "Propose one model definition (create or update by slug) to a list of sites or all, as a model proposal on each; answers per site the proposal id and its changes",
+    idempotent: true,
+    body: ProposeModelBody,
+    status: 201,
+    response: FleetProposals,
+    errors: ["unauthorized", "not_found", ...KEYED],
+  },
+  {
+    operationId: "fleetModelProposals",
+    method: "get",
+    path: "/model-proposals",
+    summary: "Per site: the operators' model proposals open, applied, dismissed, and the open ones gone stale (optionally for one model slug)",
+    query: FleetReportQuery,
+    response: FleetReport,
+    errors: ["unauthorized", "invalid_request"],
   },
   {
     operationId: "moveSiteDatabase",

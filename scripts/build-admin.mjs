@@ -40,7 +40,8 @@ export async function buildAdmin({ quiet = false } = {}) {
     jsxImportSource: "preact",
     legalComments: "none",
     logLevel: quiet ? "silent" : "warning",
-    define: { "process.env.NODE_ENV": '"production"' },
+    // DRIFTWOOD_VERSION: package.json's version, shown in the admin footer (admin/src/shell/layout.tsx).
+    define: { "process.env.NODE_ENV": '"production"', DRIFTWOOD_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version) },
   });
   const outputs = result.metafile.outputs;
   const rel = (file) => "/" + path.relative(outdir, path.join(root, file)).split(path.sep).join("/");

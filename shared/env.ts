@@ -8,6 +8,10 @@ export interface Env {
   DB_2: D1Database;
   /** Enables the operators' routes (POST /api/ops/…) when set; absent → they answer 404. */
   OPS_TOKEN?: string;
+  /** Rows (R2 objects included) one site-copy request copies (default 400; tests set a few, docs/site-copy.md). */
+  OPS_COPY_STEP_ROWS?: string;
+  /** Rows (R2 objects included) one site-delete request removes (default 2000; docs/site-delete.md). */
+  OPS_DELETE_STEP_ROWS?: string;
   MEDIA: R2Bucket;
   SITE: DurableObjectNamespace<SiteObject>;
   EVENTS: Queue<EventMessage>;

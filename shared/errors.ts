@@ -83,6 +83,11 @@ export const ERROR_STATUS = {
   own_membership: 409,
   // Operators' API (docs/operations-api.md): a host another site serves; a site's only host.
   host_taken: 409,
+  model_conflict: 409,
+  single_entry_taken: 409,
+  entry_slug_taken: 409,
+  site_not_suspended: 409,
+  confirm_mismatch: 422,
   last_host: 409,
   transition_unavailable: 422,
   transition_refused: 422,

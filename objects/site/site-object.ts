@@ -1,8 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import { AppError, type Outcome } from "../../shared/errors";
+import { AppError, toOutcome, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
+import { runCopyStep } from "../../shared/services/site-copy/step";
+import type { CopyProgress } from "../../shared/services/site-copy/progress";
+import { runDeleteStep, type DeleteProgress } from "../../shared/services/site-delete";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
@@ -166,6 +169,31 @@ export class SiteObject extends DurableObject<Env> {
         throw error;
       }
     });
+  }
+
+  /**
+   * One bounded share of a site copy into this site (operators only: POST /api/ops/sites/{id}/copy,
+   * docs/site-copy.md), in the write queue: shares of one copy never overlap, and no write of the
+   * site interleaves with a page. null when the copy's row is unknown.
+   */
+  async copySite(key: string): Promise<Outcome<CopyProgress | null>> {
+    return this.#queue.run(() => toOutcome(() => runCopyStep(this.env, this.#clock, cloudflarePurger(this.env), key)));
+  }
+
+  /**
+   * One bounded share of deleting this site (operators only: POST /api/ops/sites/{id}/delete,
+   * docs/site-delete.md), in the write queue. Its last share clears this object's own storage
+   * (alarm first, then every table): nothing of the site is left here either.
+   */
+  async deleteSite(siteId: string): Promise<Outcome<DeleteProgress | null>> {
+    return this.#queue.run(() =>
+      toOutcome(() =>
+        runDeleteStep(this.env, this.#clock, siteId, async () => {
+          await this.ctx.storage.deleteAlarm();
+          await this.ctx.storage.deleteAll();
+        }),
+      ),
+    );
   }
 
   override async alarm(): Promise<void> {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // @@HEADER@@
 /**
- * manage.mjs — the Driftwood management command line (docs/cli.md). One file, Node 18 or newer,
+ * The Driftwood command line (docs/cli.md: manage.mjs; docs/ops-cli.md: ops.mjs). One file, Node 18 or newer,
  * no dependency: only Node built-ins and the global `fetch`, `FormData` and `Blob`.
  *
  *   SERVICE_MANAGEMENT_TOKEN=dwm_… node manage.mjs get-site --url https://example.com
- *   node manage.mjs --help            every command
- *   node manage.mjs <command> --help  one command's flags
+ *   OPS_TOKEN=… node ops.mjs list-sites --url https://admin.example.com
+ *   node <file> --help            every command
+ *   node <file> <command> --help  one command's flags
  *
  * Exit codes: 0 success; 1 the service refused (its answer is printed on stdout); 2 usage, network
  * or credential problem (a message on stderr).
@@ -20,6 +21,14 @@ import path from "node:path";
 
 const SERVICE = "@@SERVICE@@";
 const BASE_PATH = "@@BASE_PATH@@";
+/** The file's own name in messages (`manage.mjs`, `ops.mjs`). */
+const PROGRAM = "@@PROGRAM@@";
+/** The environment variable holding the credential. */
+const TOKEN_ENV = "@@TOKEN_ENV@@";
+/** Whether the tool has the saved OAuth login (`login`, `status`, `logout`) and `mcp`: manage.mjs only. */
+const LOGINS = /*@@LOGINS@@*/ true;
+/** While a request runs longer than this, a progress line on stderr says it still does (a move waits, a copy works). */
+const PROGRESS_EVERY_MS = 5000;
 /** One command per management operation (generated from the route table). */
 const COMMANDS = /*@@COMMANDS@@*/ [];
 
@@ -46,7 +55,7 @@ const err = (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}
 
 function usageFail(message, command) {
   err(`${SERVICE}: ${message}`);
-  err(command ? `Run: node manage.mjs ${command.command} --help` : "Run: node manage.mjs --help");
+  err(command ? `Run: node ${PROGRAM} ${command.command} --help` : `Run: node ${PROGRAM} --help`);
   return EXIT_USAGE;
 }
 
@@ -80,9 +89,9 @@ function typeLabel(flag) {
 function toolHelp() {
   const width = Math.max(...COMMANDS.map((c) => c.command.length));
   const lines = [
-    `Usage: node manage.mjs <command> [flags]`,
+    `Usage: node ${PROGRAM} <command> [flags]`,
     ``,
-    `The ${SERVICE} management API from a terminal: one command per operation (docs/cli.md).`,
+    LOGINS ? `The ${SERVICE} management API from a terminal: one command per operation (docs/cli.md).` : `The ${SERVICE} operators' API from a terminal: one command per operation (docs/ops-cli.md).`,
     ``,
     `Global flags:`,
     `  --url <origin>     the service's origin (else SERVICE_URL); https, or http on localhost, *.localhost, 127.0.0.1, [::1]`,
@@ -91,14 +100,18 @@ function toolHelp() {
     `  --body <json|@file|->  the request body (flags for its fields are merged in; a field given both ways is refused)`,
     `  --help             this text, or a command's flags`,
     ``,
-    `Credential: SERVICE_MANAGEMENT_TOKEN, else the saved login for the origin.`,
-    ``,
-    `Login:`,
-    `  login [--scope "<scope> …"] [--no-open]   connect in a browser (OAuth) and save the login for the origin`,
-    `  status                                     the saved login and whether SERVICE_MANAGEMENT_TOKEN is set`,
-    `  logout                                     revoke the saved login, then delete it`,
-    `  mcp                                        an MCP server over stdio: the remote MCP server's tools, relayed`,
-    ``,
+    ...(LOGINS
+      ? [
+          `Credential: ${TOKEN_ENV}, else the saved login for the origin.`,
+          ``,
+          `Login:`,
+          `  login [--scope "<scope> …"] [--no-open]   connect in a browser (OAuth) and save the login for the origin`,
+          `  status                                     the saved login and whether ${TOKEN_ENV} is set`,
+          `  logout                                     revoke the saved login, then delete it`,
+          `  mcp                                        an MCP server over stdio: the remote MCP server's tools, relayed`,
+          ``,
+        ]
+      : [`Credential: ${TOKEN_ENV}. A command answered 202 (copy, delete) is sent again with the same key until done, with progress on stderr.`, ``]),
     `Exit codes: 0 success; 1 the service refused (answer on stdout); 2 usage, network or credential problem.`,
     ``,
     `Commands:`,
@@ -108,7 +121,7 @@ function toolHelp() {
 }
 
 function commandHelp(command) {
-  const lines = [`Usage: node manage.mjs ${command.command} [flags]`, ``, `${command.summary}.`, `${command.method} ${BASE_PATH}${command.path}${command.scope ? ` (scope ${command.scope})` : ""}`];
+  const lines = [`Usage: node ${PROGRAM} ${command.command} [flags]`, ``, `${command.summary}.`, `${command.method} ${BASE_PATH}${command.path}${command.scope ? ` (scope ${command.scope})` : ""}`];
   if (command.destructive) lines.push(`Removes or overwrites what it cannot give back by itself.`);
   lines.push(``, `Flags:`);
   const rows = command.flags.map((f) => [`--${f.flag} <${typeLabel(f)}>`, `${f.required ? "required" : "optional"}, ${f.in}${f.description ? `: ${f.description}` : ""}`]);
@@ -250,12 +263,13 @@ function buildRequest(command, flags, origin) {
 
 /** The environment token, else an access token renewed from the saved login (which is rewritten). */
 async function credential(origin) {
-  const token = process.env.SERVICE_MANAGEMENT_TOKEN;
+  const token = process.env[TOKEN_ENV];
   // A header cannot carry it: a credential problem, not a network one (the token is never printed).
-  if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError("SERVICE_MANAGEMENT_TOKEN holds characters a credential never has (spaces or control characters)");
+  if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError(`${TOKEN_ENV} holds characters a credential never has (spaces or control characters)`);
   if (token) return token;
+  if (!LOGINS) throw new UsageError(`no credential: set ${TOKEN_ENV}`);
   const file = loginFile(origin);
-  if (readSaved(file) === null) throw new UsageError(`no credential: set SERVICE_MANAGEMENT_TOKEN, or run: node manage.mjs login --url ${origin}`);
+  if (readSaved(file) === null) throw new UsageError(`no credential: set ${TOKEN_ENV}, or run: node ${PROGRAM} login --url ${origin}`);
   return withLock(file, async () => {
     const saved = readSaved(file);
     if (saved === null) throw new UsageError(`no saved login for ${origin}: run login`);
@@ -544,7 +558,7 @@ const MCP_PATH = "/api/manage/mcp";
 async function mcp(flags) {
   for (const name of flags.keys()) if (!["url"].includes(name)) throw new UsageError(`unknown flag --${name} for mcp`);
   const origin = originOf(flags);
-  const saved = !process.env.SERVICE_MANAGEMENT_TOKEN;
+  const saved = !process.env[TOKEN_ENV];
   let token = await credential(origin);
   let protocolVersion;
   const relay = async (line) => {
@@ -613,7 +627,7 @@ function status(flags) {
   const origin = originOf(flags);
   const file = loginFile(origin);
   const saved = readSaved(file);
-  const environment = Boolean(process.env.SERVICE_MANAGEMENT_TOKEN);
+  const environment = Boolean(process.env[TOKEN_ENV]);
   const shown = {
     origin,
     site: saved?.site ?? null,
@@ -624,7 +638,7 @@ function status(flags) {
   };
   out(JSON.stringify(shown, null, flags.has("json") || !process.stdout.isTTY ? undefined : 2));
   if (!saved && !environment) {
-    err(`${SERVICE}: no credential for ${origin}: run login, or set SERVICE_MANAGEMENT_TOKEN`);
+    err(`${SERVICE}: no credential for ${origin}: run login, or set ${TOKEN_ENV}`);
     return EXIT_USAGE;
   }
   return EXIT_OK;
@@ -670,6 +684,16 @@ function retryAfterSeconds(value) {
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+/** Calls of one resumable operation at most (each does a bounded share of the work). */
+const MAX_ROUNDS = 10_000;
+
+/** One line of a resumable operation's progress: its state, and the rows and objects so far. */
+function progressLine(body) {
+  const figures = body?.copied ?? body ?? {};
+  const rows = figures.rows && typeof figures.rows === "object" ? Object.values(figures.rows).reduce((sum, n) => sum + (typeof n === "number" ? n : 0), 0) : 0;
+  return `${body?.state ?? "?"}: ${rows} rows, ${figures.objects ?? 0} objects (${figures.bytes ?? 0} bytes)`;
+}
+
 function printAnswer(text, contentType, compact) {
   if (text === "") return;
   if (contentType.includes("json")) {
@@ -706,7 +730,7 @@ async function run(argv) {
     out(toolHelp());
     return EXIT_OK;
   }
-  const own = { login, status, logout, mcp }[name];
+  const own = LOGINS ? { login, status, logout, mcp }[name] : undefined;
   if (own) {
     if (flags.has("help")) {
       out(toolHelp());
@@ -752,20 +776,33 @@ async function run(argv) {
   }
   const compact = flags.has("json") || !process.stdout.isTTY;
   if (request.key !== undefined) err(`Idempotency-Key: ${request.key}`);
+  let rounds = 0;
   for (let attempt = 1; ; attempt++) {
     const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
     if (request.json) headers["content-type"] = "application/json";
     if (request.key !== undefined) headers["idempotency-key"] = request.key;
     let response;
     let text;
+    const started = Date.now();
+    const ticking = setInterval(() => err(`${command.command}: still working (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_EVERY_MS);
     try {
       response = await send(request.url, { method: command.method, headers, body: request.makeBody?.() });
       text = response.text;
     } catch (e) {
       err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.cause?.message ?? e.message}`);
       return EXIT_USAGE;
+    } finally {
+      clearInterval(ticking);
     }
     const contentType = response.headers.get("content-type") ?? "";
+    // A resumable operation (a site copy or deletion) answers 202 while work remains: the same request
+    // again, with the same key, goes on where it stopped (docs/ops-cli.md).
+    if (response.status === 202 && command.resumable && rounds < MAX_ROUNDS) {
+      rounds++;
+      err(`${command.command}: ${progressLine(parseJson(text))} (call ${rounds}; continuing with the same key)`);
+      attempt = 0;
+      continue;
+    }
     if (response.status >= 200 && response.status < 300) {
       if (request.outFile !== undefined) {
         try {
@@ -777,6 +814,7 @@ async function run(argv) {
         err(`${SERVICE}: wrote ${response.bytes.length} bytes (${contentType || "no type"}) to ${request.outFile}`);
         return EXIT_OK;
       }
+      if (command.resumable && rounds > 0) err(`${command.command}: ${progressLine(parseJson(text))}`);
       printAnswer(text, contentType, compact);
       return EXIT_OK;
     }

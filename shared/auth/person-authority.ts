@@ -19,6 +19,8 @@ export interface PersonSite {
   slug: string;
   name: string;
   role: string;
+  /** The operators suspended the site: the admin reads it, every write is 403 site_suspended (docs/operations-api.md). */
+  suspended: boolean;
 }
 
 /**
@@ -91,11 +93,11 @@ export async function personSites(db: Kysely<Database>, personId: string): Promi
     .selectFrom("memberships")
     .innerJoin("sites", "sites.id", "memberships.site_id")
     .innerJoin("roles", (join) => join.onRef("roles.id", "=", "memberships.role_id").onRef("roles.site_id", "=", "memberships.site_id"))
-    .select(["sites.id as id", "sites.slug as slug", "sites.name as name", "roles.slug as role"])
+    .select(["sites.id as id", "sites.slug as slug", "sites.name as name", "roles.slug as role", "sites.suspended_at as suspended_at"])
     .where("memberships.person_id", "=", personId)
     .where("memberships.active", "=", 1)
     .orderBy("sites.name")
     .orderBy("sites.id")
     .execute();
-  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, role: r.role }));
+  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, role: r.role, suspended: r.suspended_at !== null && r.suspended_at !== undefined }));
 }

@@ -36,6 +36,8 @@ export const CONTROL_TABLES = [
   "signing_keys",
   "invitations",
   "ops_claims",
+  "site_copies",
+  "site_deletions",
 ] as const;
 
 /** A site's content tables, parents before children (the copy order of a move; deletes run in reverse). */

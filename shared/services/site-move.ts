@@ -125,7 +125,7 @@ async function copyTable(source: D1Database, target: D1Database, table: string, 
 }
 
 /** A table's primary key columns (every table a move copies has one). */
-async function primaryKey(db: D1Database, table: string): Promise<string[]> {
+export async function primaryKey(db: D1Database, table: string): Promise<string[]> {
   const info = await db.prepare(`PRAGMA table_info(${table})`).all<{ name: string; pk: number }>();
   const pk = info.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
   if (pk.length === 0) throw new Error(`table ${table} has no primary key`);

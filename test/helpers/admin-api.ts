@@ -19,7 +19,7 @@ export interface AdminSession {
 
 export interface SessionBody {
   person: { id: string; email: string; name: string };
-  sites: { id: string; slug: string; name: string; role: string }[];
+  sites: { id: string; slug: string; name: string; role: string; suspended: boolean }[];
   csrf_token: string;
 }
 

@@ -140,7 +140,7 @@ describe("the seeded demo editor (scripts/seed/editor.ts)", () => {
     const persons = await env.DB.prepare("SELECT id FROM persons WHERE email = ?").bind(DEMO_EDITOR.email).all<{ id: string }>();
     expect(persons.results).toHaveLength(1);
     const session = await signIn(DEMO_EDITOR.email, DEMO_EDITOR.password);
-    expect(session.body.sites).toEqual([{ id: a.site.id, slug: a.site.slug, name: a.site.name, role: "editor" }]);
+    expect(session.body.sites).toEqual([{ id: a.site.id, slug: a.site.slug, name: a.site.name, role: "editor", suspended: false }]);
     expect(session.body.sites.some((s) => s.id === b.site.id)).toBe(false);
   });
 });

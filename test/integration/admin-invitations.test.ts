@@ -195,7 +195,7 @@ describe("POST /api/invitations/accept", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/^dw_session=dws_[A-Za-z0-9_-]{43};.*HttpOnly/);
     expect(res.body.person).toMatchObject({ email, name: "Ed Itor" });
-    expect(res.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "editor" }]);
+    expect(res.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "editor", suspended: false }]);
     expect(res.body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const personId = res.body.person.id;
     const person = await env.DB.prepare("SELECT password_hash, active FROM persons WHERE id = ?").bind(personId).first<{ password_hash: string; active: number }>();

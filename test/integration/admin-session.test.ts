@@ -35,7 +35,7 @@ describe("POST /api/session", () => {
     expect(attributes).not.toContain("secure"); // admin.localhost runs over http
 
     expect(res.body.person).toEqual({ id: s.adminId, email: `${s.site.slug}@example.test`, name: "Admin" });
-    expect(res.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "admin" }]);
+    expect(res.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "admin", suspended: false }]);
     expect(res.body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Object.keys(res.body).sort()).toEqual(["csrf_token", "person", "sites"]);
 
@@ -212,7 +212,7 @@ describe("permissions are re-read on every request", () => {
     const s = await seedSite();
     const editor = await s.person("editor");
     const session = await signIn(await emailOf(editor.id), "pw");
-    expect(session.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "editor" }]);
+    expect(session.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "editor", suspended: false }]);
     const res = await adminCall<ErrorBody>(session, "POST", "/api/site-tokens", { siteId: s.site.id, body: { name: "x", model_ids: ["mdl_x"] } });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("missing_permission");

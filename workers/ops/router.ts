@@ -1,5 +1,9 @@
 import {
   AddHostBody,
+  CopySiteBody,
+  DeleteSiteBody,
+  FleetReportQuery,
+  ProposeModelBody,
   CreateSiteBody,
   EmptyBody,
   InviteAdministratorBody,
@@ -17,6 +21,9 @@ import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/operators";
 import { parse } from "../../shared/services/validation";
+import { DRIFTWOOD_VERSION } from "../../shared/version";
+import { cacheTag } from "../../shared/services/lifecycle/context";
+import { cloudflarePurger, purgeAfterCommit } from "../../shared/public/cache-purge";
 import { readJsonBody } from "../http/json-body";
 import { json } from "../http/respond";
 import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table";
@@ -24,6 +31,9 @@ import { expectValue, siteObject } from "../forward";
 import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
 import { adminOrigin } from "../oauth/origin";
 import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
+import { dryRunCopy, runCopy } from "./copy";
+import { runDelete } from "./delete";
+import { fleetReport, proposeToFleet } from "./fleet-proposals";
 
 export { OPS_BASE };
 
@@ -83,6 +93,8 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
   };
 
   switch (route.operationId) {
+    case "getServiceInfo":
+      return json({ name: "driftwood", version: DRIFTWOOD_VERSION });
     case "listSites":
       return json({ data: await listOpsSites(env) });
     case "getSite":
@@ -106,12 +118,43 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       const { id } = parse(SiteRefPath, params);
       parse(EmptyBody, body);
       const suspend = route.operationId === "suspendSite";
-      return keyed(200, (extra) => setOpsSiteSuspended(env, clock, id, suspend, extra));
+      return keyed(200, async (extra) => {
+        const view = await setOpsSiteSuspended(env, clock, id, suspend, extra);
+        // The edge cache may hold the site's public answers (docs/caching.md): purge them, so a
+        // suspended site stops being served at once rather than when they expire.
+        if (suspend) await purgeAfterCommit(env, cloudflarePurger(env), [cacheTag.site(view.id)]);
+        return view;
+      });
     }
     case "inviteSiteAdministrator": {
       const { id } = parse(SiteRefPath, params);
       const { email } = parse(InviteAdministratorBody, body);
       return keyed(201, () => inviteOpsSiteAdministrator(env, clock, id, email, adminOrigin(request, env)), { stored: withoutLink });
+    }
+    case "copySite": {
+      const { id } = parse(SiteRefPath, params);
+      const parsed = parse(CopySiteBody, body);
+      const input = { to: parsed.to, into: parsed.into, content: parsed.content ?? false, media: parsed.media ?? false };
+      // A dry run writes nothing, so it needs no key (a key sent is ignored).
+      if (parsed.dry_run === true) return dryRunCopy(env, id, input);
+      const key = idempotencyKey(request);
+      return runCopy(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, input);
+    }
+    case "deleteSite": {
+      const { id } = parse(SiteRefPath, params);
+      const { confirm } = parse(DeleteSiteBody, body);
+      const key = idempotencyKey(request);
+      return runDelete(env, clock, key, await requestFingerprint(request.method, new URL(request.url).pathname, body), id, confirm);
+    }
+    case "proposeModelToSites": {
+      const input = parse(ProposeModelBody, body);
+      const key = idempotencyKey(request);
+      // Each site's proposal commits in its own object: the fleet answer is stored once all are made.
+      return keyed(201, () => proposeToFleet(env, key, input), { stored: (answer) => answer });
+    }
+    case "fleetModelProposals": {
+      const { model } = parse(FleetReportQuery, Object.fromEntries(new URL(request.url).searchParams));
+      return json(await fleetReport(env, model));
     }
     case "moveSiteDatabase": {
       const { id } = parse(MoveSitePath, params);

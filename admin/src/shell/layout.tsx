@@ -74,9 +74,15 @@ export function Layout({ children }: { children: ComponentChildren }) {
           Sign out
         </Button>
       </header>
+      {site?.suspended ? (
+        <p class="suspended-banner" role="status">
+          <strong>{site.name} is suspended.</strong> You can read everything; changes are refused until the operators resume the site.
+        </p>
+      ) : null}
       <main id="main" class="page" tabIndex={-1}>
         {children}
       </main>
+      <footer class="footer muted">Driftwood {DRIFTWOOD_VERSION}</footer>
     </div>
   );
 }

@@ -21,8 +21,8 @@ const ARTIFACTS = path.join(root, "test", "artifacts", "admin-ui");
 const DOC_SCREENS = path.join(root, "docs", "admin-ui");
 
 /** Starts the seeded service and a browser; `close()` stops both. */
-export async function startAdmin({ port }) {
-  const server = await startDevServer({ port });
+export async function startAdmin({ port, vars = {} }) {
+  const server = await startDevServer({ port, vars });
   const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
   const origin = `http://admin.localhost:${port}`;
   return {
