@@ -1507,6 +1507,59 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "list-plugin-operations",
+  "operationId": "listPluginOperations",
+  "method": "GET",
+  "path": "/plugins/operations",
+  "summary": "Plugin operations the credential may run now",
+  "scope": "plugins:use",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "invoke-plugin-operation",
+  "operationId": "invokePluginOperation",
+  "method": "POST",
+  "path": "/plugins/{id}/operations/{operation}/invoke",
+  "summary": "Runs a plugin operation as the creator; the plugin gets only a one-time code (5 s timeout)",
+  "scope": "plugins:use",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "operation",
+    "name": "operation",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "instance-id",
+    "name": "instance_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "input"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "upload-media",
   "operationId": "uploadMedia",
   "method": "POST",

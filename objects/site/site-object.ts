@@ -9,7 +9,7 @@ import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedE
 import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
 import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
-import { IdempotencyLedger } from "./idempotency";
+import { IdempotencyLedger, type ClaimRequest, type ClaimResult, type StoredAnswer } from "./idempotency";
 import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./leases";
 import { SITE_OBJECT_MIGRATIONS } from "./migrations";
 import { RateLimiter, type TakeResult } from "./rate-limits";
@@ -118,6 +118,28 @@ export class SiteObject extends DurableObject<Env> {
   takeOverLease(resource: string, holder: string): Lease {
     this.#armSweep();
     return this.#leases.takeOver({ resource, holder });
+  }
+
+  // ── Idempotency of work done outside the write queue (plugin operations) ────────────────────
+  /**
+   * Claims an Idempotency-Key for work that runs in the worker, not in this object's write queue
+   * (a plugin operation: its plugin call must not hold the site's writers). Spec 2 idempotency
+   * rule 4: such a command is kept in its own record, so a stale-pending claim (its run stopped
+   * without an answer) is taken over and the retry runs again; a running one is `in_progress`.
+   */
+  claimKey(request: ClaimRequest): ClaimResult {
+    this.#armSweep();
+    const claim = this.#ledger.claim(request);
+    if (claim.kind === "in_progress" && claim.retryAfterSeconds === null && this.#ledger.takeOver(request.scope, request.key)) return { kind: "claimed" };
+    return claim;
+  }
+  /** Stores the answer of a claimed key (replayed to a retry with the same key and body). */
+  completeKey(scope: string, key: string, answer: StoredAnswer): boolean {
+    return this.#ledger.complete(scope, key, answer);
+  }
+  /** Frees a claimed key after a refusal or failure, so a corrected retry can run. */
+  freeKey(scope: string, key: string): boolean {
+    return this.#ledger.free(scope, key);
   }
 
   // ── Rate limits ──────────────────────────────────────────────────────────────────────────
