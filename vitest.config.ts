@@ -141,6 +141,8 @@ async function fakePlugin(request: { url: string; method: string; headers: Heade
     if (canned.delay_ms) await sleep(canned.delay_ms);
     return jsonAnswer(canned.status, canned.body);
   }
+  const policy = /\/policies\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (policy) return fakePolicy(policy, JSON.parse(body || "{}") as { fields?: Record<string, unknown> });
   // An operation id starting with `echo` (`echo-entry`, `echo-archive`) answers like `echo`.
   const id = /\/operations\/([^/]+)$/.exec(url.pathname)?.[1];
   const operation = id?.startsWith("echo") ? "echo" : id;
@@ -179,6 +181,39 @@ async function fakePlugin(request: { url: string; method: string; headers: Heade
 }
 
 /**
+ * A content policy of the fake plugin, by policy id: `forbid` refuses string fields containing
+ * FORBIDDEN, `trim` trims surrounding spaces of string fields, `shout` upper-cases a title containing
+ * "shout", `down` answers 502 (unreachable), `bad` sets the title to a number, `stray` sets a field
+ * not being written; any other id allows. A title containing SLOW makes any policy answer after 2 s.
+ */
+async function fakePolicy(policy: string, sent: { fields?: Record<string, unknown> }) {
+  const fields = sent.fields ?? {};
+  const title = typeof fields.title === "string" ? fields.title : "";
+  if (title.includes("SLOW")) await sleep(2000);
+  const allowed = jsonAnswer(200, { outcome: "allowed" });
+  switch (policy) {
+    case "forbid": {
+      const bad = Object.entries(fields).filter(([, value]) => typeof value === "string" && value.includes("FORBIDDEN")).map(([key]) => key);
+      return bad.length > 0 ? jsonAnswer(200, { outcome: "refused", code: "forbidden_word", message: "Remove the word FORBIDDEN.", fields: bad }) : allowed;
+    }
+    case "trim": {
+      const changed = Object.fromEntries(Object.entries(fields).filter(([, value]) => typeof value === "string" && value.trim() !== value).map(([key, value]) => [key, String(value).trim()]));
+      return Object.keys(changed).length > 0 ? jsonAnswer(200, { outcome: "transformed", fields: changed, message: "Trimmed spaces." }) : allowed;
+    }
+    case "shout":
+      return title.includes("shout") ? jsonAnswer(200, { outcome: "transformed", fields: { title: title.toUpperCase() } }) : allowed;
+    case "down":
+      return new Response("bad gateway", { status: 502 });
+    case "bad":
+      return jsonAnswer(200, { outcome: "transformed", fields: { title: 42 } });
+    case "stray":
+      return jsonAnswer(200, { outcome: "transformed", fields: { not_written: "x" } });
+    default:
+      return allowed;
+  }
+}
+
+/**
  * The workerd suite runs in groups of files that share one runtime (a vitest project each, with
  * `isolate: false`): starting a runtime per file cost about half the suite's time, while one runtime
  * for every file slows each SELF.fetch as requests pile up in it (workers-sdk #15446) until it fails.
@@ -196,10 +231,11 @@ export default defineConfig(async () => {
         miniflare: {
           // CONFIG_CACHE_MS 0: tests change sites and models between reads and must see it at once.
           // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
+          // PLUGIN_POLICY_BUDGET 30: the policy budget test need not ask 600 policies.
           // MEDIA_REQUEST_BODY_LIMIT_BYTES 45 MB: the streamed upload's limit below the 100 MB default,
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
           // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token" },
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", PLUGIN_POLICY_BUDGET: "30", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver, PLUGIN_FETCH: fakePlugin },
         },

@@ -809,6 +809,7 @@ export interface AdminOperations {
         "id": string;
         "label": string;
         "mode": "validate" | "transform";
+        "advisory"?: boolean;
       }>;
       "events"?: Array<string>;
     };

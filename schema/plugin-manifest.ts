@@ -116,7 +116,12 @@ const Operation = v.strictObject({
   capabilities: v.pipe(v.array(PluginCapabilitySchema), v.maxLength(PLUGIN_CAPABILITIES.length), v.check((items) => distinct(items), "capabilities must be unique")),
 });
 
-const ContentPolicy = v.strictObject({ id: localId, label, mode: v.picklist(CONTENT_POLICY_MODES) });
+/**
+ * A content policy (docs/plugin-policies.md). `advisory` (decision, default false): when the plugin
+ * cannot be asked, an advisory policy lets the write proceed (reported in `policy_results`), an
+ * enforcing one refuses it (503 plugin_policy_unavailable).
+ */
+const ContentPolicy = v.strictObject({ id: localId, label, mode: v.picklist(CONTENT_POLICY_MODES), advisory: v.optional(v.boolean(), false) });
 
 export const PluginManifestSchema = v.pipe(
   v.strictObject({

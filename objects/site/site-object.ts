@@ -23,6 +23,7 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
+import { policyStep, type WritePrepare } from "./policy-step";
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -101,7 +102,7 @@ export class SiteObject extends DurableObject<Env> {
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
   command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    return this.#write(request, commandBuilder(name), COMMANDS[name].status);
+    return this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────
@@ -222,7 +223,12 @@ export class SiteObject extends DurableObject<Env> {
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
   }
 
-  async #write<I extends object, T>(request: C.WriteRequest<I>, build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>, status = 200): Promise<Outcome<C.WriteAnswer<T>>> {
+  async #write<I extends object, T>(
+    request: C.WriteRequest<I>,
+    build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>,
+    status = 200,
+    prepare?: WritePrepare<I>,
+  ): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
     this.#identity.note(request.siteId);
     if (request.rate) {
@@ -230,7 +236,7 @@ export class SiteObject extends DurableObject<Env> {
       const rate = this.#limits.take(bucket, limit, windowMs);
       if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
     }
-    return this.#writes.run(request, build, status);
+    return this.#writes.run(request, build, status, prepare);
   }
 
   /**
