@@ -11,6 +11,7 @@ import { isIdempotencyKey } from "../manage/idempotency-key";
 import { credentialAuthority, dispatchManage, MANAGE_BASE } from "../manage/router";
 import { RPC, RpcError } from "./json-rpc";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
+import { uploadForm } from "./upload-tool";
 
 /**
  * `tools/list` and `tools/call` of the remote MCP server (docs/mcp.md). Core tools come from the
@@ -164,7 +165,12 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   }
   const headers = new Headers();
   const init: RequestInit = { method: route.method.toUpperCase(), headers };
-  if (route.method !== "get") {
+  if (route.multipart) {
+    // An upload tool: the same multipart/form-data request the HTTP route reads (upload-tool.ts).
+    const form = uploadForm(tool, args);
+    if (form instanceof AppError) return refusal(form, key);
+    init.body = form;
+  } else if (route.method !== "get") {
     headers.set("content-type", "application/json");
     init.body = JSON.stringify(body);
   }
