@@ -4,7 +4,7 @@ import { siteScopedDatabase } from "../../shared/db/site-databases";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { findSiteById } from "../../shared/repositories/site-repository";
-import { askPolicies, policiesFor, transformRefused, type PolicyResult } from "../../shared/services/plugins/policies";
+import { askPolicies, policiesFor, sitePolicies, transformRefused, type PolicyResult } from "../../shared/services/plugins/policies";
 import { policySubject, POLICY_COMMANDS, withFields } from "../../shared/services/plugins/policy-subjects";
 import type { WriteRequest } from "./commands";
 import type { RateLimiter } from "./rate-limits";
@@ -41,11 +41,14 @@ export function policyStep<I extends object>(env: Env, clock: Clock, limits: Rat
     const none: Prepared<I> = { input, extra: null, explain: () => null };
     const d1 = await siteScopedDatabase(env, request.siteId);
     const db = createDb(d1);
+    // One read first: a site without content policies asks nothing and reads nothing more.
+    const declared = await sitePolicies(db, request.siteId);
+    if (declared.length === 0) return none;
     const site = await findSiteById(db, request.siteId);
     if (!site) return none;
     const subject = await policySubject(db, site, name, input as Record<string, unknown>);
     if (!subject) return none;
-    const asks = await policiesFor(db, site.id, subject.model_id);
+    const asks = policiesFor(declared, subject.model_id);
     if (asks.length === 0) return none;
     const budget = policyBudget(env);
     for (let i = 0; i < asks.length; i++) {

@@ -65,8 +65,11 @@ export interface PolicyAsk {
   policy: ManifestPolicy;
 }
 
-/** The policies that apply to an entry of `modelId`: active installations granted the model, in installation then manifest order. */
-export async function policiesFor(db: Kysely<Database>, siteId: string, modelId: string): Promise<PolicyAsk[]> {
+/**
+ * Every content policy of the site's active installations, in installation then manifest order
+ * (one read; most sites have none, and then a write asks nothing more).
+ */
+export async function sitePolicies(db: Kysely<Database>, siteId: string): Promise<PolicyAsk[]> {
   const rows = await db
     .selectFrom("plugin_installations")
     .selectAll()
@@ -76,10 +79,14 @@ export async function policiesFor(db: Kysely<Database>, siteId: string, modelId:
     .orderBy("id", "asc")
     .execute();
   return rows.flatMap((row) => {
-    if (!installationGrant(row).model_ids.includes(modelId)) return [];
     const manifest = manifestOf(row);
     return manifest.content_policies.map((policy) => ({ row, manifest, policy }));
   });
+}
+
+/** The policies that apply to an entry of `modelId`: those whose installation is granted the model. */
+export function policiesFor(all: readonly PolicyAsk[], modelId: string): PolicyAsk[] {
+  return all.filter((ask) => installationGrant(ask.row).model_ids.includes(modelId));
 }
 
 const FieldKeys = v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(200));
