@@ -114,12 +114,67 @@ describe("demo plugin operations", () => {
     assert.equal(json(entry).published_version_id, null, entry.text);
   });
 
-  it("gives up on a plugin slower than 5000 ms (504 plugin_timeout)", { timeout: 60_000 }, async () => {
+  it("gives up on a plugin slower than 5000 ms (504 plugin_timeout); the same key meanwhile is 409 invocation_in_progress", { timeout: 60_000 }, async () => {
     const started = Date.now();
-    const res = await invoke("slow");
+    const key = `e2e-slow-${Date.now()}`;
+    const [res, second] = await Promise.all([invoke("slow", {}, key), new Promise((r) => setTimeout(r, 1000)).then(() => invoke("slow", {}, key))]);
     assert.equal(res.status, 504, res.text);
     assert.equal(json(res).error.code, "plugin_timeout");
     assert.ok(Date.now() - started >= 4900);
+    assert.equal(second.status, 409, second.text);
+    assert.equal(json(second).error.code, "invocation_in_progress");
+  });
+
+  it("MCP: each operation the credential may run is a tool with explicit destructiveHint; the automation one is none", { timeout: 60_000 }, async () => {
+    const rpc = async (method, params) => {
+      const res = await request(PORT, {
+        method: "POST",
+        host: "demo.localhost",
+        path: "/api/manage/mcp",
+        headers: { authorization: `Bearer ${server.info.management_token}`, "mcp-protocol-version": "2025-06-18" },
+        body: { jsonrpc: "2.0", id: 1, method, ...(params ? { params } : {}) },
+      });
+      assert.equal(res.status, 200, res.text);
+      return json(res);
+    };
+    const tools = (await rpc("tools/list")).result.tools.filter((t) => t.name.startsWith("plugin_demo_helper_op_"));
+    assert.deepEqual(
+      tools.map((t) => [t.name, t.annotations.destructiveHint]),
+      [
+        ["plugin_demo_helper_op_word_count", false],
+        ["plugin_demo_helper_op_summarize", false],
+        ["plugin_demo_helper_op_archive", true],
+        ["plugin_demo_helper_op_slow", false],
+      ],
+    );
+    assert.deepEqual(tools[1].inputSchema.required, ["instance_id"]);
+    const called = await rpc("tools/call", { name: "plugin_demo_helper_op_word_count", arguments: { idempotency_key: `e2e-mcp-wc-${Date.now()}` } });
+    assert.equal(called.result.structuredContent.status, 200, JSON.stringify(called));
+    assert.equal(called.result.structuredContent.body.outcome, "completed");
+    const automation = await rpc("tools/call", { name: "plugin_demo_helper_op_nightly_digest", arguments: {} });
+    assert.equal(automation.error?.message, "Unknown tool: plugin_demo_helper_op_nightly_digest");
+  });
+
+  it("a disabled plugin's operation is 409 plugin_unavailable and unlisted; an unknown plugin is 404 not_found", { timeout: 60_000 }, async () => {
+    const signIn = await request(PORT, { method: "POST", host: "admin.localhost", path: "/api/session", body: server.info.admin });
+    assert.equal(signIn.status, 200, signIn.text);
+    const demo = server.info.sites.find((site) => site.slug === "demo");
+    const session = { cookie: String(signIn.headers["set-cookie"]).split(";")[0], csrf: json(signIn).csrf_token };
+    const admin = (path) => request(PORT, { method: "POST", host: "admin.localhost", path, body: {}, headers: { cookie: session.cookie, "x-site-id": demo.id, "x-csrf-token": session.csrf } });
+    const id = server.info.plugin_installation_id;
+    assert.equal((await admin(`/api/plugins/${id}/disable`)).status, 200);
+    try {
+      const res = await invoke("word-count");
+      assert.equal(res.status, 409, res.text);
+      assert.equal(json(res).error.code, "plugin_unavailable");
+      const listed = await manage("GET", "/plugins/operations");
+      assert.equal(json(listed).data.filter((op) => op.plugin_id === "demo-helper").length, 0);
+    } finally {
+      assert.equal((await admin(`/api/plugins/${id}/activate`)).status, 200);
+    }
+    const unknown = await manage("POST", "/plugins/no-such-plugin/operations/word-count/invoke", {});
+    assert.equal(unknown.status, 404, unknown.text);
+    assert.equal(json(unknown).error.code, "not_found");
   });
 });
 
