@@ -1969,7 +1969,7 @@ export interface ManageOperations {
       }>;
     };
   };
-  /** POST /api/manage/v1/plugins/{id}/operations/{operation}/invoke — scope plugins:use */
+  /** POST /api/manage/v1/plugins/{id}/operations/{operation}/invoke — scope plugins:use — needs Idempotency-Key */
   invokePluginOperation: {
     method: "POST";
     path: "/api/manage/v1/plugins/{id}/operations/{operation}/invoke";

@@ -182,6 +182,7 @@ export const pluginRoutes: readonly RouteSpec[] = [
     path: "/plugins/{id}/operations/{operation}/invoke",
     summary: "Runs a plugin operation as the creator; the plugin gets only a one-time code (5 s timeout)",
     scope: "plugins:use",
+    idempotent: true,
     params: v.strictObject({ id: Id, operation: Id }),
     body: InvokeBody,
     response: v.strictObject({ outcome: v.literal("completed"), result: v.object({ blocks: v.array(ResultBlock) }), replayed: v.optional(v.literal(true)) }),
