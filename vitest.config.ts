@@ -93,6 +93,126 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
   return failingPaths.has(url.pathname) ? new Response("receiver down", { status: 500 }) : new Response(null, { status: 204 });
 }
 
+/** One call the fake plugin received (an operation run or a content policy question). */
+interface PluginFetchCall {
+  host: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+const pluginCalls: PluginFetchCall[] = [];
+/** Answers set by tests for a policy path: `{ status, body, delay_ms }` (PUT /answer?path=). */
+const pluginAnswers = new Map<string, { status: number; body: unknown; delay_ms?: number }>();
+
+const jsonAnswer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A stand-in for plugins' endpoints, bound as `PLUGIN_FETCH` (test/helpers/fake-plugin.ts drives
+ * it). Every call to another host is recorded; an operation's answer is chosen by its id (the last
+ * path segment of `/operations/<id>`): `echo` (completed: text, rows, links, json echoing the
+ * body), `refuse` (422 refusal), `garbage` (200, not JSON), `http-link` (an http link), `crash`
+ * (500), `gateway` (502: unreachable; a refused connection is tested end to end), `slow` (answers after 6 s, past
+ * the 5 s timeout), `wait` (answers after 1.5 s). Any path may be given a canned answer with
+ * `PUT plugin.control/answer?path=` (body `{ status, body, delay_ms? }`), which wins.
+ * The control host `plugin.control`: `GET /calls?path=` lists calls to a path (all without it).
+ */
+async function fakePlugin(request: { url: string; method: string; headers: Headers | { forEach(cb: (value: string, key: string) => void): void }; text(): Promise<string> }) {
+  const url = new URL(request.url);
+  if (url.hostname === "plugin.control") {
+    const path = url.searchParams.get("path");
+    if (url.pathname === "/answer") {
+      if (request.method === "PUT") pluginAnswers.set(path ?? "", JSON.parse(await request.text()) as { status: number; body: unknown; delay_ms?: number });
+      else pluginAnswers.delete(path ?? "");
+      return new Response(null, { status: 204 });
+    }
+    return jsonAnswer(200, path === null ? pluginCalls : pluginCalls.filter((c) => c.path === path));
+  }
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const body = await request.text();
+  pluginCalls.push({ host: url.hostname, path: url.pathname, headers, body, at: Date.now() });
+  const canned = pluginAnswers.get(url.pathname);
+  if (canned) {
+    if (canned.delay_ms) await sleep(canned.delay_ms);
+    return jsonAnswer(canned.status, canned.body);
+  }
+  const policy = /\/policies\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (policy) return fakePolicy(policy, JSON.parse(body || "{}") as { fields?: Record<string, unknown> });
+  // An operation id starting with `echo` (`echo-entry`, `echo-archive`) answers like `echo`.
+  const id = /\/operations\/([^/]+)$/.exec(url.pathname)?.[1];
+  const operation = id?.startsWith("echo") ? "echo" : id;
+  const sent = JSON.parse(body || "{}") as Record<string, unknown>;
+  switch (operation) {
+    case "echo":
+    case "wait":
+      if (operation === "wait") await sleep(1500);
+      return jsonAnswer(200, {
+        outcome: "completed",
+        result: {
+          blocks: [
+            { type: "text", text: `ran ${String(sent.operation)}` },
+            { type: "rows", columns: ["key", "value"], rows: [["instance_id", (sent.instance_id as string | null) ?? null]] },
+            { type: "links", links: [{ label: "Docs", url: "https://plugins.example.test/docs" }] },
+            { type: "json", value: { input: sent.input ?? null } },
+          ],
+        },
+      });
+    case "refuse":
+      return jsonAnswer(422, { outcome: "refused", refusal: { code: "not_today", message: "Not today, thank you." } });
+    case "garbage":
+      return new Response("<html>oops</html>", { status: 200 });
+    case "http-link":
+      return jsonAnswer(200, { outcome: "completed", result: { blocks: [{ type: "links", links: [{ label: "Plain", url: "http://plugins.example.test/x" }] }] } });
+    case "crash":
+      return jsonAnswer(500, { error: "boom" });
+    case "gateway":
+      return new Response("bad gateway", { status: 502 });
+    case "slow":
+      await sleep(6000);
+      return jsonAnswer(200, { outcome: "completed", result: { blocks: [] } });
+    default:
+      return jsonAnswer(404, { error: "no such route" });
+  }
+}
+
+/**
+ * A content policy of the fake plugin, by policy id: `forbid` refuses string fields containing
+ * FORBIDDEN, `trim` trims surrounding spaces of string fields, `shout` upper-cases a title containing
+ * "shout", `down` answers 502 (unreachable), `bad` sets the title to a number, `stray` sets a field
+ * not being written; any other id allows. A title containing SLOW makes any policy answer after 2 s.
+ */
+async function fakePolicy(policy: string, sent: { fields?: Record<string, unknown> }) {
+  const fields = sent.fields ?? {};
+  const title = typeof fields.title === "string" ? fields.title : "";
+  if (title.includes("SLOW")) await sleep(2000);
+  const allowed = jsonAnswer(200, { outcome: "allowed" });
+  switch (policy) {
+    case "forbid": {
+      const bad = Object.entries(fields).filter(([, value]) => typeof value === "string" && value.includes("FORBIDDEN")).map(([key]) => key);
+      return bad.length > 0 ? jsonAnswer(200, { outcome: "refused", code: "forbidden_word", message: "Remove the word FORBIDDEN.", fields: bad }) : allowed;
+    }
+    case "trim": {
+      const changed = Object.fromEntries(Object.entries(fields).filter(([, value]) => typeof value === "string" && value.trim() !== value).map(([key, value]) => [key, String(value).trim()]));
+      return Object.keys(changed).length > 0 ? jsonAnswer(200, { outcome: "transformed", fields: changed, message: "Trimmed spaces." }) : allowed;
+    }
+    case "shout":
+      return title.includes("shout") ? jsonAnswer(200, { outcome: "transformed", fields: { title: title.toUpperCase() } }) : allowed;
+    case "down":
+      return new Response("bad gateway", { status: 502 });
+    case "bad":
+      return jsonAnswer(200, { outcome: "transformed", fields: { title: 42 } });
+    case "stray":
+      return jsonAnswer(200, { outcome: "transformed", fields: { not_written: "x" } });
+    default:
+      return allowed;
+  }
+}
+
 /**
  * The workerd suite runs in groups of files that share one runtime (a vitest project each, with
  * `isolate: false`): starting a runtime per file cost about half the suite's time. Tests call the
@@ -114,13 +234,14 @@ export default defineConfig(async () => {
         miniflare: {
           // CONFIG_CACHE_MS 0: tests change sites and models between reads and must see it at once.
           // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
+          // PLUGIN_POLICY_BUDGET 30: the policy budget test need not ask 600 policies.
           // MEDIA_REQUEST_BODY_LIMIT_BYTES 45 MB: the streamed upload's limit below the 100 MB default,
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
           // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
           // OPS_COPY_STEP_ROWS / OPS_DELETE_STEP_ROWS: a copy or delete of a small site takes several calls, so resuming is tested.
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", PLUGIN_POLICY_BUDGET: "30", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
-          serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver },
+          serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver, PLUGIN_FETCH: fakePlugin },
         },
       }),
     ],

@@ -933,6 +933,37 @@ async function login(flags) {
 const MCP_PATH = "/api/manage/mcp";
 
 /**
+ * The stdio side of the upload tools (docs/mcp.md, "Upload tools"): the remote server takes the
+ * file as `content_base64` + `file_name`; over stdio a tool takes `file_path` (a local file, read
+ * here) and an optional `file_name` (default: the path's base name). Listed schemas are rewritten
+ * accordingly; the call is relayed with the bytes, so checks and answers are the remote ones.
+ */
+function stdioUploadSchemas(body) {
+  for (const tool of body?.result?.tools ?? []) {
+    const schema = tool.inputSchema;
+    if (!schema?.properties?.content_base64) continue;
+    const { content_base64: _bytes, ...properties } = schema.properties;
+    schema.properties = { file_path: { type: "string", minLength: 1, description: "Path of the local file to upload (read by manage.mjs; at most 8 MiB)" }, ...properties };
+    schema.required = ["file_path", ...(schema.required ?? []).filter((name) => name !== "content_base64" && name !== "file_name")];
+  }
+  return body;
+}
+
+/** A tools/call with `file_path`: the file read into `content_base64` (and `file_name`); null when unreadable. */
+function stdioUploadCall(message) {
+  const args = message?.method === "tools/call" ? message.params?.arguments : undefined;
+  if (!args || typeof args.file_path !== "string") return { message };
+  let bytes;
+  try {
+    bytes = readFileSync(args.file_path);
+  } catch (e) {
+    return { error: `cannot read file_path: ${e.code ?? e.message}` };
+  }
+  const { file_path: filePath, ...rest } = args;
+  return { message: { ...message, params: { ...message.params, arguments: { ...rest, content_base64: bytes.toString("base64"), file_name: rest.file_name ?? path.basename(filePath) } } } };
+}
+
+/**
  * `mcp`: an MCP server over stdio (newline-delimited JSON-RPC). Each message is relayed, in order,
  * to the service's remote MCP server with the credential, and its answer written back as one line:
  * the tools, names, schemas, results and refusals are the remote server's own, so the two
@@ -952,6 +983,12 @@ async function mcp(flags) {
       message = undefined;
     }
     const id = message && typeof message === "object" && !Array.isArray(message) && "id" in message ? message.id : undefined;
+    const upload = stdioUploadCall(message);
+    if (upload.error) {
+      if (id !== undefined) out(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32602, message: upload.error } }));
+      return;
+    }
+    if (upload.message !== message) line = JSON.stringify(upload.message);
     for (let attempt = 1; ; attempt++) {
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
       if (protocolVersion) headers["mcp-protocol-version"] = protocolVersion;
@@ -976,7 +1013,7 @@ async function mcp(flags) {
       const body = parseJson(answer.text);
       if (body && typeof body === "object" && body.jsonrpc === "2.0") {
         if (message?.method === "initialize" && typeof body.result?.protocolVersion === "string") protocolVersion = body.result.protocolVersion;
-        out(JSON.stringify(body));
+        out(JSON.stringify(message?.method === "tools/list" ? stdioUploadSchemas(body) : body));
         return;
       }
       // A refusal of the HTTP layer ({ error: { code } }): a JSON-RPC error for a request, nothing for a notification.

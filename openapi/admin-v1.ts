@@ -847,13 +847,16 @@ export interface AdminOperations {
         "label": string;
         "scope": "site" | "entry";
         "destructive": boolean;
+        "automation"?: boolean;
         "input_schema": unknown;
+        "result"?: Array<"text" | "rows" | "links" | "json">;
         "capabilities": Array<"content:read" | "workflow:read" | "workflow:publish" | "workflow:unpublish" | "workflow:locale" | "content:write" | "content:create" | "draft:write" | "content:delete" | "content:propose" | "media:read" | "media:write" | "media:update" | "media:source">;
       }>;
       "content_policies"?: Array<{
         "id": string;
         "label": string;
         "mode": "validate" | "transform";
+        "advisory"?: boolean;
       }>;
       "events"?: Array<string>;
     };

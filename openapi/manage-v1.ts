@@ -1941,6 +1941,73 @@ export interface ManageOperations {
       "single_use": true;
     };
   };
+  /** GET /api/manage/v1/plugins/operations — scope plugins:use */
+  listPluginOperations: {
+    method: "GET";
+    path: "/api/manage/v1/plugins/operations";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "installation_id": string;
+        "plugin_id": string;
+        "plugin_name": string;
+        "id": string;
+        "label": string;
+        "scope": "site" | "entry";
+        "destructive": boolean;
+        "automation": boolean;
+        "input": "none" | "optional" | "required";
+        "input_schema": {
+          [key: string]: unknown;
+        };
+        "result": {
+          "blocks": Array<"text" | "rows" | "links" | "json">;
+        };
+        "model_ids": Array<string>;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/plugins/{id}/operations/{operation}/invoke — scope plugins:use — needs Idempotency-Key */
+  invokePluginOperation: {
+    method: "POST";
+    path: "/api/manage/v1/plugins/{id}/operations/{operation}/invoke";
+    params: {
+      "id": string;
+      "operation": string;
+    };
+    query: never;
+    body: {
+      "instance_id"?: string;
+      "input"?: {
+        [key: string]: unknown;
+      };
+    };
+    response: {
+      "outcome": "completed";
+      "result": {
+        "blocks": Array<{
+          "type": "text";
+          "text": string;
+        } | {
+          "type": "rows";
+          "columns": Array<string>;
+          "rows": Array<Array<string | number | boolean | null>>;
+        } | {
+          "type": "links";
+          "links": Array<{
+            "label": string;
+            "url": string;
+          }>;
+        } | {
+          "type": "json";
+          "value": unknown;
+        }>;
+      };
+      "replayed"?: true;
+    };
+  };
   /** POST /api/manage/v1/media — scope media:write — needs Idempotency-Key */
   uploadMedia: {
     method: "POST";
@@ -2671,6 +2738,8 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   listPluginContentActions: { method: "GET", path: "/api/manage/v1/plugins/content-actions" },
   launchPluginManageView: { method: "POST", path: "/api/manage/v1/plugins/{id}/manage-views/{view}/launch" },
   launchPluginContentAction: { method: "POST", path: "/api/manage/v1/plugins/{id}/content-actions/{action}/entries/{instance_id}/launch" },
+  listPluginOperations: { method: "GET", path: "/api/manage/v1/plugins/operations" },
+  invokePluginOperation: { method: "POST", path: "/api/manage/v1/plugins/{id}/operations/{operation}/invoke" },
   uploadMedia: { method: "POST", path: "/api/manage/v1/media" },
   getMedia: { method: "GET", path: "/api/manage/v1/media/{id}" },
   listMedia: { method: "GET", path: "/api/manage/v1/media" },

@@ -188,7 +188,7 @@ export interface PluginOperations {
           "name": string;
         };
         "launch": {
-          "kind": "manage_view" | "content_action";
+          "kind": "manage_view" | "content_action" | "operation";
           "id": string;
           "instance_id": string | null;
         };

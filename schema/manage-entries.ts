@@ -74,7 +74,10 @@ export const RestoreVersionBody = v.strictObject({ expected_version_id: v.option
 /** Refusals of rich-text values beyond field_validation_failed (docs/rich-text.md). */
 const richTextErrors = ["media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid"] as const;
 
-const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
+/** Content policies of plugins (spec 2 rule 14; docs/plugin-policies.md): asked before every entry write. */
+const policyErrors = ["plugin_policy_refused", "plugin_policy_transform_invalid", "plugin_policy_transform_conflict", "plugin_policy_unavailable", "plugin_policy_budget_exhausted"] as const;
+
+const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", ...policyErrors] as const;
 
 /** Entry operations of the management API (an entry is one language instance, by `instance_id`). */
 /** What a relation write in an entry save can be refused with (docs/content-rules-relations.md). */

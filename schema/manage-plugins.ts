@@ -50,6 +50,58 @@ const RichBlock = v.pipe(
   v.title("RichBlock"),
 );
 
+const BlockKind = v.picklist(["text", "rows", "links", "json"]);
+
+/** An operation the caller may run now (spec 2, "Plugin items"; docs/plugin-operations.md). */
+export const OperationItem = v.pipe(
+  v.object({
+    installation_id: v.string(),
+    plugin_id: v.string(),
+    plugin_name: v.string(),
+    id: v.string(),
+    label: v.string(),
+    scope: v.picklist(["site", "entry"]),
+    destructive: v.boolean(),
+    automation: v.boolean(),
+    input: v.picklist(["none", "optional", "required"]),
+    input_schema: v.record(v.string(), v.unknown()),
+    result: v.object({ blocks: v.array(BlockKind) }),
+    model_ids: v.array(v.string()),
+  }),
+  v.title("PluginOperation"),
+);
+
+/** A result block (text, rows, links with https URLs, json). */
+export const ResultBlock = v.pipe(
+  v.variant("type", [
+    v.object({ type: v.literal("text"), text: v.string() }),
+    v.object({ type: v.literal("rows"), columns: v.array(v.string()), rows: v.array(v.array(v.union([v.string(), v.number(), v.boolean(), v.null()]))) }),
+    v.object({ type: v.literal("links"), links: v.array(v.object({ label: v.string(), url: v.string() })) }),
+    v.object({ type: v.literal("json"), value: v.unknown() }),
+  ]),
+  v.title("OperationResultBlock"),
+);
+
+/** `{ instance_id?, input? }`: instance_id for an entry operation only; input checked against input_schema. */
+export const InvokeBody = v.strictObject({
+  instance_id: v.optional(Id),
+  input: v.optional(v.record(v.string(), v.unknown())),
+});
+
+const invokeErrors = [
+  ...listErrors,
+  "input_invalid",
+  "not_found",
+  "operation_unavailable",
+  "plugin_unavailable",
+  "invocation_in_progress",
+  "idempotency_key_reused",
+  "plugin_refused",
+  "plugin_unreachable",
+  "plugin_response_invalid",
+  "plugin_timeout",
+] as const;
+
 /** Plugin lists and launches (scope `plugins:use`); launches take no Idempotency-Key. */
 export const pluginRoutes: readonly RouteSpec[] = [
   {
@@ -114,5 +166,26 @@ export const pluginRoutes: readonly RouteSpec[] = [
     status: 201,
     response: LaunchAnswer,
     errors: launchErrors,
+  },
+  {
+    operationId: "listPluginOperations",
+    method: "get",
+    path: "/plugins/operations",
+    summary: "Plugin operations the credential may run now",
+    scope: "plugins:use",
+    response: v.strictObject({ data: v.array(OperationItem) }),
+    errors: listErrors,
+  },
+  {
+    operationId: "invokePluginOperation",
+    method: "post",
+    path: "/plugins/{id}/operations/{operation}/invoke",
+    summary: "Runs a plugin operation as the creator; the plugin gets only a one-time code (5 s timeout)",
+    scope: "plugins:use",
+    idempotent: true,
+    params: v.strictObject({ id: Id, operation: Id }),
+    body: InvokeBody,
+    response: v.strictObject({ outcome: v.literal("completed"), result: v.object({ blocks: v.array(ResultBlock) }), replayed: v.optional(v.literal(true)) }),
+    errors: invokeErrors,
   },
 ];

@@ -49,11 +49,17 @@ export interface OperationTool {
   keyed: boolean;
 }
 
-/** Operations that are not tools on the remote MCP server, and why. */
+/** Operations that are not tools on the remote MCP server, and why (none today: uploads are tools). */
 export interface OmittedOperation {
   operationId: string;
-  reason: "multipart_upload" | "binary_answer";
+  reason: "binary_answer";
 }
+
+/** An upload tool's file: its bytes in base64 (spec 2: remote MCP upload), and its name. */
+export const CONTENT_ARGUMENT = "content_base64";
+export const FILE_NAME_ARGUMENT = "file_name";
+/** Spec 2 Limits: remote MCP upload, at most 8 MiB decoded. */
+export const MCP_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 
 /** `publishEntry` → `publish_entry`; `getURLInfo` → `get_url_info`. */
 export function toolName(operationId: string): string {
@@ -114,6 +120,13 @@ export function operationTool(route: RouteSpec): OperationTool {
   take(params, true);
   take(query, false);
   take(body, false);
+  // A multipart route's file part (docs/mcp.md, "Upload tools"): base64 bytes and a file name.
+  if (route.multipart) {
+    for (const name of [CONTENT_ARGUMENT, FILE_NAME_ARGUMENT]) if (name in properties) throw new Error(`${route.operationId}: argument "${name}" is named twice`);
+    properties[CONTENT_ARGUMENT] = { type: "string", contentEncoding: "base64", description: `The file's bytes in base64 (at most ${MCP_UPLOAD_MAX_BYTES} bytes decoded)` };
+    properties[FILE_NAME_ARGUMENT] = { type: "string", minLength: 1, maxLength: 255, description: "The file's name (its extension is checked against the bytes)" };
+    required.push(CONTENT_ARGUMENT, FILE_NAME_ARGUMENT);
+  }
   if (keyed) {
     properties[IDEMPOTENCY_ARGUMENT] = {
       type: "string",
@@ -141,10 +154,8 @@ export function operationTool(route: RouteSpec): OperationTool {
   };
 }
 
-/** Why an operation is not a tool, or null when it is one. */
+/** Why an operation is not a tool, or null when it is one (uploads are tools: they take content_base64). */
 export function omissionOf(route: RouteSpec): OmittedOperation["reason"] | null {
-  // Uploads are multipart (a file part); the remote upload tool with content_base64 comes later.
-  if (route.multipart) return "multipart_upload";
   // A binary answer (the generated backend's archive) has no place in a JSON-RPC result.
   return route.responseType !== undefined && !route.responseType.startsWith("application/json") && !route.responseType.startsWith("text/") ? "binary_answer" : null;
 }

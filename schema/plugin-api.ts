@@ -35,7 +35,7 @@ const Exchanged = v.strictObject({
   delegation_id: v.string(),
   expires_at: v.string(),
   person: v.strictObject({ id: v.string(), name: v.string() }),
-  launch: v.strictObject({ kind: v.picklist(["manage_view", "content_action"]), id: v.string(), instance_id: v.nullable(v.string()) }),
+  launch: v.strictObject({ kind: v.picklist(["manage_view", "content_action", "operation"]), id: v.string(), instance_id: v.nullable(v.string()) }),
   capabilities: v.array(v.string()),
   model_ids: v.array(v.string()),
 });

@@ -93,16 +93,35 @@ const ContentAction = v.strictObject({
   model_ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(100))), v.maxLength(50))),
 });
 
+/** The kinds of result block an operation may answer (spec 2, "Plugin items"). */
+export const RESULT_BLOCK_KINDS = ["text", "rows", "links", "json"] as const;
+export type ResultBlockKind = (typeof RESULT_BLOCK_KINDS)[number];
+
 const Operation = v.strictObject({
   id: localId,
   label,
   scope: v.picklist(["site", "entry"]),
   destructive: v.boolean(),
+  /**
+   * An automation operation is run by scripts and credentials, never offered to an agent as an MCP
+   * tool (spec 2, "Command line and MCP"). Decision: a manifest key, default false.
+   */
+  automation: v.optional(v.boolean(), false),
   input_schema: jsonObject,
+  /** The result block kinds the operation answers with (default: all); another kind is plugin_response_invalid. */
+  result: v.optional(
+    v.pipe(v.array(v.picklist(RESULT_BLOCK_KINDS)), v.minLength(1), v.maxLength(RESULT_BLOCK_KINDS.length), v.check((items) => distinct(items), "result kinds must be unique")),
+    [...RESULT_BLOCK_KINDS],
+  ),
   capabilities: v.pipe(v.array(PluginCapabilitySchema), v.maxLength(PLUGIN_CAPABILITIES.length), v.check((items) => distinct(items), "capabilities must be unique")),
 });
 
-const ContentPolicy = v.strictObject({ id: localId, label, mode: v.picklist(CONTENT_POLICY_MODES) });
+/**
+ * A content policy (docs/plugin-policies.md). `advisory` (decision, default false): when the plugin
+ * cannot be asked, an advisory policy lets the write proceed (reported in `policy_results`), an
+ * enforcing one refuses it (503 plugin_policy_unavailable).
+ */
+const ContentPolicy = v.strictObject({ id: localId, label, mode: v.picklist(CONTENT_POLICY_MODES), advisory: v.optional(v.boolean(), false) });
 
 export const PluginManifestSchema = v.pipe(
   v.strictObject({

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * npm start: seed the local database (migrations first; idempotent), print the addresses, the
- * admin login and a few curl examples, then run `wrangler dev` on 127.0.0.1:8787 in the foreground.
+ * admin login and a few curl examples, start the demo plugin (examples/plugin/server.mjs on
+ * 127.0.0.1:8789) as a child, then run `wrangler dev` on 127.0.0.1:8787 in the foreground.
  * SIGINT and SIGTERM are passed on to wrangler; its exit status becomes ours.
  *
  * wrangler dev spawns workerd and esbuild children: to stop everything from a script, start this
@@ -64,6 +65,29 @@ function banner(info) {
   process.stdout.write(lines.join("\n") + "\n");
 }
 
+/** Where the seeded demo plugin's endpoint points (scripts/seed/plugin.ts DEMO_PLUGIN_PORT). */
+const DEMO_PLUGIN_PORT = 8789;
+
+/**
+ * Starts the example plugin with the seed's token and event secret; it stops with us (we signal
+ * it on every way out). Its log lines go to our stderr, prefixed.
+ */
+function startDemoPlugin(info) {
+  const plugin = spawn(process.execPath, [path.join(root, "examples", "plugin", "server.mjs")], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DRIFTWOOD_URL: `http://${HOST}:${PORT}`, PLUGIN_TOKEN: info.plugin_token, PLUGIN_EVENT_SECRET: info.plugin_event_secret, PORT: String(DEMO_PLUGIN_PORT) },
+  });
+  plugin.on("error", (error) => process.stderr.write(`could not start the demo plugin: ${error.message}\n`));
+  plugin.on("exit", (code, signal) => {
+    if (code !== 0 && signal !== "SIGTERM") process.stderr.write(`the demo plugin stopped (${signal ?? `exit ${code}`}); the demo's saves are refused until it runs again\n`);
+  });
+  process.on("exit", () => {
+    if (plugin.exitCode === null && plugin.signalCode === null) plugin.kill("SIGTERM");
+  });
+  return plugin;
+}
+
 async function main() {
   // The admin UI is served from admin/dist (wrangler.jsonc assets): build it before wrangler starts.
   await buildAdmin();
@@ -73,6 +97,9 @@ async function main() {
   // wrangler.jsonc never sets this, so a deployment refuses loopback. OPS_TOKEN: the local
   // operators' token the seed printed (scripts/lib/local-ops-token.mjs); a deployment sets a secret.
   const vars = ["--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", "--var", `OPS_TOKEN:${info.ops_token}`];
+  // The demo plugin (examples/plugin/server.mjs) as our child: its content policies are asked before
+  // every write of the demo's content, so without it the demo's saves would be refused (503).
+  const plugin = startDemoPlugin(info);
   const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", HOST, "--port", String(PORT), ...vars], {
     cwd: root,
     stdio: "inherit",
@@ -80,6 +107,7 @@ async function main() {
   });
   const forward = (signal) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (plugin.exitCode === null && plugin.signalCode === null) plugin.kill("SIGTERM");
   };
   process.on("SIGINT", () => forward("SIGINT"));
   process.on("SIGTERM", () => forward("SIGTERM"));
@@ -88,6 +116,7 @@ async function main() {
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
+    if (plugin.exitCode === null && plugin.signalCode === null) plugin.kill("SIGTERM");
     process.exit(code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1));
   });
 }

@@ -34,6 +34,10 @@ export interface Env {
   CF_PURGE_API?: Fetcher;
   /** Optional stand-in for outbound webhook requests (tests bind a fake receiver); without it deliveries use `fetch`. */
   WEBHOOK_FETCH?: Fetcher;
+  /** Optional stand-in for calls to plugins' operations and policies (tests bind a fake plugin); without it they use `fetch`. */
+  PLUGIN_FETCH?: Fetcher;
+  /** Plugin policy calls per site per minute (default 600; docs/plugin-policies.md, "Budget"); tests lower it. */
+  PLUGIN_POLICY_BUDGET?: string;
   /**
    * `true` only in local development (set by `npm start` and the end-to-end dev server, never in
    * wrangler.jsonc): outbound calls may then reach loopback hosts (docs/outbound-addresses.md).

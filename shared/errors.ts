@@ -145,6 +145,20 @@ export const ERROR_STATUS = {
   relation_duplicate_target: 422,
   relation_too_few: 422,
   relation_too_many: 422,
+  // Plugin operations (spec 2 rules 12–13; docs/plugin-operations.md).
+  input_invalid: 400,
+  operation_unavailable: 404,
+  invocation_in_progress: 409,
+  plugin_refused: 422,
+  plugin_unreachable: 502,
+  plugin_response_invalid: 502,
+  plugin_timeout: 504,
+  // Plugin content policies (spec 2 rule 14; docs/plugin-policies.md).
+  plugin_policy_refused: 422,
+  plugin_policy_transform_invalid: 422,
+  plugin_policy_transform_conflict: 422,
+  plugin_policy_budget_exhausted: 429,
+  plugin_policy_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,11 +6,18 @@
  *   GET  /actions/review?code=dwl_…   content action: exchange the launch code, read the entry and
  *                                     the context, publish the entry for the person who launched it
  *   GET  /views/dashboard?code=dwl_…  manage view: exchange the code, list the granted models' content
+ *   POST /operations/<id>             an operation run (docs/plugin-operations.md): signed call with a
+ *                                     one-time code; `word-count` (site), `summarize` (entry, input
+ *                                     max_words), `archive` (entry, destructive: unpublishes),
+ *                                     `nightly-digest` (automation), `slow` (answers after 6 s: 504)
+ *   POST /policies/<id>               a content policy question (docs/plugin-policies.md):
+ *                                     `no-forbidden-words` refuses a title containing FORBIDDEN,
+ *                                     `trim-title` trims the spaces around a title on a save
  *
  * As a module: `const plugin = await startPlugin({ port, baseUrl, token, eventSecret })` answers
  * `{ url, events, stop() }` (`events`: every verified delivery received, oldest first).
  *
- * As a CLI (the seeded `demo-helper` plugin points at http://127.0.0.1:8790):
+ * As a CLI (the seeded `demo-helper` plugin points at http://127.0.0.1:8789):
  *
  *   SEED=$(npm run -s seed -- --json)
  *   DRIFTWOOD_URL=http://127.0.0.1:8787 \
@@ -29,6 +36,10 @@ import { pathToFileURL } from "node:url";
 const MAX_SIGNATURE_AGE_SECONDS = 300;
 /** Larger event bodies are refused (events carry ids only, never content). */
 const MAX_EVENT_BYTES = 1024 * 1024;
+/** Larger operation and policy calls are refused (a policy call carries the fields being written). */
+const MAX_CALL_BYTES = 2 * 1024 * 1024;
+/** How long the `slow` operation takes: past the service's 5000 ms remote call timeout. */
+const SLOW_OPERATION_MS = 6000;
 const LAUNCH_CODE = /^dwl_[A-Za-z0-9_-]{43}$/;
 
 /** A refusal of the plugin protocol: its HTTP status and outcome envelope. */
@@ -112,7 +123,7 @@ function readBody(req, limit) {
  * `token` the installation token (`dwp_…`), `eventSecret` the event secret (`whsec_…`), both from
  * install or rotate-token.
  */
-export async function startPlugin({ port = 8790, host = "127.0.0.1", baseUrl, token, eventSecret, log = () => {} }) {
+export async function startPlugin({ port = 8789, host = "127.0.0.1", baseUrl, token, eventSecret, log = () => {} }) {
   if (!baseUrl || !token || !eventSecret) throw new Error("startPlugin needs baseUrl, token and eventSecret");
   const call = protocolClient({ baseUrl, token });
   /** Verified deliveries, oldest first: { delivery_id, name, event, received_at }. */
@@ -197,12 +208,104 @@ export async function startPlugin({ port = 8790, host = "127.0.0.1", baseUrl, to
     return send(res, 200, { view: "dashboard", person: launch.person, models, events_received: events.length });
   }
 
+
+  /** A signed call from the service (operation or policy): verified like an event delivery, parsed. */
+  async function signedCall(req) {
+    const body = await readBody(req, MAX_CALL_BYTES);
+    const verdict = verifySignature({ secret: eventSecret, timestamp: req.headers["x-driftwood-timestamp"], signature: req.headers["x-driftwood-signature"], body });
+    if (!verdict.ok) return { refused: verdict.reason };
+    return { call: JSON.parse(body.toString("utf8")) };
+  }
+
+  const words = (value) => (typeof value === "string" ? value.replace(/<[^>]*>/g, " ").split(/\s+/).filter(Boolean) : []);
+  const textOf = (fields) => Object.values(fields ?? {}).flatMap(words);
+  const refuse = (res, code, message) => send(res, 422, { outcome: "refused", refusal: { code, message } });
+  const completed = (res, blocks) => send(res, 200, { outcome: "completed", result: { blocks } });
+
+  /**
+   * Operations. The call carries only a one-time code: exchanging it (with this plugin's own
+   * token) gives the delegation the plugin acts with, as the person who ran the operation.
+   */
+  async function onOperation(id, req, res) {
+    const { call: op, refused } = await signedCall(req);
+    if (refused) return send(res, 401, { error: refused });
+    if (id === "slow") {
+      await new Promise((resolve) => setTimeout(resolve, SLOW_OPERATION_MS));
+      return completed(res, [{ type: "text", text: "Finally done." }]);
+    }
+    const launch = (await call("POST", "/launch/exchange", { body: { code: op.code } })).data;
+    const delegation = encodeURIComponent(launch.delegation_id);
+    const readEntry = async (instanceId) => (await call("GET", `/content/${encodeURIComponent(instanceId)}?delegation_id=${delegation}`)).data;
+    if (id === "word-count" || id === "nightly-digest") {
+      // One content page per model (at most 10 models, 50 entries each): the words of the entries'
+      // labels. Cheap on purpose: the run has 5 s and the protocol 120 requests a minute.
+      const rows = [];
+      for (const modelId of launch.model_ids.slice(0, 10)) {
+        const page = (await call("GET", `/content?model_id=${encodeURIComponent(modelId)}&limit=50`)).data;
+        const slug = page.data[0]?.model_slug ?? modelId;
+        rows.push([slug, page.data.length, page.data.reduce((sum, item) => sum + words(item.label).length, 0)]);
+      }
+      const total = rows.reduce((sum, row) => sum + row[2], 0);
+      log(`operation ${id} for ${launch.person?.name}: ${total} words`);
+      if (id === "nightly-digest") return completed(res, [{ type: "json", value: { models: rows.length, words: total, at: new Date().toISOString() } }]);
+      return completed(res, [
+        { type: "text", text: `${total} words in the titles of ${rows.reduce((sum, row) => sum + row[1], 0)} entries (at most 50 per model).` },
+        { type: "rows", columns: ["model", "entries", "words"], rows },
+      ]);
+    }
+    if (id === "summarize") {
+      const entry = await readEntry(op.instance_id);
+      const all = textOf(entry.fields);
+      const max = op.input?.max_words ?? 20;
+      const summary = all.slice(0, max).join(" ") + (all.length > max ? " …" : "");
+      return completed(res, [
+        { type: "text", text: summary || "(no text)" },
+        { type: "json", value: { instance_id: entry.instance_id, words: all.length, kept: Math.min(max, all.length) } },
+      ]);
+    }
+    if (id === "archive") {
+      const entry = await readEntry(op.instance_id);
+      const canUnpublish = entry.workflow?.transitions?.some((t) => t.kind === "unpublish") && launch.capabilities.includes("workflow:unpublish");
+      if (!entry.published_version_id || !canUnpublish) return refuse(res, "not_published", "Only a published entry can be archived.");
+      const result = await call("POST", `/content/${encodeURIComponent(entry.instance_id)}/transitions`, {
+        headers: { "idempotency-key": `archive-${launch.delegation_id}` },
+        body: { kind: "unpublish", expected_published_version_id: entry.published_version_id, expected_workflow_revision: entry.workflow.revision, delegation_id: launch.delegation_id },
+      });
+      return completed(res, [
+        { type: "text", text: `Archived "${entry.label ?? entry.instance_id}": it is no longer published.` },
+        { type: "rows", columns: ["instance_id", "state"], rows: [[entry.instance_id, result.data.workflow?.state ?? null]] },
+      ]);
+    }
+    return refuse(res, "unknown_operation", `This plugin has no operation "${id}".`);
+  }
+
+  /** Content policies: asked before a write, with the fields about to be written. */
+  async function onPolicy(id, req, res) {
+    const { call: question, refused } = await signedCall(req);
+    if (refused) return send(res, 401, { error: refused });
+    const title = question.fields?.title;
+    if (id === "no-forbidden-words") {
+      if (typeof title === "string" && title.includes("FORBIDDEN")) return send(res, 200, { outcome: "refused", code: "forbidden_word", message: "The title may not contain the word FORBIDDEN.", fields: ["title"] });
+      return send(res, 200, { outcome: "allowed" });
+    }
+    if (id === "trim-title") {
+      const save = question.operation === "create" || question.operation === "save";
+      if (save && typeof title === "string" && title.trim() !== title) return send(res, 200, { outcome: "transformed", fields: { title: title.trim() }, message: "Trimmed the spaces around the title." });
+      return send(res, 200, { outcome: "allowed" });
+    }
+    return send(res, 200, { outcome: "allowed" });
+  }
+
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://plugin.local");
     try {
       if (req.method === "POST" && url.pathname === "/events") return await onEvent(req, res);
       if (req.method === "GET" && url.pathname === "/actions/review") return await onReview(url, res);
       if (req.method === "GET" && url.pathname === "/views/dashboard") return await onDashboard(url, res);
+      const operation = /^\/operations\/([a-z][a-z0-9_-]{0,63})$/.exec(url.pathname);
+      if (req.method === "POST" && operation) return await onOperation(operation[1], req, res);
+      const policy = /^\/policies\/([a-z][a-z0-9_-]{0,63})$/.exec(url.pathname);
+      if (req.method === "POST" && policy) return await onPolicy(policy[1], req, res);
       if (req.method === "GET" && url.pathname === "/") return send(res, 200, { plugin: "driftwood example plugin", events_received: events.length });
       return send(res, 404, { error: "not found" });
     } catch (error) {
@@ -232,7 +335,7 @@ export async function startPlugin({ port = 8790, host = "127.0.0.1", baseUrl, to
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { DRIFTWOOD_URL = "http://127.0.0.1:8787", PLUGIN_TOKEN, PLUGIN_EVENT_SECRET, PORT = "8790" } = process.env;
+  const { DRIFTWOOD_URL = "http://127.0.0.1:8787", PLUGIN_TOKEN, PLUGIN_EVENT_SECRET, PORT = "8789" } = process.env;
   if (!PLUGIN_TOKEN || !PLUGIN_EVENT_SECRET) {
     process.stderr.write("Set PLUGIN_TOKEN (dwp_…) and PLUGIN_EVENT_SECRET (whsec_…): `npm run seed -- --json` prints plugin_token and plugin_event_secret.\n");
     process.exit(2);

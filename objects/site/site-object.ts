@@ -12,7 +12,7 @@ import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedE
 import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
 import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
-import { IdempotencyLedger } from "./idempotency";
+import { IdempotencyLedger, type ClaimRequest, type ClaimResult, type StoredAnswer } from "./idempotency";
 import { LeaseBook, type AcquireResult, type Lease, type RenewResult } from "./leases";
 import { SITE_OBJECT_MIGRATIONS } from "./migrations";
 import { RateLimiter, type TakeResult } from "./rate-limits";
@@ -26,6 +26,7 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
+import { policyStep, type WritePrepare } from "./policy-step";
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -104,7 +105,7 @@ export class SiteObject extends DurableObject<Env> {
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
   command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    return this.#write(request, commandBuilder(name), COMMANDS[name].status);
+    return this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────
@@ -121,6 +122,28 @@ export class SiteObject extends DurableObject<Env> {
   takeOverLease(resource: string, holder: string): Lease {
     this.#armSweep();
     return this.#leases.takeOver({ resource, holder });
+  }
+
+  // ── Idempotency of work done outside the write queue (plugin operations) ────────────────────
+  /**
+   * Claims an Idempotency-Key for work that runs in the worker, not in this object's write queue
+   * (a plugin operation: its plugin call must not hold the site's writers). Spec 2 idempotency
+   * rule 4: such a command is kept in its own record, so a stale-pending claim (its run stopped
+   * without an answer) is taken over and the retry runs again; a running one is `in_progress`.
+   */
+  claimKey(request: ClaimRequest): ClaimResult {
+    this.#armSweep();
+    const claim = this.#ledger.claim(request);
+    if (claim.kind === "in_progress" && claim.retryAfterSeconds === null && this.#ledger.takeOver(request.scope, request.key)) return { kind: "claimed" };
+    return claim;
+  }
+  /** Stores the answer of a claimed key (replayed to a retry with the same key and body). */
+  completeKey(scope: string, key: string, answer: StoredAnswer): boolean {
+    return this.#ledger.complete(scope, key, answer);
+  }
+  /** Frees a claimed key after a refusal or failure, so a corrected retry can run. */
+  freeKey(scope: string, key: string): boolean {
+    return this.#ledger.free(scope, key);
   }
 
   // ── Rate limits ──────────────────────────────────────────────────────────────────────────
@@ -228,7 +251,12 @@ export class SiteObject extends DurableObject<Env> {
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
   }
 
-  async #write<I extends object, T>(request: C.WriteRequest<I>, build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>, status = 200): Promise<Outcome<C.WriteAnswer<T>>> {
+  async #write<I extends object, T>(
+    request: C.WriteRequest<I>,
+    build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>,
+    status = 200,
+    prepare?: WritePrepare<I>,
+  ): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
     this.#identity.note(request.siteId);
     if (request.rate) {
@@ -236,7 +264,7 @@ export class SiteObject extends DurableObject<Env> {
       const rate = this.#limits.take(bucket, limit, windowMs);
       if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
     }
-    return this.#writes.run(request, build, status);
+    return this.#writes.run(request, build, status, prepare);
   }
 
   /**

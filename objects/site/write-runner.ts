@@ -13,6 +13,7 @@ import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { WriteQueue } from "./write-queue";
+import type { Prepared, WritePrepare } from "./policy-step";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
@@ -43,6 +44,12 @@ export class WriteRunner {
     request: WriteRequest<I>,
     build: PlanBuilder<I, T>,
     status = 200,
+    /**
+     * A step after the claim and before the queue (the content policies, policy-step.ts): it may
+     * refuse, change the input and add keys to the answer. Outside the queue, so its remote calls
+     * never hold the site's other writers; after the claim, so a replay never runs it.
+     */
+    prepare?: WritePrepare<I>,
   ): Promise<Outcome<WriteAnswer<T>>> {
     const idem = request.idempotency;
     if (idem) {
@@ -73,12 +80,18 @@ export class WriteRunner {
         // Nothing was written: the retry runs, under the claim it took over.
       }
     }
+    let prepared: Prepared<I> | undefined;
     try {
+      prepared = prepare ? await prepare(request.input) : undefined;
+      const input = prepared?.input ?? request.input;
+      const extra = prepared?.extra ?? null;
       const { value, status: done, cleanup } = await this.queue.run(async () => {
         const ctx = await this.#context(request);
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
-        const plan = await build(ctx, request.input);
+        const built = await build(ctx, input);
+        // The policies' results ride in the answer, so a replay answers them too.
+        const plan = extra ? { ...built, answer: { ...(built.answer as object), ...extra } as T } : built;
         this.#checkLeases(request, plan);
         const planStatus = plan.status ?? status;
         const record = idem ? { ...idem, status: planStatus } : undefined;
@@ -102,7 +115,8 @@ export class WriteRunner {
     } catch (error) {
       if (error instanceof AppError) {
         if (idem) this.ledger.free(idem.scope, idem.key);
-        return { ok: false, error: error.toFailure() };
+        const explained = prepared?.explain(error.toFailure());
+        return { ok: false, error: (explained ?? error).toFailure() };
       }
       // A fault (D1 or transport) may come after the batch committed: rule 3 answers such a
       // write from what it wrote; only a write known not to have committed frees its key.

@@ -86,11 +86,15 @@ function seedDevState(persistTo, port) {
 
 /**
  * `vars`: extra `--var NAME:value` for this run (e.g. OPS_TOKEN for the site move's end-to-end test).
+ * `demoPlugin` (default true): the seeded demo plugin runs in this process on DEMO_PLUGIN_PORT.
  * Besides `stop`, the answer has `crash()` (SIGKILL to the whole process group, as a power cut would
  * stop it: nothing flushes, queued messages die with the runtime) and `restart()` (`wrangler dev`
  * again on the same persist dir, so D1, Durable Object storage and alarms are what the crash left).
  */
-export async function startDevServer({ port, vars = {} }) {
+/** Where the seeded demo plugin's endpoint points (scripts/seed/plugin.ts DEMO_PLUGIN_PORT). */
+export const DEMO_PLUGIN_PORT = 8789;
+
+export async function startDevServer({ port, vars = {}, demoPlugin = true }) {
   // wrangler serves the admin UI from admin/dist (wrangler.jsonc assets): `npm test` builds it
   // first; a test file run on its own builds it here when it is missing.
   if (!existsSync(path.join(root, "admin", "dist", "index.html"))) {
@@ -99,9 +103,14 @@ export async function startDevServer({ port, vars = {} }) {
   }
   const persistTo = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-"));
   const info = seedDevState(persistTo, port);
+  // The demo plugin answers the demo's content policies (docs/plugin-policies.md): without it every
+  // write of the demo's content is refused, as under `npm start` without it. In this process.
+  const { startPlugin } = await import("../../examples/plugin/server.mjs");
+  const plugin = demoPlugin ? await startPlugin({ port: DEMO_PLUGIN_PORT, baseUrl: `http://127.0.0.1:${port}`, token: info.plugin_token, eventSecret: info.plugin_event_secret }) : null;
   let running;
   const stop = () => {
     running?.signal("SIGTERM");
+    void plugin?.stop();
     rmSync(persistTo, { recursive: true, force: true });
   };
   const start = async () => {
@@ -118,6 +127,8 @@ export async function startDevServer({ port, vars = {} }) {
     info,
     port,
     persistTo,
+    /** The demo plugin running in this process (`examples/plugin/server.mjs`), or null. */
+    plugin,
     stop,
     /** Kills the whole process group with SIGKILL and waits until wrangler has exited. */
     crash: async () => {

@@ -1,11 +1,12 @@
 /**
  * The demo plugin: an ACTIVE installation of `demo-helper` on the demo site, granted every plugin
  * capability on every demo model, whose endpoint is the example plugin
- * (`examples/plugin/server.mjs`, run on 127.0.0.1:8790). Idempotent like the other demo
+ * (`examples/plugin/server.mjs`, run on 127.0.0.1:8789). Idempotent like the other demo
  * credentials: the token is shown once and stored as a digest, so the caller passes back the one it
  * kept; a live one is reused, otherwise the token is rotated (which also issues a new event secret).
  */
-import { PLUGIN_CAPABILITIES, type PluginManifest } from "../../schema/plugin-manifest";
+import * as v from "valibot";
+import { PLUGIN_CAPABILITIES, PluginManifestSchema, type PluginManifest } from "../../schema/plugin-manifest";
 import { sha256Hex } from "../../shared/crypto/digest";
 import type { PluginInstallationsTable } from "../../shared/db/database";
 import { modelRepository } from "../../shared/repositories/model-repository";
@@ -20,7 +21,7 @@ import { grantInstallation, installationGrant, installPlugin, rotateInstallation
 const LOCAL_DEVELOPMENT: OutboundPolicy = { allowLoopback: true };
 
 /** Where `node examples/plugin/server.mjs` listens by default. */
-export const DEMO_PLUGIN_PORT = 8790;
+export const DEMO_PLUGIN_PORT = 8789;
 
 export const DEMO_PLUGIN_MANIFEST = {
   id: "demo-helper",
@@ -34,8 +35,30 @@ export const DEMO_PLUGIN_MANIFEST = {
   ],
   manage_views: [{ id: "dashboard", label: "Helper dashboard", path: "/views/dashboard" }],
   content_actions: [{ id: "review", label: "Review and publish", path: "/actions/review" }],
-  operations: [],
-  content_policies: [],
+  // docs/plugin-operations.md: a site operation, an entry operation with input, a destructive one,
+  // an automation (never an MCP tool) and one slower than the 5000 ms timeout (to show 504).
+  operations: [
+    { id: "word-count", label: "Word count", scope: "site", destructive: false, automation: false, input_schema: { type: "object" }, result: ["text", "rows"], capabilities: ["content:read"] },
+    {
+      id: "summarize",
+      label: "Summarize",
+      scope: "entry",
+      destructive: false,
+      automation: false,
+      input_schema: { type: "object", properties: { max_words: { type: "integer", minimum: 1, maximum: 100 } } },
+      result: ["text", "json"],
+      capabilities: ["content:read"],
+    },
+    { id: "archive", label: "Archive (unpublish)", scope: "entry", destructive: true, automation: false, input_schema: { type: "object" }, result: ["text", "rows"], capabilities: ["content:read", "workflow:read", "workflow:unpublish"] },
+    { id: "nightly-digest", label: "Nightly digest", scope: "site", destructive: false, automation: true, input_schema: { type: "object" }, result: ["json"], capabilities: ["content:read"] },
+    { id: "slow", label: "Slow (answers after 6 s)", scope: "site", destructive: false, automation: false, input_schema: { type: "object" }, result: ["text"], capabilities: ["content:read"] },
+  ],
+  // docs/plugin-policies.md: asked before every write of the demo's content; both enforcing, which
+  // is why `npm start` runs the plugin beside the service.
+  content_policies: [
+    { id: "no-forbidden-words", label: "No forbidden words", mode: "validate", advisory: false },
+    { id: "trim-title", label: "Trim the title", mode: "transform", advisory: false },
+  ],
   events: ["entry.published"],
 } satisfies PluginManifest;
 
@@ -63,8 +86,9 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
  */
 export async function ensureDemoPlugin(ctx: LifecycleContext, knownToken: string | undefined): Promise<DemoPlugin> {
   let row = await findRow(ctx);
-  if (row?.state === "revoked") {
-    // Revoked is final: the only way back is uninstalling and installing again.
+  // Revoked is final: the only way back is uninstalling and installing again. A manifest of an
+  // older seed (other operations, policies or port) is replaced the same way.
+  if (row?.state === "revoked" || (row && row.manifest !== JSON.stringify(v.parse(PluginManifestSchema, DEMO_PLUGIN_MANIFEST)))) {
     await uninstallPlugin(ctx, row.id);
     row = undefined;
   }

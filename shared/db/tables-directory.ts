@@ -230,7 +230,7 @@ export interface PluginDelegationsTable {
   model_ids: string | null;
   /** JSON array of delegated capabilities (within the grant at launch). */
   capabilities: string;
-  launch_kind: "manage_view" | "content_action";
+  launch_kind: "manage_view" | "content_action" | "operation";
   launch_target: string;
   instance_id: string | null;
   created_at: string;

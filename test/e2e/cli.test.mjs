@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -280,8 +280,15 @@ describe("mcp: the stdio server, driven by the official SDK client", () => {
     assert.ok(far.length > 20);
     assert.deepEqual(local.map((t) => t.name), far.map((t) => t.name));
     for (const [i, tool] of far.entries()) {
-      assert.deepEqual(local[i].inputSchema, tool.inputSchema, tool.name);
       assert.deepEqual(local[i].annotations, tool.annotations, tool.name);
+      // Only the upload tools differ (docs/mcp.md, "Upload tools"): a local file_path for content_base64.
+      if (!tool.inputSchema.properties.content_base64) {
+        assert.deepEqual(local[i].inputSchema, tool.inputSchema, tool.name);
+        continue;
+      }
+      const { content_base64: _bytes, ...rest } = tool.inputSchema.properties;
+      assert.deepEqual(Object.keys(local[i].inputSchema.properties).sort(), ["file_path", ...Object.keys(rest)].sort(), tool.name);
+      assert.deepEqual(local[i].inputSchema.required, ["file_path", ...tool.inputSchema.required.filter((n) => n !== "content_base64" && n !== "file_name")], tool.name);
     }
   });
 
@@ -300,6 +307,18 @@ describe("mcp: the stdio server, driven by the official SDK client", () => {
     assert.equal(missing.isError, true);
     assert.equal(missing.structuredContent.status, 404);
     assert.deepEqual(missing, await remote("tools/call", { name: "get_entry", arguments: { id: "ent_missing" } }));
-    await assert.rejects(client.callTool({ name: "upload_media", arguments: {} }), /Unknown tool: upload_media/);
+    // The upload tool reads a local file: the same checks and answer as the HTTP upload.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "driftwood-stdio-upload-"));
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    writeFileSync(path.join(dir, "dot.png"), png);
+    const uploaded = await client.callTool({ name: "upload_media", arguments: { file_path: path.join(dir, "dot.png"), idempotency_key: "e2e-stdio-upload-1" } });
+    assert.equal(uploaded.structuredContent.status, 201, JSON.stringify(uploaded.structuredContent));
+    assert.equal(uploaded.structuredContent.body.media.kind, "image");
+    writeFileSync(path.join(dir, "tool.png"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Array(56).fill(0)]));
+    const program = await client.callTool({ name: "upload_media", arguments: { file_path: path.join(dir, "tool.png") } });
+    assert.equal(program.structuredContent.status, 422);
+    assert.equal(program.structuredContent.body.error.code, "executable_file");
+    await assert.rejects(client.callTool({ name: "upload_media", arguments: { file_path: path.join(dir, "missing.png") } }), /cannot read file_path/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

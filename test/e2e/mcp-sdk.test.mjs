@@ -82,12 +82,14 @@ describe("official MCP SDK client on the remote MCP server", () => {
     assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: false });
   });
 
-  it("lists the tools: the entry lifecycle is there, uploads are not", async () => {
+  it("lists the tools: the entry lifecycle and the uploads (content_base64, file_name)", async () => {
     const { tools, nextCursor } = await client.listTools();
     assert.equal(nextCursor, undefined);
     const names = tools.map((t) => t.name);
     for (const name of ["create_entry", "add_entry_language", "publish_entry", "get_entry", "list_models"]) assert.ok(names.includes(name), name);
-    for (const name of ["upload_media", "replace_media", "set_media_original"]) assert.ok(!names.includes(name), name);
+    for (const name of ["upload_media", "replace_media", "set_media_original"]) assert.ok(names.includes(name), name);
+    const upload = tools.find((t) => t.name === "upload_media");
+    assert.deepEqual(upload.inputSchema.required, ["content_base64", "file_name"]);
     const publish = tools.find((t) => t.name === "publish_entry");
     assert.equal(publish.annotations?.readOnlyHint, false);
     assert.ok(publish.inputSchema.properties?.idempotency_key, "write tools take an idempotency_key");
@@ -144,6 +146,6 @@ describe("official MCP SDK client on the remote MCP server", () => {
   });
 
   it("a tool outside the catalogue is a protocol error the SDK throws", async () => {
-    await assert.rejects(client.callTool({ name: "upload_media", arguments: {} }), /Unknown tool: upload_media/);
+    await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), /Unknown tool: no_such_tool/);
   });
 });

@@ -213,8 +213,20 @@ describe("demo seed", () => {
     expect(JSON.parse(row?.granted_capabilities ?? "[]")).toEqual([...PLUGIN_CAPABILITIES]);
     const models = await rows<{ id: string }>("SELECT id FROM models WHERE site_id = ?", demo);
     expect([...(JSON.parse(row?.granted_model_ids ?? "[]") as string[])].sort()).toEqual(models.map((m) => m.id).sort());
-    const manifest = JSON.parse(row?.manifest ?? "{}") as { endpoint: string; events: string[]; manage_views: unknown[]; content_actions: unknown[] };
-    expect(manifest.endpoint).toBe("http://127.0.0.1:8790");
+    const manifest = JSON.parse(row?.manifest ?? "{}") as { endpoint: string; events: string[]; manage_views: unknown[]; content_actions: unknown[]; operations: { id: string; scope: string; destructive: boolean; automation: boolean }[]; content_policies: { id: string; mode: string }[] };
+    expect(manifest.endpoint).toBe("http://127.0.0.1:8789");
+    // docs/plugin-operations.md and docs/plugin-policies.md: what the demo plugin shows.
+    expect(manifest.operations.map((op) => [op.id, op.scope, op.destructive, op.automation])).toEqual([
+      ["word-count", "site", false, false],
+      ["summarize", "entry", false, false],
+      ["archive", "entry", true, false],
+      ["nightly-digest", "site", false, true],
+      ["slow", "site", false, false],
+    ]);
+    expect(manifest.content_policies.map((p) => [p.id, p.mode])).toEqual([
+      ["no-forbidden-words", "validate"],
+      ["trim-title", "transform"],
+    ]);
     expect(manifest.events).toEqual(["entry.published"]);
     expect(manifest.manage_views).toHaveLength(1);
     expect(manifest.content_actions).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { MCP_BODY_MAX_BYTES } from "../../workers/mcp/router";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { createManagementCredential, revokeManagementCredential } from "../../shared/services/credentials/management-credentials";
@@ -123,10 +124,10 @@ describe("remote MCP: methods and messages", () => {
     expect(unknown.body.error?.code).toBe(-32601);
   });
 
-  it("bounds the body like the management API's JSON bodies (1 MiB → 413 payload_too_large)", async () => {
+  it("bounds the body: an upload tool's 8 MiB as base64 and its arguments (MCP_BODY_MAX_BYTES → 413 payload_too_large)", async () => {
     const s = await seedSite();
     const token = await credential(s);
-    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } });
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(MCP_BODY_MAX_BYTES) } });
     const res = await mcpFetch<Err>(s.host, token, { rawBody: big });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe("payload_too_large");

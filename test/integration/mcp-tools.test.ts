@@ -20,10 +20,8 @@ import { publicGet } from "../helpers/public-api";
 type Err = { error: { code: string; [k: string]: unknown } };
 type Replayable = EntryView & { replayed?: boolean };
 
-/** Operations that are no tool on the remote server (docs/mcp.md, "Omitted operations"). */
-const UPLOADS = ["uploadMedia", "replaceMedia", "setMediaOriginal"];
-// A binary answer has no place in a JSON-RPC result (docs/mcp.md, "Omitted operations").
-const OMITTED = [...UPLOADS, "getGeneratedBackend"];
+/** Operations that are no tool on the remote server: only a binary answer (docs/mcp.md, "Omitted operations"). */
+const OMITTED = ["getGeneratedBackend"];
 
 /** Snake case written independently of the server's: every capital becomes `_` + lower case. */
 const snake = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -31,16 +29,16 @@ const snake = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${
 const byName = (tools: ListedTool[]) => new Map(tools.map((t) => [t.name, t]));
 
 describe("remote MCP tools: generated from the route table", () => {
-  it("has one tool per management operation, named in snake case of its operation id, except the documented omissions", async () => {
+  it("has one tool per management operation, named in snake case of its operation id, uploads included", async () => {
     const s = await seedSite();
     const token = await credential(s);
     const names = (await listTools(s.host, token)).map((t) => t.name);
     const expected = manageSurface.routes.filter((r) => !OMITTED.includes(r.operationId)).map((r) => snake(r.operationId));
     expect(names).toEqual(expected);
-    // The omissions are exactly the multipart uploads, and nothing else is missing.
-    expect(manageSurface.routes.filter((r) => r.multipart).map((r) => r.operationId).sort()).toEqual([...UPLOADS].sort());
-    expect(names).not.toContain("upload_media");
-    expect(names).not.toContain("replace_media");
+    // The multipart uploads are tools too, taking content_base64 and file_name.
+    expect(manageSurface.routes.filter((r) => r.multipart).map((r) => r.operationId).sort()).toEqual(["replaceMedia", "setMediaOriginal", "uploadMedia"]);
+    expect(names).toContain("upload_media");
+    expect(names).toContain("replace_media");
     for (const name of ["get_site", "create_entry", "get_entry", "publish_entry", "add_entry_language", "list_plugin_manage_views", "launch_plugin_content_action", "replace_model_definition", "move_media"]) {
       expect(names).toContain(name);
     }
@@ -219,7 +217,7 @@ describe("remote MCP tools: calls", () => {
     for (const [token, name] of [
       [readOnly, "create_entry"],
       [readOnly, "list_plugins"],
-      [await credential(s), "upload_media"],
+      [readOnly, "upload_media"],
       [await credential(s), "no_such_tool"],
       [await credential(s), "createEntry"],
       [await credential(s), "plugin_helper_view_dashboard"],

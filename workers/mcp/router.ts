@@ -3,6 +3,13 @@ import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { parseJsonWithinDepth } from "../../shared/json/parse-json";
 import { MANAGE_BODY_MAX_BYTES, readCappedText } from "../http/json-body";
+import { MCP_UPLOAD_MAX_BYTES } from "../../schema/mcp-tools";
+
+/**
+ * One JSON-RPC message: the management API's 1 MiB, or an upload tool's call — 8 MiB of file as
+ * base64 (4/3 of it) plus its other arguments (docs/mcp.md, "Upload tools").
+ */
+export const MCP_BODY_MAX_BYTES = Math.max(MANAGE_BODY_MAX_BYTES, Math.ceil(MCP_UPLOAD_MAX_BYTES / 3) * 4 + 64 * 1024);
 import { errorResponse } from "../http/respond";
 import { methodNotAllowed } from "../http/route-table";
 import { credentialAuthority, refuseNamedSite, takeManageRate } from "../manage/router";
@@ -89,7 +96,7 @@ export async function handleMcp(request: Request, env: Env): Promise<Response> {
   if (type !== "application/json") return rpcError(null, RPC.invalidRequest, "Send the JSON-RPC message as application/json.", 415);
   let text: string;
   try {
-    text = await readCappedText(request, MANAGE_BODY_MAX_BYTES, undefined, () => new RpcError(RPC.parseError, "Parse error: the body is not valid UTF-8."));
+    text = await readCappedText(request, MCP_BODY_MAX_BYTES, undefined, () => new RpcError(RPC.parseError, "Parse error: the body is not valid UTF-8."));
   } catch (thrown) {
     if (thrown instanceof RpcError) return rpcError(null, thrown.code, thrown.message, 400);
     throw thrown;

@@ -5,12 +5,13 @@ import { hasScope, managementContext, type ManagementAuth } from "../../shared/a
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { pluginToolPlan } from "../../shared/services/plugins/catalog";
-import type { PluginTool } from "../../shared/services/plugins/tools";
+import type { CallablePluginTool } from "../../shared/services/plugins/catalog";
 import { errorResponse, renderThrown } from "../http/respond";
 import { isIdempotencyKey } from "../manage/idempotency-key";
 import { credentialAuthority, dispatchManage, MANAGE_BASE } from "../manage/router";
 import { RPC, RpcError } from "./json-rpc";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
+import { uploadForm } from "./upload-tool";
 
 /**
  * `tools/list` and `tools/call` of the remote MCP server (docs/mcp.md). Core tools come from the
@@ -41,7 +42,36 @@ function allowed(auth: ManagementAuth, scope: string | undefined): boolean {
 
 const INSTANCE_ID = { type: "string", minLength: 1, maxLength: 100, description: "The entry (language instance) to run the action on" };
 
-function pluginDescription(tool: PluginTool): ToolDescription {
+/**
+ * An operation's tool (docs/mcp.md, "Plugin tools"): arguments `instance_id` (entry operations),
+ * `input` (the operation's `input_schema`) and `idempotency_key`; `destructiveHint` always given,
+ * `false` for a non-destructive operation (MCP clients take an absent hint as `true`).
+ */
+function operationDescription(tool: CallablePluginTool, operation: NonNullable<CallablePluginTool["operation"]>): ToolDescription {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  if (operation.scope === "entry") {
+    properties.instance_id = { ...INSTANCE_ID, description: "The entry (language instance) to run the operation on" };
+    required.push("instance_id");
+  }
+  if (operation.input !== "none") {
+    properties.input = { ...operation.input_schema, description: "The operation's input" };
+    if (operation.input === "required") required.push("input");
+  }
+  properties[IDEMPOTENCY_ARGUMENT] = { type: "string", minLength: 1, maxLength: 128, description: "Idempotency-Key of the run; a retry with the same key and arguments answers the first run" };
+  const title = `${tool.plugin_name}: ${tool.label}`;
+  return {
+    name: tool.name,
+    title,
+    description: `Runs the ${operation.destructive ? "destructive " : ""}${operation.scope} operation "${tool.label}" of the plugin ${tool.plugin_name} (${tool.plugin_id}) and answers its result blocks (text, rows, links, json).`,
+    inputSchema: { type: "object", properties, required, additionalProperties: false },
+    outputSchema: TOOL_OUTPUT_SCHEMA,
+    annotations: { title, readOnlyHint: false, destructiveHint: operation.destructive, idempotentHint: false, openWorldHint: true },
+  };
+}
+
+function pluginDescription(tool: CallablePluginTool): ToolDescription {
+  if (tool.operation) return operationDescription(tool, tool.operation);
   const what = tool.kind === "view" ? `Opens the manage view "${tool.label}"` : `Runs the content action "${tool.label}" on an entry`;
   return {
     name: tool.name,
@@ -56,10 +86,11 @@ function pluginDescription(tool: PluginTool): ToolDescription {
   };
 }
 
-/** The plugin tools the credential sees: only with plugins:use. */
-async function pluginTools(env: Env, auth: ManagementAuth): Promise<PluginTool[]> {
+/** The plugin tools the credential sees: only with plugins:use; operations only those it may run now. */
+async function pluginTools(env: Env, auth: ManagementAuth): Promise<CallablePluginTool[]> {
   if (!hasScope(auth, "plugins:use")) return [];
-  return (await pluginToolPlan(managementContext(await siteScopedDatabase(env, auth.site.id), auth))).tools;
+  const viewer = { scopes: auth.credential.scopes, model_ids: auth.credential.model_ids };
+  return (await pluginToolPlan(managementContext(await siteScopedDatabase(env, auth.site.id), auth), viewer)).tools;
 }
 
 /** `tools/list`: the tools the credential's scopes allow, core tools in route-table order, then plugin tools. */
@@ -134,7 +165,12 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   }
   const headers = new Headers();
   const init: RequestInit = { method: route.method.toUpperCase(), headers };
-  if (route.method !== "get") {
+  if (route.multipart) {
+    // An upload tool: the same multipart/form-data request the HTTP route reads (upload-tool.ts).
+    const form = uploadForm(tool, args);
+    if (form instanceof AppError) return refusal(form, key);
+    init.body = form;
+  } else if (route.method !== "get") {
     headers.set("content-type", "application/json");
     init.body = JSON.stringify(body);
   }
@@ -167,8 +203,17 @@ export async function callTool(env: Env, auth: ManagementAuth, origin: string, p
   throw new RpcError(RPC.invalidParams, `Unknown tool: ${name}`);
 }
 
-/** A plugin tool creates the launch as the launch routes do, by installation id. */
-function callPluginTool(env: Env, auth: ManagementAuth, origin: string, tool: PluginTool, args: Record<string, unknown>): Promise<ToolResult> {
+/**
+ * A plugin tool creates the launch as the launch routes do, by installation id; an operation tool
+ * runs the operation through its route (`invokePluginOperation`), so it answers what HTTP answers.
+ */
+function callPluginTool(env: Env, auth: ManagementAuth, origin: string, tool: CallablePluginTool, args: Record<string, unknown>): Promise<ToolResult> {
+  if (tool.operation) {
+    const { instance_id, input, [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args;
+    const stray = Object.keys(rest)[0];
+    if (stray !== undefined) return refusal(new AppError("invalid_request", `Unknown argument: ${stray}.`, { argument: stray }), undefined);
+    return callOperation(env, auth, origin, launchTool("invokePluginOperation"), { id: tool.installation_id, operation: tool.id, instance_id, input, [IDEMPOTENCY_ARGUMENT]: key });
+  }
   const extra = Object.keys(args).filter((name) => !(tool.kind === "action" && name === "instance_id"));
   if (extra.length > 0) return refusal(new AppError("invalid_request", `Unknown argument: ${extra[0]}.`, { argument: extra[0] }), undefined);
   if (tool.kind === "view") return callOperation(env, auth, origin, launchTool("launchPluginManageView"), { id: tool.installation_id, view: tool.id });

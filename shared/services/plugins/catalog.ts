@@ -5,6 +5,7 @@ import type { PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
 import { installationGrant, manifestOf } from "./installations";
+import { listOperations, type OperationItem, type OperationViewer } from "./operations";
 import { omittedBecause, planPluginTools, type OmittedPluginTool, type PluginLaunchTarget, type PluginTool } from "./tools";
 
 /**
@@ -81,7 +82,11 @@ function actionModels(row: PluginInstallationsTable, declared: readonly string[]
   return declared === undefined ? granted : granted.filter((id) => declared.includes(id));
 }
 
-/** Every manage view and content action of the given installations, in list order. */
+/**
+ * Every manage view, content action and (non-automation) operation of the given installations, in
+ * list order: the names are planned over all of them, whoever looks, so that a name shared by two
+ * is a tool for none, for everyone alike.
+ */
 function launchTargets(rows: readonly PluginInstallationsTable[]): PluginLaunchTarget[] {
   return rows.flatMap((row) => {
     const manifest = manifestOf(row);
@@ -89,16 +94,29 @@ function launchTargets(rows: readonly PluginInstallationsTable[]): PluginLaunchT
     return [
       ...manifest.manage_views.map((view) => ({ ...base, kind: "view" as const, id: view.id, label: view.label })),
       ...manifest.content_actions.map((action) => ({ ...base, kind: "action" as const, id: action.id, label: action.label })),
+      ...manifest.operations.filter((op) => !(op.automation ?? false)).map((op) => ({ ...base, kind: "op" as const, id: op.id, label: op.label })),
     ];
   });
 }
 
+/** A plugin tool the caller may call now; an operation tool carries the operation as listed. */
+export type CallablePluginTool = PluginTool & { operation?: OperationItem };
+
 /**
- * The MCP tools of the site's active plugins (views and content actions) and the launches left
- * out, named over every active installation at once so that a shared name is a tool for none.
+ * The MCP tools of the site's active plugins and the ones left out. Views and content actions are
+ * tools for every `plugins:use` caller (their launch re-checks); an operation only while the
+ * caller may run it now (rule 12: `listOperations`), so one it may no longer run is gone on the
+ * next message.
  */
-export async function pluginToolPlan(ctx: LifecycleContext): Promise<{ tools: PluginTool[]; omitted: OmittedPluginTool[] }> {
-  return planPluginTools(launchTargets(await installations(ctx, ["active"])));
+export async function pluginToolPlan(ctx: LifecycleContext, viewer: OperationViewer): Promise<{ tools: CallablePluginTool[]; omitted: OmittedPluginTool[] }> {
+  const plan = planPluginTools(launchTargets(await installations(ctx, ["active"])));
+  const offered = new Map((await listOperations(ctx, viewer)).map((op) => [`${op.item.installation_id}/${op.item.id}`, op.item]));
+  const tools = plan.tools.flatMap((tool): CallablePluginTool[] => {
+    if (tool.kind !== "op") return [tool];
+    const operation = offered.get(`${tool.installation_id}/${tool.id}`);
+    return operation ? [{ ...tool, operation }] : [];
+  });
+  return { tools, omitted: plan.omitted };
 }
 
 /** Spec 2 plugin list entries: `active` and `disabled` installations of the site, oldest first. */

@@ -4,7 +4,7 @@ import type { Caller } from "../../auth/caller";
 import { decide } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { newSecret, sha256Hex } from "../../crypto/digest";
-import { sql, type Expression, type Kysely } from "kysely";
+import { sql, type CompiledQuery, type Expression, type Kysely } from "kysely";
 import { delegateFrom, delegationReads, delegationRowsOf, type DelegationRows } from "../../auth/plugin-delegation";
 import { createDb } from "../../db/client";
 import { readTogether } from "../../db/read-together";
@@ -163,16 +163,57 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
   const capabilities = grant.capabilities.filter((c) => delegable.has(c));
   // Spec 2 rule 11: what the launcher's scopes cannot delegate is refused, not silently granted.
   if (grant.capabilities.length > 0 && capabilities.length === 0) throw capabilityRefused("Your scopes delegate none of the capabilities granted to this plugin.");
+  const url = launchUrl(manifest.endpoint, entryPoint.path, policy);
+  const issued = await issueCode(ctx, row, launcher, { kind: request.kind, target: request.target, instanceId, capabilities });
+  url.searchParams.set("code", issued.code);
+
+  await commitPlan(ctx, {
+    statements: issued.statements,
+    answer: null,
+    events: [],
+    purgeTags: [],
+    audit: {
+      action: "plugin.launch",
+      targetKind: "plugin_installation",
+      targetId: row.id,
+      details: { kind: request.kind, target: request.target, instance_id: instanceId, delegation_id: issued.delegationId, capabilities },
+    },
+  });
+  return { outcome: "launch_created", url: url.toString(), expires_at: isoAt(issued.expiresAt), single_use: true };
+}
+
+/** What a delegation was made for: a launch, or an operation run (docs/plugin-operations.md). */
+export type DelegationKind = LaunchKind | "operation";
+
+/** A one-time code and its delegation, as statements for the caller's batch. */
+export interface IssuedCode {
+  code: string;
+  delegationId: string;
+  expiresAt: number;
+  statements: CompiledQuery[];
+}
+
+/**
+ * A delegation (`dlg_…`) for `launcher` and its single-use code (`dwl_…`, 60000 ms, stored as a
+ * digest), with a guard that the installation is still active and unchanged: a disable, revoke or
+ * grant change committed since the caller's reads writes nothing. Shared by launches and
+ * operation runs, whose plugin exchanges the code exactly like a launch's.
+ */
+export async function issueCode(
+  ctx: LifecycleContext,
+  row: PluginInstallationsTable,
+  launcher: Launcher,
+  what: { kind: DelegationKind; target: string; instanceId: string | null; capabilities: PluginCapability[] },
+): Promise<IssuedCode> {
   const now = ctx.clock.now();
   const code = newSecret("dwl_");
   const delegationId = newId("dlg");
   const expiresAt = now + LAUNCH_CODE_LIFETIME_MS;
-  const url = launchUrl(manifest.endpoint, entryPoint.path, policy);
-  url.searchParams.set("code", code);
-
-  await commitPlan(ctx, {
+  return {
+    code,
+    delegationId,
+    expiresAt,
     statements: [
-      // A disable, revoke or grant change committed since the reads above writes no launch.
       guard(ctx.db, "installation_not_active", "EXISTS (SELECT 1 FROM plugin_installations WHERE id = ? AND state = 'active' AND updated_at = ?)", [row.id, row.updated_at]),
       ctx.db
         .insertInto("plugin_delegations")
@@ -184,10 +225,10 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
           credential_id: launcher.credential?.id ?? null,
           scopes: launcher.credential ? JSON.stringify(launcher.credential.scopes) : null,
           model_ids: launcher.credential?.model_ids ? JSON.stringify(launcher.credential.model_ids) : null,
-          capabilities: JSON.stringify(capabilities),
-          launch_kind: request.kind,
-          launch_target: request.target,
-          instance_id: instanceId,
+          capabilities: JSON.stringify(what.capabilities),
+          launch_kind: what.kind,
+          launch_target: what.target,
+          instance_id: what.instanceId,
           created_at: isoAt(now),
           expires_at: now + DELEGATION_LIFETIME_MS,
         })
@@ -197,17 +238,7 @@ export async function createLaunch(ctx: LifecycleContext, launcher: Launcher, re
         .values({ code_digest: await sha256Hex(code), site_id: ctx.site.id, installation_id: row.id, delegation_id: delegationId, expires_at: expiresAt, consumed_at: null })
         .compile(),
     ],
-    answer: null,
-    events: [],
-    purgeTags: [],
-    audit: {
-      action: "plugin.launch",
-      targetKind: "plugin_installation",
-      targetId: row.id,
-      details: { kind: request.kind, target: request.target, instance_id: instanceId, delegation_id: delegationId, capabilities },
-    },
-  });
-  return { outcome: "launch_created", url: url.toString(), expires_at: isoAt(expiresAt), single_use: true };
+  };
 }
 
 /** What the plugin learns by exchanging a launch code: the delegation, never a credential. */
@@ -215,7 +246,7 @@ export interface ExchangeAnswer {
   delegation_id: string;
   expires_at: string;
   person: { id: string; name: string };
-  launch: { kind: LaunchKind; id: string; instance_id: string | null };
+  launch: { kind: DelegationKind; id: string; instance_id: string | null };
   capabilities: PluginCapability[];
   model_ids: string[];
 }

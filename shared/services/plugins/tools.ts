@@ -2,14 +2,15 @@ import { manageSurface } from "../../../schema/manage-api";
 import { MAX_TOOL_NAME, toolName } from "../../../schema/mcp-tools";
 
 /**
- * MCP tool names of plugin launches (spec 2, "Command line and MCP"; docs/mcp.md, "Plugin tools"):
- * each manage view of an active plugin is `plugin_<plugin id>_view_<id>` and each content action
- * `plugin_<plugin id>_action_<id>`, lowercased, every character other than a–z, 0–9 and `_` as
+ * MCP tool names of plugin launches and operations (spec 2, "Command line and MCP"; docs/mcp.md,
+ * "Plugin tools"): each manage view of an active plugin is `plugin_<plugin id>_view_<id>`, each
+ * content action `plugin_<plugin id>_action_<id>`, each operation `plugin_<plugin id>_op_<id>`, lowercased, every character other than a–z, 0–9 and `_` as
  * `_`. A name shared by two launches, equal to a core tool's name, or over 64 characters is a tool
  * for none of them; the plugin list's `mcp_tool.omitted_because` says why.
  */
 
-export type PluginToolKind = "view" | "action";
+/** `op`: a plugin operation (docs/plugin-operations.md); an `automation` operation is never one. */
+export type PluginToolKind = "view" | "action" | "op";
 
 /** Why a launch is not a tool. */
 export type PluginToolOmission = "name_too_long" | "name_shared" | "name_of_core_tool";

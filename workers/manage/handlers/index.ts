@@ -11,6 +11,7 @@ import * as mediaUsage from "./media-usage";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
 import * as plugins from "./plugins";
+import * as pluginOperations from "./plugin-operations";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
@@ -31,6 +32,8 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   stopEditing: editing.stopEditing,
   takeOverEditing: editing.takeOverEditing,
   listRichBlocks: plugins.listRichBlocks,
+  listPluginOperations: pluginOperations.listPluginOperations,
+  invokePluginOperation: pluginOperations.invokePluginOperation,
   listModels: models.listModels,
   getModel: models.getModel,
   createModel: models.createModel,
