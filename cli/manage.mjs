@@ -2189,6 +2189,387 @@ const COMMANDS = [
   ],
   "bodyOnly": [],
   "hasBody": true
+ },
+ {
+  "command": "create-import-source",
+  "operationId": "createImportSource",
+  "method": "POST",
+  "path": "/imports/sources",
+  "summary": "Name where content comes from: a WordPress export (WXR) or a Driftwood export",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "kind",
+    "name": "kind",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "wordpress",
+     "driftwood"
+    ],
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "create-import",
+  "operationId": "createImport",
+  "method": "POST",
+  "path": "/imports",
+  "summary": "Create an import job of a source; it waits for its file (uploadImportPart, completeImportUpload)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "source-id",
+    "name": "source_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "file-name",
+    "name": "file_name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "upload-import-part",
+  "operationId": "uploadImportPart",
+  "method": "PUT",
+  "path": "/imports/{id}/parts/{part}",
+  "summary": "Store one part of the file (base64; 5 MiB for every part but the last; at most 20 parts); sending a part again replaces it",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "part",
+    "name": "part",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "content-base64",
+    "name": "content_base64",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The part's bytes in base64: 5 MiB for every part but the last"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "complete-import-upload",
+  "operationId": "completeImportUpload",
+  "method": "POST",
+  "path": "/imports/{id}/complete",
+  "summary": "Complete the upload: parts 1..n, the whole file's SHA-256 checked (a different one discards the parts)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "sha256",
+    "name": "sha256",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "SHA-256 of the whole file, 64 hex digits"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-job",
+  "operationId": "getImportJob",
+  "method": "GET",
+  "path": "/imports/{id}",
+  "summary": "The import job: state, position, file, progress, what may be done next",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "advance-import",
+  "operationId": "advanceImport",
+  "method": "POST",
+  "path": "/imports/{id}/advance",
+  "summary": "One bounded step: read the next part of the file, or write the next items once the review is approved",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "pause-import",
+  "operationId": "pauseImport",
+  "method": "POST",
+  "path": "/imports/{id}/pause",
+  "summary": "Pause the job (advance is refused until resumed)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "resume-import",
+  "operationId": "resumeImport",
+  "method": "POST",
+  "path": "/imports/{id}/resume",
+  "summary": "Resume a paused job where it was",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "cancel-import",
+  "operationId": "cancelImport",
+  "method": "POST",
+  "path": "/imports/{id}/cancel",
+  "summary": "Stop the job for good; entries already written stay until undone",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "advance-import-undo",
+  "operationId": "advanceImportUndo",
+  "method": "POST",
+  "path": "/imports/{id}/undo",
+  "summary": "One undo step: remove the next entries the import created (an entry changed since is kept and reported)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "retry-import-undo",
+  "operationId": "retryImportUndo",
+  "method": "POST",
+  "path": "/imports/{id}/undo/retry",
+  "summary": "Try again the removals an undo could not do, then one undo step",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-findings",
+  "operationId": "getImportFindings",
+  "method": "GET",
+  "path": "/imports/{id}/findings",
+  "summary": "One page of the job's findings (at most 100), oldest first",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-word-press-review",
+  "operationId": "getWordPressReview",
+  "method": "GET",
+  "path": "/imports/{id}/wordpress/review",
+  "summary": "What the import will create, the proposed and chosen mapping, and the address conflicts of one page of items, before anything is written",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "decide-word-press-review",
+  "operationId": "decideWordPressReview",
+  "method": "POST",
+  "path": "/imports/{id}/wordpress/review",
+  "summary": "Record the review's choices: the mapping, new slugs for taken addresses, approval",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "approve",
+    "name": "approve",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "mapping",
+   "renames"
+  ],
+  "hasBody": true
  }
 ];
 

@@ -14,6 +14,8 @@ import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
+import * as importSources from "../../shared/services/imports/sources";
+import { recordImportPart } from "../../shared/services/imports/upload";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -67,6 +69,10 @@ export const COMMANDS = {
   removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
   // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
   removeMedia: { build: removeMedia, status: 200 },
+  // Imports and exports (docs/imports.md, docs/exports.md): creating a source, an import or an export is one batch (rule 3).
+  createImportSource: { build: importSources.createImportSource, status: 201 },
+  createImport: { build: importSources.createImport, status: 201 },
+  recordImportPart: { build: recordImportPart, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

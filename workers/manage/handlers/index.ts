@@ -1,6 +1,7 @@
 import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
+import * as imports from "./imports";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
@@ -86,4 +87,19 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   // Media usage and remove (handlers/media-usage.ts).
   getMediaUsage: mediaUsage.getMediaUsage,
   removeMedia: mediaUsage.removeMedia,
+  // Imports as jobs (handlers/imports.ts; docs/imports.md).
+  createImportSource: imports.createImportSource,
+  createImport: imports.createImport,
+  uploadImportPart: imports.uploadImportPart,
+  completeImportUpload: imports.completeImportUpload,
+  getImportJob: imports.getImportJob,
+  advanceImport: imports.advanceImport,
+  pauseImport: imports.pauseImport,
+  resumeImport: imports.resumeImport,
+  cancelImport: imports.cancelImport,
+  advanceImportUndo: imports.advanceImportUndo,
+  retryImportUndo: imports.retryImportUndo,
+  getImportFindings: imports.getImportFindings,
+  getWordPressReview: imports.getWordPressReview,
+  decideWordPressReview: imports.decideWordPressReview,
 };
