@@ -69,6 +69,37 @@ async function createdMany(ctx: StepContext, jobId: string, kind: string, keys: 
   return out;
 }
 
+/** How many ancestors a step writes ahead of an item whose parent comes later in the file. */
+const PARENT_CHAIN_MAX = 5;
+
+/**
+ * The step's items with each one's unwritten parent (a page's `post_parent`, a category's
+ * `parent`) placed before it, ancestors first: WordPress may list a child page before its parent.
+ */
+async function withParentsFirst(ctx: StepContext, job: ImportJobRow, items: StagedRow[]): Promise<StagedRow[]> {
+  const out: StagedRow[] = [];
+  const seen = new Set<number>();
+  for (const item of items) {
+    const chain: StagedRow[] = [];
+    let current: StagedRow = item;
+    for (let depth = 0; depth < PARENT_CHAIN_MAX; depth++) {
+      const payload = JSON.parse(current.payload) as Partial<WxrPost & WxrTerm>;
+      const parentKey = current.kind === "page" ? payload.post_parent : current.kind === "category" ? payload.parent : undefined;
+      if (!parentKey || parentKey === "0") break;
+      const parent = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, current.kind, parentKey]);
+      if (!parent || seen.has(parent.seq) || parent.seq === item.seq) break;
+      chain.unshift(parent);
+      current = parent;
+    }
+    for (const row of [...chain, item]) {
+      if (seen.has(row.seq)) continue;
+      seen.add(row.seq);
+      out.push(row);
+    }
+  }
+  return out;
+}
+
 /** The field values of one item in its model, with what its content dropped. */
 async function valuesOf(ctx: StepContext, job: ImportJobRow, item: StagedRow, kind: MappedKind, plan: FieldPlan): Promise<{ fields: Record<string, unknown>; dropped: string[] }> {
   const fields: Record<string, unknown> = {};
@@ -121,7 +152,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
   if (!decisions?.approved) throw new AppError("import_review_pending", "Approve the review (decideWordPressReview with approve: true) before the import writes anything.", { state: job.state });
   const models = await mappedModels(ctx, decisions.mapping);
   const staged = await rows<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'staged' ORDER BY seq LIMIT ?", [ctx.site.id, job.id, WRITE_STEP_ITEMS + 1]);
-  const batch = staged.slice(0, WRITE_STEP_ITEMS);
+  const batch = await withParentsFirst(ctx, job, staged.slice(0, WRITE_STEP_ITEMS));
   const findings: Finding[] = [];
   const events: CommittedEvent[] = [];
   const purgeTags: string[] = [];

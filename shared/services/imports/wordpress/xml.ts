@@ -203,8 +203,8 @@ export function readPrologue(text: string): { channelAt: number; namespaces: Rec
     }
     if (text.startsWith("<!DOCTYPE", j) || text.startsWith("<!doctype", j)) {
       const head = text.slice(j, j + 64 * 1024);
+      if (/\b(SYSTEM|PUBLIC)\b/.test(head)) throw new XmlError("external_entity", "The file names an external entity or document type (external resources are never read).", j);
       if (/<!ENTITY/i.test(head)) throw new XmlError("entity_declaration", "The file declares entities in a document type declaration (entity expansion is refused).", j);
-      if (/\b(SYSTEM|PUBLIC)\b/.test(head)) throw new XmlError("external_entity", "The file names an external document type (external resources are never read).", j);
       throw new XmlError("doctype", "A WordPress export has no document type declaration; this one is refused.", j);
     }
     break;
