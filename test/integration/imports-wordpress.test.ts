@@ -8,6 +8,7 @@ import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { advanceWhile, allFindings, getJob, newImport, step, uploadFile, type FindingBody } from "../helpers/imports-api";
 import smallExport from "../fixtures/wordpress/small-export.xml?raw";
+import themeUnitTest from "../fixtures/wordpress/themeunittestdata.wordpress.xml?raw";
 
 const encoder = new TextEncoder();
 const codeOf = (r: { status: number; body: { error?: { code: string } } }) => [r.status, r.body.error?.code];
@@ -176,5 +177,54 @@ describe("WordPress import: a real export (WordPress importer's small-export.xml
     expect(leftIds.length).toBe(2 + failed.length);
     expect((await publicGet(s.host, "/v1/post/top-level-foo")).status).toBe(404);
     expect((await getJob(token, id)).next).toEqual([]);
+  });
+});
+
+describe("WordPress import: the WordPress project's theme unit test export (WordPress.com, WXR 1.2)", () => {
+  let s: SeededSite;
+  let token: string;
+  let id: string;
+  let post: Model;
+
+  it("parses 609 KB in bounded steps and reviews every kind it holds", async () => {
+    s = await seedSite();
+    ({ post } = await blog(s));
+    token = await credential(s);
+    const parsedJob = await parsed(token, encoder.encode(themeUnitTest));
+    id = parsedJob.id;
+    expect(parsedJob.job.state).toBe("review");
+    type Review = { counts: Record<string, { total: number; by_status: Record<string, number> }> };
+    const review = (await manage<Review>(token, "GET", `/imports/${id}/wordpress/review`)).body;
+    expect(review.counts.post?.total).toBe(58);
+    expect(review.counts.page?.total).toBe(21);
+    expect(review.counts.attachment?.total).toBe(37);
+    expect(review.counts.category?.total).toBe(69);
+    expect(review.counts.tag?.total).toBe(110);
+    expect(review.counts.author?.total).toBe(2);
+    // 70 menu items and the menus' own terms: read, reported, never imported.
+    expect(review.counts.other?.total).toBeGreaterThanOrEqual(70);
+    expect(review.counts.post?.by_status).toMatchObject({ future: 1, draft: 1 });
+    // Only posts this time: pages, categories and tags left out by choice.
+    const decided = await step(token, id, "wordpress/review", { mapping: { post: post.id, page: null, category: null, tag: null }, approve: true });
+    expect(decided.status).toBe(200);
+  });
+
+  it("converts content to canonical rich text, reporting the shortcodes, players and markup it drops, item by item", async () => {
+    const done = await advanceWhile(token, id, ["review", "writing"], 30);
+    expect(done.state).toBe("done");
+    const findings = await allFindings(token, id);
+    const dropped = findings.filter((f) => f.code === "rich_markup_dropped");
+    const all = dropped.flatMap((f) => f.details.dropped as string[]);
+    expect(all).toContain("shortcode:gallery");
+    expect(all).toContain("shortcode:caption");
+    // Audio and video players, block-editor comments and presentational classes: left out, and said so.
+    for (const name of ["shortcode:audio", "<audio>", "<video>", "#comment", "p[style]"]) expect(all).toContain(name);
+    expect(findings.filter((f) => f.code === "media_not_imported")).toHaveLength(37);
+    expect(findings.filter((f) => f.code === "status_kept_as_draft").map((f) => f.details.status)).toEqual(["future"]);
+    // The gallery post is served without its shortcodes and with its text.
+    const gallery = await publicGet<{ data: { fields: { body: string } } }>(s.host, "/v1/post/post-format-gallery");
+    expect(gallery.status).toBe(200);
+    expect(gallery.body.data.fields.body).not.toContain("[gallery");
+    expect(gallery.body.data.fields.body).toContain("gallery shortcode");
   });
 });

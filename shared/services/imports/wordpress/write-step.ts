@@ -20,6 +20,8 @@ import type { WxrPost, WxrTerm } from "./wxr-items";
  * sanitise on the test machine) and a request well under the 30 s a client waits.
  */
 export const WRITE_STEP_ITEMS = 10;
+/** Staged items one step looks at, at most: those that write nothing (skipped kinds, authors) cost no batch. */
+export const WRITE_STEP_SCAN = 200;
 
 interface StagedRow {
   seq: number;
@@ -151,13 +153,17 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
   const decisions = decisionsOf(job);
   if (!decisions?.approved) throw new AppError("import_review_pending", "Approve the review (decideWordPressReview with approve: true) before the import writes anything.", { state: job.state });
   const models = await mappedModels(ctx, decisions.mapping);
-  const staged = await rows<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'staged' ORDER BY seq LIMIT ?", [ctx.site.id, job.id, WRITE_STEP_ITEMS + 1]);
-  const batch = await withParentsFirst(ctx, job, staged.slice(0, WRITE_STEP_ITEMS));
+  const staged = await rows<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'staged' ORDER BY seq LIMIT ?", [ctx.site.id, job.id, WRITE_STEP_SCAN + 1]);
+  const batch = await withParentsFirst(ctx, job, staged.slice(0, WRITE_STEP_SCAN));
+  let writes = 0;
+  let handled = 0;
   const findings: Finding[] = [];
   const events: CommittedEvent[] = [];
   const purgeTags: string[] = [];
   const markers: CompiledQuery[] = [];
   for (const item of batch) {
+    if (writes >= WRITE_STEP_ITEMS) break;
+    handled++;
     const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged'", [state, ctx.site.id, job.id, item.seq]);
     const kind = item.kind as MappedKind;
     const target = models.get(kind);
@@ -181,6 +187,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
     if (!publish && (payload.status === "private" || payload.status === "future")) {
       findings.push(finding(item.seq, "status_kept_as_draft", `A ${payload.status} WordPress item is imported as a draft.`, { status: payload.status }));
     }
+    writes++;
     let created;
     try {
       const { fields, dropped } = await valuesOf(ctx, job, item, kind, target.plan);
@@ -220,8 +227,8 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       findings.push(refusalFinding(item.seq, error, `Publishing ${item.kind} ${item.source_key} (kept as a draft)`));
     }
   }
-  const more = staged.length > WRITE_STEP_ITEMS;
-  const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + batch.length, findings_count: job.findings_count + findings.length };
+  const more = handled < batch.length || staged.length > WRITE_STEP_SCAN;
+  const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + handled, findings_count: job.findings_count + findings.length };
   await commit(ctx.d1, [...markers, ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
   return { job: movedJob(ctx, job, set), events, purgeTags };
 }
