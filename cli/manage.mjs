@@ -2570,6 +2570,104 @@ const COMMANDS = [
    "renames"
   ],
   "hasBody": true
+ },
+ {
+  "command": "create-export",
+  "operationId": "createExport",
+  "method": "POST",
+  "path": "/exports",
+  "summary": "Create an export of the whole site, or of some models and languages the caller reads; it is built by advanceExport",
+  "scope": "data:export",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "model_ids",
+   "languages"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "advance-export",
+  "operationId": "advanceExport",
+  "method": "POST",
+  "path": "/exports/{id}/advance",
+  "summary": "Build the next page of the export (header, entries, media, end), then seal it with the whole file's SHA-256",
+  "scope": "data:export",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-export-job",
+  "operationId": "getExportJob",
+  "method": "GET",
+  "path": "/exports/{id}",
+  "summary": "The export: state, pages, size, SHA-256 once finished",
+  "scope": "data:export",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "read-export-chunk",
+  "operationId": "readExportChunk",
+  "method": "GET",
+  "path": "/exports/{id}/file",
+  "summary": "One byte range of a finished export: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64, the whole file's content type and SHA-256, and the page it lies in",
+  "scope": "data:export",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "offset",
+    "name": "offset",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "length",
+    "name": "length",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
  }
 ];
 

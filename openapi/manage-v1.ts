@@ -3063,6 +3063,130 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** POST /api/manage/v1/exports — scope data:export — needs Idempotency-Key */
+  createExport: {
+    method: "POST";
+    path: "/api/manage/v1/exports";
+    params: never;
+    query: never;
+    body: {
+      "model_ids"?: Array<string> | null;
+      "languages"?: Array<string> | null;
+    };
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/exports/{id}/advance — scope data:export — needs Idempotency-Key */
+  advanceExport: {
+    method: "POST";
+    path: "/api/manage/v1/exports/{id}/advance";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/exports/{id} — scope data:export */
+  getExportJob: {
+    method: "GET";
+    path: "/api/manage/v1/exports/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/exports/{id}/file — scope data:export */
+  readExportChunk: {
+    method: "GET";
+    path: "/api/manage/v1/exports/{id}/file";
+    params: {
+      "id": string;
+    };
+    query: {
+      "offset"?: string;
+      "length"?: string;
+    };
+    body: never;
+    response: {
+      "content_base64": string;
+      "content_type": string;
+      "offset": number;
+      "length": number;
+      "total": number;
+      "next_offset": number | null;
+      "sha256": string;
+      "page": number | null;
+      "next_page": number | null;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;
@@ -3147,6 +3271,10 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getImportFindings: { method: "GET", path: "/api/manage/v1/imports/{id}/findings" },
   getWordPressReview: { method: "GET", path: "/api/manage/v1/imports/{id}/wordpress/review" },
   decideWordPressReview: { method: "POST", path: "/api/manage/v1/imports/{id}/wordpress/review" },
+  createExport: { method: "POST", path: "/api/manage/v1/exports" },
+  advanceExport: { method: "POST", path: "/api/manage/v1/exports/{id}/advance" },
+  getExportJob: { method: "GET", path: "/api/manage/v1/exports/{id}" },
+  readExportChunk: { method: "GET", path: "/api/manage/v1/exports/{id}/file" },
 };
 export type Answer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 

@@ -16,6 +16,7 @@ import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
 import * as importSources from "../../shared/services/imports/sources";
 import { recordImportPart } from "../../shared/services/imports/upload";
+import { createExport } from "../../shared/services/exports/create-export";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -73,6 +74,7 @@ export const COMMANDS = {
   createImportSource: { build: importSources.createImportSource, status: 201 },
   createImport: { build: importSources.createImport, status: 201 },
   recordImportPart: { build: recordImportPart, status: 200 },
+  createExport: { build: createExport, status: 201 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

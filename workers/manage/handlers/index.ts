@@ -2,6 +2,7 @@ import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as imports from "./imports";
+import * as exports from "./exports";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
@@ -102,4 +103,9 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getImportFindings: imports.getImportFindings,
   getWordPressReview: imports.getWordPressReview,
   decideWordPressReview: imports.decideWordPressReview,
+  // Exports as jobs (handlers/exports.ts; docs/exports.md).
+  createExport: exports.createExport,
+  advanceExport: exports.advanceExport,
+  getExportJob: exports.getExportJob,
+  readExportChunk: exports.readExportChunk,
 };
