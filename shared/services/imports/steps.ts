@@ -1,10 +1,11 @@
 import { commit } from "../../db/batch";
-import { AppError } from "../../errors";
 import type { JobStepDefinition, StepAnswer, StepContext } from "./job-step";
 import { importJobView, loadImportJob, movedJob, moveJob, requireImportPermission, requireState, type ImportJobRow, type ImportJobView, type ImportState } from "./jobs";
 import { statement } from "./statements";
 import { completeImportUpload } from "./upload";
 import { retryUndoStatements, undoStep } from "./undo";
+import { driftwoodParseStep } from "./driftwood/parse-step";
+import { driftwoodWriteStep } from "./driftwood/write-step";
 import { wordpressParseStep } from "./wordpress/parse-step";
 import { decideWordPressReview, type DecideInput } from "./wordpress/review";
 import { wordpressWriteStep } from "./wordpress/write-step";
@@ -26,9 +27,9 @@ async function loaded(ctx: StepContext, jobId: string): Promise<ImportJobRow> {
 async function advanceImport(ctx: StepContext, input: { job_id: string }): Promise<ImportAnswer> {
   const job = await loaded(ctx, input.job_id);
   requireState(job, ["uploaded", "parsing", "review", "writing"], "Advancing");
-  if (job.kind !== "wordpress") throw new AppError("import_state_conflict", "Only WordPress imports are advanced by this version.", { state: job.state, kind: job.kind });
-  if (job.state === "uploaded" || job.state === "parsing") return answer(await wordpressParseStep(ctx, job));
-  const written = await wordpressWriteStep(ctx, job);
+  const driftwood = job.kind === "driftwood";
+  if (job.state === "uploaded" || job.state === "parsing") return answer(await (driftwood ? driftwoodParseStep(ctx, job) : wordpressParseStep(ctx, job)));
+  const written = await (driftwood ? driftwoodWriteStep(ctx, job) : wordpressWriteStep(ctx, job));
   return answer(written.job, { events: written.events, purgeTags: written.purgeTags });
 }
 

@@ -28,7 +28,7 @@ interface CreatedRow {
 export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ job: ImportJobRow; events: CommittedEvent[]; purgeTags: string[] }> {
   const created = await rows<CreatedRow>(
     ctx.d1,
-    "SELECT seq, kind, instance_id, version_id FROM import_items WHERE site_id = ? AND job_id = ? AND state IN ('written', 'published') ORDER BY seq DESC LIMIT ?",
+    "SELECT seq, kind, instance_id, version_id FROM import_items WHERE site_id = ? AND job_id = ? AND state IN ('written', 'published', 'linked') AND kind <> 'model' ORDER BY seq DESC LIMIT ?",
     [ctx.site.id, job.id, UNDO_STEP_ITEMS + 1],
   );
   const batch = created.slice(0, UNDO_STEP_ITEMS);
