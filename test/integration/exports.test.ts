@@ -1,4 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
+import { workerFetch } from "../helpers/worker";
 import { describe, expect, it } from "vitest";
 import { createEntry, publishEntry } from "../../shared/services/lifecycle";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
@@ -96,13 +97,13 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     const created = await manage<ExportAnswer>(token, "POST", "/exports", { body: {} });
     expect(codeOf(await manage(token, "GET", `/exports/${created.body.export.id}/file`))).toEqual([409, "export_state_conflict"]);
     const job = await build(token);
-    const raw = await SELF.fetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=0-99" } });
+    const raw = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=0-99" } });
     expect(raw.status).toBe(206);
     expect(raw.headers.get("content-range")).toBe(`bytes 0-99/${job.total_bytes}`);
     expect(raw.headers.get("x-content-sha256")).toBe(job.sha256);
     const first = new TextDecoder().decode(await raw.arrayBuffer());
     expect(first.startsWith('{"format":"driftwood-export","version":1')).toBe(true);
-    const bad = await SELF.fetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=9-2" } });
+    const bad = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=9-2" } });
     expect(bad.status).toBe(400);
   });
 
