@@ -2360,6 +2360,485 @@ const COMMANDS = [
   ],
   "bodyOnly": [],
   "hasBody": false
+ },
+ {
+  "command": "create-import-source",
+  "operationId": "createImportSource",
+  "method": "POST",
+  "path": "/imports/sources",
+  "summary": "Name where content comes from: a WordPress export (WXR) or a Driftwood export",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "kind",
+    "name": "kind",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "wordpress",
+     "driftwood"
+    ],
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "create-import",
+  "operationId": "createImport",
+  "method": "POST",
+  "path": "/imports",
+  "summary": "Create an import job of a source; it waits for its file (uploadImportPart, completeImportUpload)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "source-id",
+    "name": "source_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "file-name",
+    "name": "file_name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "upload-import-part",
+  "operationId": "uploadImportPart",
+  "method": "PUT",
+  "path": "/imports/{id}/parts/{part}",
+  "summary": "Store one part of the file (base64; 5 MiB for every part but the last; at most 20 parts); sending a part again replaces it",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "part",
+    "name": "part",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "content-base64",
+    "name": "content_base64",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The part's bytes in base64: 5 MiB for every part but the last"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "complete-import-upload",
+  "operationId": "completeImportUpload",
+  "method": "POST",
+  "path": "/imports/{id}/complete",
+  "summary": "Complete the upload: parts 1..n, the whole file's SHA-256 checked (a different one discards the parts)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "sha256",
+    "name": "sha256",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "SHA-256 of the whole file, 64 hex digits"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-job",
+  "operationId": "getImportJob",
+  "method": "GET",
+  "path": "/imports/{id}",
+  "summary": "The import job: state, position, file, progress, what may be done next",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "advance-import",
+  "operationId": "advanceImport",
+  "method": "POST",
+  "path": "/imports/{id}/advance",
+  "summary": "One bounded step: read the next part of the file, or write the next items once the review is approved",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "pause-import",
+  "operationId": "pauseImport",
+  "method": "POST",
+  "path": "/imports/{id}/pause",
+  "summary": "Pause the job (advance is refused until resumed)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "resume-import",
+  "operationId": "resumeImport",
+  "method": "POST",
+  "path": "/imports/{id}/resume",
+  "summary": "Resume a paused job where it was",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "cancel-import",
+  "operationId": "cancelImport",
+  "method": "POST",
+  "path": "/imports/{id}/cancel",
+  "summary": "Stop the job for good; entries already written stay until undone",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "advance-import-undo",
+  "operationId": "advanceImportUndo",
+  "method": "POST",
+  "path": "/imports/{id}/undo",
+  "summary": "One undo step: remove the next entries the import created (an entry changed since is kept and reported)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "retry-import-undo",
+  "operationId": "retryImportUndo",
+  "method": "POST",
+  "path": "/imports/{id}/undo/retry",
+  "summary": "Try again the removals an undo could not do, then one undo step",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-findings",
+  "operationId": "getImportFindings",
+  "method": "GET",
+  "path": "/imports/{id}/findings",
+  "summary": "One page of the job's findings (at most 100), oldest first",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-word-press-review",
+  "operationId": "getWordPressReview",
+  "method": "GET",
+  "path": "/imports/{id}/wordpress/review",
+  "summary": "What the import will create, the proposed and chosen mapping, and the address conflicts of one page of items, before anything is written",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "decide-word-press-review",
+  "operationId": "decideWordPressReview",
+  "method": "POST",
+  "path": "/imports/{id}/wordpress/review",
+  "summary": "Record the review's choices: the mapping, new slugs for taken addresses, approval",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "approve",
+    "name": "approve",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "mapping",
+   "renames"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "create-export",
+  "operationId": "createExport",
+  "method": "POST",
+  "path": "/exports",
+  "summary": "Create an export of the whole site, or of some models and languages the caller reads; it is built by advanceExport",
+  "scope": "data:export",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "model_ids",
+   "languages"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "advance-export",
+  "operationId": "advanceExport",
+  "method": "POST",
+  "path": "/exports/{id}/advance",
+  "summary": "Build the next page of the export (header, entries, media, end), then seal it with the whole file's SHA-256",
+  "scope": "data:export",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-export-job",
+  "operationId": "getExportJob",
+  "method": "GET",
+  "path": "/exports/{id}",
+  "summary": "The export: state, pages, size, SHA-256 once finished",
+  "scope": "data:export",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "read-export-chunk",
+  "operationId": "readExportChunk",
+  "method": "GET",
+  "path": "/exports/{id}/file",
+  "summary": "One byte range of a finished export: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64, the whole file's content type and SHA-256, and the page it lies in",
+  "scope": "data:export",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "offset",
+    "name": "offset",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "length",
+    "name": "length",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
  }
 ];
 
@@ -3076,6 +3555,197 @@ function printAnswer(text, contentType, compact) {
   out(text);
 }
 
+// ── Imports and exports: commands that send several requests (docs/cli.md, "Imports and exports") ──
+
+/** The largest part of an import file (spec 2, Limits: CLI upload-import parts). */
+const IMPORT_PART_BYTES = 5 * 1024 * 1024;
+/** Bytes one export read asks for. */
+const EXPORT_READ_BYTES = 1024 * 1024;
+const sha256Hex = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+/** One request of a helper, waiting and retrying with the same key as a single command does. */
+async function helperRequest(origin, token, method, pathname, { body, key, query } = {}) {
+  const search = query ? `?${new URLSearchParams(query).toString()}` : "";
+  for (let attempt = 1; ; attempt++) {
+    const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (key !== undefined) headers["idempotency-key"] = key;
+    const response = await send(`${origin}${BASE_PATH}${pathname}${search}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = parseJson(response.text);
+    const code = json?.error?.code;
+    const wait = retryAfterSeconds(response.headers.get("retry-after"));
+    const waitable = response.status === 429 || (response.status === 409 && code === "idempotency_in_progress");
+    if (waitable && wait !== null && wait <= MAX_WAIT_SECONDS && attempt < MAX_ATTEMPTS) {
+      err(`${SERVICE}: ${response.status} ${code ?? ""}: retrying in ${wait} s with the same key`);
+      await sleep(wait * 1000);
+      continue;
+    }
+    return { status: response.status, text: response.text, json, code };
+  }
+}
+
+/** A helper's refusal: the answer on stdout, the status on stderr, exit 1 (2 for a 401). */
+function helperRefused(answer, compact) {
+  printAnswer(answer.text, "application/json", compact);
+  err(`${SERVICE}: refused: ${answer.status}${answer.code ? ` ${answer.code}` : ""}`);
+  return answer.status === 401 ? EXIT_USAGE : EXIT_REFUSED;
+}
+
+function requiredFlag(flags, name) {
+  const value = flags.get(name);
+  if (value === undefined || value === true) throw new UsageError(`--${name} <value> is required`);
+  return String(value);
+}
+
+/**
+ * `upload-import-part --id <job> --file <path> [--part <n>]`: the file in 5 MiB parts, each under a
+ * key derived from its bytes (a re-run resends nothing new and replays what was sent), then the
+ * completion with the whole file's SHA-256; `--part <n>` sends that part only.
+ */
+async function uploadImportFile(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  const file = requiredFlag(flags, "file");
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`cannot read --file: ${e.message}`);
+  }
+  const count = Math.max(1, Math.ceil(bytes.length / IMPORT_PART_BYTES));
+  const only = flags.has("part") ? Number(flags.get("part")) : null;
+  if (only !== null && (!Number.isSafeInteger(only) || only < 1 || only > count)) throw new UsageError(`--part is 1 to ${count} for this file`);
+  for (let part = 1; part <= count; part++) {
+    if (only !== null && part !== only) continue;
+    const slice = bytes.subarray((part - 1) * IMPORT_PART_BYTES, part * IMPORT_PART_BYTES);
+    const key = `part-${id}-${part}-${sha256Hex(slice).slice(0, 32)}`.slice(0, 128);
+    const answer = await helperRequest(origin, token, "PUT", `/imports/${encodeURIComponent(id)}/parts/${part}`, { body: { content_base64: Buffer.from(slice).toString("base64") }, key });
+    if (answer.status !== 200) return helperRefused(answer, compact);
+    err(`part ${part}/${count}: ${slice.length} bytes`);
+  }
+  if (only !== null) return EXIT_OK;
+  const digest = sha256Hex(bytes);
+  const answer = await helperRequest(origin, token, "POST", `/imports/${encodeURIComponent(id)}/complete`, { body: { sha256: digest }, key: `complete-${id}-${digest.slice(0, 32)}`.slice(0, 128) });
+  if (answer.status !== 200) return helperRefused(answer, compact);
+  printAnswer(answer.text, "application/json", compact);
+  return EXIT_OK;
+}
+
+/** States in which `advance-import --follow` keeps advancing. */
+const ADVANCING = new Set(["uploaded", "parsing", "review", "writing", "undoing"]);
+
+/**
+ * `advance-import --id <job> --follow`: one step after another (a new key each), a progress line per
+ * step on stderr, until a decision is needed (the review), the end, or a refusal.
+ */
+async function followImport(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  for (;;) {
+    const answer = await helperRequest(origin, token, "POST", `/imports/${encodeURIComponent(id)}/advance`, { body: {}, key: randomUUID() });
+    if (answer.status === 409 && answer.code === "import_review_pending") {
+      err("the review waits for a decision: get-word-press-review, then decide-word-press-review");
+      printAnswer(answer.text, "application/json", compact);
+      return EXIT_OK;
+    }
+    if (answer.status !== 200) return helperRefused(answer, compact);
+    const job = answer.json.import;
+    err(`${job.state}: ${job.progress.items_done}/${job.progress.items_total} items, ${job.progress.findings} findings`);
+    if (!ADVANCING.has(job.state)) {
+      printAnswer(answer.text, "application/json", compact);
+      return EXIT_OK;
+    }
+  }
+}
+
+/**
+ * `read-export-chunk --id <export> --out <path> [--finish]`: (with `--finish`, the export advanced
+ * until finished under keys derived from its position) read chunk by chunk, the SHA-256 checked,
+ * and only then the file written (by a temporary file and a rename).
+ */
+async function saveExport(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  const outFile = requiredFlag(flags, "out");
+  if (flags.has("finish")) {
+    for (;;) {
+      const current = await helperRequest(origin, token, "GET", `/exports/${encodeURIComponent(id)}`);
+      if (current.status !== 200) return helperRefused(current, compact);
+      const job = current.json.export;
+      if (job.state !== "building") break;
+      const step = await helperRequest(origin, token, "POST", `/exports/${encodeURIComponent(id)}/advance`, { body: {}, key: `export-${id}-at-${job.position}`.slice(0, 128) });
+      if (step.status !== 200) return helperRefused(step, compact);
+      err(`export: ${step.json.export.section}, ${step.json.export.pages} pages, ${step.json.export.total_bytes} bytes`);
+    }
+  }
+  const parts = [];
+  let offset = 0;
+  let expected;
+  while (offset !== null) {
+    const chunk = await helperRequest(origin, token, "GET", `/exports/${encodeURIComponent(id)}/file`, { query: { offset: String(offset), length: String(EXPORT_READ_BYTES) } });
+    if (chunk.status !== 200) return helperRefused(chunk, compact);
+    parts.push(Buffer.from(chunk.json.content_base64, "base64"));
+    expected = chunk.json.sha256;
+    offset = chunk.json.next_offset;
+  }
+  const bytes = Buffer.concat(parts);
+  if (sha256Hex(bytes) !== expected) {
+    err(`${SERVICE}: the export read does not match its SHA-256 ${expected}; nothing written`);
+    return EXIT_REFUSED;
+  }
+  const temp = `${outFile}.${process.pid}.part`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, outFile);
+  err(`wrote ${outFile}: ${bytes.length} bytes, SHA-256 ${expected}`);
+  return EXIT_OK;
+}
+
+/** Paged reads `--all` follows: the route and the array its pages carry. */
+const ALL_PAGES = {
+  "get-import-findings": { path: (id) => `/imports/${encodeURIComponent(id)}/findings`, list: "findings" },
+  "get-word-press-review": { path: (id) => `/imports/${encodeURIComponent(id)}/wordpress/review`, list: "conflicts" },
+};
+
+/** `--all`: every page (following `next_cursor`), their lists joined into the first page's answer. */
+async function readAllPages(origin, token, flags, compact, name) {
+  const id = requiredFlag(flags, "id");
+  const spec = ALL_PAGES[name];
+  let merged;
+  let cursor = null;
+  do {
+    const page = await helperRequest(origin, token, "GET", spec.path(id), cursor ? { query: { cursor } } : {});
+    if (page.status !== 200) return helperRefused(page, compact);
+    if (merged === undefined) merged = page.json;
+    else merged[spec.list].push(...page.json[spec.list]);
+    cursor = page.json.next_cursor;
+  } while (cursor);
+  merged.next_cursor = null;
+  out(compact ? JSON.stringify(merged) : JSON.stringify(merged, null, 2));
+  return EXIT_OK;
+}
+
+/** The helper a command's flags ask for, if any. */
+function helperFor(name, flags) {
+  if (ALL_PAGES[name] && flags.has("all")) return { run: (origin, token, f, compact) => readAllPages(origin, token, f, compact, name), flags: ["id", "all"] };
+  if (name === "upload-import-part" && flags.has("file")) return { run: uploadImportFile, flags: ["id", "file", "part"] };
+  if (name === "advance-import" && flags.has("follow")) return { run: followImport, flags: ["id", "follow"] };
+  if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish"] };
+  return null;
+}
+
+async function runHelper(helper, command, flags) {
+  const known = new Set(["url", "json", "help", ...helper.flags]);
+  for (const name of flags.keys()) if (!known.has(name)) return usageFail(`unknown flag --${name} for ${command.command} --${helper.flags[1]}`, command);
+  let origin;
+  let token;
+  try {
+    origin = originOf(flags);
+    token = await credential(origin);
+    return await helper.run(origin, token, flags, flags.has("json") || !process.stdout.isTTY);
+  } catch (e) {
+    if (e instanceof UsageError) return usageFail(e.message, command);
+    err(`${SERVICE}: network problem: ${e.cause?.code ?? e.code ?? e.message}`);
+    return EXIT_USAGE;
+  }
+}
+
 async function run(argv) {
   let parsed;
   try {
@@ -3122,6 +3792,8 @@ async function run(argv) {
     out(commandHelp(command));
     return EXIT_OK;
   }
+  const helper = helperFor(name, flags);
+  if (helper) return runHelper(helper, command, flags);
   let origin;
   let request;
   let token;

@@ -2683,6 +2683,684 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** POST /api/manage/v1/imports/sources — scope data:import — needs Idempotency-Key */
+  createImportSource: {
+    method: "POST";
+    path: "/api/manage/v1/imports/sources";
+    params: never;
+    query: never;
+    body: {
+      "kind": "wordpress" | "driftwood";
+      "name": string;
+    };
+    response: {
+      "source": {
+        "id": string;
+        "kind": string;
+        "name": string;
+        "created_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports — scope data:import — needs Idempotency-Key */
+  createImport: {
+    method: "POST";
+    path: "/api/manage/v1/imports";
+    params: never;
+    query: never;
+    body: {
+      "source_id": string;
+      "file_name": string;
+    };
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/imports/{id}/parts/{part} — scope data:import — needs Idempotency-Key */
+  uploadImportPart: {
+    method: "PUT";
+    path: "/api/manage/v1/imports/{id}/parts/{part}";
+    params: {
+      "id": string;
+      "part": string;
+    };
+    query: never;
+    body: {
+      "content_base64": string;
+    };
+    response: {
+      "import_id": string;
+      "part": number;
+      "byte_length": number;
+      "sha256": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/complete — scope data:import — needs Idempotency-Key */
+  completeImportUpload: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/complete";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "sha256": string;
+    };
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id} — scope data:import */
+  getImportJob: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/advance — scope data:import — needs Idempotency-Key */
+  advanceImport: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/advance";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/pause — scope data:import — needs Idempotency-Key */
+  pauseImport: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/pause";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/resume — scope data:import — needs Idempotency-Key */
+  resumeImport: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/resume";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/cancel — scope data:import — needs Idempotency-Key */
+  cancelImport: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/cancel";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/undo — scope data:import — needs Idempotency-Key */
+  advanceImportUndo: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/undo";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/undo/retry — scope data:import — needs Idempotency-Key */
+  retryImportUndo: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/undo/retry";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/findings — scope data:import */
+  getImportFindings: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/findings";
+    params: {
+      "id": string;
+    };
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "findings": Array<{
+        "seq": number;
+        "item_seq": number | null;
+        "code": string;
+        "message": string;
+        "details": {
+          [key: string]: unknown;
+        };
+        "created_at": string;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/wordpress/review — scope data:import */
+  getWordPressReview: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/wordpress/review";
+    params: {
+      "id": string;
+    };
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "counts": {
+        [key: string]: {
+          "total": number;
+          "by_status": {
+            [key: string]: number;
+          };
+        };
+      };
+      "mapping": {
+        "proposed": {
+          [key: string]: string | null;
+        };
+        "chosen": {
+          [key: string]: string | null;
+        } | null;
+        "problems": unknown;
+      };
+      "fields": {
+        [key: string]: unknown;
+      };
+      "conflicts": Array<{
+        "item_seq": number;
+        "kind": string;
+        "source_key": string;
+        "slug": string;
+        "model_id": string;
+        "taken_by": unknown;
+      }>;
+      "decided": boolean;
+      "choices": {
+        [key: string]: string;
+      };
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/manage/v1/imports/{id}/wordpress/review — scope data:import — needs Idempotency-Key */
+  decideWordPressReview: {
+    method: "POST";
+    path: "/api/manage/v1/imports/{id}/wordpress/review";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "mapping"?: {
+        "post": string | null;
+        "page": string | null;
+        "category": string | null;
+        "tag": string | null;
+      };
+      "renames"?: {
+        [key: string]: string;
+      };
+      "approve"?: boolean;
+    };
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "decisions": {
+        "mapping": {
+          "post": string | null;
+          "page": string | null;
+          "category": string | null;
+          "tag": string | null;
+        };
+        "renames": {
+          [key: string]: string;
+        };
+        "approved": boolean;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/exports — scope data:export — needs Idempotency-Key */
+  createExport: {
+    method: "POST";
+    path: "/api/manage/v1/exports";
+    params: never;
+    query: never;
+    body: {
+      "model_ids"?: Array<string> | null;
+      "languages"?: Array<string> | null;
+    };
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/exports/{id}/advance — scope data:export — needs Idempotency-Key */
+  advanceExport: {
+    method: "POST";
+    path: "/api/manage/v1/exports/{id}/advance";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: Record<string, never>;
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/exports/{id} — scope data:export */
+  getExportJob: {
+    method: "GET";
+    path: "/api/manage/v1/exports/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "export": {
+        "id": string;
+        "state": "building" | "finished" | "cancelled";
+        "position": number;
+        "filter": {
+          "model_ids": Array<string> | null;
+          "languages": Array<string> | null;
+        };
+        "format": {
+          "name": string;
+          "version": number;
+          "content_type": string;
+        };
+        "pages": number;
+        "total_bytes": number;
+        "sha256": string | null;
+        "section": "header" | "entries" | "media" | "end" | "seal";
+        "created_at": string;
+        "updated_at": string;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/exports/{id}/file — scope data:export */
+  readExportChunk: {
+    method: "GET";
+    path: "/api/manage/v1/exports/{id}/file";
+    params: {
+      "id": string;
+    };
+    query: {
+      "offset"?: string;
+      "length"?: string;
+    };
+    body: never;
+    response: {
+      "content_base64": string;
+      "content_type": string;
+      "offset": number;
+      "length": number;
+      "total": number;
+      "next_offset": number | null;
+      "sha256": string;
+      "page": number | null;
+      "next_page": number | null;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;
@@ -2761,6 +3439,24 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   createBackendReadToken: { method: "POST", path: "/api/manage/v1/backend-read-tokens" },
   listBackendReadTokens: { method: "GET", path: "/api/manage/v1/backend-read-tokens" },
   revokeBackendReadToken: { method: "DELETE", path: "/api/manage/v1/backend-read-tokens/{id}" },
+  createImportSource: { method: "POST", path: "/api/manage/v1/imports/sources" },
+  createImport: { method: "POST", path: "/api/manage/v1/imports" },
+  uploadImportPart: { method: "PUT", path: "/api/manage/v1/imports/{id}/parts/{part}" },
+  completeImportUpload: { method: "POST", path: "/api/manage/v1/imports/{id}/complete" },
+  getImportJob: { method: "GET", path: "/api/manage/v1/imports/{id}" },
+  advanceImport: { method: "POST", path: "/api/manage/v1/imports/{id}/advance" },
+  pauseImport: { method: "POST", path: "/api/manage/v1/imports/{id}/pause" },
+  resumeImport: { method: "POST", path: "/api/manage/v1/imports/{id}/resume" },
+  cancelImport: { method: "POST", path: "/api/manage/v1/imports/{id}/cancel" },
+  advanceImportUndo: { method: "POST", path: "/api/manage/v1/imports/{id}/undo" },
+  retryImportUndo: { method: "POST", path: "/api/manage/v1/imports/{id}/undo/retry" },
+  getImportFindings: { method: "GET", path: "/api/manage/v1/imports/{id}/findings" },
+  getWordPressReview: { method: "GET", path: "/api/manage/v1/imports/{id}/wordpress/review" },
+  decideWordPressReview: { method: "POST", path: "/api/manage/v1/imports/{id}/wordpress/review" },
+  createExport: { method: "POST", path: "/api/manage/v1/exports" },
+  advanceExport: { method: "POST", path: "/api/manage/v1/exports/{id}/advance" },
+  getExportJob: { method: "GET", path: "/api/manage/v1/exports/{id}" },
+  readExportChunk: { method: "GET", path: "/api/manage/v1/exports/{id}/file" },
 };
 export type Answer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 

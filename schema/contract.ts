@@ -48,6 +48,8 @@ export interface RouteSpec {
    * parsed: the text says what the body is; `query` carries the other fields.
    */
   binaryBody?: string;
+  /** A JSON body larger than the surface's usual cap (an import part in base64), in bytes. */
+  maxBodyBytes?: number;
   /** Success status and body. */
   status?: number;
   /**

@@ -159,6 +159,16 @@ export const ERROR_STATUS = {
   plugin_policy_transform_conflict: 422,
   plugin_policy_budget_exhausted: 429,
   plugin_policy_unavailable: 503,
+  // Imports and exports as jobs (docs/imports.md, docs/exports.md).
+  import_state_conflict: 409,
+  import_review_pending: 409,
+  import_part_invalid: 422,
+  import_upload_incomplete: 422,
+  import_checksum_mismatch: 422,
+  import_file_too_large: 413,
+  import_mapping_invalid: 422,
+  export_state_conflict: 409,
+  export_limited_role: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,6 +15,9 @@ import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
 import * as backendReadTokens from "../../shared/services/generator/read-tokens";
+import * as importSources from "../../shared/services/imports/sources";
+import { recordImportPart } from "../../shared/services/imports/upload";
+import { createExport } from "../../shared/services/exports/create-export";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -71,6 +74,11 @@ export const COMMANDS = {
   // Read tokens of the generated backend (docs/generated-backend.md, "Access").
   createBackendReadToken: { build: backendReadTokens.createBackendReadToken, status: 201 },
   revokeBackendReadToken: { build: backendReadTokens.revokeBackendReadToken, status: 200 },
+  // Imports and exports (docs/imports.md, docs/exports.md): creating a source, an import or an export is one batch (rule 3).
+  createImportSource: { build: importSources.createImportSource, status: 201 },
+  createImport: { build: importSources.createImport, status: 201 },
+  recordImportPart: { build: recordImportPart, status: 200 },
+  createExport: { build: createExport, status: 201 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -27,6 +27,8 @@ import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
 import { policyStep, type WritePrepare } from "./policy-step";
+import { JobStepRunner, type JobStepAnswer, type JobStepRequest } from "./job-steps";
+import { JOB_STEPS, type JobStepName } from "./job-step-registry";
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -47,6 +49,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #writes: WriteRunner;
   readonly #sent = new SentEvents();
   readonly #identity: SiteIdentity;
+  readonly #jobSteps: JobStepRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -57,6 +60,7 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
+    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env));
     this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
@@ -106,6 +110,17 @@ export class SiteObject extends DurableObject<Env> {
   command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
     return this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
+  }
+
+  /**
+   * A step of an import or export job (objects/site/job-step-registry.ts): spec 2 idempotency rule 5,
+   * in the site's write queue (docs/imports.md, "Idempotency of steps").
+   */
+  jobStep<K extends JobStepName>(name: K, request: JobStepRequest<object>): Promise<Outcome<JobStepAnswer>> {
+    if (!Object.hasOwn(JOB_STEPS, name)) throw new TypeError(`unknown job step ${String(name)}`);
+    this.#armSweep();
+    this.#identity.note(request.siteId);
+    return this.#jobSteps.run(request, JOB_STEPS[name] as never);
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────

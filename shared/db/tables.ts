@@ -60,6 +60,14 @@ export const SITE_TABLES = [
   "entry_proposals",
   "model_proposals",
   "webhooks",
+  "import_sources",
+  "import_jobs",
+  "import_parts",
+  "import_items",
+  "import_findings",
+  "job_step_claims",
+  "export_jobs",
+  "export_pages",
 ] as const;
 
 /** Delivery rows sit beside their outbox event (shared/events/deliver.ts), so they are records too. */

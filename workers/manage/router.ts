@@ -169,7 +169,7 @@ export async function dispatchManage(request: Request, env: Env, auth: ManageAut
   // An upload route reads multipart/form-data with its own cap; every other write reads JSON.
   const form = write && route.multipart ? await readMultipartForm(request, route.multipart) : undefined;
   const upload = form ? { ...form.file, sha256: await sha256Hex(form.file.bytes) } : undefined;
-  const rawBody = write ? (form ? { ...form.fields } : await readJsonBody(request, MANAGE_BODY_MAX_BYTES)) : undefined;
+  const rawBody = write ? (form ? { ...form.fields } : await readJsonBody(request, route.maxBodyBytes ?? MANAGE_BODY_MAX_BYTES)) : undefined;
   const body = write && route.body ? parse(route.body, rawBody) : rawBody;
   // An upload is the same request when its fields and its file (name, type, bytes) are the same.
   const fingerprinted = upload ? { fields: rawBody, file: { name: upload.name, type: upload.type, sha256: upload.sha256 } } : rawBody;

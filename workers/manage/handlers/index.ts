@@ -2,6 +2,8 @@ import type { ManageHandler } from "../context";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as generatedBackend from "./generated-backend";
+import * as imports from "./imports";
+import * as exports from "./exports";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
@@ -96,4 +98,24 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   // Media usage and remove (handlers/media-usage.ts).
   getMediaUsage: mediaUsage.getMediaUsage,
   removeMedia: mediaUsage.removeMedia,
+  // Imports as jobs (handlers/imports.ts; docs/imports.md).
+  createImportSource: imports.createImportSource,
+  createImport: imports.createImport,
+  uploadImportPart: imports.uploadImportPart,
+  completeImportUpload: imports.completeImportUpload,
+  getImportJob: imports.getImportJob,
+  advanceImport: imports.advanceImport,
+  pauseImport: imports.pauseImport,
+  resumeImport: imports.resumeImport,
+  cancelImport: imports.cancelImport,
+  advanceImportUndo: imports.advanceImportUndo,
+  retryImportUndo: imports.retryImportUndo,
+  getImportFindings: imports.getImportFindings,
+  getWordPressReview: imports.getWordPressReview,
+  decideWordPressReview: imports.decideWordPressReview,
+  // Exports as jobs (handlers/exports.ts; docs/exports.md).
+  createExport: exports.createExport,
+  advanceExport: exports.advanceExport,
+  getExportJob: exports.getExportJob,
+  readExportChunk: exports.readExportChunk,
 };

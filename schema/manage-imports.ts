@@ -1,0 +1,183 @@
+import * as v from "valibot";
+import type { RouteSpec } from "./contract";
+import { JsonValue } from "./common";
+import { wellFormed } from "./text";
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+const JobPath = v.strictObject({ id: Id });
+const Sha256 = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/), v.description("SHA-256 of the whole file, 64 hex digits"));
+const Cursor = v.strictObject({ cursor: v.optional(v.pipe(v.string(), v.regex(/^[0-9]{1,12}$/))) });
+
+/** The largest part of an import file (spec 2, Limits: CLI upload-import parts). */
+export const IMPORT_PART_BYTES = 5 * 1024 * 1024;
+/** A part's JSON body: the part in base64 (4/3 of its bytes) and the envelope. */
+export const IMPORT_PART_BODY_BYTES = Math.ceil(IMPORT_PART_BYTES / 3) * 4 + 1024;
+
+const ImportState = v.picklist(["awaiting_upload", "uploaded", "parsing", "review", "writing", "paused", "done", "cancelled", "failed", "undoing", "undone"]);
+
+/** An import job as every import operation answers it (docs/imports.md). */
+export const ImportJob = v.pipe(
+  v.object({
+    id: v.string(),
+    source_id: v.string(),
+    kind: v.picklist(["wordpress", "driftwood"]),
+    state: ImportState,
+    paused_from: v.nullable(ImportState),
+    position: v.pipe(v.number(), v.description("Counts the job's moves; a step's Idempotency-Key claim records it (spec 2, rule 5)")),
+    file: v.object({ name: v.string(), bytes: v.nullable(v.number()), sha256: v.nullable(v.string()) }),
+    progress: v.object({ items_total: v.number(), items_done: v.number(), findings: v.number(), parsed_bytes: v.number() }),
+    next: v.pipe(v.array(v.string()), v.description("What may be done next: upload, complete_upload, advance, decide, pause, resume, cancel, undo")),
+    failure: v.nullable(v.object({ code: v.string(), message: v.string() })),
+    created_at: v.string(),
+    updated_at: v.string(),
+  }),
+  v.title("ImportJob"),
+);
+
+const JobAnswer = v.object({ import: ImportJob, replayed: v.optional(v.boolean()) });
+
+const Mapping = v.strictObject({
+  post: v.nullable(Id),
+  page: v.nullable(Id),
+  category: v.nullable(Id),
+  tag: v.nullable(Id),
+});
+
+export const CreateImportSourceBody = v.strictObject({
+  kind: v.picklist(["wordpress", "driftwood"]),
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200), wellFormed()),
+});
+export const CreateImportBody = v.strictObject({
+  source_id: Id,
+  file_name: v.pipe(v.string(), v.minLength(1), v.maxLength(255), wellFormed()),
+});
+export const UploadImportPartBody = v.strictObject({
+  content_base64: v.pipe(v.string(), v.minLength(4), v.maxLength(IMPORT_PART_BODY_BYTES), v.description("The part's bytes in base64: 5 MiB for every part but the last")),
+});
+export const CompleteImportUploadBody = v.strictObject({ sha256: Sha256 });
+export const DecideWordPressReviewBody = v.strictObject({
+  mapping: v.optional(Mapping),
+  renames: v.optional(v.pipe(v.record(v.pipe(v.string(), v.regex(/^[0-9]{1,12}$/)), v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.description("Item seq → the slug it takes instead of a taken one"))),
+  approve: v.optional(v.boolean()),
+});
+const Empty = v.strictObject({});
+
+const COMMON = ["unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "missing_permission", "not_found"] as const;
+const WRITE = [...COMMON, "invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
+const STEP = [...WRITE, "import_state_conflict"] as const;
+
+const step = (operationId: string, path: string, summary: string, extra: Partial<RouteSpec> = {}): RouteSpec => ({
+  operationId,
+  method: "post",
+  path,
+  summary,
+  scope: "data:import",
+  idempotent: true,
+  params: JobPath,
+  body: Empty,
+  response: JobAnswer,
+  errors: [...STEP],
+  ...extra,
+});
+
+/** Imports as jobs (docs/imports.md; spec 2, data:import and idempotency rules 3 and 5). */
+export const importRoutes: readonly RouteSpec[] = [
+  {
+    operationId: "createImportSource",
+    method: "post",
+    path: "/imports/sources",
+    summary: "Name where content comes from: a WordPress export (WXR) or a Driftwood export",
+    scope: "data:import",
+    idempotent: true,
+    body: CreateImportSourceBody,
+    status: 201,
+    response: v.object({ source: v.object({ id: v.string(), kind: v.string(), name: v.string(), created_at: v.string() }), replayed: v.optional(v.boolean()) }),
+    errors: [...WRITE],
+  },
+  {
+    operationId: "createImport",
+    method: "post",
+    path: "/imports",
+    summary: "Create an import job of a source; it waits for its file (uploadImportPart, completeImportUpload)",
+    scope: "data:import",
+    idempotent: true,
+    body: CreateImportBody,
+    status: 201,
+    response: JobAnswer,
+    errors: [...WRITE],
+  },
+  {
+    operationId: "uploadImportPart",
+    method: "put",
+    path: "/imports/{id}/parts/{part}",
+    summary: "Store one part of the file (base64; 5 MiB for every part but the last; at most 20 parts); sending a part again replaces it",
+    scope: "data:import",
+    idempotent: true,
+    params: v.strictObject({ id: Id, part: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}$/)) }),
+    body: UploadImportPartBody,
+    maxBodyBytes: IMPORT_PART_BODY_BYTES,
+    response: v.object({ import_id: v.string(), part: v.number(), byte_length: v.number(), sha256: v.string(), replayed: v.optional(v.boolean()) }),
+    errors: [...WRITE, "import_state_conflict", "import_part_invalid", "import_file_too_large"],
+  },
+  step("completeImportUpload", "/imports/{id}/complete", "Complete the upload: parts 1..n, the whole file's SHA-256 checked (a different one discards the parts)", {
+    body: CompleteImportUploadBody,
+    errors: [...STEP, "import_upload_incomplete", "import_checksum_mismatch"],
+  }),
+  {
+    operationId: "getImportJob",
+    method: "get",
+    path: "/imports/{id}",
+    summary: "The import job: state, position, file, progress, what may be done next",
+    scope: "data:import",
+    params: JobPath,
+    response: JobAnswer,
+    errors: [...COMMON],
+  },
+  step("advanceImport", "/imports/{id}/advance", "One bounded step: read the next part of the file, or write the next items once the review is approved", {
+    errors: [...STEP, "import_review_pending", "import_mapping_invalid"],
+  }),
+  step("pauseImport", "/imports/{id}/pause", "Pause the job (advance is refused until resumed)"),
+  step("resumeImport", "/imports/{id}/resume", "Resume a paused job where it was"),
+  step("cancelImport", "/imports/{id}/cancel", "Stop the job for good; entries already written stay until undone", { destructive: true }),
+  step("advanceImportUndo", "/imports/{id}/undo", "One undo step: remove the next entries the import created (an entry changed since is kept and reported)", { destructive: true }),
+  step("retryImportUndo", "/imports/{id}/undo/retry", "Try again the removals an undo could not do, then one undo step", { destructive: true }),
+  {
+    operationId: "getImportFindings",
+    method: "get",
+    path: "/imports/{id}/findings",
+    summary: "One page of the job's findings (at most 100), oldest first",
+    scope: "data:import",
+    params: JobPath,
+    query: Cursor,
+    response: v.object({
+      findings: v.array(v.object({ seq: v.number(), item_seq: v.nullable(v.number()), code: v.string(), message: v.string(), details: v.record(v.string(), JsonValue), created_at: v.string() })),
+      next_cursor: v.nullable(v.string()),
+    }),
+    errors: [...COMMON, "invalid_request"],
+  },
+  {
+    operationId: "getWordPressReview",
+    method: "get",
+    path: "/imports/{id}/wordpress/review",
+    summary: "What the import will create, the proposed and chosen mapping, and the address conflicts of one page of items, before anything is written",
+    scope: "data:import",
+    params: JobPath,
+    query: Cursor,
+    response: v.object({
+      import: ImportJob,
+      counts: v.record(v.string(), v.object({ total: v.number(), by_status: v.record(v.string(), v.number()) })),
+      mapping: v.object({ proposed: v.record(v.string(), v.nullable(v.string())), chosen: v.nullable(v.record(v.string(), v.nullable(v.string()))), problems: JsonValue }),
+      fields: v.record(v.string(), JsonValue),
+      conflicts: v.array(v.object({ item_seq: v.number(), kind: v.string(), source_key: v.string(), slug: v.string(), model_id: v.string(), taken_by: JsonValue })),
+      decided: v.boolean(),
+      choices: v.record(v.string(), v.string()),
+      next_cursor: v.nullable(v.string()),
+    }),
+    errors: [...COMMON, "invalid_request", "import_state_conflict"],
+  },
+  step("decideWordPressReview", "/imports/{id}/wordpress/review", "Record the review's choices: the mapping, new slugs for taken addresses, approval", {
+    body: DecideWordPressReviewBody,
+    response: v.object({ import: ImportJob, decisions: v.object({ mapping: Mapping, renames: v.record(v.string(), v.string()), approved: v.boolean() }), replayed: v.optional(v.boolean()) }),
+    errors: [...STEP, "import_mapping_invalid"],
+  }),
+];

@@ -1,0 +1,37 @@
+import type { LifecycleContext } from "../lifecycle/context";
+
+/**
+ * What a job step runs with: the write context of the site, plus the R2 bucket holding import files
+ * and export pages. A step commits its own batches (a write step commits one per item, so a stop
+ * mid-step leaves every item either whole or untouched; docs/imports.md, "Steps").
+ */
+export interface StepContext extends LifecycleContext {
+  files: R2Bucket;
+}
+
+/** A job step's answer: the body to send, and the cache tags its writes made stale. */
+export interface StepAnswer<T> {
+  body: T;
+  purgeTags: string[];
+  /** Outbox events the step's batches committed, handed to the queue after the step. */
+  events?: { id: string; name: string }[];
+}
+
+/** Which table holds a job of this kind, and how its answer names it. */
+export type JobKind = "import" | "export";
+
+/**
+ * Rule 5 of spec 2: when the job did not move since the claim, export steps, review choices, pause,
+ * cancel and the upload's completion run again (`always`); `advanceImport`, `resumeImport`,
+ * `advanceImportUndo`, `retryImportUndo` run again only after the first request ended with an
+ * error (`after_error`).
+ */
+export type RerunRule = "always" | "after_error";
+
+export interface JobStepDefinition<I> {
+  job: JobKind;
+  rerun: RerunRule;
+  run: (ctx: StepContext, input: I & { job_id: string }) => Promise<StepAnswer<object>>;
+  /** The job's current answer (a replay after the job moved). */
+  current: (ctx: StepContext, jobId: string) => Promise<object>;
+}

@@ -1,0 +1,82 @@
+import { commit } from "../../db/batch";
+import { AppError } from "../../errors";
+import { commitPlan, type CommittedEvent } from "../lifecycle/commit-plan";
+import { unpublishEntry } from "../lifecycle/transitions";
+import { purgeEntry, trashEntry } from "../lifecycle/trash";
+import { findingStatements, type Finding } from "./findings";
+import type { StepContext } from "./job-step";
+import { movedJob, moveJob, type ImportJobRow } from "./jobs";
+import { firstRow, rows, statement } from "./statements";
+
+/** Items one undo step removes at most (three batches each: unpublish, Trash, delete). */
+export const UNDO_STEP_ITEMS = 10;
+
+interface CreatedRow {
+  seq: number;
+  kind: string;
+  instance_id: string;
+  version_id: string | null;
+}
+
+/**
+ * One undo step (docs/imports.md, "Undo"): the entries the import created, newest first (posts
+ * before the categories they link to), are withdrawn, moved to Trash and deleted for good — each
+ * only if its current draft is still the version the import wrote. One an editor changed since is
+ * kept and reported (`undo_kept_changed`); one the site refuses to remove (permission, content of
+ * others linking to it) is reported (`undo_failed`) and can be tried again (retryImportUndo).
+ */
+export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ job: ImportJobRow; events: CommittedEvent[]; purgeTags: string[] }> {
+  const created = await rows<CreatedRow>(
+    ctx.d1,
+    "SELECT seq, kind, instance_id, version_id FROM import_items WHERE site_id = ? AND job_id = ? AND state IN ('written', 'published', 'linked') AND kind <> 'model' ORDER BY seq DESC LIMIT ?",
+    [ctx.site.id, job.id, UNDO_STEP_ITEMS + 1],
+  );
+  const batch = created.slice(0, UNDO_STEP_ITEMS);
+  const findings: Finding[] = [];
+  const events: CommittedEvent[] = [];
+  const purgeTags: string[] = [];
+  for (const item of batch) {
+    const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [state, ctx.site.id, job.id, item.seq]);
+    const entry = await firstRow<{ current_version_id: string | null; published_version_id: string | null; trashed_at: string | null }>(
+      ctx.d1,
+      "SELECT current_version_id, published_version_id, trashed_at FROM entries WHERE site_id = ? AND instance_id = ?",
+      [ctx.site.id, item.instance_id],
+    );
+    if (!entry) {
+      await commit(ctx.d1, [mark("undone")]);
+      continue;
+    }
+    const changed = entry.current_version_id !== item.version_id || (entry.published_version_id !== null && entry.published_version_id !== item.version_id);
+    if (changed) {
+      findings.push({ item_seq: item.seq, code: "undo_kept_changed", message: "An editor changed this entry after the import; it is kept.", details: { instance_id: item.instance_id, current_version_id: entry.current_version_id } });
+      await commit(ctx.d1, [mark("kept")]);
+      continue;
+    }
+    try {
+      if (entry.published_version_id !== null) {
+        const withdrawn = await commitPlan(ctx, await unpublishEntry(ctx, { instance_id: item.instance_id, expected_published_version_id: entry.published_version_id }));
+        events.push(...withdrawn.events);
+        purgeTags.push(...withdrawn.purgeTags);
+      }
+      if (entry.trashed_at === null) events.push(...(await commitPlan(ctx, await trashEntry(ctx, { instance_id: item.instance_id }))).events);
+      const purge = await purgeEntry(ctx, { instance_id: item.instance_id });
+      purge.statements.push(mark("undone"));
+      const purged = await commitPlan(ctx, purge);
+      events.push(...purged.events);
+      purgeTags.push(...purged.purgeTags);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      findings.push({ item_seq: item.seq, code: "undo_failed", message: `The entry could not be removed: ${error.message}`, details: { instance_id: item.instance_id, code: error.code } });
+      await commit(ctx.d1, [mark("undo_failed")]);
+    }
+  }
+  const more = created.length > UNDO_STEP_ITEMS;
+  const set = { state: more ? ("undoing" as const) : ("undone" as const), findings_count: job.findings_count + findings.length };
+  await commit(ctx.d1, [...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
+  return { job: movedJob(ctx, job, set), events, purgeTags };
+}
+
+/** retryImportUndo: the items whose removal failed are tried again by the next undo steps. */
+export async function retryUndoStatements(ctx: StepContext, job: ImportJobRow) {
+  return [statement("UPDATE import_items SET state = 'written' WHERE site_id = ? AND job_id = ? AND state = 'undo_failed'", [ctx.site.id, job.id])];
+}

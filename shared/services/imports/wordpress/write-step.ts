@@ -1,0 +1,234 @@
+import type { CompiledQuery } from "kysely";
+import { guard, commit } from "../../../db/batch";
+import { AppError } from "../../../errors";
+import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
+import { createEntry } from "../../lifecycle/create-entry";
+import { publishEntry } from "../../lifecycle/transitions";
+import { findingStatements, type Finding } from "../findings";
+import type { StepContext } from "../job-step";
+import { movedJob, moveJob, type ImportJobRow } from "../jobs";
+import { firstRow, rows, statement } from "../statements";
+import { convertContent } from "./content";
+import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
+import { decisionsOf, wantedSlug } from "./review";
+import type { WxrPost, WxrTerm } from "./wxr-items";
+
+/**
+ * Items one write step handles at most (docs/imports.md, "Steps"). Each item is its own D1 batch
+ * (create, plus one for its publication), so a stop between two items leaves each whole; ten keep a
+ * step within a Worker's CPU with the largest allowed post (256 KiB of rich text, about 300 ms to
+ * sanitise on the test machine) and a request well under the 30 s a client waits.
+ */
+export const WRITE_STEP_ITEMS = 10;
+/** Staged items one step looks at, at most: those that write nothing (skipped kinds, authors) cost no batch. */
+export const WRITE_STEP_SCAN = 200;
+
+interface StagedRow {
+  seq: number;
+  kind: string;
+  source_key: string;
+  payload: string;
+}
+
+export interface WriteStepResult {
+  job: ImportJobRow;
+  events: CommittedEvent[];
+  purgeTags: string[];
+}
+
+/** WordPress dates are `YYYY-MM-DD HH:MM:SS` in UTC (`post_date_gmt`); `0000-00-00 00:00:00` for none. */
+function gmtDate(value: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+  if (!m || m[1] === "0000") return null;
+  const date = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+const finding = (item_seq: number, code: Finding["code"], message: string, details: Record<string, unknown> = {}): Finding => ({ item_seq, code, message, details });
+
+/** The created entry of an item of the file (a category by its slug, a page by its post id), if any. */
+async function createdOf(ctx: StepContext, jobId: string, kind: string, sourceKey: string): Promise<string | undefined> {
+  const row = await firstRow<{ instance_id: string }>(ctx.d1, "SELECT instance_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND instance_id IS NOT NULL", [ctx.site.id, jobId, kind, sourceKey]);
+  return row?.instance_id;
+}
+
+async function createdMany(ctx: StepContext, jobId: string, kind: string, keys: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < keys.length; i += 90) {
+    const part = keys.slice(i, i + 90);
+    if (part.length === 0) continue;
+    const found = await rows<{ source_key: string; instance_id: string }>(
+      ctx.d1,
+      `SELECT source_key, instance_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND instance_id IS NOT NULL AND source_key IN (${part.map(() => "?").join(",")})`,
+      [ctx.site.id, jobId, kind, ...part],
+    );
+    const byKey = new Map(found.map((f) => [f.source_key, f.instance_id]));
+    for (const k of part) {
+      const id = byKey.get(k);
+      if (id) out.push(id);
+    }
+  }
+  return out;
+}
+
+/** How many ancestors a step writes ahead of an item whose parent comes later in the file. */
+const PARENT_CHAIN_MAX = 5;
+
+/**
+ * The step's items with each one's unwritten parent (a page's `post_parent`, a category's
+ * `parent`) placed before it, ancestors first: WordPress may list a child page before its parent.
+ */
+async function withParentsFirst(ctx: StepContext, job: ImportJobRow, items: StagedRow[]): Promise<StagedRow[]> {
+  const out: StagedRow[] = [];
+  const seen = new Set<number>();
+  for (const item of items) {
+    const chain: StagedRow[] = [];
+    let current: StagedRow = item;
+    for (let depth = 0; depth < PARENT_CHAIN_MAX; depth++) {
+      const payload = JSON.parse(current.payload) as Partial<WxrPost & WxrTerm>;
+      const parentKey = current.kind === "page" ? payload.post_parent : current.kind === "category" ? payload.parent : undefined;
+      if (!parentKey || parentKey === "0") break;
+      const parent = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, current.kind, parentKey]);
+      if (!parent || seen.has(parent.seq) || parent.seq === item.seq) break;
+      chain.unshift(parent);
+      current = parent;
+    }
+    for (const row of [...chain, item]) {
+      if (seen.has(row.seq)) continue;
+      seen.add(row.seq);
+      out.push(row);
+    }
+  }
+  return out;
+}
+
+/** The field values of one item in its model, with what its content dropped. */
+async function valuesOf(ctx: StepContext, job: ImportJobRow, item: StagedRow, kind: MappedKind, plan: FieldPlan): Promise<{ fields: Record<string, unknown>; dropped: string[] }> {
+  const fields: Record<string, unknown> = {};
+  if (kind === "category" || kind === "tag") {
+    const term = JSON.parse(item.payload) as WxrTerm;
+    if (plan.title) fields[plan.title] = term.name;
+    if (plan.excerpt && term.description) fields[plan.excerpt] = term.description;
+    if (plan.parent && term.parent) {
+      const parent = await createdOf(ctx, job.id, kind, term.parent);
+      if (parent) fields[plan.parent] = parent;
+    }
+    return { fields, dropped: [] };
+  }
+  const post = JSON.parse(item.payload) as WxrPost;
+  if (plan.title) fields[plan.title] = post.title;
+  let dropped: string[] = [];
+  if (plan.body) {
+    const converted = convertContent(post.content);
+    fields[plan.body] = converted.html;
+    dropped = converted.dropped;
+  }
+  if (plan.excerpt && post.excerpt) fields[plan.excerpt] = post.excerpt;
+  if (plan.categories && post.categories.length > 0) fields[plan.categories] = await createdMany(ctx, job.id, "category", post.categories);
+  if (plan.tags && post.tags.length > 0) fields[plan.tags] = await createdMany(ctx, job.id, "tag", post.tags);
+  if (plan.parent && post.post_parent && post.post_parent !== "0") {
+    const parent = await createdOf(ctx, job.id, kind, post.post_parent);
+    if (parent) fields[plan.parent] = parent;
+  }
+  const date = gmtDate(post.post_date_gmt);
+  if (plan.date && date) fields[plan.date] = date;
+  return { fields, dropped };
+}
+
+function refusalFinding(seq: number, error: AppError, doing: string): Finding {
+  if (error.code === "missing_permission" || error.code === "forbidden" || error.code === "field_denied" || error.code === "locale_denied") {
+    return finding(seq, "permission_denied", `${doing}: the import's caller may not do this now.`, { code: error.code });
+  }
+  if (error.code === "slug_taken") return finding(seq, "slug_taken", `${doing}: the address is taken in the model; the item was skipped, not renamed.`, { code: error.code });
+  return finding(seq, "item_refused", `${doing}: ${error.message}`, { code: error.code, ...(error.details ?? {}) });
+}
+
+/**
+ * One write step: the next staged items in file order (authors, then categories and tags, then
+ * posts and pages, as WordPress writes them) become entries of the mapped models — created, then
+ * published when WordPress published them — each in its own batches with its item's new state.
+ * A refusal of one item (permission, address, value) is a finding, never the failure of the job.
+ */
+export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): Promise<WriteStepResult> {
+  const decisions = decisionsOf(job);
+  if (!decisions?.approved) throw new AppError("import_review_pending", "Approve the review (decideWordPressReview with approve: true) before the import writes anything.", { state: job.state });
+  const models = await mappedModels(ctx, decisions.mapping);
+  const staged = await rows<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'staged' ORDER BY seq LIMIT ?", [ctx.site.id, job.id, WRITE_STEP_SCAN + 1]);
+  const batch = await withParentsFirst(ctx, job, staged.slice(0, WRITE_STEP_SCAN));
+  let writes = 0;
+  let handled = 0;
+  const findings: Finding[] = [];
+  const events: CommittedEvent[] = [];
+  const purgeTags: string[] = [];
+  const markers: CompiledQuery[] = [];
+  for (const item of batch) {
+    if (writes >= WRITE_STEP_ITEMS) break;
+    handled++;
+    const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged'", [state, ctx.site.id, job.id, item.seq]);
+    const kind = item.kind as MappedKind;
+    const target = models.get(kind);
+    if (item.kind === "author") {
+      markers.push(mark("principal"));
+      continue;
+    }
+    if (item.kind === "attachment") {
+      findings.push(finding(item.seq, "media_not_imported", "Attachments are not imported into the media library yet; the file stays at its WordPress address.", { url: (JSON.parse(item.payload) as WxrPost).attachment_url }));
+      markers.push(mark("skipped"));
+      continue;
+    }
+    if (!target) {
+      findings.push(finding(item.seq, "item_skipped", item.kind === "other" ? "This kind of WordPress item is not imported." : `No model was chosen for ${item.kind} items.`, { kind: item.kind, source_key: item.source_key }));
+      markers.push(mark("skipped"));
+      continue;
+    }
+    const payload = JSON.parse(item.payload) as WxrPost & WxrTerm;
+    const slug = decisions.renames[String(item.seq)] ?? wantedSlug(item.kind, payload);
+    const publish = kind === "category" || kind === "tag" || payload.status === "publish";
+    if (!publish && (payload.status === "private" || payload.status === "future")) {
+      findings.push(finding(item.seq, "status_kept_as_draft", `A ${payload.status} WordPress item is imported as a draft.`, { status: payload.status }));
+    }
+    writes++;
+    let created;
+    try {
+      const { fields, dropped } = await valuesOf(ctx, job, item, kind, target.plan);
+      if (dropped.length > 0) findings.push(finding(item.seq, "rich_markup_dropped", "Markup the canonical rich text does not keep was left out of the content.", { field: target.plan.body, dropped }));
+      const plan = await createEntry(ctx, { model_id: target.model.id, slug: slug === "" ? null : slug, fields });
+      const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
+      plan.statements.push(
+        guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),
+        statement("UPDATE import_items SET state = 'written', instance_id = ?, group_id = ?, version_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [
+          plan.answer.instance_id,
+          plan.answer.translation_group_id,
+          plan.answer.current_version_id,
+          ctx.site.id,
+          job.id,
+          item.seq,
+        ]),
+        // The first publication is WordPress's: publishing keeps a first_published_at already set.
+        ...(firstPublished ? [statement("UPDATE entries SET first_published_at = ? WHERE site_id = ? AND instance_id = ?", [firstPublished, ctx.site.id, plan.answer.instance_id])] : []),
+      );
+      created = await commitPlan(ctx, plan);
+      events.push(...created.events);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      findings.push(refusalFinding(item.seq, error, `Creating ${item.kind} ${item.source_key}`));
+      markers.push(mark("skipped"));
+      continue;
+    }
+    if (!publish) continue;
+    try {
+      const plan = await publishEntry(ctx, { instance_id: created.answer.instance_id });
+      plan.statements.push(statement("UPDATE import_items SET state = 'published' WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, item.seq]));
+      const published = await commitPlan(ctx, plan);
+      events.push(...published.events);
+      purgeTags.push(...published.purgeTags);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      findings.push(refusalFinding(item.seq, error, `Publishing ${item.kind} ${item.source_key} (kept as a draft)`));
+    }
+  }
+  const more = handled < batch.length || staged.length > WRITE_STEP_SCAN;
+  const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + handled, findings_count: job.findings_count + findings.length };
+  await commit(ctx.d1, [...markers, ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
+  return { job: movedJob(ctx, job, set), events, purgeTags };
+}

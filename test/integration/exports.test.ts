@@ -1,0 +1,134 @@
+import { env } from "cloudflare:test";
+import { workerFetch } from "../helpers/worker";
+import { describe, expect, it } from "vitest";
+import { createEntry, publishEntry } from "../../shared/services/lifecycle";
+import { apply, blogModels, seedSite } from "../helpers/fixtures";
+import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
+import { uploadMedia } from "../helpers/media-api";
+import { png } from "../helpers/media-samples";
+import { sha256 } from "../helpers/imports-api";
+
+interface ExportJob {
+  id: string;
+  state: string;
+  position: number;
+  pages: number;
+  total_bytes: number;
+  sha256: string | null;
+  section: string;
+}
+type ExportAnswer = { export: ExportJob; replayed?: true; error?: { code: string } };
+type Chunk = { content_base64: string; content_type: string; offset: number; length: number; total: number; next_offset: number | null; sha256: string; page: number | null; next_page: number | null; error?: { code: string } };
+const codeOf = (r: { status: number; body: { error?: { code: string } } }) => [r.status, r.body.error?.code];
+
+async function builtSite() {
+  const s = await seedSite();
+  const { article, category } = await blogModels(s.ctx());
+  const ctx = s.ctx();
+  const news = await apply(ctx, createEntry(ctx, { model_id: category.id, fields: { title: "News" } }));
+  await apply(ctx, publishEntry(ctx, { instance_id: news.instance_id }));
+  const post = await apply(ctx, createEntry(ctx, { model_id: article.id, fields: { title: "Hello", body: "<p>First <strong>post</strong></p>", categories: [news.instance_id], internal_note: "private" } }));
+  await apply(ctx, publishEntry(ctx, { instance_id: post.instance_id }));
+  await apply(ctx, createEntry(ctx, { model_id: article.id, lang: "fr", fields: { title: "Brouillon" } }));
+  const token = await credential(s);
+  await uploadMedia(token, { bytes: png(2, 2, "export"), name: "pixel.png" });
+  return { s, token, article, category, post };
+}
+
+async function build(token: string, body: Record<string, unknown> = {}): Promise<ExportJob> {
+  const created = await manage<ExportAnswer>(token, "POST", "/exports", { body });
+  expect(created.status).toBe(201);
+  let job = created.body.export;
+  for (let i = 0; i < 20 && job.state === "building"; i++) job = (await manage<ExportAnswer>(token, "POST", `/exports/${job.id}/advance`, { body: {} })).body.export;
+  expect(job.state).toBe("finished");
+  return job;
+}
+
+/** Reads the whole export in JSON chunks of `size` bytes, as the MCP tool does. */
+async function readAll(token: string, job: ExportJob, size: number): Promise<{ bytes: Uint8Array; chunks: Chunk[] }> {
+  const parts: Uint8Array[] = [];
+  const chunks: Chunk[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const r: { status: number; body: Chunk } = await manage<Chunk>(token, "GET", `/exports/${job.id}/file?offset=${offset}&length=${size}`);
+    expect(r.status).toBe(200);
+    chunks.push(r.body);
+    parts.push(Uint8Array.from(atob(r.body.content_base64), (c) => c.charCodeAt(0)));
+    offset = r.body.next_offset;
+  }
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return { bytes, chunks };
+}
+
+describe("exports: a whole site in a versioned format, built in steps, read in byte ranges", () => {
+  it("exports models, entries in every language with current and published versions, relations, media metadata and roles, never secrets; the chunks rebuild the file whose SHA-256 is given", async () => {
+    const { token, post } = await builtSite();
+    const job = await build(token);
+    expect(job.pages).toBeGreaterThanOrEqual(4);
+    const { bytes, chunks } = await readAll(token, job, 700);
+    expect(bytes.length).toBe(job.total_bytes);
+    expect(await sha256(bytes)).toBe(job.sha256);
+    expect(chunks.every((c) => c.sha256 === job.sha256 && c.total === job.total_bytes && c.content_type === "application/x-ndjson")).toBe(true);
+    expect(chunks[0]?.page).toBe(1);
+
+    const text = new TextDecoder().decode(bytes);
+    const records = text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records[0]).toMatchObject({ format: "driftwood-export", version: 1 });
+    expect(records.filter((r) => r.type === "model").map((r) => r.slug).sort()).toEqual(["article", "author", "category", "note"]);
+    expect(records.filter((r) => r.type === "role").map((r) => r.slug).sort()).toEqual(["admin", "author", "editor", "viewer"]);
+    const entries = records.filter((r) => r.type === "entry");
+    expect(entries.map((e) => e.lang).sort()).toEqual(["en", "en", "fr"]);
+    const hello = entries.find((e) => e.instance_id === post.instance_id) as { published: { fields: Record<string, unknown> }; current: { fields: Record<string, unknown> } };
+    expect(hello.published.fields).toMatchObject({ title: "Hello", body: "<p>First <strong>post</strong></p>", internal_note: "private" });
+    expect(JSON.stringify(hello.current.fields.categories)).toContain("ent_");
+    expect(records.filter((r) => r.type === "media")).toEqual([expect.objectContaining({ file_name: "pixel.png", mime_type: "image/png" })]);
+    expect(records[records.length - 1]).toMatchObject({ type: "end" });
+    // Never secrets: no credential, token, password digest or session in the file.
+    expect(text).not.toMatch(/dwm_|dws_|dw_site_|pbkdf2|password/i);
+  });
+
+  it("answers bytes with Content-Range and the file's SHA-256 on a Range request; refuses reading an unfinished export", async () => {
+    const { token } = await builtSite();
+    const created = await manage<ExportAnswer>(token, "POST", "/exports", { body: {} });
+    expect(codeOf(await manage(token, "GET", `/exports/${created.body.export.id}/file`))).toEqual([409, "export_state_conflict"]);
+    const job = await build(token);
+    const raw = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=0-99" } });
+    expect(raw.status).toBe(206);
+    expect(raw.headers.get("content-range")).toBe(`bytes 0-99/${job.total_bytes}`);
+    expect(raw.headers.get("x-content-sha256")).toBe(job.sha256);
+    const first = new TextDecoder().decode(await raw.arrayBuffer());
+    expect(first.startsWith('{"format":"driftwood-export","version":1')).toBe(true);
+    const bad = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=9-2" } });
+    expect(bad.status).toBe(400);
+  });
+
+  it("a retried build step after the export moved answers it as it is, replayed, building nothing", async () => {
+    const { token } = await builtSite();
+    const created = await manage<ExportAnswer>(token, "POST", "/exports", { body: {} });
+    const key = newKey();
+    const first = await manage<ExportAnswer>(token, "POST", `/exports/${created.body.export.id}/advance`, { body: {}, key });
+    expect(first.body.export).toMatchObject({ pages: 1, position: 1, section: "entries" });
+    const again = await manage<ExportAnswer>(token, "POST", `/exports/${created.body.export.id}/advance`, { body: {}, key });
+    expect([again.status, again.body.replayed, again.body.export.pages, again.body.export.position]).toEqual([200, true, 1, 1]);
+  });
+
+  it("refuses a whole-site export to a role that narrows reading (403 export_limited_role); allows one filtered to the languages and models it reads", async () => {
+    const { s, token, article } = await builtSite();
+    await changeAdminRole(s, (p) => ({ ...p, limits: { languages: { read: ["en"] } } }));
+    expect(codeOf(await manage(token, "POST", "/exports", { body: {} }))).toEqual([403, "export_limited_role"]);
+    expect(codeOf(await manage(token, "POST", "/exports", { body: { languages: ["fr"] } }))).toEqual([403, "locale_denied"]);
+    const job = await build(token, { model_ids: [article.id], languages: ["en"] });
+    const { bytes } = await readAll(token, job, 1024 * 1024);
+    const records = new TextDecoder().decode(bytes).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.filter((r) => r.type === "model").map((r) => r.slug)).toEqual(["article"]);
+    expect(records.filter((r) => r.type === "entry").map((r) => r.lang)).toEqual(["en"]);
+    expect(records.filter((r) => r.type === "role" || r.type === "media")).toEqual([]);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM export_jobs WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(count?.n).toBe(1);
+  });
+});
