@@ -15,11 +15,9 @@ import { rpc } from "../helpers/mcp";
 import { setup } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
 import { workerFetch } from "../helpers/worker";
+import { ops as opsCall, opsKey, uniqueSlug } from "../helpers/ops-api";
 
 /** The operators' site routes (docs/operations-api.md) on the admin host, with the bearer OPS_TOKEN (vitest.config.ts). */
-
-const OPS = "test-ops-token";
-
 interface OpsSite {
   id: string;
   slug: string;
@@ -47,26 +45,10 @@ async function slugOf(token: string, instanceId: string): Promise<string> {
   return (await manage<{ slug: string | null }>(token, "GET", `/entries/${instanceId}`)).body.slug ?? "";
 }
 
-let keys = 0;
-const newKey = () => `ops-key-${Date.now()}-${keys++}`;
-let names = 0;
-const unique = (base: string) => `${base}-${Date.now().toString(36)}-${(names++).toString(36)}`;
-
-async function ops<T = OpsSite>(method: string, path: string, options: { body?: unknown; key?: string | null; token?: string | null } = {}) {
-  const headers: Record<string, string> = {};
-  const token = options.token === undefined ? OPS : options.token;
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  const key = options.key === undefined ? (method === "GET" ? null : newKey()) : options.key;
-  if (key !== null) headers["idempotency-key"] = key;
-  const init: RequestInit = { method, headers };
-  if (options.body !== undefined) {
-    headers["content-type"] = "application/json";
-    init.body = JSON.stringify(options.body);
-  }
-  const response = await workerFetch(`${ADMIN}/api/ops${path}`, init);
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
-}
+/** The operators' API, answers typed as a site unless said otherwise. */
+const ops = <T = OpsSite>(method: string, path: string, options: Parameters<typeof opsCall>[2] = {}) => opsCall<T>(method, path, options);
+const newKey = opsKey;
+const unique = uniqueSlug;
 
 async function createSite(slug = unique("site"), extra: Record<string, unknown> = {}) {
   const res = await ops("POST", "/sites", { body: { slug, name: `Site ${slug}`, hosts: [`${slug}.test`], languages: ["en"], default_lang: "en", ...extra } });
