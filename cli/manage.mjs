@@ -1378,6 +1378,43 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "get-cors-settings",
+  "operationId": "getCorsSettings",
+  "method": "GET",
+  "path": "/settings/cors",
+  "summary": "Origins whose browser pages may call the public API",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-cors-settings",
+  "operationId": "putCorsSettings",
+  "method": "PUT",
+  "path": "/settings/cors",
+  "summary": "Replace the origins whose browser pages may call the public API (and which may send tokens)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "origins"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "list-rich-blocks",
   "operationId": "listRichBlocks",
   "method": "GET",

@@ -1815,6 +1815,50 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/settings/cors — scope content:read */
+  getCorsSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/cors";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "cors": {
+        "origins": Array<{
+          "origin": string;
+          "tokens": boolean;
+        }>;
+      };
+      "revision": number;
+      "local_origins_honoured": boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/cors — scope settings:write — needs Idempotency-Key */
+  putCorsSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/cors";
+    params: never;
+    query: never;
+    body: {
+      "origins": Array<{
+        "origin": string;
+        "tokens"?: boolean;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "cors": {
+        "origins": Array<{
+          "origin": string;
+          "tokens": boolean;
+        }>;
+      };
+      "revision": number;
+      "local_origins_honoured": boolean;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/rich-blocks — scope content:read */
   listRichBlocks: {
     method: "GET";
@@ -2558,6 +2602,8 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   removeRole: { method: "POST", path: "/api/manage/v1/roles/{id}/remove" },
   getSettings: { method: "GET", path: "/api/manage/v1/settings" },
   updateSettings: { method: "PUT", path: "/api/manage/v1/settings" },
+  getCorsSettings: { method: "GET", path: "/api/manage/v1/settings/cors" },
+  putCorsSettings: { method: "PUT", path: "/api/manage/v1/settings/cors" },
   listRichBlocks: { method: "GET", path: "/api/manage/v1/rich-blocks" },
   listPlugins: { method: "GET", path: "/api/manage/v1/plugins" },
   listPluginManageViews: { method: "GET", path: "/api/manage/v1/plugins/manage-views" },

@@ -77,6 +77,25 @@ const RelatedFromItem = v.pipe(
   v.title("RelatedFromItem"),
 );
 
+/** One record of a sync page (GET /v1/_sync). */
+const SyncRecord = v.pipe(
+  v.variant("type", [
+    v.strictObject({ type: v.literal("entry"), item: PublicItem }),
+    v.strictObject({ type: v.literal("deleted"), id: v.pipe(v.string(), v.description("The item language's id (instance)")), model: v.nullable(v.string()), locale: v.nullable(v.string()) }),
+    v.strictObject({
+      type: v.literal("media"),
+      id: v.string(),
+      kind: v.nullable(v.string()),
+      mime_type: v.nullable(v.string()),
+      width: v.nullable(v.number()),
+      height: v.nullable(v.number()),
+      files: v.pipe(v.array(v.string()), v.description("Public addresses of the media item's pinned files")),
+    }),
+    v.strictObject({ type: v.literal("media_deleted"), id: v.string() }),
+  ]),
+  v.title("SyncRecord"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -179,6 +198,19 @@ export const publicSurface: Surface = {
       query: v.strictObject({ q: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), locale: v.optional(Locale), models: v.optional(v.string()) }),
       response: v.strictObject({ data: v.array(v.strictObject({ text: v.string(), model: v.string(), slug: v.nullable(v.string()), instance_id: v.string() })) }),
       errors: ["invalid_request", "search_off", "not_found"],
+    },
+    {
+      operationId: "sync",
+      method: "get",
+      path: "/v1/_sync",
+      summary:
+        "Incremental sync (docs/sync.md): without a cursor, a paged snapshot of every permitted published item language and public media item; with next_sync_cursor, the ordered changes since. Follow next_cursor while it is set; keep next_sync_cursor. reset: true means start again without a cursor",
+      query: v.strictObject({
+        cursor: v.optional(v.pipe(v.string(), v.description("next_cursor or next_sync_cursor of an earlier answer, unchanged"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("records per page; default 100; more than 200 gives 200"))),
+      }),
+      response: v.strictObject({ data: v.array(SyncRecord), reset: v.boolean(), next_cursor: v.nullable(v.string()), next_sync_cursor: v.nullable(v.string()) }),
+      errors: ["invalid_request", "not_found"],
     },
     {
       operationId: "getMediaFile",

@@ -7,6 +7,7 @@ import * as pluginTransitions from "../../shared/services/plugins/transitions";
 import * as proposals from "../../shared/services/proposals/entry-proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
+import { putCorsSettings } from "../../shared/services/cors/cors-settings";
 import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
@@ -37,6 +38,8 @@ export const COMMANDS = {
   updateRole: { build: roles.updateRole, status: 200 },
   removeRole: { build: roles.removeRole, status: 200 },
   updateSettings: { build: siteSettings.updateSettings, status: 200 },
+  // Browser access to the public API (docs/cors.md).
+  putCorsSettings: { build: putCorsSettings, status: 200 },
   createModelDefinition: { build: modelApply.createModelFromDefinition, status: 201 },
   updateModelSettings: { build: modelApply.updateModelSettings, status: 200 },
   replaceModelDefinition: { build: modelApply.replaceModelDefinition, status: 200 },

@@ -254,3 +254,16 @@ export interface UniqueValuesTable {
   translation_group_id: string;
   instance_id: string;
 }
+
+/** The incremental sync's change log (0043, docs/sync.md). */
+export interface SyncChangesTable {
+  seq: Generated<number>;
+  site_id: string;
+  kind: "entry" | "deleted" | "media" | "reset";
+  ref_id: string;
+  model_id: string | null;
+  model_slug: string | null;
+  lang: string | null;
+  body: string | null;
+  changed_at: string;
+}

@@ -14,6 +14,8 @@ import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
+import { readSync } from "../public/sync";
+import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
@@ -67,6 +69,8 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
       return listItems(await siteScopedDatabase(env, site.id), site, model, servedChain(site, params.locale), params, !bypass);
     });
   },
+  // Never cached: each answer depends on the log at the moment it is read (docs/sync.md).
+  sync: async ({ request, env, url, site }) => publicResponse(await readSync(env, site, request, url), 0),
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;
@@ -96,6 +100,11 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
 };
 
 const match = routeTable(publicSurface.basePath, publicSurface.routes, { headAsGet: true });
+
+/** Whether a path names a public route (a CORS preflight is answered only for those). */
+export async function isPublicRoute(url: string): Promise<boolean> {
+  return (await match({ method: "GET", url })).kind === "matched";
+}
 
 /**
  * Public read API of the site that owns the Host. Every refusal of a thing is the same 404: an

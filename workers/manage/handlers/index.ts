@@ -14,6 +14,7 @@ import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
+import * as cors from "./cors";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -37,6 +38,8 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   removeRole: roles.removeRole,
   getSettings: settings.getSettings,
   updateSettings: settings.updateSettings,
+  getCorsSettings: cors.getCorsSettings,
+  putCorsSettings: cors.putCorsSettings,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
