@@ -1415,6 +1415,157 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "list-saved-queries",
+  "operationId": "listSavedQueries",
+  "method": "GET",
+  "path": "/saved-queries",
+  "summary": "The site's saved queries, by name",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "create-saved-query",
+  "operationId": "createSavedQuery",
+  "method": "POST",
+  "path": "/saved-queries",
+  "summary": "Save a named list query of one model, served at GET /v1/_queries/{name}",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "model-id",
+    "name": "model_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "order",
+    "name": "order",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "asc",
+     "desc",
+     "manual"
+    ],
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "filters",
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "update-saved-query",
+  "operationId": "updateSavedQuery",
+  "method": "PUT",
+  "path": "/saved-queries/{id}",
+  "summary": "Replace a saved query's definition (and optionally its name)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "order",
+    "name": "order",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "asc",
+     "desc",
+     "manual"
+    ],
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "filters",
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-saved-query",
+  "operationId": "deleteSavedQuery",
+  "method": "DELETE",
+  "path": "/saved-queries/{id}",
+  "summary": "Delete a saved query (its public address answers 404)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "list-rich-blocks",
   "operationId": "listRichBlocks",
   "method": "GET",

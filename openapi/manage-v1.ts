@@ -1859,6 +1859,126 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/saved-queries — scope content:read */
+  listSavedQueries: {
+    method: "GET";
+    path: "/api/manage/v1/saved-queries";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "model_id": string;
+        "model_slug": string;
+        "filters": Array<{
+          "kind": string;
+          "field": string;
+          "value": string;
+        }>;
+        "order": string;
+        "fields": Array<string> | null;
+        "limit": number;
+        "revision": number;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/saved-queries — scope settings:write — needs Idempotency-Key */
+  createSavedQuery: {
+    method: "POST";
+    path: "/api/manage/v1/saved-queries";
+    params: never;
+    query: never;
+    body: {
+      "name": string;
+      "model_id": string;
+      "filters"?: Array<{
+        "kind": "relation" | "tag";
+        "field": string;
+        "value": string;
+      }>;
+      "order"?: "asc" | "desc" | "manual";
+      "fields"?: Array<string>;
+      "limit"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "model_id": string;
+      "model_slug": string;
+      "filters": Array<{
+        "kind": string;
+        "field": string;
+        "value": string;
+      }>;
+      "order": string;
+      "fields": Array<string> | null;
+      "limit": number;
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/saved-queries/{id} — scope settings:write — needs Idempotency-Key */
+  updateSavedQuery: {
+    method: "PUT";
+    path: "/api/manage/v1/saved-queries/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "name"?: string;
+      "expected_revision": number;
+      "filters"?: Array<{
+        "kind": "relation" | "tag";
+        "field": string;
+        "value": string;
+      }>;
+      "order"?: "asc" | "desc" | "manual";
+      "fields"?: Array<string>;
+      "limit"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "model_id": string;
+      "model_slug": string;
+      "filters": Array<{
+        "kind": string;
+        "field": string;
+        "value": string;
+      }>;
+      "order": string;
+      "fields": Array<string> | null;
+      "limit": number;
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/saved-queries/{id} — scope settings:write — needs Idempotency-Key */
+  deleteSavedQuery: {
+    method: "DELETE";
+    path: "/api/manage/v1/saved-queries/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/rich-blocks — scope content:read */
   listRichBlocks: {
     method: "GET";
@@ -2604,6 +2724,10 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   updateSettings: { method: "PUT", path: "/api/manage/v1/settings" },
   getCorsSettings: { method: "GET", path: "/api/manage/v1/settings/cors" },
   putCorsSettings: { method: "PUT", path: "/api/manage/v1/settings/cors" },
+  listSavedQueries: { method: "GET", path: "/api/manage/v1/saved-queries" },
+  createSavedQuery: { method: "POST", path: "/api/manage/v1/saved-queries" },
+  updateSavedQuery: { method: "PUT", path: "/api/manage/v1/saved-queries/{id}" },
+  deleteSavedQuery: { method: "DELETE", path: "/api/manage/v1/saved-queries/{id}" },
   listRichBlocks: { method: "GET", path: "/api/manage/v1/rich-blocks" },
   listPlugins: { method: "GET", path: "/api/manage/v1/plugins" },
   listPluginManageViews: { method: "GET", path: "/api/manage/v1/plugins/manage-views" },

@@ -213,6 +213,16 @@ export const publicSurface: Surface = {
       errors: ["invalid_request", "not_found"],
     },
     {
+      operationId: "runSavedQuery",
+      method: "get",
+      path: "/v1/_queries/{name}",
+      summary: "A saved query's list (docs/saved-queries.md): the stored model, filters, order, fields and page size; a private model's query needs a token naming it",
+      params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
+      query: v.strictObject({ locale: v.optional(Locale), cursor: v.optional(v.string()) }),
+      response: v.strictObject({ data: v.array(PublicItem), page: Page }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
       operationId: "getMediaFile",
       method: "get",
       path: "/media/{id}/{object}/{file}",

@@ -8,6 +8,7 @@ import * as proposals from "../../shared/services/proposals/entry-proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
 import { putCorsSettings } from "../../shared/services/cors/cors-settings";
+import * as savedQueries from "../../shared/services/saved-queries/saved-queries";
 import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
@@ -40,6 +41,10 @@ export const COMMANDS = {
   updateSettings: { build: siteSettings.updateSettings, status: 200 },
   // Browser access to the public API (docs/cors.md).
   putCorsSettings: { build: putCorsSettings, status: 200 },
+  // Saved queries (docs/saved-queries.md).
+  createSavedQuery: { build: savedQueries.createSavedQuery, status: 201 },
+  updateSavedQuery: { build: savedQueries.updateSavedQuery, status: 200 },
+  deleteSavedQuery: { build: savedQueries.deleteSavedQuery, status: 200 },
   createModelDefinition: { build: modelApply.createModelFromDefinition, status: 201 },
   updateModelSettings: { build: modelApply.updateModelSettings, status: 200 },
   replaceModelDefinition: { build: modelApply.replaceModelDefinition, status: 200 },

@@ -267,3 +267,15 @@ export interface SyncChangesTable {
   body: string | null;
   changed_at: string;
 }
+
+/** Saved queries (0044, docs/saved-queries.md). */
+export interface SavedQueriesTable {
+  id: string;
+  site_id: string;
+  name: string;
+  model_id: string;
+  definition: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -57,6 +57,7 @@ export const SITE_TABLES = [
   "entry_proposals",
   "model_proposals",
   "webhooks",
+  "saved_queries",
 ] as const;
 
 /**

@@ -15,6 +15,7 @@ import { parseItemParams, parseListParams, parseNoParams } from "../public/param
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
 import { readSync } from "../public/sync";
+import { runSavedQuery } from "../public/saved-query";
 import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -71,6 +72,10 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   },
   // Never cached: each answer depends on the log at the moment it is read (docs/sync.md).
   sync: async ({ request, env, url, site }) => publicResponse(await readSync(env, site, request, url), 0),
+  runSavedQuery: async ({ request, env, ctx, url, site, params }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => runSavedQuery(env, await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
+  },
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;

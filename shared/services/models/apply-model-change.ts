@@ -14,6 +14,7 @@ import { singleKindChange } from "../lifecycle/single-entry";
 import { requireValidCombinations } from "../lifecycle/unique-combinations";
 import { rerenderStatements } from "./model-rerender";
 import { syncReset } from "../sync/change-log";
+import { requireQueriesKept } from "../saved-queries/bound-queries";
 
 /**
  * Whether sync cursors must start again (docs/sync.md): who may read the model's items changed
@@ -87,6 +88,9 @@ export async function applyChange(
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
   const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
   if (removedFieldIds.length > 0) await checkRoleGrants(ctx, before.id, removedFieldIds);
+  // Saved queries bound to the model must still be servable (docs/saved-queries.md): named first,
+  // before what the content would block, since fixing the queries is the caller's own next step.
+  await requireQueriesKept(ctx, after);
   const changes = await blockedChanges(ctx, before, after);
   if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
   const statements: CompiledQuery[] = [...(await singleKindChange(ctx, before, after)), updateRow(ctx, after, before.revision)];

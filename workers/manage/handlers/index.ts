@@ -15,6 +15,7 @@ import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
 import * as cors from "./cors";
+import * as savedQueries from "./saved-queries";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -40,6 +41,10 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   updateSettings: settings.updateSettings,
   getCorsSettings: cors.getCorsSettings,
   putCorsSettings: cors.putCorsSettings,
+  listSavedQueries: savedQueries.listSavedQueries,
+  createSavedQuery: savedQueries.createSavedQuery,
+  updateSavedQuery: savedQueries.updateSavedQuery,
+  deleteSavedQuery: savedQueries.deleteSavedQuery,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
