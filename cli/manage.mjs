@@ -1566,6 +1566,185 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "list-menus",
+  "operationId": "listMenus",
+  "method": "GET",
+  "path": "/menus",
+  "summary": "The site's menus, by name",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-menu",
+  "operationId": "getMenu",
+  "method": "GET",
+  "path": "/menus/{name}",
+  "summary": "One menu with every language's items",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-menu",
+  "operationId": "putMenu",
+  "method": "PUT",
+  "path": "/menus/{name}",
+  "summary": "Create a menu or replace all its languages' items (201 when created)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false,
+    "description": "0 to create only when absent"
+   }
+  ],
+  "bodyOnly": [
+   "items"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-menu",
+  "operationId": "deleteMenu",
+  "method": "DELETE",
+  "path": "/menus/{name}",
+  "summary": "Delete a menu (its public address answers 404)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-site-chrome",
+  "operationId": "putSiteChrome",
+  "method": "PUT",
+  "path": "/settings/chrome",
+  "summary": "Replace the Site Chrome defaults: per-language site name, tagline, header and footer links; logo (a media item); social links",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "logo-media-id",
+    "name": "logo_media_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "languages",
+   "social_links"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "put-seo-settings",
+  "operationId": "putSeoSettings",
+  "method": "PUT",
+  "path": "/settings/seo",
+  "summary": "Replace the SEO defaults: per-language title template and description; default share image (a media item)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "share-image-media-id",
+    "name": "share_image_media_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "languages"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "put-robots-rules",
+  "operationId": "putRobotsRules",
+  "method": "PUT",
+  "path": "/settings/robots",
+  "summary": "Replace the robots rules served at /robots.txt on the site's hosts",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "rules"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "list-rich-blocks",
   "operationId": "listRichBlocks",
   "method": "GET",

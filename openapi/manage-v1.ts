@@ -1979,6 +1979,304 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/menus — scope content:read */
+  listMenus: {
+    method: "GET";
+    path: "/api/manage/v1/menus";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "items": {
+          [key: string]: Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<{
+                "label": string;
+                "target": {
+                  "kind": string;
+                  "group_id"?: string;
+                  "url"?: string;
+                };
+                "children": Array<unknown>;
+              }>;
+            }>;
+          }>;
+        };
+        "revision": number;
+        "created_at": string;
+        "updated_at": string;
+        "created"?: boolean;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/menus/{name} — scope content:read */
+  getMenu: {
+    method: "GET";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": string;
+            "group_id"?: string;
+            "url"?: string;
+          };
+          "children": Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<unknown>;
+            }>;
+          }>;
+        }>;
+      };
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "created"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/menus/{name} — scope settings:write — needs Idempotency-Key */
+  putMenu: {
+    method: "PUT";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: {
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": "entry";
+            "entry_id": string;
+          } | {
+            "kind": "url";
+            "url": string;
+          };
+          "children"?: Array<{
+            "label": string;
+            "target": {
+              "kind": "entry";
+              "entry_id": string;
+            } | {
+              "kind": "url";
+              "url": string;
+            };
+            "children"?: Array<{
+              "label": string;
+              "target": {
+                "kind": "entry";
+                "entry_id": string;
+              } | {
+                "kind": "url";
+                "url": string;
+              };
+            }>;
+          }>;
+        }>;
+      };
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": string;
+            "group_id"?: string;
+            "url"?: string;
+          };
+          "children": Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<unknown>;
+            }>;
+          }>;
+        }>;
+      };
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "created"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/menus/{name} — scope settings:write — needs Idempotency-Key */
+  deleteMenu: {
+    method: "DELETE";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
+  putSiteChrome: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/chrome";
+    params: never;
+    query: never;
+    body: {
+      "languages": {
+        [key: string]: {
+          "site_name": string;
+          "tagline"?: string | null;
+          "header_links"?: Array<{
+            "label": string;
+            "url": string;
+          }>;
+          "footer_links"?: Array<{
+            "label": string;
+            "url": string;
+          }>;
+        };
+      };
+      "logo_media_id"?: string | null;
+      "social_links"?: Array<{
+        "network": "mastodon" | "bluesky" | "github" | "linkedin" | "instagram" | "youtube" | "facebook" | "x" | "threads" | "rss" | "other";
+        "url": string;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "chrome": {
+        "languages": {
+          [key: string]: {
+            "site_name": string;
+            "tagline": string | null;
+            "header_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+            "footer_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+          };
+        };
+        "logo_media_id": string | null;
+        "social_links": Array<{
+          "network": string;
+          "url": string;
+        }>;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/seo — scope settings:write — needs Idempotency-Key */
+  putSeoSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/seo";
+    params: never;
+    query: never;
+    body: {
+      "languages": {
+        [key: string]: {
+          "title_template": string;
+          "description"?: string | null;
+        };
+      };
+      "share_image_media_id"?: string | null;
+      "expected_revision"?: number;
+    };
+    response: {
+      "seo": {
+        "languages": {
+          [key: string]: {
+            "title_template": string;
+            "description": string | null;
+          };
+        };
+        "share_image_media_id": string | null;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/robots — scope settings:write — needs Idempotency-Key */
+  putRobotsRules: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/robots";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "user_agent": string;
+        "allow"?: Array<string>;
+        "disallow"?: Array<string>;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "robots": {
+        "rules": Array<{
+          "user_agent": string;
+          "allow": Array<string>;
+          "disallow": Array<string>;
+        }>;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/rich-blocks — scope content:read */
   listRichBlocks: {
     method: "GET";
@@ -2728,6 +3026,13 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   createSavedQuery: { method: "POST", path: "/api/manage/v1/saved-queries" },
   updateSavedQuery: { method: "PUT", path: "/api/manage/v1/saved-queries/{id}" },
   deleteSavedQuery: { method: "DELETE", path: "/api/manage/v1/saved-queries/{id}" },
+  listMenus: { method: "GET", path: "/api/manage/v1/menus" },
+  getMenu: { method: "GET", path: "/api/manage/v1/menus/{name}" },
+  putMenu: { method: "PUT", path: "/api/manage/v1/menus/{name}" },
+  deleteMenu: { method: "DELETE", path: "/api/manage/v1/menus/{name}" },
+  putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
+  putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
+  putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },
   listRichBlocks: { method: "GET", path: "/api/manage/v1/rich-blocks" },
   listPlugins: { method: "GET", path: "/api/manage/v1/plugins" },
   listPluginManageViews: { method: "GET", path: "/api/manage/v1/plugins/manage-views" },

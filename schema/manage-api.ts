@@ -17,6 +17,8 @@ import { roleRoutes } from "./manage-roles";
 import { settingsRoutes } from "./manage-settings";
 import { corsRoutes } from "./manage-cors";
 import { savedQueryRoutes } from "./manage-saved-queries";
+import { menuRoutes } from "./manage-menus";
+import { siteChromeRoutes } from "./manage-site-chrome";
 
 const siteRoutes: readonly RouteSpec[] = [
   {
@@ -50,5 +52,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...corsRoutes, ...savedQueryRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...siteChromeRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
 };

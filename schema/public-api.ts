@@ -96,6 +96,37 @@ const SyncRecord = v.pipe(
   v.title("SyncRecord"),
 );
 
+const menuItemKeys = {
+  label: v.string(),
+  url: v.pipe(v.nullable(v.string()), v.description("An https URL or a site path; null for an entry target")),
+  target: v.nullable(v.strictObject({ id: v.string(), model: v.string(), slug: v.nullable(v.string()), locale: v.string() })),
+};
+/** One item of a public menu (GET /v1/_menus/{name}); menus nest at most three levels. */
+const PublicMenuItem = v.pipe(
+  v.strictObject({
+    ...menuItemKeys,
+    children: v.array(v.strictObject({ ...menuItemKeys, children: v.array(v.strictObject({ ...menuItemKeys, children: v.pipe(v.array(v.unknown()), v.maxLength(0)) })) })),
+  }),
+  v.title("PublicMenuItem"),
+);
+
+const ChromeMedia = v.nullable(v.strictObject({ id: v.string(), url: v.nullable(v.string()), mime_type: v.string(), width: v.nullable(v.number()), height: v.nullable(v.number()), alt: v.string() }));
+const ChromeLinks = v.array(v.strictObject({ label: v.string(), url: v.string() }));
+/** GET /v1/_site: what every page of a website shows around its content. */
+const SiteChromeOut = v.pipe(
+  v.strictObject({
+    locale: v.string(),
+    name: v.string(),
+    tagline: v.nullable(v.string()),
+    logo: ChromeMedia,
+    header_links: ChromeLinks,
+    footer_links: ChromeLinks,
+    social_links: v.array(v.strictObject({ network: v.string(), url: v.string() })),
+    seo: v.strictObject({ title_template: v.string(), description: v.nullable(v.string()), share_image: ChromeMedia }),
+  }),
+  v.title("SiteChrome"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -221,6 +252,34 @@ export const publicSurface: Surface = {
       query: v.strictObject({ locale: v.optional(Locale), cursor: v.optional(v.string()) }),
       response: v.strictObject({ data: v.array(PublicItem), page: Page }),
       errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getMenu",
+      method: "get",
+      path: "/v1/_menus/{name}",
+      summary: "A menu in one language (docs/menus.md): entry targets resolved to their published items; an unpublished or trashed target is left out with its children",
+      params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: v.strictObject({ name: v.string(), locale: v.string(), items: v.array(PublicMenuItem) }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getSite",
+      method: "get",
+      path: "/v1/_site",
+      summary: "Site Chrome defaults and SEO defaults in one language (docs/site-chrome.md)",
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: SiteChromeOut }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getRobots",
+      method: "get",
+      path: "/robots.txt",
+      summary: "The site's robots rules (docs/site-chrome.md)",
+      response: v.pipe(v.string(), v.description("robots.txt text")),
+      responseType: "text/plain",
+      errors: ["not_found"],
     },
     {
       operationId: "getMediaFile",

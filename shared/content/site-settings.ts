@@ -26,6 +26,10 @@ export interface SiteSettings {
    * never with tokens.
    */
   cors: { origins: CorsOrigin[] };
+  /** Site Chrome defaults, SEO defaults, robots rules (docs/site-chrome.md): read with storedChrome/storedSeo/storedRobots. */
+  chrome?: unknown;
+  seo?: unknown;
+  robots?: unknown;
 }
 
 /** One origin allowed to call the public API from a browser page. */

@@ -268,6 +268,17 @@ export interface SyncChangesTable {
   changed_at: string;
 }
 
+/** Menus (0045, docs/menus.md). */
+export interface MenusTable {
+  id: string;
+  site_id: string;
+  name: string;
+  items: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Saved queries (0044, docs/saved-queries.md). */
 export interface SavedQueriesTable {
   id: string;

@@ -58,6 +58,7 @@ export const SITE_TABLES = [
   "model_proposals",
   "webhooks",
   "saved_queries",
+  "menus",
 ] as const;
 
 /**

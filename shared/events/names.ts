@@ -48,6 +48,9 @@ export const EVENT_NAMES = [
   "saved_query.created",
   "saved_query.updated",
   "saved_query.deleted",
+  // Menus (docs/menus.md).
+  "menu.updated",
+  "menu.deleted",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -16,6 +16,8 @@ import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
 import { readSync } from "../public/sync";
 import { runSavedQuery } from "../public/saved-query";
+import { readPublicMenu } from "../public/menu";
+import { readSiteChrome, robotsResponse } from "../public/site-chrome";
 import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -76,6 +78,15 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => runSavedQuery(env, await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
   },
+  getMenu: async ({ request, env, ctx, url, site, params }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readPublicMenu(await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
+  },
+  getSite: async ({ request, env, ctx, url, site }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readSiteChrome(await siteScopedDatabase(env, site.id), site, url, !bypass));
+  },
+  getRobots: async ({ url, site }) => robotsResponse(site, url),
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;

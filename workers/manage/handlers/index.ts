@@ -16,6 +16,8 @@ import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
 import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
+import * as menus from "./menus";
+import * as siteChrome from "./site-chrome";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -45,6 +47,13 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   createSavedQuery: savedQueries.createSavedQuery,
   updateSavedQuery: savedQueries.updateSavedQuery,
   deleteSavedQuery: savedQueries.deleteSavedQuery,
+  listMenus: menus.listMenus,
+  getMenu: menus.getMenu,
+  putMenu: menus.putMenu,
+  deleteMenu: menus.deleteMenu,
+  putSiteChrome: siteChrome.putSiteChrome,
+  putSeoSettings: siteChrome.putSeoSettings,
+  putRobotsRules: siteChrome.putRobotsRules,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
