@@ -1745,6 +1745,43 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "get-access-rules",
+  "operationId": "getAccessRules",
+  "method": "GET",
+  "path": "/settings/access-rules",
+  "summary": "The website's member-only path prefixes and the roles let through (for the website's access proxy)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-access-rules",
+  "operationId": "putAccessRules",
+  "method": "PUT",
+  "path": "/settings/access-rules",
+  "summary": "Replace the access-proxy rules; a role a rule names cannot be deleted",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "rules"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "list-rich-blocks",
   "operationId": "listRichBlocks",
   "method": "GET",

@@ -2277,6 +2277,52 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/settings/access-rules — scope content:read */
+  getAccessRules: {
+    method: "GET";
+    path: "/api/manage/v1/settings/access-rules";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+        "roles": Array<{
+          "id": string;
+          "slug": string;
+        }>;
+      }>;
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/access-rules — scope settings:write — needs Idempotency-Key */
+  putAccessRules: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/access-rules";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+        "roles": Array<{
+          "id": string;
+          "slug": string;
+        }>;
+      }>;
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/rich-blocks — scope content:read */
   listRichBlocks: {
     method: "GET";
@@ -3033,6 +3079,8 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
   putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },
+  getAccessRules: { method: "GET", path: "/api/manage/v1/settings/access-rules" },
+  putAccessRules: { method: "PUT", path: "/api/manage/v1/settings/access-rules" },
   listRichBlocks: { method: "GET", path: "/api/manage/v1/rich-blocks" },
   listPlugins: { method: "GET", path: "/api/manage/v1/plugins" },
   listPluginManageViews: { method: "GET", path: "/api/manage/v1/plugins/manage-views" },

@@ -19,6 +19,7 @@ import { corsRoutes } from "./manage-cors";
 import { savedQueryRoutes } from "./manage-saved-queries";
 import { menuRoutes } from "./manage-menus";
 import { siteChromeRoutes } from "./manage-site-chrome";
+import { accessRuleRoutes } from "./manage-access-rules";
 
 const siteRoutes: readonly RouteSpec[] = [
   {
@@ -52,5 +53,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...siteChromeRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
 };

@@ -63,6 +63,7 @@ export const ERROR_STATUS = {
   settings_changed: 409,
   saved_query_name_taken: 409,
   menu_changed: 409,
+  role_in_access_rule: 409,
   saved_query_changed: 409,
   model_has_bound_queries: 409,
   proposal_stale: 409,

@@ -11,6 +11,7 @@ import { putCorsSettings } from "../../shared/services/cors/cors-settings";
 import * as savedQueries from "../../shared/services/saved-queries/saved-queries";
 import * as menus from "../../shared/services/menus/menus";
 import * as siteChrome from "../../shared/services/site-chrome/chrome-writes";
+import { putAccessRules } from "../../shared/services/access-rules/access-rules";
 import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
@@ -54,6 +55,8 @@ export const COMMANDS = {
   putSiteChrome: { build: siteChrome.putSiteChrome, status: 200 },
   putSeoSettings: { build: siteChrome.putSeoSettings, status: 200 },
   putRobotsRules: { build: siteChrome.putRobotsRules, status: 200 },
+  // Access-proxy rules (docs/access-rules.md).
+  putAccessRules: { build: putAccessRules, status: 200 },
   createModelDefinition: { build: modelApply.createModelFromDefinition, status: 201 },
   updateModelSettings: { build: modelApply.updateModelSettings, status: 200 },
   replaceModelDefinition: { build: modelApply.replaceModelDefinition, status: 200 },

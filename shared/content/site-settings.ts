@@ -30,6 +30,8 @@ export interface SiteSettings {
   chrome?: unknown;
   seo?: unknown;
   robots?: unknown;
+  /** Access-proxy rules (docs/access-rules.md): read with storedAccessRules. */
+  access_rules?: unknown;
 }
 
 /** One origin allowed to call the public API from a browser page. */

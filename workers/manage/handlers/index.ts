@@ -18,6 +18,7 @@ import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
 import * as menus from "./menus";
 import * as siteChrome from "./site-chrome";
+import * as accessRules from "./access-rules";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -54,6 +55,8 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   putSiteChrome: siteChrome.putSiteChrome,
   putSeoSettings: siteChrome.putSeoSettings,
   putRobotsRules: siteChrome.putRobotsRules,
+  getAccessRules: accessRules.getAccessRules,
+  putAccessRules: accessRules.putAccessRules,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
