@@ -33,7 +33,11 @@ const manage = async (method, pathname, body) => {
     body: body === undefined ? undefined : JSON.stringify(body),
     headers: { authorization: `Bearer ${server.info.management_token}`, "content-type": "application/json", ...(method === "GET" ? {} : { "idempotency-key": `sync-${Date.now()}-${Math.random()}` }) },
   });
-  return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
+  try {
+    return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
+  } catch {
+    throw new Error(`${method} ${pathname}: ${res.status} ${res.text.slice(0, 300)}`);
+  }
 };
 
 before(async () => {
