@@ -2839,6 +2839,410 @@ const COMMANDS = [
   ],
   "bodyOnly": [],
   "hasBody": false
+ },
+ {
+  "command": "get-cors-settings",
+  "operationId": "getCorsSettings",
+  "method": "GET",
+  "path": "/settings/cors",
+  "summary": "Origins whose browser pages may call the public API",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-cors-settings",
+  "operationId": "putCorsSettings",
+  "method": "PUT",
+  "path": "/settings/cors",
+  "summary": "Replace the origins whose browser pages may call the public API (and which may send tokens)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "origins"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "list-saved-queries",
+  "operationId": "listSavedQueries",
+  "method": "GET",
+  "path": "/saved-queries",
+  "summary": "The site's saved queries, by name",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "create-saved-query",
+  "operationId": "createSavedQuery",
+  "method": "POST",
+  "path": "/saved-queries",
+  "summary": "Save a named list query of one model, served at GET /v1/_queries/{name}",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "model-id",
+    "name": "model_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "order",
+    "name": "order",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "asc",
+     "desc",
+     "manual"
+    ],
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "filters",
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "update-saved-query",
+  "operationId": "updateSavedQuery",
+  "method": "PUT",
+  "path": "/saved-queries/{id}",
+  "summary": "Replace a saved query's definition (and optionally its name)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "order",
+    "name": "order",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "asc",
+     "desc",
+     "manual"
+    ],
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "filters",
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-saved-query",
+  "operationId": "deleteSavedQuery",
+  "method": "DELETE",
+  "path": "/saved-queries/{id}",
+  "summary": "Delete a saved query (its public address answers 404)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "list-menus",
+  "operationId": "listMenus",
+  "method": "GET",
+  "path": "/menus",
+  "summary": "The site's menus, by name",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-menu",
+  "operationId": "getMenu",
+  "method": "GET",
+  "path": "/menus/{name}",
+  "summary": "One menu with every language's items",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-menu",
+  "operationId": "putMenu",
+  "method": "PUT",
+  "path": "/menus/{name}",
+  "summary": "Create a menu or replace all its languages' items (201 when created)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false,
+    "description": "0 to create only when absent"
+   }
+  ],
+  "bodyOnly": [
+   "items"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-menu",
+  "operationId": "deleteMenu",
+  "method": "DELETE",
+  "path": "/menus/{name}",
+  "summary": "Delete a menu (its public address answers 404)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-site-chrome",
+  "operationId": "putSiteChrome",
+  "method": "PUT",
+  "path": "/settings/chrome",
+  "summary": "Replace the Site Chrome defaults: per-language site name, tagline, header and footer links; logo (a media item); social links",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "logo-media-id",
+    "name": "logo_media_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "languages",
+   "social_links"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "put-seo-settings",
+  "operationId": "putSeoSettings",
+  "method": "PUT",
+  "path": "/settings/seo",
+  "summary": "Replace the SEO defaults: per-language title template and description; default share image (a media item)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "share-image-media-id",
+    "name": "share_image_media_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "languages"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "put-robots-rules",
+  "operationId": "putRobotsRules",
+  "method": "PUT",
+  "path": "/settings/robots",
+  "summary": "Replace the robots rules served at /robots.txt on the site's hosts",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "rules"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "get-access-rules",
+  "operationId": "getAccessRules",
+  "method": "GET",
+  "path": "/settings/access-rules",
+  "summary": "The website's member-only path prefixes and the roles let through (for the website's access proxy)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-access-rules",
+  "operationId": "putAccessRules",
+  "method": "PUT",
+  "path": "/settings/access-rules",
+  "summary": "Replace the access-proxy rules; a role a rule names cannot be deleted",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "rules"
+  ],
+  "hasBody": true
  }
 ];
 

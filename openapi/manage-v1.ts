@@ -3361,6 +3361,514 @@ export interface ManageOperations {
       "next_page": number | null;
     };
   };
+  /** GET /api/manage/v1/settings/cors — scope content:read */
+  getCorsSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/cors";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "cors": {
+        "origins": Array<{
+          "origin": string;
+          "tokens": boolean;
+        }>;
+      };
+      "revision": number;
+      "local_origins_honoured": boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/cors — scope settings:write — needs Idempotency-Key */
+  putCorsSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/cors";
+    params: never;
+    query: never;
+    body: {
+      "origins": Array<{
+        "origin": string;
+        "tokens"?: boolean;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "cors": {
+        "origins": Array<{
+          "origin": string;
+          "tokens": boolean;
+        }>;
+      };
+      "revision": number;
+      "local_origins_honoured": boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/saved-queries — scope content:read */
+  listSavedQueries: {
+    method: "GET";
+    path: "/api/manage/v1/saved-queries";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "model_id": string;
+        "model_slug": string;
+        "filters": Array<{
+          "kind": string;
+          "field": string;
+          "value": string;
+        }>;
+        "order": string;
+        "fields": Array<string> | null;
+        "limit": number;
+        "revision": number;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** POST /api/manage/v1/saved-queries — scope settings:write — needs Idempotency-Key */
+  createSavedQuery: {
+    method: "POST";
+    path: "/api/manage/v1/saved-queries";
+    params: never;
+    query: never;
+    body: {
+      "name": string;
+      "model_id": string;
+      "filters"?: Array<{
+        "kind": "relation" | "tag";
+        "field": string;
+        "value": string;
+      }>;
+      "order"?: "asc" | "desc" | "manual";
+      "fields"?: Array<string>;
+      "limit"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "model_id": string;
+      "model_slug": string;
+      "filters": Array<{
+        "kind": string;
+        "field": string;
+        "value": string;
+      }>;
+      "order": string;
+      "fields": Array<string> | null;
+      "limit": number;
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/saved-queries/{id} — scope settings:write — needs Idempotency-Key */
+  updateSavedQuery: {
+    method: "PUT";
+    path: "/api/manage/v1/saved-queries/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "name"?: string;
+      "expected_revision": number;
+      "filters"?: Array<{
+        "kind": "relation" | "tag";
+        "field": string;
+        "value": string;
+      }>;
+      "order"?: "asc" | "desc" | "manual";
+      "fields"?: Array<string>;
+      "limit"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "model_id": string;
+      "model_slug": string;
+      "filters": Array<{
+        "kind": string;
+        "field": string;
+        "value": string;
+      }>;
+      "order": string;
+      "fields": Array<string> | null;
+      "limit": number;
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/saved-queries/{id} — scope settings:write — needs Idempotency-Key */
+  deleteSavedQuery: {
+    method: "DELETE";
+    path: "/api/manage/v1/saved-queries/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/menus — scope content:read */
+  listMenus: {
+    method: "GET";
+    path: "/api/manage/v1/menus";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "items": {
+          [key: string]: Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<{
+                "label": string;
+                "target": {
+                  "kind": string;
+                  "group_id"?: string;
+                  "url"?: string;
+                };
+                "children": Array<unknown>;
+              }>;
+            }>;
+          }>;
+        };
+        "revision": number;
+        "created_at": string;
+        "updated_at": string;
+        "created"?: boolean;
+        "replayed"?: boolean;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/menus/{name} — scope content:read */
+  getMenu: {
+    method: "GET";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": string;
+            "group_id"?: string;
+            "url"?: string;
+          };
+          "children": Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<unknown>;
+            }>;
+          }>;
+        }>;
+      };
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "created"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/menus/{name} — scope settings:write — needs Idempotency-Key */
+  putMenu: {
+    method: "PUT";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: {
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": "entry";
+            "entry_id": string;
+          } | {
+            "kind": "url";
+            "url": string;
+          };
+          "children"?: Array<{
+            "label": string;
+            "target": {
+              "kind": "entry";
+              "entry_id": string;
+            } | {
+              "kind": "url";
+              "url": string;
+            };
+            "children"?: Array<{
+              "label": string;
+              "target": {
+                "kind": "entry";
+                "entry_id": string;
+              } | {
+                "kind": "url";
+                "url": string;
+              };
+            }>;
+          }>;
+        }>;
+      };
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "items": {
+        [key: string]: Array<{
+          "label": string;
+          "target": {
+            "kind": string;
+            "group_id"?: string;
+            "url"?: string;
+          };
+          "children": Array<{
+            "label": string;
+            "target": {
+              "kind": string;
+              "group_id"?: string;
+              "url"?: string;
+            };
+            "children": Array<{
+              "label": string;
+              "target": {
+                "kind": string;
+                "group_id"?: string;
+                "url"?: string;
+              };
+              "children": Array<unknown>;
+            }>;
+          }>;
+        }>;
+      };
+      "revision": number;
+      "created_at": string;
+      "updated_at": string;
+      "created"?: boolean;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/menus/{name} — scope settings:write — needs Idempotency-Key */
+  deleteMenu: {
+    method: "DELETE";
+    path: "/api/manage/v1/menus/{name}";
+    params: {
+      "name": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
+  putSiteChrome: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/chrome";
+    params: never;
+    query: never;
+    body: {
+      "languages": {
+        [key: string]: {
+          "site_name": string;
+          "tagline"?: string | null;
+          "header_links"?: Array<{
+            "label": string;
+            "url": string;
+          }>;
+          "footer_links"?: Array<{
+            "label": string;
+            "url": string;
+          }>;
+        };
+      };
+      "logo_media_id"?: string | null;
+      "social_links"?: Array<{
+        "network": "mastodon" | "bluesky" | "github" | "linkedin" | "instagram" | "youtube" | "facebook" | "x" | "threads" | "rss" | "other";
+        "url": string;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "chrome": {
+        "languages": {
+          [key: string]: {
+            "site_name": string;
+            "tagline": string | null;
+            "header_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+            "footer_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+          };
+        };
+        "logo_media_id": string | null;
+        "social_links": Array<{
+          "network": string;
+          "url": string;
+        }>;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/seo — scope settings:write — needs Idempotency-Key */
+  putSeoSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/seo";
+    params: never;
+    query: never;
+    body: {
+      "languages": {
+        [key: string]: {
+          "title_template": string;
+          "description"?: string | null;
+        };
+      };
+      "share_image_media_id"?: string | null;
+      "expected_revision"?: number;
+    };
+    response: {
+      "seo": {
+        "languages": {
+          [key: string]: {
+            "title_template": string;
+            "description": string | null;
+          };
+        };
+        "share_image_media_id": string | null;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/robots — scope settings:write — needs Idempotency-Key */
+  putRobotsRules: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/robots";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "user_agent": string;
+        "allow"?: Array<string>;
+        "disallow"?: Array<string>;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "robots": {
+        "rules": Array<{
+          "user_agent": string;
+          "allow": Array<string>;
+          "disallow": Array<string>;
+        }>;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/settings/access-rules — scope content:read */
+  getAccessRules: {
+    method: "GET";
+    path: "/api/manage/v1/settings/access-rules";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+        "roles": Array<{
+          "id": string;
+          "slug": string;
+        }>;
+      }>;
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/settings/access-rules — scope settings:write — needs Idempotency-Key */
+  putAccessRules: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/access-rules";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+      }>;
+      "expected_revision"?: number;
+    };
+    response: {
+      "rules": Array<{
+        "path_prefix": string;
+        "role_ids": Array<string>;
+        "roles": Array<{
+          "id": string;
+          "slug": string;
+        }>;
+      }>;
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;
@@ -3457,6 +3965,21 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   advanceExport: { method: "POST", path: "/api/manage/v1/exports/{id}/advance" },
   getExportJob: { method: "GET", path: "/api/manage/v1/exports/{id}" },
   readExportChunk: { method: "GET", path: "/api/manage/v1/exports/{id}/file" },
+  getCorsSettings: { method: "GET", path: "/api/manage/v1/settings/cors" },
+  putCorsSettings: { method: "PUT", path: "/api/manage/v1/settings/cors" },
+  listSavedQueries: { method: "GET", path: "/api/manage/v1/saved-queries" },
+  createSavedQuery: { method: "POST", path: "/api/manage/v1/saved-queries" },
+  updateSavedQuery: { method: "PUT", path: "/api/manage/v1/saved-queries/{id}" },
+  deleteSavedQuery: { method: "DELETE", path: "/api/manage/v1/saved-queries/{id}" },
+  listMenus: { method: "GET", path: "/api/manage/v1/menus" },
+  getMenu: { method: "GET", path: "/api/manage/v1/menus/{name}" },
+  putMenu: { method: "PUT", path: "/api/manage/v1/menus/{name}" },
+  deleteMenu: { method: "DELETE", path: "/api/manage/v1/menus/{name}" },
+  putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
+  putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
+  putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },
+  getAccessRules: { method: "GET", path: "/api/manage/v1/settings/access-rules" },
+  putAccessRules: { method: "PUT", path: "/api/manage/v1/settings/access-rules" },
 };
 export type Answer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 

@@ -77,6 +77,56 @@ const RelatedFromItem = v.pipe(
   v.title("RelatedFromItem"),
 );
 
+/** One record of a sync page (GET /v1/_sync). */
+const SyncRecord = v.pipe(
+  v.variant("type", [
+    v.strictObject({ type: v.literal("entry"), item: PublicItem }),
+    v.strictObject({ type: v.literal("deleted"), id: v.pipe(v.string(), v.description("The item language's id (instance)")), model: v.nullable(v.string()), locale: v.nullable(v.string()) }),
+    v.strictObject({
+      type: v.literal("media"),
+      id: v.string(),
+      kind: v.nullable(v.string()),
+      mime_type: v.nullable(v.string()),
+      width: v.nullable(v.number()),
+      height: v.nullable(v.number()),
+      files: v.pipe(v.array(v.string()), v.description("Public addresses of the media item's pinned files")),
+    }),
+    v.strictObject({ type: v.literal("media_deleted"), id: v.string() }),
+  ]),
+  v.title("SyncRecord"),
+);
+
+const menuItemKeys = {
+  label: v.string(),
+  url: v.pipe(v.nullable(v.string()), v.description("An https URL or a site path; null for an entry target")),
+  target: v.nullable(v.strictObject({ id: v.string(), model: v.string(), slug: v.nullable(v.string()), locale: v.string() })),
+};
+/** One item of a public menu (GET /v1/_menus/{name}); menus nest at most three levels. */
+const PublicMenuItem = v.pipe(
+  v.strictObject({
+    ...menuItemKeys,
+    children: v.array(v.strictObject({ ...menuItemKeys, children: v.array(v.strictObject({ ...menuItemKeys, children: v.pipe(v.array(v.unknown()), v.maxLength(0)) })) })),
+  }),
+  v.title("PublicMenuItem"),
+);
+
+const ChromeMedia = v.nullable(v.strictObject({ id: v.string(), url: v.nullable(v.string()), mime_type: v.string(), width: v.nullable(v.number()), height: v.nullable(v.number()), alt: v.string() }));
+const ChromeLinks = v.array(v.strictObject({ label: v.string(), url: v.string() }));
+/** GET /v1/_site: what every page of a website shows around its content. */
+const SiteChromeOut = v.pipe(
+  v.strictObject({
+    locale: v.string(),
+    name: v.string(),
+    tagline: v.nullable(v.string()),
+    logo: ChromeMedia,
+    header_links: ChromeLinks,
+    footer_links: ChromeLinks,
+    social_links: v.array(v.strictObject({ network: v.string(), url: v.string() })),
+    seo: v.strictObject({ title_template: v.string(), description: v.nullable(v.string()), share_image: ChromeMedia }),
+  }),
+  v.title("SiteChrome"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -179,6 +229,57 @@ export const publicSurface: Surface = {
       query: v.strictObject({ q: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), locale: v.optional(Locale), models: v.optional(v.string()) }),
       response: v.strictObject({ data: v.array(v.strictObject({ text: v.string(), model: v.string(), slug: v.nullable(v.string()), instance_id: v.string() })) }),
       errors: ["invalid_request", "search_off", "not_found"],
+    },
+    {
+      operationId: "sync",
+      method: "get",
+      path: "/v1/_sync",
+      summary:
+        "Incremental sync (docs/sync.md): without a cursor, a paged snapshot of every permitted published item language and public media item; with next_sync_cursor, the ordered changes since. Follow next_cursor while it is set; keep next_sync_cursor. reset: true means start again without a cursor",
+      query: v.strictObject({
+        cursor: v.optional(v.pipe(v.string(), v.description("next_cursor or next_sync_cursor of an earlier answer, unchanged"))),
+        limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("records per page; default 100; more than 200 gives 200"))),
+      }),
+      response: v.strictObject({ data: v.array(SyncRecord), reset: v.boolean(), next_cursor: v.nullable(v.string()), next_sync_cursor: v.nullable(v.string()) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "runSavedQuery",
+      method: "get",
+      path: "/v1/_queries/{name}",
+      summary: "A saved query's list (docs/saved-queries.md): the stored model, filters, order, fields and page size; a private model's query needs a token naming it",
+      params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
+      query: v.strictObject({ locale: v.optional(Locale), cursor: v.optional(v.string()) }),
+      response: v.strictObject({ data: v.array(PublicItem), page: Page }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getMenu",
+      method: "get",
+      path: "/v1/_menus/{name}",
+      summary: "A menu in one language (docs/menus.md): entry targets resolved to their published items; an unpublished or trashed target is left out with its children",
+      params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: v.strictObject({ name: v.string(), locale: v.string(), items: v.array(PublicMenuItem) }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getSite",
+      method: "get",
+      path: "/v1/_site",
+      summary: "Site Chrome defaults and SEO defaults in one language (docs/site-chrome.md)",
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: SiteChromeOut }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getRobots",
+      method: "get",
+      path: "/robots.txt",
+      summary: "The site's robots rules (docs/site-chrome.md)",
+      response: v.pipe(v.string(), v.description("robots.txt text")),
+      responseType: "text/plain",
+      errors: ["not_found"],
     },
     {
       operationId: "getMediaFile",

@@ -21,6 +21,8 @@ export interface Env {
   PUBLIC_CACHE_MAX_AGE: string;
   /** How long an isolate keeps site and model configuration for public reads (ms; default 5000). */
   CONFIG_CACHE_MS?: string;
+  /** Tests only: the sync retention window in seconds (default 30 days; docs/sync.md). */
+  SYNC_RETENTION_SECONDS?: string;
   /** Management API requests per credential per minute (default 600). */
   MANAGE_RATE_LIMIT?: string;
   /**

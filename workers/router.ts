@@ -10,7 +10,8 @@ import { handleMcp, MCP_PATH } from "./mcp/router";
 import { handlePlugin, PROTOCOL_BASE } from "./plugin/router";
 import { handleOps, OPS_BASE } from "./ops/router";
 import { siteForRequest } from "./resolve-site";
-import { handlePublic } from "./routes/public";
+import { handlePublic, isPublicRoute } from "./routes/public";
+import { answerPreflight, isPreflight, withCorsHeaders } from "./public/cors";
 import { MEDIA_PATH_PREFIX } from "./public/media-file";
 
 /**
@@ -43,12 +44,28 @@ async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Prom
     if (pathname.startsWith(`${MANAGE_BASE}/`)) return await handleManage(request, env);
     if (pathname === MCP_PATH) return await handleMcp(request, env);
     if (pathname.startsWith(`${PROTOCOL_BASE}/`)) return await handlePlugin(request, env);
-    // Media delivery looks the cache up itself (Range and conditional requests, docs/media.md).
-    const hit = pathname.startsWith(MEDIA_PATH_PREFIX) ? undefined : await cachedAnswer(request, cacheMaxAge(env));
-    if (hit) return hit;
-    const site = await siteForRequest(request, env);
-    return await handlePublic(request, env, ctx, site);
+    return await dispatchPublic(request, env, ctx, pathname, requestId);
   } catch (thrown) {
     return renderThrown(thrown, requestId);
   }
+}
+
+/**
+ * The public API of the Host's site, its answers (errors included) carrying the site's CORS headers
+ * for the request's origin (docs/cors.md). An unknown host has no CORS settings: its 404 is plain.
+ */
+async function dispatchPublic(request: Request, env: Env, ctx: ExecutionContext, pathname: string, requestId: string): Promise<Response> {
+  // Media delivery looks the cache up itself (Range and conditional requests, docs/media.md).
+  const hit = pathname.startsWith(MEDIA_PATH_PREFIX) ? undefined : await cachedAnswer(request, cacheMaxAge(env));
+  const site = await siteForRequest(request, env);
+  if (hit) return site ? withCorsHeaders(hit, request, env, site) : hit;
+  if (site && isPreflight(request) && (await isPublicRoute(request.url))) return answerPreflight(request, env, site, requestId);
+  let answer: Response;
+  try {
+    answer = await handlePublic(request, env, ctx, site);
+  } catch (thrown) {
+    answer = renderThrown(thrown, requestId);
+  }
+  // An OPTIONS that is no preflight of a public route is refused plainly, like any unknown method.
+  return site && request.method !== "OPTIONS" ? withCorsHeaders(answer, request, env, site) : answer;
 }

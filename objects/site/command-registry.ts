@@ -7,6 +7,11 @@ import * as pluginTransitions from "../../shared/services/plugins/transitions";
 import * as proposals from "../../shared/services/proposals/entry-proposals";
 import * as roles from "../../shared/services/roles";
 import * as siteSettings from "../../shared/services/settings";
+import { putCorsSettings } from "../../shared/services/cors/cors-settings";
+import * as savedQueries from "../../shared/services/saved-queries/saved-queries";
+import * as menus from "../../shared/services/menus/menus";
+import * as siteChrome from "../../shared/services/site-chrome/chrome-writes";
+import { putAccessRules } from "../../shared/services/access-rules/access-rules";
 import { uploadMedia } from "../../shared/services/media/upload";
 import * as mediaFolders from "../../shared/services/media/folders";
 import { moveMedia } from "../../shared/services/media/move";
@@ -41,6 +46,21 @@ export const COMMANDS = {
   updateRole: { build: roles.updateRole, status: 200 },
   removeRole: { build: roles.removeRole, status: 200 },
   updateSettings: { build: siteSettings.updateSettings, status: 200 },
+  // Browser access to the public API (docs/cors.md).
+  putCorsSettings: { build: putCorsSettings, status: 200 },
+  // Saved queries (docs/saved-queries.md).
+  createSavedQuery: { build: savedQueries.createSavedQuery, status: 201 },
+  updateSavedQuery: { build: savedQueries.updateSavedQuery, status: 200 },
+  deleteSavedQuery: { build: savedQueries.deleteSavedQuery, status: 200 },
+  // Menus (docs/menus.md): the plan answers 201 when it creates the menu.
+  putMenu: { build: menus.putMenu, status: 200 },
+  deleteMenu: { build: menus.deleteMenu, status: 200 },
+  // Site Chrome, SEO and robots (docs/site-chrome.md).
+  putSiteChrome: { build: siteChrome.putSiteChrome, status: 200 },
+  putSeoSettings: { build: siteChrome.putSeoSettings, status: 200 },
+  putRobotsRules: { build: siteChrome.putRobotsRules, status: 200 },
+  // Access-proxy rules (docs/access-rules.md).
+  putAccessRules: { build: putAccessRules, status: 200 },
   createModelDefinition: { build: modelApply.createModelFromDefinition, status: 201 },
   updateModelSettings: { build: modelApply.updateModelSettings, status: 200 },
   replaceModelDefinition: { build: modelApply.replaceModelDefinition, status: 200 },

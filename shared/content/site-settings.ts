@@ -20,6 +20,24 @@ export interface SiteSettings {
    * only the objects published content pins ("Public delivery").
    */
   media: { allowed: Record<MediaKind, string[]>; public_library: boolean };
+  /**
+   * Browser access to the public API (docs/cors.md): the origins whose pages may read it, each
+   * saying whether it may also send a site API token (`Authorization`). `"*"` is any origin,
+   * never with tokens.
+   */
+  cors: { origins: CorsOrigin[] };
+  /** Site Chrome defaults, SEO defaults, robots rules (docs/site-chrome.md): read with storedChrome/storedSeo/storedRobots. */
+  chrome?: unknown;
+  seo?: unknown;
+  robots?: unknown;
+  /** Access-proxy rules (docs/access-rules.md): read with storedAccessRules. */
+  access_rules?: unknown;
+}
+
+/** One origin allowed to call the public API from a browser page. */
+export interface CorsOrigin {
+  origin: string;
+  tokens: boolean;
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -31,6 +49,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   review: { required: false },
   validation_mode: "default",
   media: { allowed: Object.fromEntries(MEDIA_KINDS.map((k) => [k, [...DEFAULT_ALLOWED_FORMATS[k]]])) as Record<MediaKind, string[]>, public_library: false },
+  cors: { origins: [] },
 };
 
 /** A stored `media.allowed`: a kind it names replaces that kind's default list; others keep theirs. */
@@ -43,6 +62,17 @@ function mediaAllowed(raw: unknown): Record<MediaKind, string[]> {
     if (Array.isArray(list)) out[kind] = list.filter((f): f is string => typeof f === "string");
   }
   return out;
+}
+
+/** A stored `cors`: its well-formed origins, in order (a malformed entry is dropped, never widened). */
+function corsOrigins(raw: unknown): CorsOrigin[] {
+  const list = raw !== null && typeof raw === "object" && "origins" in raw ? (raw as { origins: unknown }).origins : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry: unknown) => {
+    if (entry === null || typeof entry !== "object") return [];
+    const { origin, tokens } = entry as { origin?: unknown; tokens?: unknown };
+    return typeof origin === "string" ? [{ origin, tokens: tokens === true }] : [];
+  });
 }
 
 export function parseSiteSettings(text: string): SiteSettings {
@@ -59,6 +89,7 @@ export function parseSiteSettings(text: string): SiteSettings {
     retention: { ...DEFAULT_SITE_SETTINGS.retention, ...(raw.retention ?? {}) },
     review: { ...DEFAULT_SITE_SETTINGS.review, ...(raw.review ?? {}) },
     media: { allowed: mediaAllowed(raw.media), public_library: raw.media?.public_library === true },
+    cors: { origins: corsOrigins(raw.cors) },
   };
 }
 

@@ -254,3 +254,39 @@ export interface UniqueValuesTable {
   translation_group_id: string;
   instance_id: string;
 }
+
+/** The incremental sync's change log (0043, docs/sync.md). */
+export interface SyncChangesTable {
+  seq: Generated<number>;
+  site_id: string;
+  kind: "entry" | "deleted" | "media" | "reset";
+  ref_id: string;
+  model_id: string | null;
+  model_slug: string | null;
+  lang: string | null;
+  body: string | null;
+  changed_at: string;
+}
+
+/** Menus (0045, docs/menus.md). */
+export interface MenusTable {
+  id: string;
+  site_id: string;
+  name: string;
+  items: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Saved queries (0044, docs/saved-queries.md). */
+export interface SavedQueriesTable {
+  id: string;
+  site_id: string;
+  name: string;
+  model_id: string;
+  definition: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -68,7 +68,16 @@ export const SITE_TABLES = [
   "job_step_claims",
   "export_jobs",
   "export_pages",
+  "saved_queries",
+  "menus",
 ] as const;
+
+/**
+ * The incremental sync's change log (docs/sync.md): a site's rows in its content database, never
+ * copied by a move — a sync cursor names the database it was made on, so after a move it answers
+ * `reset: true` and the client takes a fresh snapshot from the target.
+ */
+export const LOG_TABLES = ["sync_changes"] as const;
 
 /** Delivery rows sit beside their outbox event (shared/events/deliver.ts), so they are records too. */
 export const RECORD_TABLES = ["audit_log", "outbox_events", "idempotency_results", "event_deliveries"] as const;

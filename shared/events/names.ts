@@ -44,6 +44,13 @@ export const EVENT_NAMES = [
   "media.original.removed",
   // Media remove (POST /media/{id}/remove).
   "media.removed",
+  // Saved queries (docs/saved-queries.md).
+  "saved_query.created",
+  "saved_query.updated",
+  "saved_query.deleted",
+  // Menus (docs/menus.md).
+  "menu.updated",
+  "menu.deleted",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -29,7 +29,7 @@ function typeName(slug: string): string {
 }
 
 /** Names the client itself declares, which no model type may take. */
-const DECLARED = ["SITE", "LOCALES", "Locale", "RelationRef", "MediaRef", "Item", "Page", "Models", "ModelSlug", "RelationFields", "ListOptions", "ItemOptions", "DriftwoodError", "ClientOptions", "createClient"];
+const DECLARED = ["SITE", "LOCALES", "Locale", "RelationRef", "MediaRef", "Item", "Page", "Models", "ModelSlug", "RelationFields", "ListOptions", "ItemOptions", "DriftwoodError", "ClientOptions", "createClient", "SyncRecord", "SyncMedia", "SyncPage", "SyncMirror", "SyncResult", "AnyItem", "MenuItem", "ChromeMedia", "SiteChrome"];
 const TYPE_SUFFIXES = ["", "Fields", "Relations", "Media", "RelationField"];
 
 /**
@@ -219,6 +219,79 @@ export interface RelatedFromItem {
   first_published_at: string;
 }
 
+/** Any published item a sync serves (items of private models a token names are typed loosely). */
+export type AnyItem = Models[ModelSlug] | Item<string, Record<string, unknown>, Record<string, RelationRef[]>, Record<string, MediaRef[]>>;
+
+/** One item of a menu (GET /v1/_menus/{name}): a URL, or a published item. */
+export interface MenuItem {
+  label: string;
+  url: string | null;
+  target: { id: string; model: string; slug: string | null; locale: string } | null;
+  children: MenuItem[];
+}
+
+/** A media item the Site Chrome names; \`url\` is null while nothing publishes its file. */
+export interface ChromeMedia {
+  id: string;
+  url: string | null;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+}
+
+/** GET /v1/_site: what every page shows around its content. */
+export interface SiteChrome {
+  locale: string;
+  name: string;
+  tagline: string | null;
+  logo: ChromeMedia | null;
+  header_links: Array<{ label: string; url: string }>;
+  footer_links: Array<{ label: string; url: string }>;
+  social_links: Array<{ network: string; url: string }>;
+  seo: { title_template: string; description: string | null; share_image: ChromeMedia | null };
+}
+
+/** A media item a sync serves: its pinned public files. */
+export interface SyncMedia {
+  type: "media";
+  id: string;
+  kind: string | null;
+  mime_type: string | null;
+  width: number | null;
+  height: number | null;
+  files: string[];
+}
+
+/** One record of GET /v1/_sync (docs/sync.md). */
+export type SyncRecord =
+  | { type: "entry"; item: AnyItem }
+  | { type: "deleted"; id: string; model: string | null; locale: string | null }
+  | SyncMedia
+  | { type: "media_deleted"; id: string };
+
+export interface SyncPage {
+  data: SyncRecord[];
+  reset: boolean;
+  next_cursor: string | null;
+  next_sync_cursor: string | null;
+}
+
+/** A local mirror kept by sync(): items by language instance id, media by id, and where to continue. */
+export interface SyncMirror {
+  cursor: string | null;
+  items: Record<string, AnyItem>;
+  media: Record<string, SyncMedia>;
+}
+
+export interface SyncResult {
+  mirror: SyncMirror;
+  /** The records applied by this call, in order (after a reset: the whole new snapshot). */
+  changes: SyncRecord[];
+  /** Whether the server asked to start again (the mirror was rebuilt from a fresh snapshot). */
+  reset: boolean;
+}
+
 /** A refusal of the API: \`status\` and the stable \`code\` of its error body. */
 export class DriftwoodError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -299,6 +372,60 @@ export function createClient(options: ClientOptions) {
     },
     suggest: (q: string, opts: { locale?: Locale } = {}) =>
       get<{ data: unknown[] }>("/v1/_search/suggest", opts.locale ? [["q", q], ["locale", opts.locale]] : [["q", q]]),
+    /** A saved query's list (docs/saved-queries.md): its stored filters, order, fields and page size. */
+    query: (name: string, opts: { locale?: Locale; cursor?: string } = {}) => {
+      const query: Array<[string, string]> = [];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      return get<{ data: AnyItem[]; page: Page }>("/v1/_queries/" + encodeURIComponent(name), query);
+    },
+    /** A menu in one language (docs/menus.md). */
+    menu: (name: string, opts: { locale?: Locale } = {}) =>
+      get<{ data: { name: string; locale: string; items: MenuItem[] } }>("/v1/_menus/" + encodeURIComponent(name), opts.locale ? [["locale", opts.locale]] : []),
+    /** Site Chrome and SEO defaults in one language (docs/site-chrome.md). */
+    site: (opts: { locale?: Locale } = {}) => get<{ data: SiteChrome }>("/v1/_site", opts.locale ? [["locale", opts.locale]] : []),
+    /** One page of GET /v1/_sync (docs/sync.md). */
+    syncPage: (opts: { cursor?: string; limit?: number } = {}) => {
+      const query: Array<[string, string]> = [];
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      if (opts.limit !== undefined) query.push(["limit", String(opts.limit)]);
+      return get<SyncPage>("/v1/_sync", query);
+    },
+    /**
+     * Brings a local mirror up to date: the first call (no mirror, or one without a cursor) takes the
+     * full snapshot; later calls apply exactly the changes since. On \`reset\` the mirror is rebuilt
+     * from a fresh snapshot. The mirror passed in is not modified; keep the one returned.
+     */
+    async sync(previous?: SyncMirror, opts: { limit?: number } = {}): Promise<SyncResult> {
+      let mirror: SyncMirror = previous ? { cursor: previous.cursor, items: { ...previous.items }, media: { ...previous.media } } : { cursor: null, items: {}, media: {} };
+      let changes: SyncRecord[] = [];
+      let reset = false;
+      let cursor = mirror.cursor ?? undefined;
+      for (;;) {
+        const page: SyncPage = await this.syncPage({ ...(cursor ? { cursor } : {}), ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
+        if (page.reset) {
+          if (reset) throw new DriftwoodError(409, "sync_reset_loop", "The sync was reset twice in a row.");
+          reset = true;
+          mirror = { cursor: null, items: {}, media: {} };
+          changes = [];
+          cursor = undefined;
+          continue;
+        }
+        for (const record of page.data) {
+          if (record.type === "entry") mirror.items[record.item.id] = record.item;
+          else if (record.type === "deleted") delete mirror.items[record.id];
+          else if (record.type === "media") mirror.media[record.id] = record;
+          else delete mirror.media[record.id];
+          changes.push(record);
+        }
+        if (page.next_sync_cursor) {
+          mirror.cursor = page.next_sync_cursor;
+          return { mirror, changes, reset };
+        }
+        cursor = page.next_cursor ?? undefined;
+        if (!cursor) throw new DriftwoodError(502, "sync_incomplete", "A sync page had neither next_cursor nor next_sync_cursor.");
+      }
+    },
   };
 }
 `;

@@ -1,7 +1,7 @@
 import { base64url, base64urlDecode } from "../crypto/digest";
 import { newId } from "../ids";
 
-export type KeyPurpose = "cursor" | "preview";
+export type KeyPurpose = "cursor" | "preview" | "sync";
 
 const cache = new Map<KeyPurpose, Promise<Uint8Array>>();
 

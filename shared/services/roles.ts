@@ -1,3 +1,4 @@
+import { requireRoleNotInAccessRules } from "./access-rules/access-rules";
 import { roleOperationsBeyondScopes } from "../auth/scope-ceiling";
 import type { CompiledQuery } from "kysely";
 import { PermissionSet, describePermissionProblems } from "../../schema/permissions";
@@ -267,6 +268,8 @@ export async function removeRole(ctx: LifecycleContext, input: RemoveRoleInput):
   requireRoleManage(ctx.actor);
   const { row, rows } = await findRole(ctx, input.role_id);
   if (row.seeded === 1) throw new AppError("role_seeded", "A seeded role cannot be deleted.", { slug: row.slug });
+  // A role the website's access-proxy rules name (docs/access-rules.md).
+  requireRoleNotInAccessRules(ctx.site.settings, row.id);
   checkActsOn(ctx.actor, row);
   const current = parseStoredSet(row.permissions);
   if (grantsAccess(current) && !otherGrantingRole(rows, row.id)) {

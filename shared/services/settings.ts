@@ -37,7 +37,8 @@ export interface UpdateSettingsInput extends SettingsPatch {
 }
 
 export interface SettingsView {
-  settings: SiteSettings;
+  /** CORS has its own routes (GET/PUT /settings/cors, docs/cors.md). */
+  settings: Omit<SiteSettings, "cors">;
   revision: number;
   /** Present on a write: whether the search index was rebuilt in the write's batch. */
   search_reindexed?: boolean;

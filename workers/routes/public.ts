@@ -14,6 +14,11 @@ import { richBlocks } from "../public/rich-blocks";
 import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
+import { readSync } from "../public/sync";
+import { runSavedQuery } from "../public/saved-query";
+import { readPublicMenu } from "../public/menu";
+import { readSiteChrome, robotsResponse } from "../public/site-chrome";
+import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
@@ -67,6 +72,21 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
       return listItems(await siteScopedDatabase(env, site.id), site, model, servedChain(site, params.locale), params, !bypass);
     });
   },
+  // Never cached: each answer depends on the log at the moment it is read (docs/sync.md).
+  sync: async ({ request, env, url, site }) => publicResponse(await readSync(env, site, request, url), 0),
+  runSavedQuery: async ({ request, env, ctx, url, site, params }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => runSavedQuery(env, await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
+  },
+  getMenu: async ({ request, env, ctx, url, site, params }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readPublicMenu(await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
+  },
+  getSite: async ({ request, env, ctx, url, site }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readSiteChrome(await siteScopedDatabase(env, site.id), site, url, !bypass));
+  },
+  getRobots: async ({ url, site }) => robotsResponse(site, url),
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;
@@ -96,6 +116,11 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
 };
 
 const match = routeTable(publicSurface.basePath, publicSurface.routes, { headAsGet: true });
+
+/** Whether a path names a public route (a CORS preflight is answered only for those). */
+export async function isPublicRoute(url: string): Promise<boolean> {
+  return (await match({ method: "GET", url })).kind === "matched";
+}
 
 /**
  * Public read API of the site that owns the Host. Every refusal of a thing is the same 404: an

@@ -5,6 +5,7 @@ import type { EntryRow, VersionRow } from "../../db/database";
 import type { Model } from "../../repositories/model-repository";
 import { indexStatements, unindexStatements } from "../../search/index-statements";
 import type { LifecycleContext } from "./context";
+import { entryChanged, entryWithdrawn, mediaChanged, pinnedMediaChanged } from "../sync/change-log";
 import type { MediaPin, RenderedSnapshot } from "./snapshot";
 
 /** Items outside the model's manual order sort after every placed item. */
@@ -27,6 +28,7 @@ export function snapshotStatements(
   const siteId = ctx.site.id;
   // The served sort key and the stored one are one value, so a client can check the order.
   const sortAt = rendered.item.first_published_at;
+  const body = JSON.stringify(rendered.item);
   const statements: CompiledQuery[] = [
     ctx.db.deleteFrom("published_items").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
     ctx.db
@@ -43,10 +45,12 @@ export function snapshotStatements(
         published_at: rendered.item.published_at,
         sort_at: sortAt,
         manual_position: manualPosition(model, entry.translation_group_id),
-        body: JSON.stringify(rendered.item),
+        body,
         mentions: JSON.stringify(rendered.mentions),
       })
       .compile(),
+    // The sync log's row for this body, in the same batch (docs/sync.md).
+    entryChanged(ctx, entry, rendered.item, body),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", siteId).where("instance_id", "=", entry.instance_id).compile(),
   ];
   const seen = new Set<string>();
@@ -71,7 +75,12 @@ export function snapshotStatements(
  * `published_items` row is, in the same batch, so public delivery serves exactly what is published.
  */
 function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly MediaPin[]): CompiledQuery[] {
-  const statements: CompiledQuery[] = [ctx.db.deleteFrom("published_media").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile()];
+  const statements: CompiledQuery[] = [
+    // Media pinned before and after both change for sync readers (docs/sync.md): logged around the rewrite.
+    pinnedMediaChanged(ctx, instanceId),
+    ctx.db.deleteFrom("published_media").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    ...mediaChanged(ctx, pins.map((p) => p.media_id)),
+  ];
   const seen = new Set<string>();
   for (const pin of pins) {
     if (seen.has(pin.object_key)) continue;
@@ -84,6 +93,8 @@ function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly
 /** Statements withdrawing an instance from the public API. */
 export function withdrawStatements(ctx: LifecycleContext, instanceId: string): CompiledQuery[] {
   return [
+    // Before the row goes: a `deleted` sync row names what was served (docs/sync.md).
+    entryWithdrawn(ctx, instanceId),
     ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ...pinStatements(ctx, instanceId, []),

@@ -1,3 +1,4 @@
+import { pruneSyncLog } from "../sync/change-log";
 import type { CompiledQuery } from "kysely";
 import { isoAt } from "../../clock";
 import { AppError } from "../../errors";
@@ -169,6 +170,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
       ...claimGuards(ctx, model, entry.translation_group_id, claims),
       ...snapshotStatements(ctx, published, version, rendered, model),
       ...dependents.statements,
+      pruneSyncLog(ctx),
     ],
     answer: entryView(published, model, version, ctx.actor),
     events: [{ name: "entry.published", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, version_id: version.id } }],
@@ -217,7 +219,7 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   const dependentModels = reads.otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];
   const set = { published_version_id: null, published_at: null, workflow_state: "unpublished", updated_at: at };
   return {
-    statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements],
+    statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements, pruneSyncLog(ctx)],
     answer: entryView(withdrawn, model, version, ctx.actor),
     events: [{ name: "entry.unpublished", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang } }],
     purgeTags: publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels),

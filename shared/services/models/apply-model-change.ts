@@ -13,6 +13,31 @@ import { requireRelationDefinitions } from "../../content/relation-definitions";
 import { singleKindChange } from "../lifecycle/single-entry";
 import { requireValidCombinations } from "../lifecycle/unique-combinations";
 import { rerenderStatements } from "./model-rerender";
+import { syncReset } from "../sync/change-log";
+import { requireQueriesKept } from "../saved-queries/bound-queries";
+
+/**
+ * Whether sync cursors must start again (docs/sync.md): who may read the model's items changed
+ * (visibility), a field was made private (readers hold values they may no longer have), or the
+ * model's slug changed (its items' addresses). Re-rendered bodies are logged item by item anyway.
+ */
+function resetsSync(before: Model, after: Model): boolean {
+  if (before.is_public !== after.is_public || before.slug !== after.slug) return true;
+  const wasPrivate = privateFieldPaths(before.fields);
+  return [...privateFieldPaths(after.fields)].some((path) => !wasPrivate.has(path));
+}
+
+/** Key paths of private fields, nested component fields included (`seo.keywords`). */
+function privateFieldPaths(fields: readonly { key: string; private?: boolean; fields?: readonly unknown[] }[], prefix = ""): Set<string> {
+  const out = new Set<string>();
+  for (const f of fields) {
+    const path = `${prefix}${f.key}`;
+    if (f.private === true) out.add(path);
+    const nested = (f.fields ?? []) as { key: string; private?: boolean; fields?: readonly unknown[] }[];
+    for (const inner of privateFieldPaths(nested, `${path}.`)) out.add(inner);
+  }
+  return out;
+}
 
 /** What every model write answers (spec: model write answers). */
 export interface ModelWriteAnswer {
@@ -63,6 +88,9 @@ export async function applyChange(
   const after: Model = { ...draft, revision: before.revision + 1, updated_at: at };
   const removedFieldIds = before.fields.filter((f) => !after.fields.some((n) => n.id === f.id)).map((f) => f.id);
   if (removedFieldIds.length > 0) await checkRoleGrants(ctx, before.id, removedFieldIds);
+  // Saved queries bound to the model must still be servable (docs/saved-queries.md): named first,
+  // before what the content would block, since fixing the queries is the caller's own next step.
+  await requireQueriesKept(ctx, after);
   const changes = await blockedChanges(ctx, before, after);
   if (changes.length > 0) throw new AppError("model_change_blocked", "The change is unsafe for existing content; nothing was written.", { changes });
   const statements: CompiledQuery[] = [...(await singleKindChange(ctx, before, after)), updateRow(ctx, after, before.revision)];
@@ -73,6 +101,7 @@ export async function applyChange(
   statements.push(...(await reindexModelStatements(ctx, after)));
   const rerender = await rerenderStatements(ctx, before, after);
   statements.push(...rerender.statements);
+  if (resetsSync(before, after)) statements.push(syncReset(ctx, `model:${after.id}`));
   itemTags.push(...rerender.groups.map(cacheTag.item), ...rerender.listModels.map(cacheTag.list));
   const keyRenames = before.fields.flatMap((f) => {
     const now = after.fields.find((n) => n.id === f.id);

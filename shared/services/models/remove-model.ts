@@ -8,6 +8,7 @@ import { loadModel } from "../lifecycle/load";
 import { checkRoleGrants, checkTokenScopes } from "./model-grant-checks";
 import type { ModelWriteAnswer } from "./apply-model-change";
 import { authoriseModelWrite, checkRevision } from "./model-write-checks";
+import { requireNoBoundQueries } from "../saved-queries/bound-queries";
 
 export interface RemoveModelInput {
   model_id: string;
@@ -30,6 +31,7 @@ export async function removeModel(ctx: LifecycleContext, input: RemoveModelInput
   }
   await checkRoleGrants(ctx, model.id, "model");
   await checkTokenScopes(ctx, model.id);
+  await requireNoBoundQueries(ctx, model.id);
   const at = isoAt(ctx.clock.now());
   return {
     statements: [

@@ -18,6 +18,11 @@ import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
+import * as cors from "./cors";
+import * as savedQueries from "./saved-queries";
+import * as menus from "./menus";
+import * as siteChrome from "./site-chrome";
+import * as accessRules from "./access-rules";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -49,6 +54,21 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   removeRole: roles.removeRole,
   getSettings: settings.getSettings,
   updateSettings: settings.updateSettings,
+  getCorsSettings: cors.getCorsSettings,
+  putCorsSettings: cors.putCorsSettings,
+  listSavedQueries: savedQueries.listSavedQueries,
+  createSavedQuery: savedQueries.createSavedQuery,
+  updateSavedQuery: savedQueries.updateSavedQuery,
+  deleteSavedQuery: savedQueries.deleteSavedQuery,
+  listMenus: menus.listMenus,
+  getMenu: menus.getMenu,
+  putMenu: menus.putMenu,
+  deleteMenu: menus.deleteMenu,
+  putSiteChrome: siteChrome.putSiteChrome,
+  putSeoSettings: siteChrome.putSeoSettings,
+  putRobotsRules: siteChrome.putRobotsRules,
+  getAccessRules: accessRules.getAccessRules,
+  putAccessRules: accessRules.putAccessRules,
   listEntries: entries.listEntries,
   createEntry: entries.createEntry,
   getEntry: entries.getEntry,
