@@ -545,6 +545,134 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "bulk-publish-entries",
+  "operationId": "bulkPublishEntries",
+  "method": "POST",
+  "path": "/entries/bulk-publish",
+  "summary": "Publish every language of up to 25 items (each item all or nothing)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-unpublish-entries",
+  "operationId": "bulkUnpublishEntries",
+  "method": "POST",
+  "path": "/entries/bulk-unpublish",
+  "summary": "Withdraw every language of up to 25 items from the public API",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-trash-entries",
+  "operationId": "bulkTrashEntries",
+  "method": "POST",
+  "path": "/entries/bulk-trash",
+  "summary": "Move up to 25 items (every language) to Trash",
+  "scope": "content:trash",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-restore-entries",
+  "operationId": "bulkRestoreEntries",
+  "method": "POST",
+  "path": "/entries/bulk-restore",
+  "summary": "Bring up to 25 items (every language in Trash) back from Trash",
+  "scope": "content:trash",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-move-entries",
+  "operationId": "bulkMoveEntries",
+  "method": "POST",
+  "path": "/entries/bulk-move",
+  "summary": "A workflow step (neither publish nor unpublish) for up to 25 entry languages",
+  "scope": "workflow:move",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "to",
+    "name": "to",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The workflow step each named language moves to (a move that neither publishes nor unpublishes)."
+   }
+  ],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-assign-entries",
+  "operationId": "bulkAssignEntries",
+  "method": "POST",
+  "path": "/entries/bulk-assign",
+  "summary": "Name who acts next on up to 25 entry languages",
+  "scope": "workflow:assign",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids",
+   "assignee_ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-relate-entries",
+  "operationId": "bulkRelateEntries",
+  "method": "POST",
+  "path": "/entries/bulk-relate",
+  "summary": "Add or remove up to 10 related entries on one relation field of up to 25 entries (a new draft each)",
+  "scope": "content:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "field",
+    "name": "field",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "A relation field of each entry's model."
+   }
+  ],
+  "bodyOnly": [
+   "ids",
+   "add",
+   "remove"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "list-entry-related-from",
   "operationId": "listEntryRelatedFrom",
   "method": "GET",

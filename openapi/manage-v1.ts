@@ -703,6 +703,200 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** POST /api/manage/v1/entries/bulk-publish — scope lifecycle:publish — needs Idempotency-Key */
+  bulkPublishEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-publish";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-unpublish — scope lifecycle:publish — needs Idempotency-Key */
+  bulkUnpublishEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-unpublish";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-trash — scope content:trash — needs Idempotency-Key */
+  bulkTrashEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-trash";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-restore — scope content:trash — needs Idempotency-Key */
+  bulkRestoreEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-restore";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-move — scope workflow:move — needs Idempotency-Key */
+  bulkMoveEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-move";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "to": string;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-assign — scope workflow:assign — needs Idempotency-Key */
+  bulkAssignEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-assign";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "assignee_ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-relate — scope content:write — needs Idempotency-Key */
+  bulkRelateEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-relate";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "field": string;
+      "add"?: Array<string>;
+      "remove"?: Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/entries/{id}/related-from — scope content:read */
   listEntryRelatedFrom: {
     method: "GET";
@@ -2531,6 +2725,13 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   restoreEntry: { method: "POST", path: "/api/manage/v1/entries/{id}/restore" },
   purgeEntry: { method: "POST", path: "/api/manage/v1/entries/{id}/purge" },
   listEntryDependents: { method: "GET", path: "/api/manage/v1/entries/{id}/dependents" },
+  bulkPublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-publish" },
+  bulkUnpublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-unpublish" },
+  bulkTrashEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-trash" },
+  bulkRestoreEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-restore" },
+  bulkMoveEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-move" },
+  bulkAssignEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-assign" },
+  bulkRelateEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-relate" },
   listEntryRelatedFrom: { method: "GET", path: "/api/manage/v1/entries/{id}/related-from" },
   startEditing: { method: "POST", path: "/api/manage/v1/entries/{id}/editing" },
   renewEditing: { method: "PUT", path: "/api/manage/v1/entries/{id}/editing" },

@@ -6,6 +6,9 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_permissions: 400,
   public_filter_too_many: 400,
+  // Bulk actions (docs/bulk-actions.md): more than 25 ids; the retired generic /many and /bulk paths.
+  bulk_limit_exceeded: 400,
+  bulk_route_gone: 410,
   manifest_too_large: 400,
   unauthorized: 401,
   plugin_unauthorized: 401,

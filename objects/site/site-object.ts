@@ -4,6 +4,7 @@ import type { Env } from "../../shared/env";
 import { AppError, type Outcome } from "../../shared/errors";
 import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
 import * as lifecycle from "../../shared/services/lifecycle";
+import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput } from "../../shared/services/bulk/actions";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
 import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
@@ -102,6 +103,18 @@ export class SiteObject extends DurableObject<Env> {
   command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
     return this.#write(request, commandBuilder(name), COMMANDS[name].status);
+  }
+
+  /** A bulk action on up to 25 entries (docs/bulk-actions.md): each id as its single route would write it. */
+  bulk(action: BulkAction, request: C.WriteRequest<BulkInput>): Promise<Outcome<C.WriteAnswer<BulkAnswer>>> {
+    if (!Object.hasOwn(BULK_ACTIONS, action)) throw new TypeError(`unknown bulk action ${String(action)}`);
+    this.#armSweep();
+    this.#identity.note(request.siteId);
+    if (request.rate) {
+      const refused = this.#spendRate(request.rate);
+      if (refused) return Promise.resolve(refused);
+    }
+    return this.#writes.runBulk(request, action);
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────
@@ -204,11 +217,17 @@ export class SiteObject extends DurableObject<Env> {
     this.#armSweep();
     this.#identity.note(request.siteId);
     if (request.rate) {
-      const { bucket, limit, windowMs, message } = request.rate;
-      const rate = this.#limits.take(bucket, limit, windowMs);
-      if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
+      const refused = this.#spendRate(request.rate);
+      if (refused) return refused;
     }
     return this.#writes.run(request, build, status);
+  }
+
+  /** Spends a command's rate window; the refusal when it is used up. */
+  #spendRate({ bucket, limit, windowMs, message }: C.RateSpend): Outcome<never> | undefined {
+    const rate = this.#limits.take(bucket, limit, windowMs);
+    if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
+    return undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ManageHandler } from "../context";
+import * as bulk from "./bulk";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as media from "./media";
@@ -51,6 +52,14 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   restoreEntry: entries.restoreEntry,
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
+  // Bulk actions (docs/bulk-actions.md).
+  bulkPublishEntries: bulk.bulkPublishEntries,
+  bulkUnpublishEntries: bulk.bulkUnpublishEntries,
+  bulkTrashEntries: bulk.bulkTrashEntries,
+  bulkRestoreEntries: bulk.bulkRestoreEntries,
+  bulkMoveEntries: bulk.bulkMoveEntries,
+  bulkAssignEntries: bulk.bulkAssignEntries,
+  bulkRelateEntries: bulk.bulkRelateEntries,
   listEntryRelatedFrom,
   createEntryProposal: proposals.createEntryProposal,
   listProposals: proposals.listProposals,
