@@ -545,6 +545,40 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "check-entry-restore",
+  "operationId": "checkEntryRestore",
+  "method": "GET",
+  "path": "/entries/{id}/restore-check",
+  "summary": "What restoring the item (or one language) from Trash would meet: busy addresses and broken links, before restoring (writes nothing; needs delete on the model)",
+  "scope": "content:trash",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "language-only",
+    "name": "language_only",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "true",
+     "false"
+    ],
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "bulk-publish-entries",
   "operationId": "bulkPublishEntries",
   "method": "POST",

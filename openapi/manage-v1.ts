@@ -703,6 +703,36 @@ export interface ManageOperations {
       }>;
     };
   };
+  /** GET /api/manage/v1/entries/{id}/restore-check — scope content:trash */
+  checkEntryRestore: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/restore-check";
+    params: {
+      "id": string;
+    };
+    query: {
+      "language_only"?: "true" | "false";
+    };
+    body: never;
+    response: {
+      "instance_ids": Array<string>;
+      "translation_group_id": string;
+      "busy_addresses": Array<{
+        "instance_id": string;
+        "lang": string;
+        "slug": string;
+        "held_by"?: string;
+      }>;
+      "broken_links": Array<{
+        "instance_id": string;
+        "lang": string;
+        "field": string;
+        "target_instance_id": string;
+        "reason": "missing" | "in_trash";
+      }>;
+      "restorable": boolean;
+    };
+  };
   /** POST /api/manage/v1/entries/bulk-publish — scope lifecycle:publish — needs Idempotency-Key */
   bulkPublishEntries: {
     method: "POST";
@@ -2725,6 +2755,7 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   restoreEntry: { method: "POST", path: "/api/manage/v1/entries/{id}/restore" },
   purgeEntry: { method: "POST", path: "/api/manage/v1/entries/{id}/purge" },
   listEntryDependents: { method: "GET", path: "/api/manage/v1/entries/{id}/dependents" },
+  checkEntryRestore: { method: "GET", path: "/api/manage/v1/entries/{id}/restore-check" },
   bulkPublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-publish" },
   bulkUnpublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-unpublish" },
   bulkTrashEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-trash" },

@@ -24,6 +24,10 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
+import { TrashRetention } from "./trash-retention";
+
+/** Commands after which Trash retention looks at D1 again: Trash grew, or the window may have changed. */
+const TRASH_CHANGES: ReadonlySet<string> = new Set(["trash", "updateSettings"]);
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -44,6 +48,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #writes: WriteRunner;
   readonly #sent = new SentEvents();
   readonly #identity: SiteIdentity;
+  readonly #trash: TrashRetention;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -58,6 +63,7 @@ export class SiteObject extends DurableObject<Env> {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
     });
+    this.#trash = new TrashRetention(ctx.storage, this.#clock, env, this.#writes);
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
@@ -100,21 +106,26 @@ export class SiteObject extends DurableObject<Env> {
   }
 
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
-  command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
+  async command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    return this.#write(request, commandBuilder(name), COMMANDS[name].status);
+    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status);
+    // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
+    if (outcome.ok && !outcome.value.replayed && TRASH_CHANGES.has(name)) await this.#wakeBy(await this.#trash.forget());
+    return outcome;
   }
 
   /** A bulk action on up to 25 entries (docs/bulk-actions.md): each id as its single route would write it. */
-  bulk(action: BulkAction, request: C.WriteRequest<BulkInput>): Promise<Outcome<C.WriteAnswer<BulkAnswer>>> {
+  async bulk(action: BulkAction, request: C.WriteRequest<BulkInput>): Promise<Outcome<C.WriteAnswer<BulkAnswer>>> {
     if (!Object.hasOwn(BULK_ACTIONS, action)) throw new TypeError(`unknown bulk action ${String(action)}`);
     this.#armSweep();
     this.#identity.note(request.siteId);
     if (request.rate) {
       const refused = this.#spendRate(request.rate);
-      if (refused) return Promise.resolve(refused);
+      if (refused) return refused;
     }
-    return this.#writes.runBulk(request, action);
+    const outcome = await this.#writes.runBulk(request, action);
+    if (outcome.ok && !outcome.value.replayed && action === "trash") await this.#wakeBy(await this.#trash.forget());
+    return outcome;
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────
@@ -207,7 +218,9 @@ export class SiteObject extends DurableObject<Env> {
     if (siteId && this.#sent.takeCheck(this.#clock.now(), scanned)) await this.#resendUnconsumed(siteId);
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
-    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
+    // Trash past its window (spec 3: 30 days): one bounded batch per alarm; each purge runs through the write queue.
+    const trashDue = siteId ? await this.#trash.run(siteId) : null;
+    const next = [trashDue, this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
       (t): t is number => t !== null,
     );
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));

@@ -15,6 +15,7 @@ import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as settings from "./settings";
+import * as trash from "./trash";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -52,6 +53,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   restoreEntry: entries.restoreEntry,
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
+  checkEntryRestore: trash.checkEntryRestore,
   // Bulk actions (docs/bulk-actions.md).
   bulkPublishEntries: bulk.bulkPublishEntries,
   bulkUnpublishEntries: bulk.bulkUnpublishEntries,
