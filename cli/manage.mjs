@@ -707,6 +707,243 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "create-schedule",
+  "operationId": "createSchedule",
+  "method": "POST",
+  "path": "/schedules",
+  "summary": "Schedule a publish or unpublish of one language (or every language) of an entry at a time, pinning the versions it moves",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "entry-id",
+    "name": "entry_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "action",
+    "name": "action",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "publish",
+     "unpublish"
+    ],
+    "required": true
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "When it fires; in the future."
+   },
+   {
+    "flag": "language-only",
+    "name": "language_only",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Only the language entry_id names (default: every language the action applies to)."
+   },
+   {
+    "flag": "expected-version-id",
+    "name": "expected_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The version you saw (the draft for publish, the published one for unpublish); another now: version_conflict."
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "list-schedules",
+  "operationId": "listSchedules",
+  "method": "GET",
+  "path": "/schedules",
+  "summary": "Schedules, soonest first (of entries the role may read)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "entry-id",
+    "name": "entry_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The schedules of this entry's item."
+   },
+   {
+    "flag": "state",
+    "name": "state",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "scheduled",
+     "done",
+     "stale",
+     "failed",
+     "cancelled"
+    ],
+    "required": false
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-publishing-calendar",
+  "operationId": "getPublishingCalendar",
+  "method": "GET",
+  "path": "/schedules/calendar",
+  "summary": "Schedules from one date to another (at most 92 days, UTC), by day, for a calendar",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "from",
+    "name": "from",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "to",
+    "name": "to",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "state",
+    "name": "state",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "scheduled",
+     "done",
+     "stale",
+     "failed",
+     "cancelled"
+    ],
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "update-schedule",
+  "operationId": "updateSchedule",
+  "method": "PUT",
+  "path": "/schedules/{id}",
+  "summary": "Move a pending schedule to another time, or pin the versions of now",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "repin",
+    "name": "repin",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Pin each language's version of now (after saving the draft it should publish)."
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "cancel-schedule",
+  "operationId": "cancelSchedule",
+  "method": "POST",
+  "path": "/schedules/{id}/cancel",
+  "summary": "Cancel a pending schedule (kept as cancelled)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
   "command": "list-entry-related-from",
   "operationId": "listEntryRelatedFrom",
   "method": "GET",

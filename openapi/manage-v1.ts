@@ -72,6 +72,13 @@ export interface ManageOperations {
           "path": string;
           "dropped": Array<string>;
         }>;
+        "schedules"?: Array<{
+          "id": string;
+          "action": "publish" | "unpublish";
+          "at": string;
+          "state": string;
+          "outcome_code": string | null;
+        }>;
         "replayed"?: boolean;
       }>;
       "page": {
@@ -177,6 +184,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -220,6 +234,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -321,6 +342,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -421,6 +449,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -489,6 +524,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -535,6 +577,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -583,6 +632,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -629,6 +685,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -924,6 +987,195 @@ export interface ManageOperations {
           [key: string]: unknown;
         };
       }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/schedules — scope lifecycle:publish — needs Idempotency-Key */
+  createSchedule: {
+    method: "POST";
+    path: "/api/manage/v1/schedules";
+    params: never;
+    query: never;
+    body: {
+      "entry_id": string;
+      "action": "publish" | "unpublish";
+      "at": string;
+      "language_only"?: boolean;
+      "expected_version_id"?: string;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/schedules — scope content:read */
+  listSchedules: {
+    method: "GET";
+    path: "/api/manage/v1/schedules";
+    params: never;
+    query: {
+      "entry_id"?: string;
+      "state"?: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "action": "publish" | "unpublish";
+        "lang": string | null;
+        "pins": Array<{
+          "instance_id": string;
+          "lang": string;
+          "version_id": string;
+        }>;
+        "at": string;
+        "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+        "outcome_code": string | null;
+        "outcome_message": string | null;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "fired_at": string | null;
+        "replayed"?: boolean;
+      }>;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** GET /api/manage/v1/schedules/calendar — scope content:read */
+  getPublishingCalendar: {
+    method: "GET";
+    path: "/api/manage/v1/schedules/calendar";
+    params: never;
+    query: {
+      "from": string;
+      "to": string;
+      "state"?: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+    };
+    body: never;
+    response: {
+      "from": string;
+      "to": string;
+      "days": Array<{
+        "date": string;
+        "schedules": Array<{
+          "id": string;
+          "translation_group_id": string;
+          "model_id": string;
+          "action": "publish" | "unpublish";
+          "lang": string | null;
+          "pins": Array<{
+            "instance_id": string;
+            "lang": string;
+            "version_id": string;
+          }>;
+          "at": string;
+          "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+          "outcome_code": string | null;
+          "outcome_message": string | null;
+          "revision": number;
+          "created_by": string;
+          "created_at": string;
+          "updated_at": string;
+          "fired_at": string | null;
+          "replayed"?: boolean;
+        }>;
+      }>;
+    };
+  };
+  /** PUT /api/manage/v1/schedules/{id} — scope lifecycle:publish — needs Idempotency-Key */
+  updateSchedule: {
+    method: "PUT";
+    path: "/api/manage/v1/schedules/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "at"?: string;
+      "repin"?: boolean;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/schedules/{id}/cancel — scope lifecycle:publish — needs Idempotency-Key */
+  cancelSchedule: {
+    method: "POST";
+    path: "/api/manage/v1/schedules/{id}/cancel";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
       "replayed"?: boolean;
     };
   };
@@ -2763,6 +3015,11 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   bulkMoveEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-move" },
   bulkAssignEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-assign" },
   bulkRelateEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-relate" },
+  createSchedule: { method: "POST", path: "/api/manage/v1/schedules" },
+  listSchedules: { method: "GET", path: "/api/manage/v1/schedules" },
+  getPublishingCalendar: { method: "GET", path: "/api/manage/v1/schedules/calendar" },
+  updateSchedule: { method: "PUT", path: "/api/manage/v1/schedules/{id}" },
+  cancelSchedule: { method: "POST", path: "/api/manage/v1/schedules/{id}/cancel" },
   listEntryRelatedFrom: { method: "GET", path: "/api/manage/v1/entries/{id}/related-from" },
   startEditing: { method: "POST", path: "/api/manage/v1/entries/{id}/editing" },
   renewEditing: { method: "PUT", path: "/api/manage/v1/entries/{id}/editing" },

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
 import { bulkRoutes } from "./manage-bulk";
 import { trashRoutes } from "./manage-trash";
+import { scheduleRoutes } from "./manage-schedules";
 import { editingRoutes } from "./manage-editing";
 import { entryRoutes } from "./manage-entries";
 import { mediaRoutes } from "./manage-media";
@@ -50,5 +51,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...trashRoutes, ...bulkRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
 };

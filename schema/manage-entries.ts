@@ -50,6 +50,12 @@ export const Entry = v.pipe(
         v.description("Writes only: markup the sanitiser left out of a rich-text value (docs/rich-text.md)."),
       ),
     ),
+    schedules: v.optional(
+      v.pipe(
+        v.array(v.object({ id: v.string(), action: v.picklist(["publish", "unpublish"]), at: v.string(), state: v.string(), outcome_code: v.nullable(v.string()) })),
+        v.description("GET /entries/{id} only: this language's pending schedules and those that ended stale or failed (docs/scheduled-publishing.md), soonest first."),
+      ),
+    ),
     replayed: v.optional(v.boolean()),
   }),
   v.title("Entry"),

@@ -69,6 +69,9 @@ export const ERROR_STATUS = {
   installation_not_active: 409,
   plugin_unavailable: 409,
   scheduled_target_stale: 409,
+  // Scheduled publishing (docs/scheduled-publishing.md): a schedule that already fired, went stale or was cancelled.
+  schedule_not_pending: 409,
+  schedule_time_past: 422,
   write_conflict: 409,
   media_duplicate: 409,
   // Media folders (docs/media.md, "Folders").

@@ -14,6 +14,7 @@ import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
+import * as schedules from "../../shared/services/schedules/schedules";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -67,6 +68,10 @@ export const COMMANDS = {
   removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
   // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
   removeMedia: { build: removeMedia, status: 200 },
+  // Scheduled publishing (docs/scheduled-publishing.md): the alarm fires them (objects/site/schedule-runner.ts).
+  createSchedule: { build: schedules.createSchedule, status: 201 },
+  updateSchedule: { build: schedules.updateSchedule, status: 200 },
+  cancelSchedule: { build: schedules.cancelSchedule, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

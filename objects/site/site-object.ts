@@ -25,9 +25,13 @@ import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
 import { TrashRetention } from "./trash-retention";
+import { ScheduleRunner } from "./schedule-runner";
 
 /** Commands after which Trash retention looks at D1 again: Trash grew, or the window may have changed. */
 const TRASH_CHANGES: ReadonlySet<string> = new Set(["trash", "updateSettings"]);
+
+/** Commands after which the schedule runner looks at D1 again. */
+const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule"]);
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -49,6 +53,7 @@ export class SiteObject extends DurableObject<Env> {
   readonly #sent = new SentEvents();
   readonly #identity: SiteIdentity;
   readonly #trash: TrashRetention;
+  readonly #schedules: ScheduleRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -64,6 +69,7 @@ export class SiteObject extends DurableObject<Env> {
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
     });
     this.#trash = new TrashRetention(ctx.storage, this.#clock, env, this.#writes);
+    this.#schedules = new ScheduleRunner(ctx.storage, this.#clock, env, this.#writes);
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
@@ -111,6 +117,8 @@ export class SiteObject extends DurableObject<Env> {
     const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status);
     // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
     if (outcome.ok && !outcome.value.replayed && TRASH_CHANGES.has(name)) await this.#wakeBy(await this.#trash.forget());
+    // A schedule made, moved or cancelled: the alarm learns the next due time (docs/scheduled-publishing.md).
+    if (outcome.ok && !outcome.value.replayed && SCHEDULE_CHANGES.has(name)) await this.#wakeBy(await this.#schedules.forget());
     return outcome;
   }
 
@@ -218,9 +226,11 @@ export class SiteObject extends DurableObject<Env> {
     if (siteId && this.#sent.takeCheck(this.#clock.now(), scanned)) await this.#resendUnconsumed(siteId);
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
+    // Due schedules first (they are on time); each transition runs through the write queue.
+    const scheduleDue = siteId ? await this.#schedules.run(siteId) : null;
     // Trash past its window (spec 3: 30 days): one bounded batch per alarm; each purge runs through the write queue.
     const trashDue = siteId ? await this.#trash.run(siteId) : null;
-    const next = [trashDue, this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
+    const next = [scheduleDue, trashDue, this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
       (t): t is number => t !== null,
     );
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));

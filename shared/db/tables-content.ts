@@ -254,3 +254,23 @@ export interface UniqueValuesTable {
   translation_group_id: string;
   instance_id: string;
 }
+
+/** Scheduled publishing (migrations/d1/0037_schedules.sql, docs/scheduled-publishing.md). */
+export interface SchedulesTable {
+  id: string;
+  site_id: string;
+  translation_group_id: string;
+  model_id: string;
+  action: "publish" | "unpublish";
+  lang: string | null;
+  pins: string;
+  at: string;
+  state: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+  outcome_code: string | null;
+  outcome_message: string | null;
+  revision: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  fired_at: string | null;
+}

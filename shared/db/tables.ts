@@ -57,6 +57,7 @@ export const SITE_TABLES = [
   "entry_proposals",
   "model_proposals",
   "webhooks",
+  "schedules",
 ] as const;
 
 /** Delivery rows sit beside their outbox event (shared/events/deliver.ts), so they are records too. */

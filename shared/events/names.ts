@@ -44,6 +44,13 @@ export const EVENT_NAMES = [
   "media.original.removed",
   // Media remove (POST /media/{id}/remove).
   "media.removed",
+  // Scheduled publishing (docs/scheduled-publishing.md).
+  "schedule.created",
+  "schedule.updated",
+  "schedule.cancelled",
+  "schedule.fired",
+  "schedule.stale",
+  "schedule.failed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -14,6 +14,7 @@ import * as plugins from "./plugins";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
+import * as schedules from "./schedules";
 import * as settings from "./settings";
 import * as trash from "./trash";
 import { getSite } from "./site";
@@ -54,6 +55,12 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
   checkEntryRestore: trash.checkEntryRestore,
+  // Scheduled publishing (docs/scheduled-publishing.md).
+  createSchedule: schedules.createSchedule,
+  listSchedules: schedules.listSchedules,
+  getPublishingCalendar: schedules.getPublishingCalendar,
+  updateSchedule: schedules.updateSchedule,
+  cancelSchedule: schedules.cancelSchedule,
   // Bulk actions (docs/bulk-actions.md).
   bulkPublishEntries: bulk.bulkPublishEntries,
   bulkUnpublishEntries: bulk.bulkUnpublishEntries,
