@@ -359,6 +359,15 @@ const COMMANDS = [
     "type": "integer",
     "nullable": false,
     "required": false
+   },
+   {
+    "flag": "redirect-old-address",
+    "name": "redirect_old_address",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "When the item is served under another slug now and its model has a site_path: add a 301 from the old website address to the new one (docs/redirects.md)."
    }
   ],
   "bodyOnly": [],
@@ -941,6 +950,181 @@ const COMMANDS = [
    }
   ],
   "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "list-redirects",
+  "operationId": "listRedirects",
+  "method": "GET",
+  "path": "/redirects",
+  "summary": "The site's redirect rules (at most 256, 32 patterns), by source",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "create-redirect",
+  "operationId": "createRedirect",
+  "method": "POST",
+  "path": "/redirects",
+  "summary": "Add a redirect rule (the whole set is checked: limits, reserved and live addresses, ambiguous patterns, cycles)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "source",
+    "name": "source",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "A site path (`/old`), or a pattern with one `*` matching one or more characters; the most specific pattern wins."
+   },
+   {
+    "flag": "target",
+    "name": "target",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false,
+    "description": "A site path or an absolute https URL; a pattern's target may repeat its `*`. null for 410 and 451."
+   },
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "body",
+    "type": "number",
+    "nullable": false,
+    "required": true,
+    "description": "301, 302, 307, 308 (with a target), 410 or 451 (without)."
+   },
+   {
+    "flag": "note",
+    "name": "note",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "update-redirect",
+  "operationId": "updateRedirect",
+  "method": "PUT",
+  "path": "/redirects/{id}",
+  "summary": "Change a redirect rule (named keys)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "source",
+    "name": "source",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "A site path (`/old`), or a pattern with one `*` matching one or more characters; the most specific pattern wins."
+   },
+   {
+    "flag": "target",
+    "name": "target",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false,
+    "description": "A site path or an absolute https URL; a pattern's target may repeat its `*`. null for 410 and 451."
+   },
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "body",
+    "type": "number",
+    "nullable": false,
+    "required": false,
+    "description": "301, 302, 307, 308 (with a target), 410 or 451 (without)."
+   },
+   {
+    "flag": "note",
+    "name": "note",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "delete-redirect",
+  "operationId": "deleteRedirect",
+  "method": "DELETE",
+  "path": "/redirects/{id}",
+  "summary": "Remove a redirect rule",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "review-redirects",
+  "operationId": "reviewRedirects",
+  "method": "POST",
+  "path": "/redirects/review",
+  "summary": "What a set of proposed rules would do — problems (each naming its rule), chains, what each address resolves to; writes nothing (no Idempotency-Key)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "replace",
+    "name": "replace",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "The rules replace the site's set (default: they join it, replacing rules with the same source)."
+   }
+  ],
+  "bodyOnly": [
+   "rules",
+   "paths"
+  ],
   "hasBody": true
  },
  {

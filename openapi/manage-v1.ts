@@ -545,6 +545,7 @@ export interface ManageOperations {
     body: {
       "expected_version_id"?: string;
       "expected_workflow_revision"?: number;
+      "redirect_old_address"?: boolean;
     };
     response: {
       "instance_id": string;
@@ -1179,6 +1180,151 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/redirects — scope content:read */
+  listRedirects: {
+    method: "GET";
+    path: "/api/manage/v1/redirects";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "source": string;
+        "target": string | null;
+        "status": number;
+        "note": string | null;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+      "limits": {
+        "redirects": number;
+        "patterns": number;
+      };
+    };
+  };
+  /** POST /api/manage/v1/redirects — scope settings:write — needs Idempotency-Key */
+  createRedirect: {
+    method: "POST";
+    path: "/api/manage/v1/redirects";
+    params: never;
+    query: never;
+    body: {
+      "source": string;
+      "target"?: string | null;
+      "status": 301 | 302 | 307 | 308 | 410 | 451;
+      "note"?: string | null;
+    };
+    response: {
+      "id": string;
+      "source": string;
+      "target": string | null;
+      "status": number;
+      "note": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/redirects/{id} — scope settings:write — needs Idempotency-Key */
+  updateRedirect: {
+    method: "PUT";
+    path: "/api/manage/v1/redirects/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "source"?: string;
+      "target"?: string | null;
+      "status"?: 301 | 302 | 307 | 308 | 410 | 451;
+      "note"?: string | null;
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "source": string;
+      "target": string | null;
+      "status": number;
+      "note": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/redirects/{id} — scope settings:write — needs Idempotency-Key */
+  deleteRedirect: {
+    method: "DELETE";
+    path: "/api/manage/v1/redirects/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "source": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/redirects/review — scope content:read */
+  reviewRedirects: {
+    method: "POST";
+    path: "/api/manage/v1/redirects/review";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "source": string;
+        "target"?: string | null;
+        "status": 301 | 302 | 307 | 308 | 410 | 451;
+        "note"?: string | null;
+      }>;
+      "replace"?: boolean;
+      "paths"?: Array<string>;
+    };
+    response: {
+      "valid": boolean;
+      "problems": Array<{
+        "code": string;
+        "message": string;
+        "rule": {
+          "id": string;
+          "source": string;
+        };
+        "other"?: {
+          "id": string;
+          "source": string;
+        };
+        "chain"?: Array<string>;
+        "item"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "resolutions": Array<{
+        "path": string;
+        "rule_id"?: string;
+        "status": number | null;
+        "location": string | null;
+        "hops": Array<{
+          "rule_id": string;
+          "source": string;
+          "status": number;
+          "location": string | null;
+        }>;
+        "chain": boolean;
+        "cycle": boolean;
+      }>;
+    };
+  };
   /** GET /api/manage/v1/entries/{id}/related-from — scope content:read */
   listEntryRelatedFrom: {
     method: "GET";
@@ -1306,6 +1452,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -1547,6 +1694,7 @@ export interface ManageOperations {
           "preview_url": string | null;
           "icon": string | null;
           "help_text": string | null;
+          "site_path": string | null;
         };
         "definition": {
           "model": {
@@ -1560,6 +1708,7 @@ export interface ManageOperations {
               "preview_url": string | null;
               "icon": string | null;
               "help_text": string | null;
+              "site_path": string | null;
             };
             "unique_combinations": Array<{
               "name": string;
@@ -1595,6 +1744,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -1676,6 +1826,7 @@ export interface ManageOperations {
         "preview_url": string | null;
         "icon": string | null;
         "help_text": string | null;
+        "site_path": string | null;
       };
       "definition": {
         "model": {
@@ -1689,6 +1840,7 @@ export interface ManageOperations {
             "preview_url": string | null;
             "icon": string | null;
             "help_text": string | null;
+            "site_path": string | null;
           };
           "unique_combinations": Array<{
             "name": string;
@@ -1724,6 +1876,7 @@ export interface ManageOperations {
           "preview_url"?: string | null;
           "icon"?: string | null;
           "help_text"?: string | null;
+          "site_path"?: string | null;
         };
       };
     };
@@ -1762,6 +1915,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -3020,6 +3174,11 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getPublishingCalendar: { method: "GET", path: "/api/manage/v1/schedules/calendar" },
   updateSchedule: { method: "PUT", path: "/api/manage/v1/schedules/{id}" },
   cancelSchedule: { method: "POST", path: "/api/manage/v1/schedules/{id}/cancel" },
+  listRedirects: { method: "GET", path: "/api/manage/v1/redirects" },
+  createRedirect: { method: "POST", path: "/api/manage/v1/redirects" },
+  updateRedirect: { method: "PUT", path: "/api/manage/v1/redirects/{id}" },
+  deleteRedirect: { method: "DELETE", path: "/api/manage/v1/redirects/{id}" },
+  reviewRedirects: { method: "POST", path: "/api/manage/v1/redirects/review" },
   listEntryRelatedFrom: { method: "GET", path: "/api/manage/v1/entries/{id}/related-from" },
   startEditing: { method: "POST", path: "/api/manage/v1/entries/{id}/editing" },
   renewEditing: { method: "PUT", path: "/api/manage/v1/entries/{id}/editing" },

@@ -72,6 +72,14 @@ export const ERROR_STATUS = {
   // Scheduled publishing (docs/scheduled-publishing.md): a schedule that already fired, went stale or was cancelled.
   schedule_not_pending: 409,
   schedule_time_past: 422,
+  // Redirects (docs/redirects.md): each refusal names the rule.
+  redirect_limit: 409,
+  redirect_source_taken: 409,
+  redirect_address_live: 409,
+  address_redirected: 409,
+  redirect_reserved: 422,
+  redirect_ambiguous: 422,
+  redirect_cycle: 422,
   write_conflict: 409,
   media_duplicate: 409,
   // Media folders (docs/media.md, "Folders").

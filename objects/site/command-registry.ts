@@ -15,6 +15,7 @@ import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
 import * as schedules from "../../shared/services/schedules/schedules";
+import * as redirects from "../../shared/services/redirects/redirects";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -72,6 +73,10 @@ export const COMMANDS = {
   createSchedule: { build: schedules.createSchedule, status: 201 },
   updateSchedule: { build: schedules.updateSchedule, status: 200 },
   cancelSchedule: { build: schedules.cancelSchedule, status: 200 },
+  // Redirects (docs/redirects.md): each write checks the whole set.
+  createRedirect: { build: redirects.createRedirect, status: 201 },
+  updateRedirect: { build: redirects.updateRedirect, status: 200 },
+  deleteRedirect: { build: redirects.deleteRedirect, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
-import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SchedulesTable } from "./tables-content";
+import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SchedulesTable, RedirectsTable } from "./tables-content";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
 /**
@@ -47,6 +47,7 @@ export interface Database {
   plugin_launch_codes: PluginLaunchCodesTable;
   unique_values: UniqueValuesTable;
   schedules: SchedulesTable;
+  redirects: RedirectsTable;
   oauth_clients: OAuthClientsTable;
   oauth_registration_counts: OAuthRegistrationCountsTable;
   oauth_connections: OAuthConnectionsTable;
@@ -62,6 +63,7 @@ export type EntryRow = Selectable<EntriesTable>;
 export type NewEntryRow = Insertable<EntriesTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
+export type RedirectRow = Selectable<RedirectsTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type PublishedItemRow = Selectable<PublishedItemsTable>;
 

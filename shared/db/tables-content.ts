@@ -274,3 +274,17 @@ export interface SchedulesTable {
   updated_at: string;
   fired_at: string | null;
 }
+
+/** Redirects (migrations/d1/0038_redirects.sql, docs/redirects.md). */
+export interface RedirectsTable {
+  id: string;
+  site_id: string;
+  source: string;
+  target: string | null;
+  status: number;
+  note: string | null;
+  revision: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}

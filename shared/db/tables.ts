@@ -58,6 +58,7 @@ export const SITE_TABLES = [
   "model_proposals",
   "webhooks",
   "schedules",
+  "redirects",
 ] as const;
 
 /** Delivery rows sit beside their outbox event (shared/events/deliver.ts), so they are records too. */

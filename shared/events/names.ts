@@ -51,6 +51,10 @@ export const EVENT_NAMES = [
   "schedule.fired",
   "schedule.stale",
   "schedule.failed",
+  // Redirects (docs/redirects.md).
+  "redirect.created",
+  "redirect.updated",
+  "redirect.deleted",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -14,6 +14,7 @@ import * as plugins from "./plugins";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
+import * as redirects from "./redirects";
 import * as schedules from "./schedules";
 import * as settings from "./settings";
 import * as trash from "./trash";
@@ -55,6 +56,12 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
   checkEntryRestore: trash.checkEntryRestore,
+  // Redirects (docs/redirects.md).
+  listRedirects: redirects.listRedirects,
+  createRedirect: redirects.createRedirect,
+  updateRedirect: redirects.updateRedirect,
+  deleteRedirect: redirects.deleteRedirect,
+  reviewRedirects: redirects.reviewRedirects,
   // Scheduled publishing (docs/scheduled-publishing.md).
   createSchedule: schedules.createSchedule,
   listSchedules: schedules.listSchedules,
