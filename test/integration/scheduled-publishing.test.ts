@@ -68,7 +68,8 @@ describe("scheduled publishing", () => {
 
     // The site's own alarm: nothing due yet; it then rings at the schedule's time.
     const stub = env.SITE.getByName(f.s.site.id);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    // (The object may have rung on its own a moment earlier: then there is nothing to run now.)
+    await runDurableObjectAlarm(stub);
     expect((await schedule(f, en.instance_id))[0]?.state).toBe("scheduled");
     const alarmAt = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
     expect(alarmAt).toBeLessThanOrEqual(Date.parse(at));
@@ -118,7 +119,9 @@ describe("scheduled publishing", () => {
     await env.DB.prepare("UPDATE schedules SET at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), first.body.id).run();
     const other = await article(f);
     expect((await manage(f.token, "POST", "/schedules", { body: { entry_id: other.en.instance_id, action: "publish", at: inHours(5) } })).status).toBe(201);
-    expect(await runDurableObjectAlarm(env.SITE.getByName(f.s.site.id))).toBe(true);
+    await runDurableObjectAlarm(env.SITE.getByName(f.s.site.id));
+    // (An alarm the object rang on its own may still be finishing: at most 3 s.)
+    for (let i = 0; i < 30 && (await getEntry(f, en.instance_id)).workflow.state !== "published"; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await getEntry(f, en.instance_id)).workflow.state).toBe("published");
     expect((await getEntry(f, other.en.instance_id)).workflow.state).toBe("draft");
 
