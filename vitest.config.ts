@@ -95,12 +95,15 @@ async function fakeWebhookReceiver(request: { url: string; method: string; heade
 
 /**
  * The workerd suite runs in groups of files that share one runtime (a vitest project each, with
- * `isolate: false`): starting a runtime per file cost about half the suite's time, while one runtime
- * for every file slows each SELF.fetch as requests pile up in it (workers-sdk #15446) until it fails.
- * Files share a group's D1, R2 and Durable Objects, so a test never assumes an empty database: each
- * seeds its own site (test/helpers/fixtures.ts).
+ * `isolate: false`): starting a runtime per file cost about half the suite's time. Tests call the
+ * worker directly (test/helpers/worker.ts), never through SELF.fetch, whose per-request cost grows
+ * with every request a runtime has served (workers-sdk #15446) — that growth is what kept groups
+ * small before. Files share a group's D1, R2 and Durable Objects, so a test never assumes an empty
+ * database: each seeds its own site (test/helpers/fixtures.ts). TEST_GROUP_SIZE overrides the size
+ * (for measuring).
  */
-const GROUP_SIZE = 12;
+// The worker tsconfig has no Node types: read the variable through globalThis.
+const GROUP_SIZE = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.TEST_GROUP_SIZE ?? 34);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations/d1");

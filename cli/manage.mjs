@@ -2772,6 +2772,115 @@ const COMMANDS = [
   ],
   "bodyOnly": [],
   "hasBody": true
+ },
+ {
+  "command": "get-generated-backend",
+  "operationId": "getGeneratedBackend",
+  "method": "GET",
+  "path": "/generated-backend",
+  "summary": "The site's standalone backend as a .tar.gz (deterministic: same site state, same bytes); needs the creator's site:infra",
+  "scope": "settings:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false,
+  "binary": true
+ },
+ {
+  "command": "get-generation-readiness",
+  "operationId": "getGenerationReadiness",
+  "method": "GET",
+  "path": "/generation-readiness",
+  "summary": "Every model-level problem that refuses generation (an empty list: it will succeed as far as models go); needs the creator's site:infra",
+  "scope": "settings:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-generation-readiness-content",
+  "operationId": "getGenerationReadinessContent",
+  "method": "GET",
+  "path": "/generation-readiness/content",
+  "summary": "Content-level problems that refuse generation, walking published items in pages of at most 200; needs the creator's site:infra",
+  "scope": "settings:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The page's `next_cursor` from the previous answer"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "create-backend-read-token",
+  "operationId": "createBackendReadToken",
+  "method": "POST",
+  "path": "/backend-read-tokens",
+  "summary": "Issue a read token for the generated backend: the secret is in this answer only (a replay answers token null); regenerate the backend to include it",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "models"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "list-backend-read-tokens",
+  "operationId": "listBackendReadTokens",
+  "method": "GET",
+  "path": "/backend-read-tokens",
+  "summary": "The generated backend's read tokens, newest first, revoked ones included; never their secrets",
+  "scope": "settings:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "revoke-backend-read-token",
+  "operationId": "revokeBackendReadToken",
+  "method": "DELETE",
+  "path": "/backend-read-tokens/{id}",
+  "summary": "Revoke a read token of the generated backend (it leaves access/read-tokens.json at the next generation)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
  }
 ];
 
@@ -2865,6 +2974,7 @@ function commandHelp(command) {
   lines.push(``, `Flags:`);
   const rows = command.flags.map((f) => [`--${f.flag} <${typeLabel(f)}>`, `${f.required ? "required" : "optional"}, ${f.in}${f.description ? `: ${f.description}` : ""}`]);
   if (command.file) rows.push([`--file <path>`, `required, the uploaded file (multipart part "${command.file}")`]);
+  if (command.binary) rows.push([`--out <path>`, "required, the file the binary answer is written to (never the terminal)"]);
   if (command.hasBody && !command.file) rows.push([`--body <json|@file|->`, `the body as JSON${command.bodyOnly.length ? `; carries ${command.bodyOnly.join(", ")}` : ""}`]);
   if (command.keyed) rows.push([`--key <key>`, `Idempotency-Key (1–128 visible ASCII characters); generated when absent`]);
   rows.push([`--url <origin>`, `the service's origin (else SERVICE_URL)`], [`--json`, `compact JSON output`]);
@@ -2939,6 +3049,7 @@ function buildRequest(command, flags, origin) {
   if (command.keyed) known.add("key");
   if (command.hasBody && !command.file) known.add("body");
   if (command.file) known.add("file");
+  if (command.binary) known.add("out");
   for (const name of flags.keys()) if (!known.has(name)) throw new UsageError(`unknown flag --${name} for ${command.command}`);
   if (flags.get("json") !== undefined && flags.get("json") !== true) throw new UsageError("--json takes no value");
   let pathname = command.path;
@@ -2989,7 +3100,13 @@ function buildRequest(command, flags, origin) {
     const json = JSON.stringify(body);
     makeBody = () => json;
   }
-  return { url, key, makeBody, json: command.hasBody && !command.file };
+  // A binary answer goes to a file, never to a terminal or a pipe (docs/cli.md, "Binary answers").
+  let outFile;
+  if (command.binary) {
+    outFile = flags.get("out");
+    if (outFile === undefined || outFile === true || outFile === "") throw new UsageError("--out <path> is required: the answer is binary");
+  }
+  return { url, key, makeBody, json: command.hasBody && !command.file, outFile };
 }
 
 /** The environment token, else an access token renewed from the saved login (which is rewritten). */
@@ -3040,7 +3157,8 @@ async function send(url, { method, headers, body }) {
   }
   if (target.protocol === "https:") {
     const response = await fetch(url, { method, headers: allHeaders, body: payload, redirect: "manual" });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, text: bytes.toString("utf8"), bytes };
   }
   if (target.protocol !== "http:" || !(LOOPBACK_HOSTS.has(target.hostname) || isLocalhostName(target.hostname))) throw new Error(`refusing plain http to ${target.host}`);
   const lookup = isLocalhostName(target.hostname) ? (_host, options, done) => (options?.all ? done(null, [{ address: "127.0.0.1", family: 4 }]) : done(null, "127.0.0.1", 4)) : undefined;
@@ -3051,7 +3169,8 @@ async function send(url, { method, headers, body }) {
       res.on("end", () => {
         const answer = new Headers();
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(", ") : value);
-        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString("utf8") });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: bytes.toString("utf8"), bytes });
       });
       res.on("error", reject);
     });
@@ -3509,6 +3628,16 @@ async function run(argv) {
     }
     const contentType = response.headers.get("content-type") ?? "";
     if (response.status >= 200 && response.status < 300) {
+      if (request.outFile !== undefined) {
+        try {
+          writeFileSync(request.outFile, response.bytes);
+        } catch (e) {
+          err(`${SERVICE}: cannot write --out: ${e.message}`);
+          return EXIT_USAGE;
+        }
+        err(`${SERVICE}: wrote ${response.bytes.length} bytes (${contentType || "no type"}) to ${request.outFile}`);
+        return EXIT_OK;
+      }
       printAnswer(text, contentType, compact);
       return EXIT_OK;
     }

@@ -110,6 +110,50 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** GET /api/sites/{site_id}/generation-readiness */
+  getSiteGenerationReadiness: {
+    method: "GET";
+    path: "/api/sites/{site_id}/generation-readiness";
+    params: {
+      "site_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "problems": Array<{
+        "code": string;
+        "model": string;
+        "field"?: string;
+        "item"?: string;
+        "detail": string;
+      }>;
+    };
+  };
+  /** GET /api/sites/{site_id}/generation-readiness/content */
+  getSiteGenerationReadinessContent: {
+    method: "GET";
+    path: "/api/sites/{site_id}/generation-readiness/content";
+    params: {
+      "site_id": string;
+    };
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "problems": Array<{
+        "code": string;
+        "model": string;
+        "field"?: string;
+        "item"?: string;
+        "detail": string;
+      }>;
+      "page": {
+        "items": number;
+        "next_cursor": string | null;
+      };
+    };
+  };
   /** GET /api/people */
   listPeople: {
     method: "GET";
@@ -1056,6 +1100,8 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   listMemberNames: { method: "GET", path: "/api/member-names" },
   getEntryVersion: { method: "GET", path: "/api/entries/{id}/versions/{version_id}" },
   listSiteHosts: { method: "GET", path: "/api/site-hosts" },
+  getSiteGenerationReadiness: { method: "GET", path: "/api/sites/{site_id}/generation-readiness" },
+  getSiteGenerationReadinessContent: { method: "GET", path: "/api/sites/{site_id}/generation-readiness/content" },
   listPeople: { method: "GET", path: "/api/people" },
   changeMemberRole: { method: "PUT", path: "/api/people/{person_id}/role" },
   deactivateMember: { method: "POST", path: "/api/people/{person_id}/deactivate" },

@@ -3139,6 +3139,113 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/generated-backend — scope settings:write */
+  getGeneratedBackend: {
+    method: "GET";
+    path: "/api/manage/v1/generated-backend";
+    params: never;
+    query: never;
+    body: never;
+    response: string;
+  };
+  /** GET /api/manage/v1/generation-readiness — scope settings:write */
+  getGenerationReadiness: {
+    method: "GET";
+    path: "/api/manage/v1/generation-readiness";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "problems": Array<{
+        "code": string;
+        "model": string;
+        "field"?: string;
+        "item"?: string;
+        "detail": string;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/generation-readiness/content — scope settings:write */
+  getGenerationReadinessContent: {
+    method: "GET";
+    path: "/api/manage/v1/generation-readiness/content";
+    params: never;
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "problems": Array<{
+        "code": string;
+        "model": string;
+        "field"?: string;
+        "item"?: string;
+        "detail": string;
+      }>;
+      "page": {
+        "items": number;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** POST /api/manage/v1/backend-read-tokens — scope settings:write — needs Idempotency-Key */
+  createBackendReadToken: {
+    method: "POST";
+    path: "/api/manage/v1/backend-read-tokens";
+    params: never;
+    query: never;
+    body: {
+      "name": string;
+      "models": Array<string>;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "models": Array<string>;
+      "created_by": string | null;
+      "created_at": string;
+      "revoked_at": string | null;
+      "token": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/backend-read-tokens — scope settings:write */
+  listBackendReadTokens: {
+    method: "GET";
+    path: "/api/manage/v1/backend-read-tokens";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "models": Array<string>;
+        "created_by": string | null;
+        "created_at": string;
+        "revoked_at": string | null;
+      }>;
+    };
+  };
+  /** DELETE /api/manage/v1/backend-read-tokens/{id} — scope settings:write — needs Idempotency-Key */
+  revokeBackendReadToken: {
+    method: "DELETE";
+    path: "/api/manage/v1/backend-read-tokens/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "models": Array<string>;
+      "created_by": string | null;
+      "created_at": string;
+      "revoked_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;
@@ -3227,6 +3334,12 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   removeMediaOriginal: { method: "DELETE", path: "/api/manage/v1/media/{id}/originals/{lang}" },
   getMediaUsage: { method: "GET", path: "/api/manage/v1/media/{id}/usage" },
   removeMedia: { method: "POST", path: "/api/manage/v1/media/{id}/remove" },
+  getGeneratedBackend: { method: "GET", path: "/api/manage/v1/generated-backend" },
+  getGenerationReadiness: { method: "GET", path: "/api/manage/v1/generation-readiness" },
+  getGenerationReadinessContent: { method: "GET", path: "/api/manage/v1/generation-readiness/content" },
+  createBackendReadToken: { method: "POST", path: "/api/manage/v1/backend-read-tokens" },
+  listBackendReadTokens: { method: "GET", path: "/api/manage/v1/backend-read-tokens" },
+  revokeBackendReadToken: { method: "DELETE", path: "/api/manage/v1/backend-read-tokens/{id}" },
 };
 export type Answer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 

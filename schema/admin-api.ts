@@ -17,6 +17,7 @@ import {
   SignInBody,
 } from "./admin-bodies";
 import { PluginManifestSchema } from "./plugin-manifest";
+import { ContentReadinessAnswer, ContentReadinessQuery, ReadinessAnswer } from "./manage-generated-backend";
 import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
 import { MediaAnswer, UploadMediaFields } from "./manage-media";
 
@@ -32,6 +33,7 @@ export interface AdminRouteSpec extends RouteSpec {
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const IdPath = v.strictObject({ id: Id });
+const SitePath = v.strictObject({ site_id: Id });
 /** A JSON object answer whose keys are described in docs/ rather than pinned here. */
 const Described = (title: string) => v.pipe(v.looseObject({}), v.title(title));
 const list = <S extends v.GenericSchema>(item: S) => v.strictObject({ data: v.array(item) });
@@ -133,6 +135,9 @@ const sessionRoutes: readonly AdminRouteSpec[] = [
     errors: [...siteErrors, "not_found"],
   },
   { operationId: "listSiteHosts", method: "get", path: "/api/site-hosts", access: "site", summary: "The site's public hosts (where preview links open)", response: list(v.strictObject({ host: v.string() })), errors: [...siteErrors] },
+  // The generated backend's readiness (docs/generated-backend.md): the site in the path must be X-Site-Id's.
+  { operationId: "getSiteGenerationReadiness", method: "get", path: "/api/sites/{site_id}/generation-readiness", access: "site", summary: "Every model-level problem that refuses generating the site's backend; needs site:infra", params: SitePath, response: ReadinessAnswer, errors: [...siteErrors, "not_found"] },
+  { operationId: "getSiteGenerationReadinessContent", method: "get", path: "/api/sites/{site_id}/generation-readiness/content", access: "site", summary: "Content-level problems that refuse generating the site's backend, in pages of at most 200 published items; needs site:infra", params: SitePath, query: ContentReadinessQuery, response: ContentReadinessAnswer, errors: [...siteErrors, "not_found"] },
 ];
 
 // People (docs/people.md): members, invitations and the invitee's public inspect/accept.

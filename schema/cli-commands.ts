@@ -1,5 +1,5 @@
 import type { Surface } from "./contract";
-import { IDEMPOTENCY_ARGUMENT, operationTool, toolName } from "./mcp-tools";
+import { IDEMPOTENCY_ARGUMENT, omissionOf, operationTool, toolName } from "./mcp-tools";
 
 /**
  * The command table of the generated command line `cli/manage.mjs` (docs/cli.md), computed from
@@ -47,10 +47,12 @@ export interface CliCommand {
   hasBody: boolean;
   /** Multipart upload: the file part's name (`--file <path>`), the body's fields go as text parts. */
   file?: string;
+  /** The answer is binary (an archive): written to `--out <path>`, which the command then requires. */
+  binary?: true;
 }
 
 /** Flags of the tool itself: no operation's argument may take these names. */
-export const GLOBAL_FLAGS = ["url", "key", "body", "json", "help", "file", "scope", "no-open"] as const;
+export const GLOBAL_FLAGS = ["url", "key", "body", "json", "help", "file", "scope", "no-open", "out"] as const;
 
 /** Commands of the tool itself (docs/cli.md): no operation may take these names. */
 export const OWN_COMMANDS = ["help", "login", "status", "logout", "mcp"] as const;
@@ -127,6 +129,8 @@ export function cliCommands(surface: Surface): CliCommand[] {
       bodyOnly,
       hasBody: route.body !== undefined,
       ...(route.multipart ? { file: route.multipart.file } : {}),
+      // A binary answer (docs/cli.md, "Binary answers") is written to --out, never to the terminal.
+      ...(omissionOf(route) === "binary_answer" ? { binary: true } : {}),
     });
   }
   return commands;

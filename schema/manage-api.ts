@@ -5,6 +5,7 @@ import { trashRoutes } from "./manage-trash";
 import { scheduleRoutes } from "./manage-schedules";
 import { redirectRoutes } from "./manage-redirects";
 import { editingRoutes } from "./manage-editing";
+import { generatedBackendRoutes } from "./manage-generated-backend";
 import { entryRoutes } from "./manage-entries";
 import { mediaRoutes } from "./manage-media";
 import { mediaEditRoutes } from "./manage-media-edits";
@@ -52,5 +53,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...redirectRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...redirectRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes],
 };

@@ -52,7 +52,7 @@ export interface OperationTool {
 /** Operations that are not tools on the remote MCP server, and why. */
 export interface OmittedOperation {
   operationId: string;
-  reason: "multipart_upload";
+  reason: "multipart_upload" | "binary_answer";
 }
 
 /** `publishEntry` → `publish_entry`; `getURLInfo` → `get_url_info`. */
@@ -144,7 +144,9 @@ export function operationTool(route: RouteSpec): OperationTool {
 /** Why an operation is not a tool, or null when it is one. */
 export function omissionOf(route: RouteSpec): OmittedOperation["reason"] | null {
   // Uploads are multipart (a file part); the remote upload tool with content_base64 comes later.
-  return route.multipart ? "multipart_upload" : null;
+  if (route.multipart) return "multipart_upload";
+  // A binary answer (the generated backend's archive) has no place in a JSON-RPC result.
+  return route.responseType !== undefined && !route.responseType.startsWith("application/json") && !route.responseType.startsWith("text/") ? "binary_answer" : null;
 }
 
 /** Every tool of a surface, by name, and the operations left out (computed once per isolate by callers). */

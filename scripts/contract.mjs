@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CLI_FILE, buildCli } from "./lib/cli-build.mjs";
 import { loadTs, root } from "./lib/load-ts.mjs";
+import { TEMPLATE_MODULE, buildTemplateModule } from "./lib/backend-template.mjs";
 
 const check = process.argv.includes("--check");
 const { contractArtifacts } = await loadTs("schema/artifacts.ts");
 // The command line is built here (it reads its runtime template from scripts/), beside the schema's own artefacts.
-const artifacts = { ...contractArtifacts(), [CLI_FILE]: await buildCli() };
+const artifacts = { ...contractArtifacts(), [CLI_FILE]: await buildCli(), [TEMPLATE_MODULE]: buildTemplateModule() };
 const stale = [];
 for (const [relative, content] of Object.entries(artifacts)) {
   const file = path.join(root, relative);

@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   version_conflict: 409,
   workflow_conflict: 409,
   dependent_content: 409,
+  // The generated backend (docs/generated-backend.md): `problems` lists every reason.
+  generation_refused: 409,
   slug_taken: 409,
   single_entry_exists: 409,
   single_entry_conflict: 409,

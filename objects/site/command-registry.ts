@@ -16,6 +16,7 @@ import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
 import * as schedules from "../../shared/services/schedules/schedules";
 import * as redirects from "../../shared/services/redirects/redirects";
+import * as backendReadTokens from "../../shared/services/generator/read-tokens";
 import type { PlanBuilder } from "./write-runner";
 
 /**
@@ -77,6 +78,9 @@ export const COMMANDS = {
   createRedirect: { build: redirects.createRedirect, status: 201 },
   updateRedirect: { build: redirects.updateRedirect, status: 200 },
   deleteRedirect: { build: redirects.deleteRedirect, status: 200 },
+  // Read tokens of the generated backend (docs/generated-backend.md, "Access").
+  createBackendReadToken: { build: backendReadTokens.createBackendReadToken, status: 201 },
+  revokeBackendReadToken: { build: backendReadTokens.revokeBackendReadToken, status: 200 },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -113,6 +113,7 @@ function commandHelp(command) {
   lines.push(``, `Flags:`);
   const rows = command.flags.map((f) => [`--${f.flag} <${typeLabel(f)}>`, `${f.required ? "required" : "optional"}, ${f.in}${f.description ? `: ${f.description}` : ""}`]);
   if (command.file) rows.push([`--file <path>`, `required, the uploaded file (multipart part "${command.file}")`]);
+  if (command.binary) rows.push([`--out <path>`, "required, the file the binary answer is written to (never the terminal)"]);
   if (command.hasBody && !command.file) rows.push([`--body <json|@file|->`, `the body as JSON${command.bodyOnly.length ? `; carries ${command.bodyOnly.join(", ")}` : ""}`]);
   if (command.keyed) rows.push([`--key <key>`, `Idempotency-Key (1–128 visible ASCII characters); generated when absent`]);
   rows.push([`--url <origin>`, `the service's origin (else SERVICE_URL)`], [`--json`, `compact JSON output`]);
@@ -187,6 +188,7 @@ function buildRequest(command, flags, origin) {
   if (command.keyed) known.add("key");
   if (command.hasBody && !command.file) known.add("body");
   if (command.file) known.add("file");
+  if (command.binary) known.add("out");
   for (const name of flags.keys()) if (!known.has(name)) throw new UsageError(`unknown flag --${name} for ${command.command}`);
   if (flags.get("json") !== undefined && flags.get("json") !== true) throw new UsageError("--json takes no value");
   let pathname = command.path;
@@ -237,7 +239,13 @@ function buildRequest(command, flags, origin) {
     const json = JSON.stringify(body);
     makeBody = () => json;
   }
-  return { url, key, makeBody, json: command.hasBody && !command.file };
+  // A binary answer goes to a file, never to a terminal or a pipe (docs/cli.md, "Binary answers").
+  let outFile;
+  if (command.binary) {
+    outFile = flags.get("out");
+    if (outFile === undefined || outFile === true || outFile === "") throw new UsageError("--out <path> is required: the answer is binary");
+  }
+  return { url, key, makeBody, json: command.hasBody && !command.file, outFile };
 }
 
 /** The environment token, else an access token renewed from the saved login (which is rewritten). */
@@ -288,7 +296,8 @@ async function send(url, { method, headers, body }) {
   }
   if (target.protocol === "https:") {
     const response = await fetch(url, { method, headers: allHeaders, body: payload, redirect: "manual" });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, text: bytes.toString("utf8"), bytes };
   }
   if (target.protocol !== "http:" || !(LOOPBACK_HOSTS.has(target.hostname) || isLocalhostName(target.hostname))) throw new Error(`refusing plain http to ${target.host}`);
   const lookup = isLocalhostName(target.hostname) ? (_host, options, done) => (options?.all ? done(null, [{ address: "127.0.0.1", family: 4 }]) : done(null, "127.0.0.1", 4)) : undefined;
@@ -299,7 +308,8 @@ async function send(url, { method, headers, body }) {
       res.on("end", () => {
         const answer = new Headers();
         for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(", ") : value);
-        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString("utf8") });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: bytes.toString("utf8"), bytes });
       });
       res.on("error", reject);
     });
@@ -757,6 +767,16 @@ async function run(argv) {
     }
     const contentType = response.headers.get("content-type") ?? "";
     if (response.status >= 200 && response.status < 300) {
+      if (request.outFile !== undefined) {
+        try {
+          writeFileSync(request.outFile, response.bytes);
+        } catch (e) {
+          err(`${SERVICE}: cannot write --out: ${e.message}`);
+          return EXIT_USAGE;
+        }
+        err(`${SERVICE}: wrote ${response.bytes.length} bytes (${contentType || "no type"}) to ${request.outFile}`);
+        return EXIT_OK;
+      }
       printAnswer(text, contentType, compact);
       return EXIT_OK;
     }

@@ -106,6 +106,18 @@ export interface SiteApiTokensTable {
   revoked_at: string | null;
 }
 
+/** Read tokens of the generated backend (migration 0046, docs/generated-backend.md). */
+export interface BackendReadTokensTable {
+  id: string;
+  site_id: string;
+  name: string;
+  digest: string;
+  models: string;
+  created_by: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface ManagementCredentialsTable {
   id: string;
   site_id: string;

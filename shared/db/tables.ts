@@ -24,6 +24,7 @@ export const CONTROL_TABLES = [
   "roles",
   "management_credentials",
   "site_api_tokens",
+  "backend_read_tokens",
   "oauth_clients",
   "oauth_registration_counts",
   "oauth_connections",

@@ -153,9 +153,12 @@ async function viewsOf(env: Env, rows: SiteRow[], siteIds: string[] | "all"): Pr
   const db = createDb(env.DB);
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
+  // Every site: no id list (D1 binds at most 100 parameters a statement, and a fleet has more sites).
+  const hostRows = db.selectFrom("site_hosts").select(["host", "site_id"]).orderBy("host");
+  const bindingRows = db.selectFrom("site_databases").select(["site_id", "binding"]);
   const [hosts, bindings, figures] = await Promise.all([
-    db.selectFrom("site_hosts").select(["host", "site_id"]).where("site_id", "in", ids).orderBy("host").execute(),
-    db.selectFrom("site_databases").select(["site_id", "binding"]).where("site_id", "in", ids).execute(),
+    (siteIds === "all" ? hostRows : hostRows.where("site_id", "in", ids)).execute(),
+    (siteIds === "all" ? bindingRows : bindingRows.where("site_id", "in", ids)).execute(),
     readFigures(env, siteIds),
   ]);
   return rows.map((row) => {

@@ -1,4 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
+import { workerFetch } from "./worker";
 
 /** Base URL of the admin host in tests (wrangler.jsonc ADMIN_HOST). */
 export const ADMIN = "http://admin.localhost";
@@ -34,7 +35,7 @@ async function result<T>(response: Response): Promise<AdminResult<T>> {
 /** POST /api/session with a JSON body. */
 export async function postSignIn<T = SessionBody>(email: string, password: string): Promise<AdminResult<T>> {
   return result<T>(
-    await SELF.fetch(`${ADMIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) }),
+    await workerFetch(`${ADMIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) }),
   );
 }
 
@@ -69,7 +70,7 @@ export async function adminCall<T = unknown>(session: AdminSession | undefined, 
     headers["content-type"] ??= "application/json";
     init.body = options.rawBody ?? JSON.stringify(options.body);
   }
-  return result<T>(await SELF.fetch(`${ADMIN}${path}`, init));
+  return result<T>(await workerFetch(`${ADMIN}${path}`, init));
 }
 
 /** An error body without its request id, for comparing refusals. */

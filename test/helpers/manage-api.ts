@@ -1,7 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { ALL_SCOPES, type Scope } from "../../schema/scopes";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import type { SeededSite } from "./fixtures";
+import { workerFetch } from "./worker";
 
 export interface ManageResult<T = unknown> {
   status: number;
@@ -35,7 +36,7 @@ export async function manage<T = unknown>(
     headers["content-type"] ??= "application/json";
     init.body = options.rawBody ?? JSON.stringify(options.body);
   }
-  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, init);
+  const response = await workerFetch(`http://api.example.test/api/manage/v1${path}`, init);
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }

@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { workerFetch } from "./worker";
 
 /** The remote MCP address on a host (any site host answers; the site comes from the credential). */
 export const mcpUrl = (host: string) => `http://${host}/api/manage/mcp`;
@@ -24,7 +24,7 @@ export async function mcpFetch<T = unknown>(
     headers["content-type"] ??= "application/json";
     init.body = options.rawBody ?? JSON.stringify(options.body);
   }
-  const response = await SELF.fetch(mcpUrl(host), init);
+  const response = await workerFetch(mcpUrl(host), init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T, text };
 }

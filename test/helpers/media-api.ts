@@ -1,5 +1,6 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { newKey, type ManageResult } from "./manage-api";
+import { workerFetch } from "./worker";
 
 /** A media item as the management API answers it (spec 2, "Media item"). */
 export interface MediaItemBody {
@@ -35,7 +36,7 @@ async function multipartCall<T>(token: string, path: string, file: FilePart | nu
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   const key = options.key === undefined ? newKey() : options.key;
   if (key !== null) headers["idempotency-key"] = key;
-  const response = await SELF.fetch(`http://api.example.test/api/manage/v1${path}`, { method: options.method ?? "POST", headers, body: form });
+  const response = await workerFetch(`http://api.example.test/api/manage/v1${path}`, { method: options.method ?? "POST", headers, body: form });
   const body = await response.text();
   return { status: response.status, body: (body ? JSON.parse(body) : null) as T, headers: response.headers };
 }
@@ -148,7 +149,7 @@ export async function streamUpload<T = MediaAnswer>(
   const key = options.key === undefined ? newKey() : options.key;
   if (key !== null) headers["idempotency-key"] = key;
   const query = new URLSearchParams(options.fields ?? {}).toString();
-  const response = await SELF.fetch(`http://admin.localhost/api/media/uploads${query ? `?${query}` : ""}`, { method: "POST", headers, body });
+  const response = await workerFetch(`http://admin.localhost/api/media/uploads${query ? `?${query}` : ""}`, { method: "POST", headers, body });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }

@@ -1,7 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { systemClock } from "../../shared/clock";
 import { issueAuthorizationCode, s256, type TokenAnswer } from "../../shared/services/oauth";
 import type { SeededSite } from "./fixtures";
+import { workerFetch } from "./worker";
 
 /** Any answer of the OAuth surface, parsed. */
 export interface OAuthResult<T = Record<string, unknown>> {
@@ -28,7 +29,7 @@ export const newAddress = () => `198.51.100.${(Date.now() + addresses++) % 250}`
 /** POST /api/oauth/register with a JSON body on `host`. */
 export async function registerClient<T = Record<string, unknown>>(host: string, body: unknown, address: string = newAddress(), headers: Record<string, string> = {}): Promise<OAuthResult<T>> {
   return parsed<T>(
-    await SELF.fetch(`http://${host}/api/oauth/register`, {
+    await workerFetch(`http://${host}/api/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json", "cf-connecting-ip": address, ...headers },
       body: typeof body === "string" ? body : JSON.stringify(body),
@@ -39,7 +40,7 @@ export async function registerClient<T = Record<string, unknown>>(host: string, 
 /** A form POST to /api/oauth/token or /api/oauth/revoke. */
 export async function oauthForm<T = Record<string, unknown>>(host: string, endpoint: "token" | "revoke", form: Record<string, string>, headers: Record<string, string> = {}): Promise<OAuthResult<T>> {
   return parsed<T>(
-    await SELF.fetch(`http://${host}/api/oauth/${endpoint}`, {
+    await workerFetch(`http://${host}/api/oauth/${endpoint}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams(form).toString(),

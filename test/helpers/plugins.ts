@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import type { PluginCapability } from "../../schema/plugin-manifest";
 import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";
 import type { SeededSite } from "./fixtures";
+import { workerFetch } from "./worker";
 
 /** A manifest for tests; every capability requested unless narrowed. */
 export function testManifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -69,7 +69,7 @@ export async function pluginCall<T = unknown>(
     headers["content-type"] = "application/json";
     init.body = options.rawBody ?? JSON.stringify(options.body);
   }
-  const response = await SELF.fetch(`http://plugins.example.test/api/plugin/v1${path}`, init);
+  const response = await workerFetch(`http://plugins.example.test/api/plugin/v1${path}`, init);
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as PluginResult<T>["body"], headers: response.headers };
 }

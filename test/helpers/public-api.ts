@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { workerFetch } from "./worker";
 
 export interface PublicResult<T = unknown> {
   status: number;
@@ -8,7 +8,7 @@ export interface PublicResult<T = unknown> {
 
 /** GET on the public API of a host, through the real router. */
 export async function publicGet<T = unknown>(host: string, path: string, headers: Record<string, string> = {}): Promise<PublicResult<T>> {
-  const response = await SELF.fetch(`http://${host}${path}`, { headers });
+  const response = await workerFetch(`http://${host}${path}`, { headers });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }

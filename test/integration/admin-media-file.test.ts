@@ -1,17 +1,17 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { adminCall, emailOf, signIn, type ErrorBody } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { uploadMedia } from "../helpers/media-api";
 import { pdf, png } from "../helpers/media-samples";
+import { workerFetch } from "../helpers/worker";
 
 /** GET /api/media/{id}/file: the admin UI's view of a file, published or not (docs/admin-ui-media.md). */
 async function fileOf(session: { cookie: string } | null, siteId: string | null, id: string): Promise<Response> {
   const headers: Record<string, string> = {};
   if (session) headers.cookie = session.cookie;
   if (siteId) headers["x-site-id"] = siteId;
-  return SELF.fetch(`http://admin.localhost/api/media/${id}/file`, { headers });
+  return workerFetch(`http://admin.localhost/api/media/${id}/file`, { headers });
 }
 
 async function codeOf(response: Response): Promise<string> {
@@ -36,7 +36,7 @@ describe("GET /api/media/{id}/file (admin host)", () => {
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("x-media-object-id")).toBe(up.body.media.object_id);
     // The public address of the same unpublished file is not served (why this route exists).
-    const publicRes = await SELF.fetch(`http://${s.host}/media/${up.body.media.id}/${up.body.media.object_id}/fresh.png`);
+    const publicRes = await workerFetch(`http://${s.host}/media/${up.body.media.id}/${up.body.media.object_id}/fresh.png`);
     expect(publicRes.status).toBe(404);
   });
 

@@ -1,10 +1,11 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, adminCall, emailOf, roleId, signIn } from "../helpers/admin-api";
 import { adminSession, customRole, freshEmail, inspect, invite, invited, member } from "../helpers/people-api";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { draft, setup, type Exchanged } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
+import { workerFetch } from "../helpers/worker";
 
 const OPS_TOKEN = "test-ops-token"; // vitest.config.ts
 
@@ -45,7 +46,7 @@ describe("plugin launches through /api/v1 (the session)", () => {
 
 describe("operators' route: the Authorization scheme", () => {
   async function move(siteId: string, authorization: string) {
-    const res = await SELF.fetch(`${ADMIN}/api/ops/sites/${siteId}/database`, {
+    const res = await workerFetch(`${ADMIN}/api/ops/sites/${siteId}/database`, {
       method: "POST",
       headers: { authorization, "content-type": "application/json" },
       body: JSON.stringify({ binding: "DB" }),
@@ -108,7 +109,7 @@ describe("Idempotency-Keys and the rate limit under a session are the person's o
     const second = await signIn(await emailOf(editor.id), "pw");
     const limit = Number(env.MANAGE_RATE_LIMIT);
     for (let i = 0; i < limit; i++) expect((await adminCall(admin, "GET", "/api/v1/site", { siteId: s.site.id })).status).toBe(200);
-    const res = await SELF.fetch(`${ADMIN}/api/v1/site`, { headers: { cookie: admin.cookie, "x-site-id": s.site.id } });
+    const res = await workerFetch(`${ADMIN}/api/v1/site`, { headers: { cookie: admin.cookie, "x-site-id": s.site.id } });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("rate_limited");

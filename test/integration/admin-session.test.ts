@@ -1,9 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { clearedSessionCookie, sessionCookie } from "../../workers/admin/cookies";
 import { seedSite } from "../helpers/fixtures";
 import { ADMIN, adminCall, emailOf, postSignIn, roleId, signIn, withoutRequestId, type ErrorBody, type SessionBody } from "../helpers/admin-api";
+import { workerFetch } from "../helpers/worker";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -77,13 +78,13 @@ describe("POST /api/session", () => {
   it("accepts the email in any case and refuses bodies that are not closed JSON", async () => {
     const s = await seedSite();
     expect((await postSignIn(`${s.site.slug.toUpperCase()}@EXAMPLE.TEST`, "correct horse")).status).toBe(200);
-    const extra = await SELF.fetch(`${ADMIN}/api/session`, {
+    const extra = await workerFetch(`${ADMIN}/api/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: `${s.site.slug}@example.test`, password: "correct horse", remember: true }),
     });
     expect(extra.status).toBe(400);
-    const form = await SELF.fetch(`${ADMIN}/api/session`, {
+    const form = await workerFetch(`${ADMIN}/api/session`, {
       method: "POST",
       headers: { "content-type": "text/plain" },
       body: JSON.stringify({ email: `${s.site.slug}@example.test`, password: "correct horse" }),
@@ -104,7 +105,7 @@ describe("GET and DELETE /api/session", () => {
     const none = await adminCall<ErrorBody>(undefined, "GET", "/api/session");
     expect(none.status).toBe(401);
     expect(none.body.error.code).toBe("unauthorized");
-    const forged = await SELF.fetch(`${ADMIN}/api/session`, { headers: { cookie: `dw_session=dws_${"A".repeat(43)}` } });
+    const forged = await workerFetch(`${ADMIN}/api/session`, { headers: { cookie: `dw_session=dws_${"A".repeat(43)}` } });
     expect(forged.status).toBe(401);
   });
 
@@ -221,10 +222,10 @@ describe("permissions are re-read on every request", () => {
 describe("admin host dispatch", () => {
   it("answers unknown admin paths with 404 and leaves site hosts on the public API", async () => {
     const s = await seedSite();
-    const res = await SELF.fetch(`${ADMIN}/api/nothing`);
+    const res = await workerFetch(`${ADMIN}/api/nothing`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as ErrorBody).error.code).toBe("not_found");
-    expect((await SELF.fetch(`http://${s.host}/health`)).status).toBe(200);
-    expect((await SELF.fetch(`http://${s.host}/api/session`)).status).toBe(404);
+    expect((await workerFetch(`http://${s.host}/health`)).status).toBe(200);
+    expect((await workerFetch(`http://${s.host}/api/session`)).status).toBe(404);
   });
 });

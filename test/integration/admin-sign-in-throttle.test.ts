@@ -1,8 +1,8 @@
-import { SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SIGN_IN_THROTTLE } from "../../shared/auth/sign-in-throttle";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * POST /api/session throttling (docs/admin-api.md, "Sign-in throttling"): failures counted per
@@ -20,7 +20,7 @@ const newAddress = () => `198.51.100.${(addresses++ % 250) + 1}`;
 async function signInFrom(address: string | null, email: string, password: string): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (address !== null) headers["cf-connecting-ip"] = address;
-  const res = await SELF.fetch(`${ADMIN}/api/session`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
+  const res = await workerFetch(`${ADMIN}/api/session`, { method: "POST", headers, body: JSON.stringify({ email, password }) });
   const body = (await res.json()) as { error?: { code: string } };
   return { status: res.status, code: body.error?.code, retryAfter: res.headers.get("retry-after") };
 }

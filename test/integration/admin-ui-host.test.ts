@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { ADMIN, adminCall, emailOf, signIn } from "../helpers/admin-api";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The admin host serves the admin UI (static assets built by scripts/build-admin.mjs) and the
@@ -11,7 +11,7 @@ import { ADMIN, adminCall, emailOf, signIn } from "../helpers/admin-api";
 describe("admin UI files", () => {
   it("serves the app page with a strict policy at / and at every screen address", async () => {
     for (const path of ["/", "/sites/site_x/content", "/sign-in", "/invite"]) {
-      const res = await SELF.fetch(`${ADMIN}${path}`);
+      const res = await workerFetch(`${ADMIN}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);
       expect(res.headers.get("cache-control")).toBe("no-cache");
@@ -26,30 +26,30 @@ describe("admin UI files", () => {
   });
 
   it("serves hashed files for a year and 404s a file that does not exist", async () => {
-    const html = await (await SELF.fetch(`${ADMIN}/`)).text();
+    const html = await (await workerFetch(`${ADMIN}/`)).text();
     const script = /src="(\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1] ?? "";
-    const res = await SELF.fetch(`${ADMIN}${script}`);
+    const res = await workerFetch(`${ADMIN}${script}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/javascript/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await res.text()).length).toBeGreaterThan(1000);
-    const missing = await SELF.fetch(`${ADMIN}/assets/app-NOPE.js`);
+    const missing = await workerFetch(`${ADMIN}/assets/app-NOPE.js`);
     expect(missing.status).toBe(404);
     await missing.text();
   });
 
   it("is served on the admin host only, and only for GET and HEAD", async () => {
     const s = await seedSite();
-    const onSite = await SELF.fetch(`http://${s.host}/`);
+    const onSite = await workerFetch(`http://${s.host}/`);
     expect(onSite.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
     await onSite.text();
     // Only the app's own addresses are pages: anything else on the admin host is its JSON 404.
     for (const path of ["/manage.js", "/index.html", "/sitesx", "/.env", "/api/nothing"]) {
-      const res = await SELF.fetch(`${ADMIN}${path}`);
+      const res = await workerFetch(`${ADMIN}${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe("not_found");
     }
-    const post = await SELF.fetch(`${ADMIN}/sites/x`, { method: "POST", body: "{}" });
+    const post = await workerFetch(`${ADMIN}/sites/x`, { method: "POST", body: "{}" });
     expect(post.status).toBe(404);
     expect(((await post.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
@@ -112,7 +112,7 @@ describe("management API under a session (/api/v1)", () => {
 
   it("takes no management credential in place of the session, and names unknown routes 404", async () => {
     const { s, session } = await setup();
-    const bearer = await SELF.fetch(`${ADMIN}/api/v1/site`, { headers: { authorization: `Bearer dwm_${"a".repeat(43)}`, "x-site-id": s.site.id } });
+    const bearer = await workerFetch(`${ADMIN}/api/v1/site`, { headers: { authorization: `Bearer dwm_${"a".repeat(43)}`, "x-site-id": s.site.id } });
     expect(bearer.status).toBe(401);
     await bearer.text();
     const unknown = await adminCall(session, "GET", "/api/v1/nothing-here", { siteId: s.site.id });

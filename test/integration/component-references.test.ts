@@ -1,10 +1,10 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, signIn } from "../helpers/admin-api";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { usageOf, uploadPng } from "../helpers/media-usage";
 import { publicGet } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /*
  * Issue #22 item 4 (docs/content-rules-fields.md, "Components"): one-to-one and many-to-one
@@ -145,7 +145,7 @@ describe("relations, media and rich text inside components (issue #22 item 4)", 
       [[], []],
     ]);
     // The nested files are pinned with the item: public delivery serves them.
-    const file = await SELF.fetch(`http://${s.host}${item.fields.hero.picture[0]?.url ?? ""}`);
+    const file = await workerFetch(`http://${s.host}${item.fields.hero.picture[0]?.url ?? ""}`);
     expect(file.status).toBe(200);
     await file.arrayBuffer();
 
@@ -169,7 +169,7 @@ describe("relations, media and rich text inside components (issue #22 item 4)", 
   it("types nested relations and media in the generated public client, private nested fields left out", async () => {
     const { s } = await setUp();
     const session = await signIn(`${s.site.slug}@example.test`);
-    const client = await (await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } })).text();
+    const client = await (await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } })).text();
     expect(client).toContain('"hero": { "who": RelationRef[]; "picture": MediaRef[]; "blurb": string | null } | null;');
     expect(client).toContain('"slides": Array<{ "img": MediaRef[]; "by": RelationRef[] }> | null;');
     expect(client).not.toContain("secret_pick");

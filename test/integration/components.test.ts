@@ -1,10 +1,10 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { ADMIN, signIn } from "../helpers/admin-api";
 import { manage } from "../helpers/manage-api";
 import { modelCreator, siteWithCredential, type Err, type Field, type WriteBody } from "../helpers/model-api";
 import { publicGet } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /*
  * docs/content-rules-fields.md, "Components": a component field groups nested fields (one object,
@@ -150,7 +150,7 @@ describe("component fields (issue #13: components)", () => {
 
     // The generated public client types the component shapes, private nested fields left out.
     const session = await signIn(`${s.site.slug}@example.test`);
-    const res = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+    const res = await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
     const source = await res.text();
     expect(res.status).toBe(200);
     expect(source).toContain('"seo": { "title": string | null } | null;');

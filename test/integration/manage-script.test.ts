@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * GET /manage.mjs on the admin host (docs/cli.md): the generated command line as a download, read
@@ -10,7 +10,7 @@ import { seedSite } from "../helpers/fixtures";
  */
 describe("GET /manage.mjs on the admin host", () => {
   it("answers the generated file as text, for download, without a session", async () => {
-    const res = await SELF.fetch(`${ADMIN}/manage.mjs`);
+    const res = await workerFetch(`${ADMIN}/manage.mjs`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="manage.mjs"');
@@ -22,11 +22,11 @@ describe("GET /manage.mjs on the admin host", () => {
   });
 
   it("HEAD answers the headers only; other methods 405 with Allow", async () => {
-    const head = await SELF.fetch(`${ADMIN}/manage.mjs`, { method: "HEAD" });
+    const head = await workerFetch(`${ADMIN}/manage.mjs`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
     for (const method of ["POST", "PUT", "DELETE"]) {
-      const res = await SELF.fetch(`${ADMIN}/manage.mjs`, { method, body: method === "DELETE" ? undefined : "x" });
+      const res = await workerFetch(`${ADMIN}/manage.mjs`, { method, body: method === "DELETE" ? undefined : "x" });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow"), method).toBe("GET, HEAD");
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
@@ -35,11 +35,11 @@ describe("GET /manage.mjs on the admin host", () => {
 
   it("is served only on the admin host: a site host answers its public 404, a near path the admin 404", async () => {
     const s = await seedSite();
-    const onSite = await SELF.fetch(`http://${s.host}/manage.mjs`);
+    const onSite = await workerFetch(`http://${s.host}/manage.mjs`);
     expect(onSite.status).toBe(404);
     await onSite.body?.cancel();
     for (const path of ["/manage.mjs/", "/Manage.mjs", "/manage.js", "/cli/manage.mjs"]) {
-      const res = await SELF.fetch(`${ADMIN}${path}`);
+      const res = await workerFetch(`${ADMIN}${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe("not_found");
     }

@@ -1,7 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { seedSite } from "../helpers/fixtures";
 import { mcpFetch } from "../helpers/mcp";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The MCP address answers on every host (the CLI's stdio relay and SDK clients call
@@ -19,11 +19,11 @@ async function follow(host: string, token: string | null) {
   const challenge = res.headers.get("www-authenticate") ?? "";
   const pointer = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
   expect(pointer, challenge).toBeDefined();
-  const metadataResponse = await SELF.fetch(pointer ?? "");
+  const metadataResponse = await workerFetch(pointer ?? "");
   expect(metadataResponse.status, pointer).toBe(200);
   const metadata = (await metadataResponse.json()) as ResourceMetadata;
   const issuer = metadata.authorization_servers[0] ?? "";
-  const asResponse = await SELF.fetch(`${issuer}/.well-known/oauth-authorization-server`);
+  const asResponse = await workerFetch(`${issuer}/.well-known/oauth-authorization-server`);
   expect(asResponse.status, issuer).toBe(200);
   const as = (await asResponse.json()) as { issuer: string; registration_endpoint: string; authorization_endpoint: string };
   return { pointer: pointer ?? "", metadata, as };
@@ -58,7 +58,7 @@ describe("the MCP 401's resource_metadata answers on every host", () => {
   });
 
   it("the authorization server metadata itself stays 404 on a host that is no issuer", async () => {
-    const res = await SELF.fetch("http://127.0.0.1:8787/.well-known/oauth-authorization-server");
+    const res = await workerFetch("http://127.0.0.1:8787/.well-known/oauth-authorization-server");
     expect(res.status).toBe(404);
   });
 });

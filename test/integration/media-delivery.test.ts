@@ -1,4 +1,4 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/index";
 import { sha256Hex } from "../../shared/crypto/digest";
@@ -12,6 +12,7 @@ import { jpeg, pdf, png } from "../helpers/media-samples";
 import { removeMedia as removePlan } from "../../shared/services/media/remove";
 import { replaceMedia as replacePlan } from "../../shared/services/media/replace";
 import { newObjectKey } from "../../shared/services/media/object-keys";
+import { workerFetch } from "../helpers/worker";
 
 type Ref = { id: string; url: string; kind: string; mime_type: string; file_name: string; width: number | null; height: number | null; alt: string };
 type PublicItem = { id: string; fields: Record<string, unknown>; media: Record<string, Ref[]> };
@@ -19,7 +20,7 @@ type Entry = { instance_id: string; current_version_id: string; translation_grou
 
 /** A public request on the site's host (GET unless told). */
 function deliver(host: string, path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> {
-  return SELF.fetch(`http://${host}${path}`, { method, headers });
+  return workerFetch(`http://${host}${path}`, { method, headers });
 }
 
 async function bytesOf(response: Response): Promise<Uint8Array> {
@@ -144,7 +145,7 @@ describe("public media delivery: GET/HEAD /media/{id}/{object id}/{file}", () =>
     // A query string is ignored; other methods are the public API's one 404.
     expect(await bytesOf(await deliver(x.s.host, `${image.url}?v=2`))).toEqual(imageBytes);
     for (const method of ["POST", "PUT", "DELETE"]) {
-      const res = await SELF.fetch(`http://${x.s.host}${image.url}`, { method, body: method === "DELETE" ? null : "x" });
+      const res = await workerFetch(`http://${x.s.host}${image.url}`, { method, body: method === "DELETE" ? null : "x" });
       expect(res.status).toBe(404);
       await res.arrayBuffer();
     }

@@ -1,9 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { setOriginal, uploadMedia, type MediaItemBody } from "../helpers/media-api";
 import { jpeg, pdf, png } from "../helpers/media-samples";
+import { workerFetch } from "../helpers/worker";
 
 /** The public item's original of a media value (docs/media.md, "Originals in public items"). */
 type OriginalRef = { id: string; lang: string | null; url: string; mime_type: string; byte_length: number; width: number | null; height: number | null };
@@ -39,7 +40,7 @@ async function setup(): Promise<Setup> {
 }
 
 function deliver(x: Setup, path: string, host = x.s.host): Promise<Response> {
-  return SELF.fetch(`http://${host}${path}`);
+  return workerFetch(`http://${host}${path}`);
 }
 
 async function bytesOf(response: Response): Promise<Uint8Array> {

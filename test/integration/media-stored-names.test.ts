@@ -1,9 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { replaceMedia, uploadMedia, type MediaItemBody } from "../helpers/media-api";
 import { png } from "../helpers/media-samples";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * Every file is delivered under its stored name (issue 22 item 12; docs/media.md, "Public
@@ -39,7 +40,7 @@ async function setup() {
     expect(published.status).toBe(200);
     return created.body;
   };
-  const deliver = (path: string, method = "GET") => SELF.fetch(`http://${s.host}${path}`, { method });
+  const deliver = (path: string, method = "GET") => workerFetch(`http://${s.host}${path}`, { method });
   return { s, token, upload, publishPage, deliver };
 }
 

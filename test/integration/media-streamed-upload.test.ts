@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_GRACE_MS } from "../../objects/site/upload-objects";
 import { StreamedBody } from "../../workers/http/streamed-body";
@@ -8,6 +8,7 @@ import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { digestOf, GeneratedBody, mediaRows, storedKeys, streamUpload, type ErrBody, type MediaAnswer } from "../helpers/media-api";
 import { concat, elf, html, mz, pdf, png, shebang, text } from "../helpers/media-samples";
+import { workerFetch } from "../helpers/worker";
 
 const MiB = 1024 * 1024;
 /** MEDIA_REQUEST_BODY_LIMIT_BYTES of the test pool (vitest.config.ts). */
@@ -174,7 +175,7 @@ describe("POST /api/media/uploads (admin streamed upload)", () => {
     const file = png(1, 1, "auth");
     const noCsrf = await streamUpload<ErrBody>(session, s.site.id, file, { csrf: null });
     expect([noCsrf.status, noCsrf.body.error.code]).toEqual([403, "csrf_failed"]);
-    const anonymous = await SELF.fetch("http://admin.localhost/api/media/uploads", { method: "POST", headers: { "x-site-id": s.site.id, "idempotency-key": newKey() }, body: file });
+    const anonymous = await workerFetch("http://admin.localhost/api/media/uploads", { method: "POST", headers: { "x-site-id": s.site.id, "idempotency-key": newKey() }, body: file });
     expect(anonymous.status).toBe(401);
     const other = await seedSite();
     const stranger = await streamUpload<ErrBody>(session, other.site.id, file);
@@ -183,7 +184,7 @@ describe("POST /api/media/uploads (admin streamed upload)", () => {
     expect([noKey.status, noKey.body.error.code]).toEqual([400, "invalid_request"]);
     const unknownField = await streamUpload<ErrBody>(session, s.site.id, file, { fields: { tags: "x" } });
     expect([unknownField.status, unknownField.body.error.code]).toEqual([400, "invalid_request"]);
-    const repeated = await SELF.fetch("http://admin.localhost/api/media/uploads?name=a.png&name=b.png", {
+    const repeated = await workerFetch("http://admin.localhost/api/media/uploads?name=a.png&name=b.png", {
       method: "POST",
       headers: { cookie: session.cookie, "x-csrf-token": session.csrf, "x-site-id": s.site.id, "idempotency-key": newKey() },
       body: file,

@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { UPLOAD_GRACE_MS } from "../../objects/site/upload-objects";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../shared/crypto/digest";
@@ -6,6 +6,7 @@ import { seedSite } from "../helpers/fixtures";
 import { changeAdminRole, credential, manage, newKey } from "../helpers/manage-api";
 import { mediaRows, storedKeys, uploadMedia, type ErrBody, type MediaAnswer } from "../helpers/media-api";
 import { concat, jpeg, png, text } from "../helpers/media-samples";
+import { workerFetch } from "../helpers/worker";
 
 const MiB = 1024 * 1024;
 
@@ -109,7 +110,7 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     const form = new FormData();
     form.append("file", new File([png()], "a.png"));
     form.append("file", new File([png()], "b.png"));
-    const twice = await SELF.fetch("http://api.example.test/api/manage/v1/media", { method: "POST", headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey() }, body: form });
+    const twice = await workerFetch("http://api.example.test/api/manage/v1/media", { method: "POST", headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey() }, body: form });
     expect(twice.status).toBe(400);
     const langs = await uploadMedia<ErrBody>(token, file, { alt_texts: JSON.stringify({ de: "Hallo" }) });
     expect([langs.status, langs.body.error.code]).toEqual([422, "unknown_locale"]);
@@ -124,7 +125,7 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
     expect([overFile.status, overFile.body.error.code]).toEqual([413, "payload_too_large"]);
     expect(overFile.body.error.max).toBe(32 * MiB);
 
-    const declared = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+    const declared = await workerFetch("http://api.example.test/api/manage/v1/media", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": "multipart/form-data; boundary=x", "content-length": String(40 * MiB) },
       body: new Uint8Array(40 * MiB),
@@ -143,7 +144,7 @@ describe("POST /api/manage/v1/media and GET /media/{id}", () => {
         sent += MiB;
       },
     });
-    const streamed = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+    const streamed = await workerFetch("http://api.example.test/api/manage/v1/media", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
       body: stream,

@@ -1,8 +1,9 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { pkce, REDIRECT, registerClient, type OAuthErrorBody } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * An app's name is what a person reads on the consent page before trusting it (issue 22 item 8):
@@ -66,7 +67,7 @@ describe("client_name on /connect", () => {
       .run();
     const { challenge } = await pkce();
     const query = new URLSearchParams({ response_type: "code", client_id: id, redirect_uri: REDIRECT, state: "s", code_challenge: challenge, code_challenge_method: "S256", site: s.site.id, issuer: `http://${s.host}` });
-    const res = await SELF.fetch(`${ADMIN}/connect?${query.toString()}`, { redirect: "manual" });
+    const res = await workerFetch(`${ADMIN}/connect?${query.toString()}`, { redirect: "manual" });
     const html = await res.text();
     expect(res.status, html).toBe(200);
     return html;

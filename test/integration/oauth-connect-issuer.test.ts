@@ -1,8 +1,8 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { newClient, pkce, REDIRECT } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The `issuer` of a /connect request is returned to the app as `iss` (RFC 9207), so it must be the
@@ -30,11 +30,11 @@ describe("/connect compares the whole issuer origin", () => {
   it("takes the issuer the site host publishes (the hop from the site host keeps scheme and port)", async () => {
     const s = await seedSite();
     // What the site host's metadata says and where its /connect hops to.
-    const metadata = (await (await SELF.fetch(`http://${s.host}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
-    const hop = await SELF.fetch(`http://${s.host}/connect?response_type=code`, { redirect: "manual" });
+    const metadata = (await (await workerFetch(`http://${s.host}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    const hop = await workerFetch(`http://${s.host}/connect?response_type=code`, { redirect: "manual" });
     const hopped = new URL(hop.headers.get("location") ?? "");
     expect(hopped.searchParams.get("issuer")).toBe(metadata.issuer);
-    const res = await SELF.fetch(await connectUrl(s, metadata.issuer), { redirect: "manual" });
+    const res = await workerFetch(await connectUrl(s, metadata.issuer), { redirect: "manual" });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Sign in to connect an app");
   });
@@ -42,7 +42,7 @@ describe("/connect compares the whole issuer origin", () => {
   it("refuses another port or scheme of the site's host with the 400 page (no redirect, no iss)", async () => {
     const s = await seedSite();
     for (const issuer of [`http://${s.host}:9999`, `https://${s.host}`, `http://${s.host}:8080`, `https://${s.host}:8443`]) {
-      const res = await SELF.fetch(await connectUrl(s, issuer), { redirect: "manual" });
+      const res = await workerFetch(await connectUrl(s, issuer), { redirect: "manual" });
       const html = await res.text();
       expect(res.status, issuer).toBe(400);
       expect(res.headers.get("location"), issuer).toBeNull();
@@ -50,7 +50,7 @@ describe("/connect compares the whole issuer origin", () => {
     }
     // A request that would be refused with a redirect (a missing code_challenge) still gets the page, never iss.
     const noChallenge = (await connectUrl(s, `http://${s.host}:9999`)).replace(/&code_challenge=[^&]*/, "");
-    const refused = await SELF.fetch(noChallenge, { redirect: "manual" });
+    const refused = await workerFetch(noChallenge, { redirect: "manual" });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("location")).toBeNull();
   });
@@ -58,10 +58,10 @@ describe("/connect compares the whole issuer origin", () => {
   it("on a port, takes only that port", async () => {
     const s = await seedSite();
     const onPort = `${ADMIN}:8787`;
-    const fine = await SELF.fetch(await connectUrl(s, `http://${s.host}:8787`, onPort), { redirect: "manual" });
+    const fine = await workerFetch(await connectUrl(s, `http://${s.host}:8787`, onPort), { redirect: "manual" });
     expect(fine.status).toBe(200);
     for (const issuer of [`http://${s.host}`, `http://${s.host}:8788`]) {
-      const res = await SELF.fetch(await connectUrl(s, issuer, onPort), { redirect: "manual" });
+      const res = await workerFetch(await connectUrl(s, issuer, onPort), { redirect: "manual" });
       expect(res.status, issuer).toBe(400);
     }
   });

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { commit } from "../../shared/db/batch";
@@ -8,6 +8,7 @@ import type { TokenAnswer } from "../../shared/services/oauth";
 import { ADMIN, emailOf, roleId, signIn, type AdminSession } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { newAddress, newClient, oauthForm, pkce, REDIRECT, registerClient } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The /connect consent page on the admin host (docs/oauth.md, "The /connect page"), through the
@@ -45,7 +46,7 @@ async function connectRequest(s: SeededSite, overrides: Record<string, string | 
 }
 
 async function get(url: string, session?: AdminSession): Promise<{ status: number; html: string; headers: Headers }> {
-  const res = await SELF.fetch(url, { redirect: "manual", headers: session ? { cookie: session.cookie } : {} });
+  const res = await workerFetch(url, { redirect: "manual", headers: session ? { cookie: session.cookie } : {} });
   return { status: res.status, html: await res.text(), headers: res.headers };
 }
 
@@ -62,7 +63,7 @@ async function post(
   if (origin !== null) headers.origin = origin;
   if (options.address) headers["cf-connecting-ip"] = options.address;
   if (options.fetchSite) headers["sec-fetch-site"] = options.fetchSite;
-  const res = await SELF.fetch(url, { method: "POST", redirect: "manual", headers, body: body.toString() });
+  const res = await workerFetch(url, { method: "POST", redirect: "manual", headers, body: body.toString() });
   return { status: res.status, html: await res.text(), headers: res.headers };
 }
 
@@ -278,7 +279,7 @@ describe("/connect: signing in on the page", () => {
     const s = await seedSite();
     const r = await connectRequest(s);
     expect((await post(r.url, { action: "sign_in", email: "", password: "" })).status).toBe(400);
-    const put = await SELF.fetch(r.url, { method: "PUT" });
+    const put = await workerFetch(r.url, { method: "PUT" });
     await put.text();
     expect(put.status).toBe(405);
     expect(put.headers.get("allow")).toBe("GET, POST");
@@ -487,7 +488,7 @@ describe("/connect: Connect and Cancel", () => {
     const r = await connectRequest(s);
     const session = await adminSession(s);
     expect((await post(r.url, { action: "approve_all", csrf_token: await consentToken(r, session) }, { session })).status).toBe(400);
-    const res = await SELF.fetch(r.url, { method: "POST", headers: { origin: ADMIN, cookie: session.cookie, "content-type": "application/json" }, body: "{}" });
+    const res = await workerFetch(r.url, { method: "POST", headers: { origin: ADMIN, cookie: session.cookie, "content-type": "application/json" }, body: "{}" });
     await res.text();
     expect(res.status).toBe(400);
   });

@@ -1,8 +1,9 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, signIn } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { pkce, registerClient, type OAuthErrorBody } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The consent page's CSP names the redirect URI's origin in `form-action` (issue 22 item 11). URL
@@ -41,7 +42,7 @@ describe("the consent page's Content-Security-Policy", () => {
       .run();
     const { challenge } = await pkce();
     const query = new URLSearchParams({ response_type: "code", client_id: id, redirect_uri: redirectUri, state: "s", code_challenge: challenge, code_challenge_method: "S256" });
-    const res = await SELF.fetch(`${ADMIN}/connect?${query.toString()}`, { redirect: "manual", headers: { cookie: session.cookie } });
+    const res = await workerFetch(`${ADMIN}/connect?${query.toString()}`, { redirect: "manual", headers: { cookie: session.cookie } });
     const html = await res.text();
     expect(html).toContain("Connect");
     return { status: res.status, csp: res.headers.get("content-security-policy") ?? "" };

@@ -1,13 +1,13 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { env } from "cloudflare:test";
 import { issuerBelongsToSite } from "../../shared/services/oauth";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
+import { workerFetch } from "../helpers/worker";
 
 async function getJson(url: string, init: RequestInit = {}) {
-  const res = await SELF.fetch(url, init);
+  const res = await workerFetch(url, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
 }
@@ -88,7 +88,7 @@ describe("GET /.well-known/oauth-protected-resource/api/manage/mcp (RFC 9728)", 
 
   it("does not answer for another resource path", async () => {
     const s = await seedSite();
-    const res = await SELF.fetch(`http://${s.host}/.well-known/oauth-protected-resource/api/manage/v1`);
+    const res = await workerFetch(`http://${s.host}/.well-known/oauth-protected-resource/api/manage/v1`);
     await res.text();
     expect(res.status).toBe(404);
   });
@@ -98,7 +98,7 @@ describe("/connect (authorization endpoint)", () => {
   it("on a site host: 302 to the admin host's /connect with the same query, the site and the issuer", async () => {
     const s = await seedSite();
     const query = "response_type=code&client_id=ocl_x&redirect_uri=http%3A%2F%2F127.0.0.1%3A5000%2Fcb&state=a%20b&code_challenge=abc&code_challenge_method=S256&scope=content%3Aread";
-    const res = await SELF.fetch(`http://${s.host}:8787/connect?${query}&site=site_forged`, { redirect: "manual" });
+    const res = await workerFetch(`http://${s.host}:8787/connect?${query}&site=site_forged`, { redirect: "manual" });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("location") ?? "");
     expect(location.origin).toBe("http://admin.localhost:8787");
@@ -111,13 +111,13 @@ describe("/connect (authorization endpoint)", () => {
   });
 
   it("on an unknown host: 404, no redirect", async () => {
-    const res = await SELF.fetch("http://nobody-here.test/connect?client_id=x", { redirect: "manual" });
+    const res = await workerFetch("http://nobody-here.test/connect?client_id=x", { redirect: "manual" });
     await res.text();
     expect(res.status).toBe(404);
   });
 
   it("on the admin host: the consent page (an unknown app is an error on the page, no redirect; oauth-connect-page.test.ts)", async () => {
-    const res = await SELF.fetch(`${ADMIN}/connect?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb`, { redirect: "manual" });
+    const res = await workerFetch(`${ADMIN}/connect?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb`, { redirect: "manual" });
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(await res.text()).toContain("invalid_client");
     expect(res.status).toBe(400);

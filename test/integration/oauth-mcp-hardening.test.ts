@@ -1,10 +1,10 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { authorizationErrorRedirect } from "../../shared/services/oauth";
 import { seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { callTool, rpc } from "../helpers/mcp";
 import { registerClient, type OAuthErrorBody } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 /** Findings of a black-box probe of the OAuth and MCP surfaces (docs/oauth.md, docs/mcp.md). */
 describe("OAuth and MCP hardening", () => {
@@ -48,7 +48,7 @@ describe("OAuth and MCP hardening", () => {
       expect(res.status).toBe(400);
     }
     for (const search of [`site_id=${s.site.id}`, "database=x"]) {
-      const res = await SELF.fetch(`http://${s.host}/api/manage/mcp?${search}`, {
+      const res = await workerFetch(`http://${s.host}/api/manage/mcp?${search}`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),

@@ -4,6 +4,7 @@ import { REGISTRATION_LIMIT } from "../../shared/services/oauth";
 import { ADMIN } from "../helpers/admin-api";
 import { seedSite } from "../helpers/fixtures";
 import { newAddress, registerClient, type OAuthErrorBody } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 const FORBIDDEN = ["javascript", "data", "file", "vbscript", "blob", "about", "filesystem", "ftp", "ws", "wss", "mailto", "tel", "sms", "intent", "chrome", "chrome-extension", "view-source"];
 
@@ -212,8 +213,7 @@ describe("POST /api/oauth/register (RFC 7591, public clients)", () => {
   });
 
   it("answers only POST", async () => {
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch(`http://${HOST}/api/oauth/register`);
+    const res = await workerFetch(`http://${HOST}/api/oauth/register`);
     await res.text();
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");

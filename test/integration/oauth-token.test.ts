@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { systemClock } from "../../shared/clock";
@@ -7,6 +7,7 @@ import { issueAuthorizationCode, OAuthError, type TokenAnswer } from "../../shar
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { manage } from "../helpers/manage-api";
 import { authorize, connect, newClient, oauthForm, pkce, REDIRECT, type OAuthErrorBody } from "../helpers/oauth";
+import { workerFetch } from "../helpers/worker";
 
 async function exchange(s: SeededSite, form: Record<string, string>) {
   return oauthForm<TokenAnswer & OAuthErrorBody>(s.host, "token", { grant_type: "authorization_code", redirect_uri: REDIRECT, ...form });
@@ -207,10 +208,10 @@ describe("POST /api/oauth/token: authorization_code", () => {
     expect(basic.status).toBe(401);
     expect(basic.body.error).toBe("invalid_client");
     expect(basic.headers.get("www-authenticate")).toContain("Basic");
-    const json = await SELF.fetch(`http://${s.host}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code", code }) });
+    const json = await workerFetch(`http://${s.host}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code", code }) });
     expect(json.status).toBe(400);
     expect(((await json.json()) as OAuthErrorBody).error).toBe("invalid_request");
-    const repeated = await SELF.fetch(`http://${s.host}/api/oauth/token`, {
+    const repeated = await workerFetch(`http://${s.host}/api/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: `grant_type=authorization_code&code=${code}&code=${code}&client_id=${clientId}&code_verifier=${verifier}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
@@ -229,7 +230,7 @@ describe("POST /api/oauth/token: authorization_code", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe("unsupported_grant_type");
     expect((await oauthForm<OAuthErrorBody>(s.host, "token", { client_id: "x" })).body.error).toBe("invalid_request");
-    const get = await SELF.fetch(`http://${s.host}/api/oauth/token`);
+    const get = await workerFetch(`http://${s.host}/api/oauth/token`);
     await get.text();
     expect(get.status).toBe(405);
   });

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
@@ -14,6 +14,7 @@ import { publicGet } from "../helpers/public-api";
 import { rpc } from "../helpers/mcp";
 import { setup } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
+import { workerFetch } from "../helpers/worker";
 
 /** The operators' site routes (docs/operations-api.md) on the admin host, with the bearer OPS_TOKEN (vitest.config.ts). */
 
@@ -62,7 +63,7 @@ async function ops<T = OpsSite>(method: string, path: string, options: { body?: 
     headers["content-type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
-  const response = await SELF.fetch(`${ADMIN}/api/ops${path}`, init);
+  const response = await workerFetch(`${ADMIN}/api/ops${path}`, init);
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }
@@ -236,6 +237,23 @@ describe("operators' sites: list, hosts", () => {
     expect((await ops<ErrorBody>("GET", "/sites/site_nope")).status).toBe(404);
   });
 
+  it("lists a fleet of more sites than a D1 statement binds parameters (100)", async () => {
+    const stamp = Date.now().toString(36);
+    const now = new Date().toISOString();
+    const ids = Array.from({ length: 120 }, (_, i) => `site_fleet_${stamp}_${i}`);
+    await env.DB.batch(
+      ids.flatMap((id, i) => [
+        env.DB.prepare("INSERT INTO sites (id, slug, name, default_lang, languages, created_at, updated_at) VALUES (?, ?, ?, 'en', '[\"en\"]', ?, ?)").bind(id, `fleet-${stamp}-${i}`, `Fleet ${i}`, now, now),
+        env.DB.prepare("INSERT INTO site_hosts (host, site_id) VALUES (?, ?)").bind(`fleet-${stamp}-${i}.test`, id),
+      ]),
+    );
+    const list = await ops<{ data: OpsSite[] }>("GET", "/sites");
+    expect(list.status).toBe(200);
+    const fleet = list.body.data.filter((d) => ids.includes(d.id));
+    expect(fleet).toHaveLength(120);
+    expect(fleet.find((d) => d.id === ids[119])?.hosts).toEqual([`fleet-${stamp}-119.test`]);
+  });
+
   it("adds and removes hosts: host_taken, the last host refused (409 last_host), an unserved host 404", async () => {
     const site = await createSite();
     const other = await createSite();
@@ -269,7 +287,7 @@ describe("operators' sites: suspend and resume", () => {
     expect((await manage(token, "POST", `/entries/${entry.instance_id}/publish`, { body: {} })).status).toBe(200);
     const path = `/v1/post/${await slugOf(token, entry.instance_id)}`;
     expect((await publicGet(s.host, path)).status).toBe(200);
-    const signIn = await SELF.fetch(`${ADMIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `${s.site.slug}@example.test`, password: "correct horse" }) });
+    const signIn = await workerFetch(`${ADMIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `${s.site.slug}@example.test`, password: "correct horse" }) });
     const sessionBody = (await signIn.json()) as { csrf_token: string };
     const cookie = /dw_session=([^;]+)/.exec(signIn.headers.get("set-cookie") ?? "")?.[1] ?? "";
     const session = { cookie: `dw_session=${cookie}`, secret: cookie, csrf: sessionBody.csrf_token, body: sessionBody as never };

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../shared/db/client";
 import * as lifecycle from "../../shared/services/lifecycle";
@@ -10,6 +10,7 @@ import { rotateInstallationToken, transitionInstallation } from "../../shared/se
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { installTestPlugin, pluginCall, testManifest } from "../helpers/plugins";
 import { ALL, delegationFor, draft, eventCount, expectEnvelope, setup, type Exchanged, type Summary } from "../helpers/plugin-protocol";
+import { workerFetch } from "../helpers/worker";
 
 describe("plugin protocol: transitions", () => {
   it("publishes through the lifecycle, then replays and refuses a reused key", async () => {
@@ -22,7 +23,7 @@ describe("plugin protocol: transitions", () => {
     expectEnvelope(applied, "transition_applied");
     expect(applied.body.data).toMatchObject({ instance_id: post.instance_id, published_version_id: post.current_version_id, workflow: { state: "published", revision: 1 } });
     expect(await eventCount(s.site.id, "entry.published")).toBe(before + 1);
-    const served = await SELF.fetch(`http://${s.host}/v1/article/${post.slug ?? ""}`);
+    const served = await workerFetch(`http://${s.host}/v1/article/${post.slug ?? ""}`);
     expect(served.status).toBe(200);
 
     const replay = await pluginCall<Summary>(plugin.token, "POST", `/content/${post.instance_id}/transitions`, { body: command, key: "k-1" });
@@ -236,7 +237,7 @@ describe("plugin protocol: delegations hold only while their authority does", ()
 
   it("holds a GET and a chunked body to the size limit, and stops the previous token after the overlap", async () => {
     const { plugin } = await setup();
-    const big = await SELF.fetch("http://plugins.example.test/api/plugin/v1/context", { headers: { authorization: `Bearer ${plugin.token}`, "content-length": "20000" } });
+    const big = await workerFetch("http://plugins.example.test/api/plugin/v1/context", { headers: { authorization: `Bearer ${plugin.token}`, "content-length": "20000" } });
     expect(big.status).toBe(400);
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -244,7 +245,7 @@ describe("plugin protocol: delegations hold only while their authority does", ()
         controller.close();
       },
     });
-    const chunked = await SELF.fetch("http://plugins.example.test/api/plugin/v1/launch/exchange", {
+    const chunked = await workerFetch("http://plugins.example.test/api/plugin/v1/launch/exchange", {
       method: "POST",
       headers: { authorization: `Bearer ${plugin.token}`, "content-type": "application/json" },
       body: chunks,

@@ -1,8 +1,8 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addModel, blogModels, seedSite } from "../helpers/fixtures";
 import { ADMIN, signIn } from "../helpers/admin-api";
 import { credential, manage } from "../helpers/manage-api";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * The code of a TypeScript source with comments and string literals taken out, as a compiler reads
@@ -43,7 +43,7 @@ function codeOutside(source: string): string {
 }
 
 async function fetchClient(siteId: string, cookie: string): Promise<Response> {
-  return SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie, "x-site-id": siteId } });
+  return workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie, "x-site-id": siteId } });
 }
 
 describe("GET {admin}/api/models/public-client.ts", () => {

@@ -1,10 +1,10 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { ADMIN, signIn } from "../helpers/admin-api";
 import { addModel, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /*
  * Spec 3, "Private fields": never served by the public list, item, search, client or preview; a
@@ -166,7 +166,7 @@ describe("private fields on every other public path", () => {
   it("types the generated client's selection with public field keys only", async () => {
     const { s } = await world();
     const session = await signIn(`${s.site.slug}@example.test`);
-    const res = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+    const res = await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
     const source = await res.text();
     expect(res.status).toBe(200);
     expect(source).toContain("export type PostFieldKey = keyof PostFields | keyof PostRelations | keyof PostMedia;");

@@ -1,10 +1,11 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { EntryView } from "../../shared/services/lifecycle";
 import { ADMIN, adminCall, signIn } from "../helpers/admin-api";
 import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /*
  * docs/private-data.md: nothing of a private field or of a private model's item reaches an
@@ -131,7 +132,7 @@ describe("public snapshots and private data", () => {
   it("never names the private model in the generated client", async () => {
     const world = await privateLinksSite();
     const session = await signIn(`${world.s.site.slug}@example.test`);
-    const res = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": world.s.site.id } });
+    const res = await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": world.s.site.id } });
     const source = await res.text();
     expect(res.status).toBe(200);
     expect(source).toContain("export interface PostRelations");

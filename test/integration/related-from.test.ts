@@ -9,7 +9,7 @@ import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { ADMIN, signIn } from "../helpers/admin-api";
-import { SELF } from "cloudflare:test";
+import { workerFetch } from "../helpers/worker";
 
 interface EntryBody {
   instance_id: string;
@@ -338,7 +338,7 @@ describe("related from: public API (published, served links)", () => {
     const s = await seedSite();
     await models(s);
     const session = await signIn(`${s.site.slug}@example.test`);
-    const res = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+    const res = await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
     expect(res.status).toBe(200);
     const source = await res.text();
     expect(source).toContain("export interface RelatedFromItem {");

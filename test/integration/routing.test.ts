@@ -1,4 +1,3 @@
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { adminCall, signIn, emailOf } from "../helpers/admin-api";
@@ -7,6 +6,7 @@ import { credential, manage } from "../helpers/manage-api";
 import { expectEnvelope, setup } from "../helpers/plugin-protocol";
 import { pluginCall } from "../helpers/plugins";
 import { publicGet } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /** Percent-encodings that do not decode: a bad hex pair, a lone `%`, a truncated UTF-8 sequence, an overlong one. */
 const MALFORMED = ["%ZZ", "abc%", "%E0%A4%A", "%C0%AF", "%FF"];
@@ -130,10 +130,10 @@ describe("routing: one matcher for every surface (issue #9 item 17)", () => {
   it("public API: HEAD answers like GET; other methods and trailing slashes are the one 404", async () => {
     const s = await seedSite();
     const missing = await publicGet(s.host, "/v1/nothing-here");
-    const head = await SELF.fetch(`http://${s.host}/health`, { method: "HEAD" });
+    const head = await workerFetch(`http://${s.host}/health`, { method: "HEAD" });
     expect(head.status).toBe(200);
     for (const method of ["POST", "PUT", "DELETE"]) {
-      const res = await SELF.fetch(`http://${s.host}/health`, { method });
+      const res = await workerFetch(`http://${s.host}/health`, { method });
       expect(res.status, method).toBe(404);
       expect(await res.json()).toEqual(missing.body);
     }

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/index";
 import { RECORD_TABLES, SITE_TABLES } from "../../shared/db/tables";
@@ -8,6 +8,7 @@ import { seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet, type ListBody } from "../helpers/public-api";
 import { createEntry, mediaModel, uploadPng } from "../helpers/media-usage";
+import { workerFetch } from "../helpers/worker";
 
 /** Moving a site between databases (docs/scale.md, "Moving a site"): POST /api/ops/sites/{id}/database. */
 
@@ -22,7 +23,7 @@ interface Moved {
 
 const OPS = "test-ops-token";
 
-async function moveCall<T = Moved>(siteId: string, body: unknown, token: string | null = OPS, fetcher: (r: Request) => Promise<Response> = (r) => SELF.fetch(r)) {
+async function moveCall<T = Moved>(siteId: string, body: unknown, token: string | null = OPS, fetcher: (r: Request) => Promise<Response> = (r) => workerFetch(r)) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const response = await fetcher(new Request(`${ADMIN}/api/ops/sites/${siteId}/database`, { method: "POST", headers, body: JSON.stringify(body) }));
@@ -72,7 +73,7 @@ async function readable(host: string, slug: string) {
   expect(found.body.data.map((d) => d.item.slug)).toEqual([slug]);
   const cover = item.body.data.media.cover[0]?.url ?? "";
   expect(cover).toMatch(/^\/media\//);
-  const file = await SELF.fetch(`http://${host}${cover}`);
+  const file = await workerFetch(`http://${host}${cover}`);
   expect(file.status).toBe(200);
   expect(file.headers.get("content-type")).toBe("image/png");
   await file.arrayBuffer();
@@ -160,7 +161,7 @@ describe("POST /api/ops/sites/{id}/database", () => {
     expect((await moveCall<Err>(s.site.id, { binding: "DB_2", extra: 1 })).status).toBe(400);
     expect((await moveCall<Err>(s.site.id, {})).status).toBe(400);
     // A wrong token never reaches the path: the same 401 for a route that does not exist.
-    expect((await moveCall<Err>(s.site.id, { binding: "DB_2" }, "wrong", (r) => SELF.fetch(new Request(r.url.replace("/database", "/nope"), r)))).status).toBe(401);
+    expect((await moveCall<Err>(s.site.id, { binding: "DB_2" }, "wrong", (r) => workerFetch(new Request(r.url.replace("/database", "/nope"), r)))).status).toBe(401);
     // Nothing moved.
     expect(await env.DB.prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(s.site.id).first()).toBeNull();
     expect(await countIn(env.DB_2, "entries", s.site.id)).toBe(0);

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CONTROL_TABLES, RECORD_TABLES, SITE_TABLES } from "../../shared/db/tables";
 import { ANCHOR_CONDITION } from "../../shared/db/site-anchor";
@@ -12,6 +12,7 @@ import type { PluginCapability } from "../../schema/plugin-manifest";
 import { credential, manage } from "../helpers/manage-api";
 import { installTestPlugin, pluginCall, testManifest, type TestInstallation } from "../helpers/plugins";
 import { publicGet, type ListBody } from "../helpers/public-api";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * More than one database (issue #14 item 5, docs/scale.md): one site on `DB`, one on `DB_2`, each
@@ -66,7 +67,7 @@ async function drive(database: SiteDatabaseBinding, word: string): Promise<Drive
   expect(created.status).toBe(201);
   const invited = await adminCall(session, "POST", "/api/invitations", { siteId: s.site.id, body: { email: `new-${database}-${hooks}@example.test`, role_id: await roleId(s.site.id, "editor") } });
   expect(invited.status).toBe(201);
-  const client = await SELF.fetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+  const client = await workerFetch(`${ADMIN}/api/models/public-client.ts`, { headers: { cookie: session.cookie, "x-site-id": s.site.id } });
   expect(client.status).toBe(200);
   expect(await client.text()).toContain("article");
 
@@ -215,7 +216,7 @@ describe("two sites on two databases", () => {
     const s = await seedSite();
     await blogModels(s.ctx());
     await env.DB.prepare("INSERT INTO site_databases (site_id, binding, created_at) VALUES (?, 'DB_9', ?)").bind(s.site.id, new Date().toISOString()).run();
-    const item = await SELF.fetch(`http://${s.host}/v1/article`);
+    const item = await workerFetch(`http://${s.host}/v1/article`);
     expect(item.status).toBe(500);
     expect(((await item.json()) as Err).error.code).toBe("internal");
     // The credential is directory (found in DB); the site's content handle is what fails.

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { adminCall, signIn } from "../helpers/admin-api";
 import { blogModels, seedSite } from "../helpers/fixtures";
@@ -7,6 +7,7 @@ import { mcpFetch } from "../helpers/mcp";
 import { concat, png, text } from "../helpers/media-samples";
 import { newAddress } from "../helpers/oauth";
 import { installTestPlugin } from "../helpers/plugins";
+import { workerFetch } from "../helpers/worker";
 
 /**
  * Every body is decoded fatally as UTF-8 (issue 22 item 6): bytes that are not UTF-8 are refused
@@ -61,7 +62,7 @@ describe("JSON bodies that are not UTF-8", () => {
     const s = await seedSite();
     const models = await blogModels(s.ctx());
     const plugin = await installTestPlugin(s, { modelIds: [models.article.id] });
-    const response = await SELF.fetch("http://plugins.example.test/api/plugin/v1/launch/exchange", {
+    const response = await workerFetch("http://plugins.example.test/api/plugin/v1/launch/exchange", {
       method: "POST",
       headers: { authorization: `Bearer ${plugin.token}`, "content-type": "application/json" },
       body: jsonWith("code", [0xc0, 0xaf]),
@@ -86,7 +87,7 @@ describe("JSON bodies that are not UTF-8", () => {
 
   it("OAuth registration: 400 invalid_request, no client registered", async () => {
     const before = await env.DB.prepare("SELECT count(*) AS n FROM oauth_clients").first<{ n: number }>();
-    const response = await SELF.fetch("http://admin.localhost/api/oauth/register", {
+    const response = await workerFetch("http://admin.localhost/api/oauth/register", {
       method: "POST",
       headers: { "content-type": "application/json", "cf-connecting-ip": newAddress() },
       body: jsonWith("client_name", [0xed, 0xa0, 0x80], ',"redirect_uris":["http://127.0.0.1:5000/cb"]'),
@@ -110,7 +111,7 @@ describe("multipart text fields that are not UTF-8", () => {
       concat(png(2, 2), [0xff, 0xfe, 0x80]),
       text(`\r\n--${boundary}--\r\n`),
     );
-    return SELF.fetch("http://api.example.test/api/manage/v1/media", {
+    return workerFetch("http://api.example.test/api/manage/v1/media", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
       body,
@@ -140,7 +141,7 @@ describe("multipart text fields that are not UTF-8", () => {
         concat(png(3 + i, 2), [0xff]),
         text(`\r\n--${boundary}--\r\n`),
       );
-      const refused = await SELF.fetch("http://api.example.test/api/manage/v1/media", {
+      const refused = await workerFetch("http://api.example.test/api/manage/v1/media", {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "idempotency-key": newKey(), "content-type": `multipart/form-data; boundary=${boundary}` },
         body,
@@ -169,14 +170,14 @@ describe("query fields that are not UTF-8 once percent-decoded", () => {
     const session = await signIn(`${s.site.slug}@example.test`);
     const headers = { cookie: session.cookie, "x-csrf-token": session.csrf, "x-site-id": s.site.id, "content-type": "image/png" };
     for (const [i, name] of ["q%FF.png", "q%C0%AF.png", "q%ED%A0%80.png", "q%E2%82.png"].entries()) {
-      const refused = await SELF.fetch(`http://admin.localhost/api/media/uploads?name=${name}`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(5 + i, 3) });
+      const refused = await workerFetch(`http://admin.localhost/api/media/uploads?name=${name}`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(5 + i, 3) });
       const answer = (await refused.json()) as Err;
       expect(refused.status, `${name} ${JSON.stringify(answer)}`).toBe(400);
       expect(answer.error.code).toBe("invalid_request");
     }
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM media WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
     expect(rows?.n).toBe(0);
-    const accepted = await SELF.fetch(`http://admin.localhost/api/media/uploads?name=caf%C3%A9+%EF%BF%BD.png`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(9, 3) });
+    const accepted = await workerFetch(`http://admin.localhost/api/media/uploads?name=caf%C3%A9+%EF%BF%BD.png`, { method: "POST", headers: { ...headers, "idempotency-key": newKey() }, body: png(9, 3) });
     const body = (await accepted.json()) as { media: { file_name: string } };
     expect(accepted.status, JSON.stringify(body)).toBe(201);
     expect(body.media.file_name).toBe("caf\u00e9 \ufffd.png");

@@ -14,6 +14,7 @@ import { createCredential, listCredentials, revokeCredential } from "./managemen
 import { putManualOrder } from "./manual-order";
 import { listMemberNames } from "./member-names";
 import { siteHosts } from "./site-hosts";
+import { siteGenerationReadiness, siteGenerationReadinessContent } from "./generation-readiness";
 import { getEntryVersion } from "./entry-version";
 import { mediaFile } from "./media-file";
 import { mediaLimits, streamMediaUpload } from "./media-upload";
@@ -71,6 +72,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   rejectProposal,
   listMemberNames,
   listSiteHosts: siteHosts,
+  getSiteGenerationReadiness: siteGenerationReadiness,
+  getSiteGenerationReadinessContent: siteGenerationReadinessContent,
   getEntryVersion,
   listPlugins,
   installPlugin: installPluginRoute,

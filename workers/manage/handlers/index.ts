@@ -2,6 +2,7 @@ import type { ManageHandler } from "../context";
 import * as bulk from "./bulk";
 import * as editing from "./editing";
 import * as entries from "./entries";
+import * as generatedBackend from "./generated-backend";
 import * as media from "./media";
 import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
@@ -23,6 +24,12 @@ import { getSite } from "./site";
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
 export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getSite,
+  getGeneratedBackend: generatedBackend.getGeneratedBackend,
+  getGenerationReadiness: generatedBackend.getGenerationReadiness,
+  getGenerationReadinessContent: generatedBackend.getGenerationReadinessContent,
+  createBackendReadToken: generatedBackend.createBackendReadToken,
+  listBackendReadTokens: generatedBackend.listBackendReadTokens,
+  revokeBackendReadToken: generatedBackend.revokeBackendReadToken,
   startEditing: editing.startEditing,
   renewEditing: editing.renewEditing,
   stopEditing: editing.stopEditing,

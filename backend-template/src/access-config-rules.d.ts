@@ -1,0 +1,1 @@
+export function accessConfigProblems(value: unknown, expected: { site: string; models: readonly string[] }): string[];

@@ -1,0 +1,68 @@
+/**
+ * The local server (`npm start`): the row API on node:http over the embedded SQLite file
+ * (`DATABASE_FILE`, default ./data/site.db) through libsql and kysely's SqliteDialect. Refuses to
+ * start without a valid ACCESS_CONFIG or without the database (run `npm run db:init`).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import Database from "libsql";
+import { Kysely, SqliteDialect } from "kysely";
+import { loadAccessConfig } from "../runtime/access.js";
+import { handle } from "../runtime/router.js";
+import type { OperationsConfig } from "../runtime/schema-types.js";
+import { SCHEMA } from "../schema.js";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+const file = process.env.DATABASE_FILE ?? "./data/site.db";
+const port = Number(process.env.PORT ?? "8788");
+let access;
+try {
+  access = loadAccessConfig(process.env.ACCESS_CONFIG, SCHEMA);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+if (!existsSync(file)) fail(`No database at ${file}: run \`npm run db:init\` first.`);
+const operations = JSON.parse(readFileSync(new URL("../../../access/operations.json", import.meta.url) /* dist/src/node → the project root */, "utf8")) as OperationsConfig;
+const sqlite = new Database(file);
+sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
+const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
+const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
+
+async function toRequest(message: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of message) {
+    size += (chunk as Buffer).length;
+    if (size > 1_048_576 + 1) break;
+    chunks.push(chunk as Buffer);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  const method = message.method ?? "GET";
+  return new Request(`http://${message.headers.host ?? "localhost"}${message.url ?? "/"}`, {
+    method,
+    headers,
+    ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }),
+  });
+}
+
+async function respond(message: IncomingMessage, out: ServerResponse): Promise<void> {
+  const answer = await handle(await toRequest(message), backend);
+  out.writeHead(answer.status, Object.fromEntries(answer.headers));
+  out.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+createServer((message, out) => {
+  respond(message, out).catch((error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    if (!out.headersSent) out.writeHead(500, { "content-type": "application/json" });
+    out.end('{"error":{"code":"internal_error","message":"Something went wrong."}}');
+  });
+}).listen(port, "127.0.0.1", () => process.stdout.write(`backend listening on http://127.0.0.1:${port}\n`));

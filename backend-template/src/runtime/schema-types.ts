@@ -1,0 +1,56 @@
+/** The shape of `src/schema.ts`, which the generator writes for each site. */
+
+export type ColumnType = "text" | "integer" | "real" | "boolean" | "json";
+
+export interface ColumnSchema {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  unique: boolean;
+  private: boolean;
+  format?: "date" | "datetime";
+  references?: string;
+  options?: string[];
+  /** Set by the runtime, never by a write body: created_at, updated_at. */
+  system?: boolean;
+}
+
+export interface ModelSchema {
+  /** Table and route segment (`article`). */
+  api: string;
+  /** Operation id prefix (`Article`). */
+  pascal: string;
+  columns: ColumnSchema[];
+  /** Column sets unique together (single unique columns are marked on the column). */
+  uniques: string[][];
+}
+
+export interface SiteSchema {
+  site: { id: string; slug: string; name: string; languages: string[] };
+  models: ModelSchema[];
+}
+
+export const OPERATIONS = ["findMany", "findManyPaginated", "findUnique", "create", "update", "delete"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+export const READ_OPERATIONS: readonly Operation[] = ["findMany", "findManyPaginated", "findUnique"];
+
+export type AccessMode = "anonymous" | "session" | "service";
+
+/** `access/operations.json`: per model API name and operation. */
+export type OperationsConfig = Record<string, Partial<Record<Operation, { enabled?: boolean; access?: AccessMode }>>>;
+
+/** Method and path (relative to `/api/<model>`) of each operation. */
+export const OPERATION_ROUTES: Record<Operation, { method: "GET" | "POST" | "PUT" | "DELETE"; path: "" | "/paginated" | "/unique" }> = {
+  findMany: { method: "GET", path: "" },
+  findManyPaginated: { method: "GET", path: "/paginated" },
+  findUnique: { method: "GET", path: "/unique" },
+  create: { method: "POST", path: "" },
+  update: { method: "PUT", path: "" },
+  delete: { method: "DELETE", path: "" },
+};
+
+/** The operation's settings: unconfigured → enabled, `service`. */
+export function operationSettings(config: OperationsConfig, model: string, operation: Operation): { enabled: boolean; access: AccessMode } {
+  const entry = config[model]?.[operation];
+  return { enabled: entry?.enabled !== false, access: entry?.access ?? "service" };
+}

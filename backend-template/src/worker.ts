@@ -1,0 +1,39 @@
+/**
+ * The worker entry (`npm run dev:worker`, `npm run deploy`): the row API over D1 through kysely-d1.
+ * ACCESS_CONFIG is checked on the first request of an isolate; an invalid one answers 500 to every
+ * request (a worker cannot refuse to start otherwise).
+ */
+import { Kysely } from "kysely";
+import { D1Dialect } from "kysely-d1";
+import operations from "../access/operations.json";
+import { loadAccessConfig, type AccessConfig } from "./runtime/access.js";
+import { errorResponse, HttpError } from "./runtime/errors.js";
+import { handle } from "./runtime/router.js";
+import type { OperationsConfig } from "./runtime/schema-types.js";
+import { SCHEMA } from "./schema.js";
+
+interface Env {
+  DB: D1Database;
+  ACCESS_CONFIG?: string;
+  API_BEARER_TOKEN?: string;
+}
+
+let access: AccessConfig | Error | undefined;
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    if (access === undefined) {
+      try {
+        access = loadAccessConfig(env.ACCESS_CONFIG, SCHEMA);
+      } catch (error) {
+        access = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    if (access instanceof Error) {
+      console.error(access.message);
+      return errorResponse(new HttpError(500, "access_config_invalid", "The backend's ACCESS_CONFIG is missing or invalid; see the worker's log."));
+    }
+    const db = new Kysely<Record<string, never>>({ dialect: new D1Dialect({ database: env.DB }) });
+    return handle(request, { db, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN });
+  },
+};

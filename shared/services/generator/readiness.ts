@@ -1,0 +1,70 @@
+/**
+ * The generation services the routes call (docs/generated-backend.md, "Getting one"): who may ask
+ * (`site:infra`), the readiness lists, the content walk in pages of at most 200 items, and the
+ * archive or its refusal (409 generation_refused with every problem).
+ */
+import { AppError } from "../../errors";
+import type { LifecycleContext } from "../lifecycle";
+import { identityOf, identityProblems, itemProblems } from "./content-checks";
+import { archiveOf, archiveRoot, generateFiles } from "./generate";
+import { loadGenerationInput } from "./load-site";
+import { modelProblems } from "./model-checks";
+import { issuedReadTokens } from "./read-tokens";
+import { requireInfra } from "./infra";
+import type { GenerationProblem } from "./types";
+
+/** Items (translation groups) one content readiness page walks at most. */
+export const CONTENT_PAGE_ITEMS = 200;
+
+/** Every model-level problem of the site. */
+export async function generationReadiness(ctx: LifecycleContext): Promise<{ problems: GenerationProblem[] }> {
+  requireInfra(ctx);
+  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, []);
+  return { problems: modelProblems(input.models).problems };
+}
+
+const encodeCursor = (groupId: string): string => btoa(JSON.stringify({ after: groupId })).replace(/=+$/, "");
+
+function decodeCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(atob(cursor)) as { after?: unknown };
+    if (typeof parsed.after === "string") return parsed.after;
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("invalid_request", "cursor is not one this route gave.", { issues: [{ path: "cursor", message: "Unknown cursor." }] });
+}
+
+/**
+ * One page of content-level problems: the items after the cursor in translation-group order, at most
+ * CONTENT_PAGE_ITEMS. Whole-model problems (a duplicate, a loop) are told on the page holding the
+ * item they name.
+ */
+export async function contentReadiness(ctx: LifecycleContext, cursor: string | undefined): Promise<{ problems: GenerationProblem[]; page: { items: number; next_cursor: string | null } }> {
+  requireInfra(ctx);
+  const after = decodeCursor(cursor);
+  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, []);
+  const { plans } = modelProblems(input.models);
+  const ordered = [...input.items].sort((a, b) => (a.group_id < b.group_id ? -1 : a.group_id > b.group_id ? 1 : 0));
+  const remaining = after === undefined ? ordered : ordered.filter((item) => item.group_id > after);
+  const page = remaining.slice(0, CONTENT_PAGE_ITEMS);
+  const inPage = new Set(page.map((item) => item.group_id));
+  const problems: GenerationProblem[] = [];
+  for (const plan of plans) {
+    for (const item of page) if (item.model_id === plan.model.id) problems.push(...itemProblems(plan, item, input.site, input.targets));
+    const identities = ordered.filter((item) => item.model_id === plan.model.id).map((item) => identityOf(plan, item, input.site, input.targets));
+    problems.push(...identityProblems(plan, identities).filter((problem) => problem.item !== undefined && inPage.has(problem.item)));
+  }
+  const last = page.at(-1);
+  return { problems, page: { items: page.length, next_cursor: remaining.length > page.length && last !== undefined ? encodeCursor(last.group_id) : null } };
+}
+
+/** The archive, or 409 generation_refused listing every problem. */
+export async function generatedBackend(ctx: LifecycleContext): Promise<{ bytes: Uint8Array; fileName: string }> {
+  requireInfra(ctx);
+  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, await issuedReadTokens(ctx));
+  const result = generateFiles(input);
+  if (!result.ok) throw new AppError("generation_refused", "The site has shapes the generated backend cannot serve; see problems.", { problems: result.problems });
+  return { bytes: await archiveOf(input.site, result.files), fileName: `${archiveRoot(input.site)}.tar.gz` };
+}
