@@ -368,6 +368,15 @@ const COMMANDS = [
     "type": "integer",
     "nullable": false,
     "required": false
+   },
+   {
+    "flag": "redirect-old-address",
+    "name": "redirect_old_address",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "When the item is served under another slug now and its model has a site_path: add a 301 from the old website address to the new one (docs/redirects.md)."
    }
   ],
   "bodyOnly": [],
@@ -3241,6 +3250,580 @@ const COMMANDS = [
   ],
   "bodyOnly": [
    "rules"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "check-entry-restore",
+  "operationId": "checkEntryRestore",
+  "method": "GET",
+  "path": "/entries/{id}/restore-check",
+  "summary": "What restoring the item (or one language) from Trash would meet: busy addresses and broken links, before restoring (writes nothing; needs delete on the model)",
+  "scope": "content:trash",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "language-only",
+    "name": "language_only",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "true",
+     "false"
+    ],
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "bulk-publish-entries",
+  "operationId": "bulkPublishEntries",
+  "method": "POST",
+  "path": "/entries/bulk-publish",
+  "summary": "Publish every language of up to 25 items (each item all or nothing)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-unpublish-entries",
+  "operationId": "bulkUnpublishEntries",
+  "method": "POST",
+  "path": "/entries/bulk-unpublish",
+  "summary": "Withdraw every language of up to 25 items from the public API",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-trash-entries",
+  "operationId": "bulkTrashEntries",
+  "method": "POST",
+  "path": "/entries/bulk-trash",
+  "summary": "Move up to 25 items (every language) to Trash",
+  "scope": "content:trash",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-restore-entries",
+  "operationId": "bulkRestoreEntries",
+  "method": "POST",
+  "path": "/entries/bulk-restore",
+  "summary": "Bring up to 25 items (every language in Trash) back from Trash",
+  "scope": "content:trash",
+  "keyed": true,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-move-entries",
+  "operationId": "bulkMoveEntries",
+  "method": "POST",
+  "path": "/entries/bulk-move",
+  "summary": "A workflow step (neither publish nor unpublish) for up to 25 entry languages",
+  "scope": "workflow:move",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "to",
+    "name": "to",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The workflow step each named language moves to (a move that neither publishes nor unpublishes)."
+   }
+  ],
+  "bodyOnly": [
+   "ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-assign-entries",
+  "operationId": "bulkAssignEntries",
+  "method": "POST",
+  "path": "/entries/bulk-assign",
+  "summary": "Name who acts next on up to 25 entry languages",
+  "scope": "workflow:assign",
+  "keyed": true,
+  "destructive": true,
+  "flags": [],
+  "bodyOnly": [
+   "ids",
+   "assignee_ids"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "bulk-relate-entries",
+  "operationId": "bulkRelateEntries",
+  "method": "POST",
+  "path": "/entries/bulk-relate",
+  "summary": "Add or remove up to 10 related entries on one relation field of up to 25 entries (a new draft each)",
+  "scope": "content:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "field",
+    "name": "field",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "A relation field of each entry's model."
+   }
+  ],
+  "bodyOnly": [
+   "ids",
+   "add",
+   "remove"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "create-schedule",
+  "operationId": "createSchedule",
+  "method": "POST",
+  "path": "/schedules",
+  "summary": "Schedule a publish or unpublish of one language (or every language) of an entry at a time, pinning the versions it moves",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "entry-id",
+    "name": "entry_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "action",
+    "name": "action",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "publish",
+     "unpublish"
+    ],
+    "required": true
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "When it fires; in the future."
+   },
+   {
+    "flag": "language-only",
+    "name": "language_only",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Only the language entry_id names (default: every language the action applies to)."
+   },
+   {
+    "flag": "expected-version-id",
+    "name": "expected_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The version you saw (the draft for publish, the published one for unpublish); another now: version_conflict."
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "list-schedules",
+  "operationId": "listSchedules",
+  "method": "GET",
+  "path": "/schedules",
+  "summary": "Schedules, soonest first (of entries the role may read)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "entry-id",
+    "name": "entry_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The schedules of this entry's item."
+   },
+   {
+    "flag": "state",
+    "name": "state",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "scheduled",
+     "done",
+     "stale",
+     "failed",
+     "cancelled"
+    ],
+    "required": false
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-publishing-calendar",
+  "operationId": "getPublishingCalendar",
+  "method": "GET",
+  "path": "/schedules/calendar",
+  "summary": "Schedules from one date to another (at most 92 days, UTC), by day, for a calendar",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "from",
+    "name": "from",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "to",
+    "name": "to",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "state",
+    "name": "state",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "scheduled",
+     "done",
+     "stale",
+     "failed",
+     "cancelled"
+    ],
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "update-schedule",
+  "operationId": "updateSchedule",
+  "method": "PUT",
+  "path": "/schedules/{id}",
+  "summary": "Move a pending schedule to another time, or pin the versions of now",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "repin",
+    "name": "repin",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Pin each language's version of now (after saving the draft it should publish)."
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "cancel-schedule",
+  "operationId": "cancelSchedule",
+  "method": "POST",
+  "path": "/schedules/{id}/cancel",
+  "summary": "Cancel a pending schedule (kept as cancelled)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "list-redirects",
+  "operationId": "listRedirects",
+  "method": "GET",
+  "path": "/redirects",
+  "summary": "The site's redirect rules (at most 256, 32 patterns), by source",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "create-redirect",
+  "operationId": "createRedirect",
+  "method": "POST",
+  "path": "/redirects",
+  "summary": "Add a redirect rule (the whole set is checked: limits, reserved and live addresses, ambiguous patterns, cycles)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "source",
+    "name": "source",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "A site path (`/old`), or a pattern with one `*` matching one or more characters; the most specific pattern wins."
+   },
+   {
+    "flag": "target",
+    "name": "target",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false,
+    "description": "A site path or an absolute https URL; a pattern's target may repeat its `*`. null for 410 and 451."
+   },
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "body",
+    "type": "number",
+    "nullable": false,
+    "required": true,
+    "description": "301, 302, 307, 308 (with a target), 410 or 451 (without)."
+   },
+   {
+    "flag": "note",
+    "name": "note",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "update-redirect",
+  "operationId": "updateRedirect",
+  "method": "PUT",
+  "path": "/redirects/{id}",
+  "summary": "Change a redirect rule (named keys)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "source",
+    "name": "source",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "A site path (`/old`), or a pattern with one `*` matching one or more characters; the most specific pattern wins."
+   },
+   {
+    "flag": "target",
+    "name": "target",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false,
+    "description": "A site path or an absolute https URL; a pattern's target may repeat its `*`. null for 410 and 451."
+   },
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "body",
+    "type": "number",
+    "nullable": false,
+    "required": false,
+    "description": "301, 302, 307, 308 (with a target), 410 or 451 (without)."
+   },
+   {
+    "flag": "note",
+    "name": "note",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "delete-redirect",
+  "operationId": "deleteRedirect",
+  "method": "DELETE",
+  "path": "/redirects/{id}",
+  "summary": "Remove a redirect rule",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "review-redirects",
+  "operationId": "reviewRedirects",
+  "method": "POST",
+  "path": "/redirects/review",
+  "summary": "What a set of proposed rules would do — problems (each naming its rule), chains, what each address resolves to; writes nothing (no Idempotency-Key)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "replace",
+    "name": "replace",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "The rules replace the site's set (default: they join it, replacing rules with the same source)."
+   }
+  ],
+  "bodyOnly": [
+   "rules",
+   "paths"
   ],
   "hasBody": true
  }

@@ -72,6 +72,13 @@ export interface ManageOperations {
           "path": string;
           "dropped": Array<string>;
         }>;
+        "schedules"?: Array<{
+          "id": string;
+          "action": "publish" | "unpublish";
+          "at": string;
+          "state": string;
+          "outcome_code": string | null;
+        }>;
         "replayed"?: boolean;
       }>;
       "page": {
@@ -177,6 +184,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -220,6 +234,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -321,6 +342,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -421,6 +449,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -489,6 +524,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -503,6 +545,7 @@ export interface ManageOperations {
     body: {
       "expected_version_id"?: string;
       "expected_workflow_revision"?: number;
+      "redirect_old_address"?: boolean;
     };
     response: {
       "instance_id": string;
@@ -535,6 +578,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -583,6 +633,13 @@ export interface ManageOperations {
         "path": string;
         "dropped": Array<string>;
       }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
       "replayed"?: boolean;
     };
   };
@@ -629,6 +686,13 @@ export interface ManageOperations {
         "code": "rich_markup_dropped";
         "path": string;
         "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
     };
@@ -830,6 +894,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -1071,6 +1136,7 @@ export interface ManageOperations {
           "preview_url": string | null;
           "icon": string | null;
           "help_text": string | null;
+          "site_path": string | null;
         };
         "definition": {
           "model": {
@@ -1084,6 +1150,7 @@ export interface ManageOperations {
               "preview_url": string | null;
               "icon": string | null;
               "help_text": string | null;
+              "site_path": string | null;
             };
             "unique_combinations": Array<{
               "name": string;
@@ -1119,6 +1186,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -1200,6 +1268,7 @@ export interface ManageOperations {
         "preview_url": string | null;
         "icon": string | null;
         "help_text": string | null;
+        "site_path": string | null;
       };
       "definition": {
         "model": {
@@ -1213,6 +1282,7 @@ export interface ManageOperations {
             "preview_url": string | null;
             "icon": string | null;
             "help_text": string | null;
+            "site_path": string | null;
           };
           "unique_combinations": Array<{
             "name": string;
@@ -1248,6 +1318,7 @@ export interface ManageOperations {
           "preview_url"?: string | null;
           "icon"?: string | null;
           "help_text"?: string | null;
+          "site_path"?: string | null;
         };
       };
     };
@@ -1286,6 +1357,7 @@ export interface ManageOperations {
             "preview_url"?: string | null;
             "icon"?: string | null;
             "help_text"?: string | null;
+            "site_path"?: string | null;
           };
           "unique_combinations"?: Array<{
             "name": string;
@@ -3869,6 +3941,564 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/entries/{id}/restore-check — scope content:trash */
+  checkEntryRestore: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/restore-check";
+    params: {
+      "id": string;
+    };
+    query: {
+      "language_only"?: "true" | "false";
+    };
+    body: never;
+    response: {
+      "instance_ids": Array<string>;
+      "translation_group_id": string;
+      "busy_addresses": Array<{
+        "instance_id": string;
+        "lang": string;
+        "slug": string;
+        "held_by"?: string;
+      }>;
+      "broken_links": Array<{
+        "instance_id": string;
+        "lang": string;
+        "field": string;
+        "target_instance_id": string;
+        "reason": "missing" | "in_trash";
+      }>;
+      "restorable": boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-publish — scope lifecycle:publish — needs Idempotency-Key */
+  bulkPublishEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-publish";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-unpublish — scope lifecycle:publish — needs Idempotency-Key */
+  bulkUnpublishEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-unpublish";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-trash — scope content:trash — needs Idempotency-Key */
+  bulkTrashEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-trash";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-restore — scope content:trash — needs Idempotency-Key */
+  bulkRestoreEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-restore";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-move — scope workflow:move — needs Idempotency-Key */
+  bulkMoveEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-move";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "to": string;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-assign — scope workflow:assign — needs Idempotency-Key */
+  bulkAssignEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-assign";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "assignee_ids": Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/entries/bulk-relate — scope content:write — needs Idempotency-Key */
+  bulkRelateEntries: {
+    method: "POST";
+    path: "/api/manage/v1/entries/bulk-relate";
+    params: never;
+    query: never;
+    body: {
+      "ids": Array<string>;
+      "field": string;
+      "add"?: Array<string>;
+      "remove"?: Array<string>;
+    };
+    response: {
+      "action": "publish" | "unpublish" | "trash" | "restore" | "move" | "assign" | "relate";
+      "results": Array<{
+        "id": string;
+        "status": number;
+        "changed": Array<{
+          "instance_id": string;
+          "lang": string;
+        }>;
+        "code"?: string;
+        "message"?: string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/schedules — scope lifecycle:publish — needs Idempotency-Key */
+  createSchedule: {
+    method: "POST";
+    path: "/api/manage/v1/schedules";
+    params: never;
+    query: never;
+    body: {
+      "entry_id": string;
+      "action": "publish" | "unpublish";
+      "at": string;
+      "language_only"?: boolean;
+      "expected_version_id"?: string;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/schedules — scope content:read */
+  listSchedules: {
+    method: "GET";
+    path: "/api/manage/v1/schedules";
+    params: never;
+    query: {
+      "entry_id"?: string;
+      "state"?: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "action": "publish" | "unpublish";
+        "lang": string | null;
+        "pins": Array<{
+          "instance_id": string;
+          "lang": string;
+          "version_id": string;
+        }>;
+        "at": string;
+        "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+        "outcome_code": string | null;
+        "outcome_message": string | null;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "fired_at": string | null;
+        "replayed"?: boolean;
+      }>;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** GET /api/manage/v1/schedules/calendar — scope content:read */
+  getPublishingCalendar: {
+    method: "GET";
+    path: "/api/manage/v1/schedules/calendar";
+    params: never;
+    query: {
+      "from": string;
+      "to": string;
+      "state"?: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+    };
+    body: never;
+    response: {
+      "from": string;
+      "to": string;
+      "days": Array<{
+        "date": string;
+        "schedules": Array<{
+          "id": string;
+          "translation_group_id": string;
+          "model_id": string;
+          "action": "publish" | "unpublish";
+          "lang": string | null;
+          "pins": Array<{
+            "instance_id": string;
+            "lang": string;
+            "version_id": string;
+          }>;
+          "at": string;
+          "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+          "outcome_code": string | null;
+          "outcome_message": string | null;
+          "revision": number;
+          "created_by": string;
+          "created_at": string;
+          "updated_at": string;
+          "fired_at": string | null;
+          "replayed"?: boolean;
+        }>;
+      }>;
+    };
+  };
+  /** PUT /api/manage/v1/schedules/{id} — scope lifecycle:publish — needs Idempotency-Key */
+  updateSchedule: {
+    method: "PUT";
+    path: "/api/manage/v1/schedules/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "at"?: string;
+      "repin"?: boolean;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/schedules/{id}/cancel — scope lifecycle:publish — needs Idempotency-Key */
+  cancelSchedule: {
+    method: "POST";
+    path: "/api/manage/v1/schedules/{id}/cancel";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "action": "publish" | "unpublish";
+      "lang": string | null;
+      "pins": Array<{
+        "instance_id": string;
+        "lang": string;
+        "version_id": string;
+      }>;
+      "at": string;
+      "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/redirects — scope content:read */
+  listRedirects: {
+    method: "GET";
+    path: "/api/manage/v1/redirects";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "source": string;
+        "target": string | null;
+        "status": number;
+        "note": string | null;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "replayed"?: boolean;
+      }>;
+      "limits": {
+        "redirects": number;
+        "patterns": number;
+      };
+    };
+  };
+  /** POST /api/manage/v1/redirects — scope settings:write — needs Idempotency-Key */
+  createRedirect: {
+    method: "POST";
+    path: "/api/manage/v1/redirects";
+    params: never;
+    query: never;
+    body: {
+      "source": string;
+      "target"?: string | null;
+      "status": 301 | 302 | 307 | 308 | 410 | 451;
+      "note"?: string | null;
+    };
+    response: {
+      "id": string;
+      "source": string;
+      "target": string | null;
+      "status": number;
+      "note": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/redirects/{id} — scope settings:write — needs Idempotency-Key */
+  updateRedirect: {
+    method: "PUT";
+    path: "/api/manage/v1/redirects/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "source"?: string;
+      "target"?: string | null;
+      "status"?: 301 | 302 | 307 | 308 | 410 | 451;
+      "note"?: string | null;
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "source": string;
+      "target": string | null;
+      "status": number;
+      "note": string | null;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/redirects/{id} — scope settings:write — needs Idempotency-Key */
+  deleteRedirect: {
+    method: "DELETE";
+    path: "/api/manage/v1/redirects/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "source": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/redirects/review — scope content:read */
+  reviewRedirects: {
+    method: "POST";
+    path: "/api/manage/v1/redirects/review";
+    params: never;
+    query: never;
+    body: {
+      "rules": Array<{
+        "source": string;
+        "target"?: string | null;
+        "status": 301 | 302 | 307 | 308 | 410 | 451;
+        "note"?: string | null;
+      }>;
+      "replace"?: boolean;
+      "paths"?: Array<string>;
+    };
+    response: {
+      "valid": boolean;
+      "problems": Array<{
+        "code": string;
+        "message": string;
+        "rule": {
+          "id": string;
+          "source": string;
+        };
+        "other"?: {
+          "id": string;
+          "source": string;
+        };
+        "chain"?: Array<string>;
+        "item"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "resolutions": Array<{
+        "path": string;
+        "rule_id"?: string;
+        "status": number | null;
+        "location": string | null;
+        "hops": Array<{
+          "rule_id": string;
+          "source": string;
+          "status": number;
+          "location": string | null;
+        }>;
+        "chain": boolean;
+        "cycle": boolean;
+      }>;
+    };
+  };
 }
 
 export type ManageOperationsId = keyof ManageOperations;
@@ -3980,6 +4610,24 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },
   getAccessRules: { method: "GET", path: "/api/manage/v1/settings/access-rules" },
   putAccessRules: { method: "PUT", path: "/api/manage/v1/settings/access-rules" },
+  checkEntryRestore: { method: "GET", path: "/api/manage/v1/entries/{id}/restore-check" },
+  bulkPublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-publish" },
+  bulkUnpublishEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-unpublish" },
+  bulkTrashEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-trash" },
+  bulkRestoreEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-restore" },
+  bulkMoveEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-move" },
+  bulkAssignEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-assign" },
+  bulkRelateEntries: { method: "POST", path: "/api/manage/v1/entries/bulk-relate" },
+  createSchedule: { method: "POST", path: "/api/manage/v1/schedules" },
+  listSchedules: { method: "GET", path: "/api/manage/v1/schedules" },
+  getPublishingCalendar: { method: "GET", path: "/api/manage/v1/schedules/calendar" },
+  updateSchedule: { method: "PUT", path: "/api/manage/v1/schedules/{id}" },
+  cancelSchedule: { method: "POST", path: "/api/manage/v1/schedules/{id}/cancel" },
+  listRedirects: { method: "GET", path: "/api/manage/v1/redirects" },
+  createRedirect: { method: "POST", path: "/api/manage/v1/redirects" },
+  updateRedirect: { method: "PUT", path: "/api/manage/v1/redirects/{id}" },
+  deleteRedirect: { method: "DELETE", path: "/api/manage/v1/redirects/{id}" },
+  reviewRedirects: { method: "POST", path: "/api/manage/v1/redirects/review" },
 };
 export type Answer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 

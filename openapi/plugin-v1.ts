@@ -165,6 +165,51 @@ export interface PluginOperations {
       };
     };
   };
+  /** POST /api/plugin/v1/content/{instance_id}/schedules — scope workflow:publish | workflow:unpublish (+ workflow:locale) */
+  scheduleContent: {
+    method: "POST";
+    path: "/api/plugin/v1/content/{instance_id}/schedules";
+    params: {
+      "instance_id": string;
+    };
+    query: Record<string, never>;
+    body: {
+      "kind": "publish" | "unpublish";
+      "at": string;
+      "language_only"?: boolean;
+      "expected_version_id"?: string;
+      "delegation_id": string;
+    };
+    response: {
+      "outcome": {
+        "code": "ok" | "transition_applied" | "idempotent_replay" | "invalid_request" | "plugin_unauthorized" | "capability_refused" | "requester_unauthorized" | "site_suspended" | "content_not_found" | "scheduled_target_stale" | "workflow_conflict" | "dependent_content" | "idempotency_key_reused" | "transition_unavailable" | "transition_refused" | "rate_limited" | "temporary_failure";
+        "message": string;
+        "retry": boolean;
+      };
+      "data": {
+        "id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "action": "publish" | "unpublish";
+        "lang": string | null;
+        "pins": Array<{
+          "instance_id": string;
+          "lang": string;
+          "version_id": string;
+        }>;
+        "at": string;
+        "state": "scheduled" | "done" | "stale" | "failed" | "cancelled";
+        "outcome_code": string | null;
+        "outcome_message": string | null;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "fired_at": string | null;
+        "replayed"?: boolean;
+      };
+    };
+  };
   /** POST /api/plugin/v1/launch/exchange */
   exchangeLaunchCode: {
     method: "POST";
@@ -208,6 +253,7 @@ export const PluginOperationsRoutes: { readonly [K in PluginOperationsId]: { rea
   listContent: { method: "GET", path: "/api/plugin/v1/content" },
   getContent: { method: "GET", path: "/api/plugin/v1/content/{instance_id}" },
   transitionContent: { method: "POST", path: "/api/plugin/v1/content/{instance_id}/transitions" },
+  scheduleContent: { method: "POST", path: "/api/plugin/v1/content/{instance_id}/schedules" },
   exchangeLaunchCode: { method: "POST", path: "/api/plugin/v1/launch/exchange" },
 };
 export type Answer<K extends PluginOperationsId> = PluginOperations[K]["response"];

@@ -20,6 +20,8 @@ export interface RouteSpec {
   idempotent?: boolean;
   /** A POST that writes nothing lasting: the router asks no Idempotency-Key for it. */
   noKey?: true;
+  /** A POST that only reads (its question needs a body, e.g. the redirect review): MCP `readOnlyHint` like a GET. */
+  readOnly?: true;
   /**
    * The write removes, withdraws or overwrites what it cannot give back by itself (delete, Trash,
    * unpublish, replacing a definition or settings, taking over a lease): MCP `destructiveHint`.

@@ -50,6 +50,12 @@ export const Entry = v.pipe(
         v.description("Writes only: markup the sanitiser left out of a rich-text value (docs/rich-text.md)."),
       ),
     ),
+    schedules: v.optional(
+      v.pipe(
+        v.array(v.object({ id: v.string(), action: v.picklist(["publish", "unpublish"]), at: v.string(), state: v.string(), outcome_code: v.nullable(v.string()) })),
+        v.description("GET /entries/{id} only: this language's pending schedules and those that ended stale or failed (docs/scheduled-publishing.md), soonest first."),
+      ),
+    ),
     replayed: v.optional(v.boolean()),
   }),
   v.title("Entry"),
@@ -65,7 +71,11 @@ const TrashAnswer = v.object({ instance_ids: v.array(v.string()), translation_gr
 export const CreateEntryBody = v.strictObject({ model_id: Id, lang: v.optional(Lang), slug: v.optional(Slug), fields: Fields });
 export const SaveDraftBody = v.strictObject({ expected_version_id: Id, fields: Fields, slug: v.optional(Slug) });
 export const AddLanguageBody = v.strictObject({ lang: Lang, slug: v.optional(Slug), fields: v.optional(Fields) });
-export const PublishBody = v.strictObject({ expected_version_id: v.optional(Id), expected_workflow_revision: v.optional(Revision) });
+export const PublishBody = v.strictObject({
+  expected_version_id: v.optional(Id),
+  expected_workflow_revision: v.optional(Revision),
+  redirect_old_address: v.optional(v.pipe(v.boolean(), v.description("When the item is served under another slug now and its model has a site_path: add a 301 from the old website address to the new one (docs/redirects.md)."))),
+});
 export const UnpublishBody = v.strictObject({ expected_published_version_id: v.optional(Id), expected_workflow_revision: v.optional(Revision) });
 export const MoveBody = v.strictObject({ to: v.pipe(v.string(), v.minLength(1), v.maxLength(40)), expected_workflow_revision: Revision });
 export const TrashBody = v.strictObject({ language_only: v.optional(v.boolean()) });
@@ -109,7 +119,7 @@ export const entryRoutes: readonly RouteSpec[] = [
   { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: ["invalid_field_key", ...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors, "locked", "lock_lost"] },
   { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
   { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", ...richTextErrors, "write_conflict", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
-  { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash", "locked", "lock_lost"] },
+  { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash", "locked", "lock_lost", "address_redirected", "redirect_cycle", "redirect_limit", "redirect_reserved", "redirect_ambiguous"] },
   { operationId: "unpublishEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/unpublish", summary: "Withdraw this language from the public API", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: UnpublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "moveEntry", repeatable: true, method: "post", path: "/entries/{id}/move", summary: "A workflow step that neither publishes nor unpublishes", scope: "workflow:move", idempotent: true, params: EntryPath, body: MoveBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "trashEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/trash", summary: "Move the item (or one language) to Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_published", "entry_in_trash", "missing_permission", "not_owner", "locale_denied", "locked", "lock_lost"] },

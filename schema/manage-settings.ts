@@ -29,7 +29,8 @@ export const UpdateSettingsBody = v.strictObject({
   locale_fallback_enabled: v.optional(v.boolean()),
   search: v.optional(SearchBody),
   embed_origins: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(20))),
-  retention: v.optional(v.strictObject({ trash_days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(365)) })),
+  // Spec 3, Limits: Trash retention 30 days; a site may only shorten it (docs/trash-retention.md).
+  retention: v.optional(v.strictObject({ trash_days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(30, "Trash is kept at most 30 days (spec 3); trash_days can only shorten it."), v.description("Days Trash is kept before the alarm deletes it for good: 1 to 30 (default 30).")) })),
   review: v.optional(v.strictObject({ required: v.boolean() })),
   validation_mode: v.optional(v.picklist(["default", "strict"])),
   media: v.optional(MediaSettingsBody),

@@ -90,7 +90,7 @@ function objectSchema(schema: AnySchema | undefined): { properties: Record<strin
 }
 
 function annotations(route: RouteSpec): ToolAnnotations {
-  const read = route.method === "get";
+  const read = route.method === "get" || route.readOnly === true;
   return {
     title: route.summary,
     readOnlyHint: read,

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
-import { Context, ContentItemQuery, ContentListQuery, ContentPage, ContentSummary, LaunchExchange, OUTCOMES, PROTOCOL_BASE, TransitionCommand, type OutcomeCode } from "./plugin-protocol";
+import { Context, ContentItemQuery, ContentListQuery, ContentPage, ContentSummary, LaunchExchange, OUTCOMES, PROTOCOL_BASE, ScheduleCommand, TransitionCommand, type OutcomeCode } from "./plugin-protocol";
+import { Schedule } from "./manage-schedules";
 
 /**
  * Plugin protocol v1 as a route table (docs/plugins.md): the router (workers/plugin/router.ts)
@@ -95,6 +96,18 @@ export const pluginRoutes: readonly RouteSpec[] = [
       "transition_unavailable",
       "transition_refused",
     ],
+  },
+  {
+    operationId: "scheduleContent",
+    method: "post",
+    path: "/content/{instance_id}/schedules",
+    summary: "Schedule a publish or unpublish for the person of a delegation; one language alone needs workflow:locale (Idempotency-Key optional)",
+    scope: "workflow:publish | workflow:unpublish (+ workflow:locale)",
+    params: instanceParam,
+    query: noQuery,
+    body: ScheduleCommand,
+    response: answer(Schedule),
+    errors: [...common, "capability_refused", "requester_unauthorized", "content_not_found", "scheduled_target_stale", "idempotency_key_reused", "transition_unavailable", "transition_refused"],
   },
   {
     operationId: "exchangeLaunchCode",

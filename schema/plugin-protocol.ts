@@ -97,6 +97,20 @@ export const UnpublishCommand = v.strictObject({
   delegation_id: id64,
 });
 
+/**
+ * A scheduled publish or unpublish (docs/scheduled-publishing.md, "Plugins"): `workflow:publish` or
+ * `workflow:unpublish` as for a transition; one language alone (`language_only`) also needs
+ * `workflow:locale` (spec 2 rule 11).
+ */
+export const ScheduleCommand = v.strictObject({
+  kind: v.picklist(["publish", "unpublish"]),
+  at: v.pipe(v.string(), v.minLength(1), v.maxLength(40)),
+  language_only: v.optional(v.boolean()),
+  expected_version_id: v.optional(id64),
+  delegation_id: id64,
+});
+export type ScheduleCommand = v.InferOutput<typeof ScheduleCommand>;
+
 /** A transition command is exactly one of the two. */
 export const TransitionCommand = v.variant("kind", [PublishCommand, UnpublishCommand]);
 export type TransitionCommand = v.InferOutput<typeof TransitionCommand>;

@@ -206,6 +206,23 @@ export const publicSurface: Surface = {
       errors: ["not_found"],
     },
     {
+      operationId: "listPublicRedirects",
+      method: "get",
+      path: "/v1/_redirects",
+      summary: "Every redirect rule of the site, for a website to apply at its edge (cacheable; purged when a rule changes; docs/redirects.md)",
+      response: v.strictObject({ data: v.array(v.strictObject({ source: v.string(), target: v.nullable(v.string()), status: v.number() })) }),
+      errors: ["not_found"],
+    },
+    {
+      operationId: "resolveRedirect",
+      method: "get",
+      path: "/v1/_redirects/resolve",
+      summary: "What one address resolves to: the first rule's status and the final location after chains (status null: no rule)",
+      query: v.strictObject({ path: v.pipe(v.string(), v.minLength(1), v.maxLength(512), v.startsWith("/")) }),
+      response: v.strictObject({ data: v.strictObject({ path: v.string(), status: v.nullable(v.number()), location: v.nullable(v.string()), hops: v.number() }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
       operationId: "search",
       method: "get",
       path: "/v1/_search",

@@ -6,6 +6,9 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_permissions: 400,
   public_filter_too_many: 400,
+  // Bulk actions (docs/bulk-actions.md): more than 25 ids; the retired generic /many and /bulk paths.
+  bulk_limit_exceeded: 400,
+  bulk_route_gone: 410,
   manifest_too_large: 400,
   unauthorized: 401,
   plugin_unauthorized: 401,
@@ -75,6 +78,17 @@ export const ERROR_STATUS = {
   installation_not_active: 409,
   plugin_unavailable: 409,
   scheduled_target_stale: 409,
+  // Scheduled publishing (docs/scheduled-publishing.md): a schedule that already fired, went stale or was cancelled.
+  schedule_not_pending: 409,
+  schedule_time_past: 422,
+  // Redirects (docs/redirects.md): each refusal names the rule.
+  redirect_limit: 409,
+  redirect_source_taken: 409,
+  redirect_address_live: 409,
+  address_redirected: 409,
+  redirect_reserved: 422,
+  redirect_ambiguous: 422,
+  redirect_cycle: 422,
   write_conflict: 409,
   media_duplicate: 409,
   // Media folders (docs/media.md, "Folders").

@@ -19,6 +19,8 @@ import { updateMedia } from "../../shared/services/media/edit";
 import { replaceMedia } from "../../shared/services/media/replace";
 import * as mediaOriginals from "../../shared/services/media/original-writes";
 import { removeMedia } from "../../shared/services/media/remove";
+import * as schedules from "../../shared/services/schedules/schedules";
+import * as redirects from "../../shared/services/redirects/redirects";
 import * as backendReadTokens from "../../shared/services/generator/read-tokens";
 import * as importSources from "../../shared/services/imports/sources";
 import { recordImportPart } from "../../shared/services/imports/upload";
@@ -91,6 +93,14 @@ export const COMMANDS = {
   removeMediaOriginal: { build: mediaOriginals.removeMediaOriginal, status: 200 },
   // Media remove (POST /media/{id}/remove; docs/media.md, "Remove"): R2 deletes follow the commit.
   removeMedia: { build: removeMedia, status: 200 },
+  // Scheduled publishing (docs/scheduled-publishing.md): the alarm fires them (objects/site/schedule-runner.ts).
+  createSchedule: { build: schedules.createSchedule, status: 201 },
+  updateSchedule: { build: schedules.updateSchedule, status: 200 },
+  cancelSchedule: { build: schedules.cancelSchedule, status: 200 },
+  // Redirects (docs/redirects.md): each write checks the whole set.
+  createRedirect: { build: redirects.createRedirect, status: 201 },
+  updateRedirect: { build: redirects.updateRedirect, status: 200 },
+  deleteRedirect: { build: redirects.deleteRedirect, status: 200 },
   // Read tokens of the generated backend (docs/generated-backend.md, "Access").
   createBackendReadToken: { build: backendReadTokens.createBackendReadToken, status: 201 },
   revokeBackendReadToken: { build: backendReadTokens.revokeBackendReadToken, status: 200 },

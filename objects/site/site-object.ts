@@ -7,6 +7,7 @@ import { runCopyStep } from "../../shared/services/site-copy/step";
 import type { CopyProgress } from "../../shared/services/site-copy/progress";
 import { runDeleteStep, type DeleteProgress } from "../../shared/services/site-delete";
 import * as lifecycle from "../../shared/services/lifecycle";
+import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput } from "../../shared/services/bulk/actions";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
 import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
@@ -29,6 +30,14 @@ import { WriteRunner } from "./write-runner";
 import { policyStep, type WritePrepare } from "./policy-step";
 import { JobStepRunner, type JobStepAnswer, type JobStepRequest } from "./job-steps";
 import { JOB_STEPS, type JobStepName } from "./job-step-registry";
+import { TrashRetention } from "./trash-retention";
+import { ScheduleRunner } from "./schedule-runner";
+
+/** Commands after which Trash retention looks at D1 again: Trash grew, or the window may have changed. */
+const TRASH_CHANGES: ReadonlySet<string> = new Set(["trash", "updateSettings"]);
+
+/** Commands after which the schedule runner looks at D1 again. */
+const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule"]);
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -50,6 +59,8 @@ export class SiteObject extends DurableObject<Env> {
   readonly #sent = new SentEvents();
   readonly #identity: SiteIdentity;
   readonly #jobSteps: JobStepRunner;
+  readonly #trash: TrashRetention;
+  readonly #schedules: ScheduleRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,6 +76,8 @@ export class SiteObject extends DurableObject<Env> {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
     });
+    this.#trash = new TrashRetention(ctx.storage, this.#clock, env, this.#writes);
+    this.#schedules = new ScheduleRunner(ctx.storage, this.#clock, env, this.#writes);
   }
 
   // ── Content writes: the one lifecycle path, serialised per site ──────────────────────────────
@@ -107,9 +120,14 @@ export class SiteObject extends DurableObject<Env> {
   }
 
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
-  command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
+  async command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    return this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
+    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
+    // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
+    if (outcome.ok && !outcome.value.replayed && TRASH_CHANGES.has(name)) await this.#wakeBy(await this.#trash.forget());
+    // A schedule made, moved or cancelled: the alarm learns the next due time (docs/scheduled-publishing.md).
+    if (outcome.ok && !outcome.value.replayed && SCHEDULE_CHANGES.has(name)) await this.#wakeBy(await this.#schedules.forget());
+    return outcome;
   }
 
   /**
@@ -121,6 +139,20 @@ export class SiteObject extends DurableObject<Env> {
     this.#armSweep();
     this.#identity.note(request.siteId);
     return this.#jobSteps.run(request, JOB_STEPS[name] as never);
+  }
+
+  /** A bulk action on up to 25 entries (docs/bulk-actions.md): each id as its single route would write it. */
+  async bulk(action: BulkAction, request: C.WriteRequest<BulkInput>): Promise<Outcome<C.WriteAnswer<BulkAnswer>>> {
+    if (!Object.hasOwn(BULK_ACTIONS, action)) throw new TypeError(`unknown bulk action ${String(action)}`);
+    this.#armSweep();
+    this.#identity.note(request.siteId);
+    if (request.rate) {
+      const refused = this.#spendRate(request.rate);
+      if (refused) return refused;
+    }
+    const outcome = await this.#writes.runBulk(request, action);
+    if (outcome.ok && !outcome.value.replayed && action === "trash") await this.#wakeBy(await this.#trash.forget());
+    return outcome;
   }
 
   // ── Editing leases ───────────────────────────────────────────────────────────────────────
@@ -260,7 +292,11 @@ export class SiteObject extends DurableObject<Env> {
     if (siteId && this.#sent.takeCheck(this.#clock.now(), scanned)) await this.#resendUnconsumed(siteId);
     if (siteId) await this.#removeStoppedUploads(siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
-    const next = [this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
+    // Due schedules first (they are on time); each transition runs through the write queue.
+    const scheduleDue = siteId ? await this.#schedules.run(siteId) : null;
+    // Trash past its window (spec 3: 30 days): one bounded batch per alarm; each purge runs through the write queue.
+    const trashDue = siteId ? await this.#trash.run(siteId) : null;
+    const next = [scheduleDue, trashDue, this.#ledger.nextExpiry(), this.#leases.nextExpiry(), this.#limits.nextExpiry(), this.#uploads.nextDue(), this.#cleanup.nextDue(), this.#sent.nextDue()].filter(
       (t): t is number => t !== null,
     );
     if (next.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...next), this.#clock.now() + 1000));
@@ -275,11 +311,17 @@ export class SiteObject extends DurableObject<Env> {
     this.#armSweep();
     this.#identity.note(request.siteId);
     if (request.rate) {
-      const { bucket, limit, windowMs, message } = request.rate;
-      const rate = this.#limits.take(bucket, limit, windowMs);
-      if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
+      const refused = this.#spendRate(request.rate);
+      if (refused) return refused;
     }
     return this.#writes.run(request, build, status, prepare);
+  }
+
+  /** Spends a command's rate window; the refusal when it is used up. */
+  #spendRate({ bucket, limit, windowMs, message }: C.RateSpend): Outcome<never> | undefined {
+    const rate = this.#limits.take(bucket, limit, windowMs);
+    if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
+    return undefined;
   }
 
   /**

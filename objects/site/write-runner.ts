@@ -6,6 +6,9 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
 import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
+import { idempotencyStatement, type CommittedEvent } from "../../shared/services/lifecycle/commit-plan";
+import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput, type BulkResult } from "../../shared/services/bulk/actions";
+import { commit } from "../../shared/db/batch";
 import { preloadWrite } from "../../shared/services/lifecycle/preload";
 import { enqueueEvents, markEnqueued, sendEvents } from "./after-commit";
 import type { WriteAnswer, WriteRequest } from "./commands";
@@ -52,34 +55,8 @@ export class WriteRunner {
     prepare?: WritePrepare<I>,
   ): Promise<Outcome<WriteAnswer<T>>> {
     const idem = request.idempotency;
-    if (idem) {
-      const claim = this.ledger.claim(idem);
-      if (claim.kind === "replay") return { ok: true, value: this.#replay<T>(claim.status, claim.body) };
-      if (claim.kind === "reused") return refusal("idempotency_key_reused", "This Idempotency-Key was used for a different request.");
-      if (claim.kind === "in_progress") {
-        if (claim.retryAfterSeconds !== null) {
-          return refusal("idempotency_in_progress", "The first request with this key is still running.", { retry_after: claim.retryAfterSeconds });
-        }
-        // Stale-pending (spec 2: 409 without Retry-After), unless this request can resolve it. Taken
-        // over synchronously, so identical requests arriving meanwhile see it running (Retry-After)
-        // and exactly one resolves it; a command stuck here is never taken over.
-        if (!this.ledger.takeOver(idem.scope, idem.key)) return refusal("idempotency_in_progress", STALE_MESSAGE);
-        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
-          (answer) => ({ known: true as const, answer }),
-          () => ({ known: false as const, answer: undefined }),
-        );
-        if (!written.known) {
-          this.ledger.release(idem.scope, idem.key);
-          return refusal("idempotency_in_progress", STALE_MESSAGE);
-        }
-        // Rule 3: the batch committed with its answer → answered from what it wrote.
-        if (written.answer) {
-          this.ledger.complete(idem.scope, idem.key, written.answer);
-          return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
-        }
-        // Nothing was written: the retry runs, under the claim it took over.
-      }
-    }
+    const early = await this.#claim<T>(request);
+    if (early) return early;
     let prepared: Prepared<I> | undefined;
     try {
       prepared = prepare ? await prepare(request.input) : undefined;
@@ -118,22 +95,133 @@ export class WriteRunner {
         const explained = prepared?.explain(error.toFailure());
         return { ok: false, error: (explained ?? error).toFailure() };
       }
-      // A fault (D1 or transport) may come after the batch committed: rule 3 answers such a
-      // write from what it wrote; only a write known not to have committed frees its key.
-      // If even that read fails, the claim stays pending and a later retry resolves it from D1.
-      if (idem) {
-        const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
-          (answer) => ({ known: true as const, answer }),
-          () => ({ known: false as const, answer: undefined }),
-        );
-        if (written.answer) {
-          this.ledger.complete(idem.scope, idem.key, written.answer);
-          return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
-        }
-        if (written.known) this.ledger.free(idem.scope, idem.key);
-      }
+      const answered = await this.#afterFault<T>(request);
+      if (answered) return answered;
       throw error;
     }
+  }
+
+  /**
+   * A bulk action (docs/bulk-actions.md): one Idempotency-Key for the request, then, in the write
+   * queue, each id in input order through the ordinary single-entry builders. An id's languages
+   * (publish, unpublish) are all built and lease-checked before the first commits, so a refusal of
+   * one language leaves the whole item unchanged; a refused id never stops the others. The answer
+   * is recorded with the key once every id ran.
+   */
+  async runBulk(request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
+    const idem = request.idempotency;
+    const early = await this.#claim<BulkAnswer>(request);
+    if (early) return early;
+    try {
+      const done = await this.queue.run(async () => {
+        const ctx = await this.#context(request);
+        const events: CommittedEvent[] = [];
+        const tags = new Set<string>();
+        const results: BulkResult[] = [];
+        for (const id of request.input.ids) results.push(await this.#bulkOne(ctx, request, action, id, events, tags));
+        const answer: BulkAnswer = { action, results };
+        if (idem) await commit(ctx.d1, [idempotencyStatement(ctx, { ...idem, status: 200 }, answer)]);
+        return { answer, events, tags: [...tags] };
+      });
+      if (idem) this.ledger.complete(idem.scope, idem.key, { status: 200, body: JSON.stringify(done.answer) });
+      const purge = await purgeAfterCommit(this.env, this.purger, done.tags);
+      await this.#handOver(request.siteId, done.events.map((e) => e.id));
+      return { ok: true, value: { status: 200, body: done.answer, replayed: false, events: done.events, purge } };
+    } catch (error) {
+      if (error instanceof AppError) {
+        if (idem) this.ledger.free(idem.scope, idem.key);
+        return { ok: false, error: error.toFailure() };
+      }
+      const answered = await this.#afterFault<BulkAnswer>(request);
+      if (answered) return answered;
+      throw error;
+    }
+  }
+
+  /** One id of a bulk action: its steps validated together, then committed one by one. */
+  async #bulkOne(ctx: LifecycleContext, request: WriteRequest<BulkInput>, action: BulkAction, id: string, events: CommittedEvent[], tags: Set<string>): Promise<BulkResult> {
+    const changed: BulkResult["changed"] = [];
+    try {
+      const steps = await BULK_ACTIONS[action](ctx, id, request.input);
+      const plans: WritePlan<unknown>[] = [];
+      for (const step of steps) {
+        const plan = await step.build(ctx);
+        this.#checkLeases(request, plan, [step.instance_id]);
+        plans.push(plan);
+      }
+      for (const [i, step] of steps.entries()) {
+        // The first plan was built on what is committed now; a later language is built again on
+        // what the earlier ones committed (its dependents, its group's first publication).
+        const plan = i === 0 ? plans[0] : await step.build(ctx);
+        if (!plan) continue;
+        if (i > 0) this.#checkLeases(request, plan, [step.instance_id]);
+        const committed = await commitPlan(ctx, plan);
+        events.push(...committed.events);
+        for (const tag of committed.purgeTags) tags.add(tag);
+        changed.push({ instance_id: step.instance_id, lang: step.lang });
+      }
+      return { id, status: 200, changed };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { id, status: error.status, changed, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    }
+  }
+
+  /**
+   * Claims the request's Idempotency-Key (if any): an answer when the command must not run (a
+   * replay, a reused key, a claim in progress, or a stale one resolved from what it wrote), else
+   * undefined and the command runs under the claim.
+   */
+  async #claim<T>(request: WriteRequest<object>): Promise<Outcome<WriteAnswer<T>> | undefined> {
+    const idem = request.idempotency;
+    if (!idem) return undefined;
+    const claim = this.ledger.claim(idem);
+    if (claim.kind === "replay") return { ok: true, value: this.#replay<T>(claim.status, claim.body) };
+    if (claim.kind === "reused") return refusal("idempotency_key_reused", "This Idempotency-Key was used for a different request.");
+    if (claim.kind !== "in_progress") return undefined;
+    if (claim.retryAfterSeconds !== null) {
+      return refusal("idempotency_in_progress", "The first request with this key is still running.", { retry_after: claim.retryAfterSeconds });
+    }
+    // Stale-pending (spec 2: 409 without Retry-After), unless this request can resolve it. Taken
+    // over synchronously, so identical requests arriving meanwhile see it running (Retry-After)
+    // and exactly one resolves it; a command stuck here is never taken over.
+    if (!this.ledger.takeOver(idem.scope, idem.key)) return refusal("idempotency_in_progress", STALE_MESSAGE);
+    const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
+      (answer) => ({ known: true as const, answer }),
+      () => ({ known: false as const, answer: undefined }),
+    );
+    if (!written.known) {
+      this.ledger.release(idem.scope, idem.key);
+      return refusal("idempotency_in_progress", STALE_MESSAGE);
+    }
+    // Rule 3: the batch committed with its answer → answered from what it wrote.
+    if (written.answer) {
+      this.ledger.complete(idem.scope, idem.key, written.answer);
+      return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
+    }
+    // Nothing was written: the retry runs, under the claim it took over.
+    return undefined;
+  }
+
+  /**
+   * After a fault (D1 or transport), which may come after the batch committed: rule 3 answers such a
+   * write from what it wrote; only a write known not to have committed frees its key. If even that
+   * read fails, the claim stays pending and a later retry resolves it from D1. Undefined: rethrow.
+   */
+  async #afterFault<T>(request: WriteRequest<object>): Promise<Outcome<WriteAnswer<T>> | undefined> {
+    const idem = request.idempotency;
+    if (idem) {
+      const written = await this.#committedAnswer(request.siteId, idem.scope, idem.key, idem.fingerprint).then(
+        (answer) => ({ known: true as const, answer }),
+        () => ({ known: false as const, answer: undefined }),
+      );
+      if (written.answer) {
+        this.ledger.complete(idem.scope, idem.key, written.answer);
+        return { ok: true, value: this.#replay<T>(written.answer.status, written.answer.body) };
+      }
+      if (written.known) this.ledger.free(idem.scope, idem.key);
+    }
+    return undefined;
   }
 
   async #context(request: WriteRequest<object>): Promise<LifecycleContext> {
@@ -176,8 +264,8 @@ export class WriteRunner {
    * Runs after the plan is built (authorised) and before anything of it is written; a replay of a
    * completed key was answered before this and is not asked again.
    */
-  #checkLeases(request: WriteRequest<object>, plan: WritePlan<unknown>): void {
-    const resources = plan.locks ?? namedInstance(request.input);
+  #checkLeases(request: WriteRequest<object>, plan: WritePlan<unknown>, named: string[] = namedInstance(request.input)): void {
+    const resources = plan.locks ?? named;
     if (resources.length === 0) return;
     const admission = this.leases.admitWrite({ resources, holder: request.actor.id, ...(request.leaseToken ? { token: request.leaseToken } : {}) });
     if (admission === "locked") throw new AppError("locked", "Someone else is editing this entry.");

@@ -290,3 +290,37 @@ export interface SavedQueriesTable {
   created_at: string;
   updated_at: string;
 }
+
+/** Scheduled publishing (migrations/d1/0037_schedules.sql, docs/scheduled-publishing.md). */
+export interface SchedulesTable {
+  id: string;
+  site_id: string;
+  translation_group_id: string;
+  model_id: string;
+  action: "publish" | "unpublish";
+  lang: string | null;
+  pins: string;
+  at: string;
+  state: "scheduled" | "done" | "stale" | "failed" | "cancelled";
+  outcome_code: string | null;
+  outcome_message: string | null;
+  revision: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  fired_at: string | null;
+}
+
+/** Redirects (migrations/d1/0038_redirects.sql, docs/redirects.md). */
+export interface RedirectsTable {
+  id: string;
+  site_id: string;
+  source: string;
+  target: string | null;
+  status: number;
+  note: string | null;
+  revision: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}

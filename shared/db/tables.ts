@@ -70,6 +70,8 @@ export const SITE_TABLES = [
   "export_pages",
   "saved_queries",
   "menus",
+  "schedules",
+  "redirects",
 ] as const;
 
 /**

@@ -51,6 +51,17 @@ export const EVENT_NAMES = [
   // Menus (docs/menus.md).
   "menu.updated",
   "menu.deleted",
+  // Scheduled publishing (docs/scheduled-publishing.md).
+  "schedule.created",
+  "schedule.updated",
+  "schedule.cancelled",
+  "schedule.fired",
+  "schedule.stale",
+  "schedule.failed",
+  // Redirects (docs/redirects.md).
+  "redirect.created",
+  "redirect.updated",
+  "redirect.deleted",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

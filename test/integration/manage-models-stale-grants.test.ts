@@ -114,7 +114,7 @@ describe("management API: model apply refusals for stale grants and scopes", () 
     expect(created.status).toBe(201);
     type WithSettings = ModelBody & { settings: { preview_url: string | null; icon: string | null; help_text: string | null } };
     const read = await manage<WithSettings>(token, "GET", `/models/${created.body.model_id}`);
-    expect(read.body.settings).toEqual({ preview_url: null, icon: "file-text", help_text: "One page of the site." });
+    expect(read.body.settings).toEqual({ preview_url: null, icon: "file-text", help_text: "One page of the site.", site_path: null });
 
     const updated = await manage<WriteBody>(token, "PUT", `/models/${created.body.model_id}`, {
       body: { expected_revision: 1, model: { settings: { preview_url: "https://www.example.com/{lang}/{slug}", help_text: null } } },
@@ -122,7 +122,7 @@ describe("management API: model apply refusals for stale grants and scopes", () 
     expect(updated.status).toBe(200);
     expect(updated.body.revision).toBe(2);
     const after = await manage<WithSettings>(token, "GET", `/models/${created.body.model_id}`);
-    expect(after.body.settings).toEqual({ preview_url: "https://www.example.com/{lang}/{slug}", icon: "file-text", help_text: null });
+    expect(after.body.settings).toEqual({ preview_url: "https://www.example.com/{lang}/{slug}", icon: "file-text", help_text: null, site_path: null });
     expect(after.body.name).toBe("Page");
 
     for (const settings of [{ preview_url: "javascript:alert(1)" }, { icon: "Not An Icon" }, { colour: "red" }]) {

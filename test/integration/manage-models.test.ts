@@ -215,7 +215,7 @@ describe("management API: one shape of a model definition (spec 2: complete defi
       kind: "collection",
       is_public: true,
       enableI18n: true,
-      settings: { preview_url: null, icon: "calendar", help_text: null },
+      settings: { preview_url: null, icon: "calendar", help_text: null, site_path: null },
       unique_combinations: [],
     });
     expect(read.body.definition.fields.map((f) => f.key)).toEqual(["title", "starts"]);

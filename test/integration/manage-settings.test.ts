@@ -29,10 +29,10 @@ describe("management API: settings", () => {
     expect(read.body.settings).toMatchObject({ locale_fallback_enabled: true, retention: { trash_days: 30 }, review: { required: false }, validation_mode: "default" });
 
     const key = newKey();
-    const body = { retention: { trash_days: 90 }, review: { required: true }, validation_mode: "strict", embed_origins: ["https://app.example.com", "https://cms.example.org:8443"], expected_revision: 0 };
+    const body = { retention: { trash_days: 14 }, review: { required: true }, validation_mode: "strict", embed_origins: ["https://app.example.com", "https://cms.example.org:8443"], expected_revision: 0 };
     const put = await manage<SettingsView>(token, "PUT", "/settings", { key, body });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ revision: 1, search_reindexed: false, settings: { retention: { trash_days: 90 }, review: { required: true }, validation_mode: "strict", locale_fallback_enabled: true } });
+    expect(put.body).toMatchObject({ revision: 1, search_reindexed: false, settings: { retention: { trash_days: 14 }, review: { required: true }, validation_mode: "strict", locale_fallback_enabled: true } });
     const replay = await manage<SettingsView & { replayed?: boolean }>(token, "PUT", "/settings", { key, body });
     expect(replay.body).toEqual({ ...put.body, replayed: true });
     expect((await stored(s)).settings_revision).toBe(1);
@@ -52,7 +52,7 @@ describe("management API: settings", () => {
     const before = await stored(s);
     const bad: unknown[] = [
       { retention: { trash_days: 0 } },
-      { retention: { trash_days: 366 } },
+      { retention: { trash_days: 31 } },
       { validation_mode: "loose" },
       { unknown: 1 },
       { review: { required: true, extra: 1 } },

@@ -88,9 +88,11 @@ describe("remote MCP tools: generated from the route table", () => {
     expect(hints("trash_entry")).toEqual([false, true, true]);
     expect(hints("update_settings")).toEqual([false, true, true]);
     expect(hints("take_over_editing")).toEqual([false, true, false]);
+    expect(hints("review_redirects")).toEqual([true, false, true]);
     for (const route of manageSurface.routes.filter((r) => !OMITTED.includes(r.operationId) && !r.multipart)) {
       const a = tools.get(snake(route.operationId))?.annotations;
-      expect(a?.readOnlyHint, route.operationId).toBe(route.method === "get");
+      // A POST that only reads (RouteSpec.readOnly: the redirect review) is read-only like a GET.
+      expect(a?.readOnlyHint, route.operationId).toBe(route.method === "get" || route.readOnly === true);
       expect(a?.destructiveHint, route.operationId).toBe(route.destructive === true);
     }
   });

@@ -18,6 +18,7 @@ import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
 import type { DeferredRate, ManageAuthority, ManageCall, ManageHandler } from "./context";
 import { isCommandHandler } from "./respond";
+import { requireNotRetiredBulkPath } from "./retired-bulk-paths";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -34,7 +35,7 @@ function rateLimit(env: Env): number {
 }
 
 /** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
-const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry"]);
+const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry", "bulkPublishEntries", "bulkUnpublishEntries", "bulkMoveEntries"]);
 
 const match = routeTable(MANAGE_BASE, manageSurface.routes);
 const emptyQuery = v.strictObject({});
@@ -154,6 +155,8 @@ export async function takeManageRate(env: Env, auth: Pick<ManageAuthority, "call
  */
 export async function dispatchManage(request: Request, env: Env, auth: ManageAuthority, found?: RouteMatch<RouteSpec>, rate?: DeferredRate): Promise<Response> {
   const url = new URL(request.url);
+  // Before matching: `/entries/bulk` would otherwise read as the entry "bulk" (spec 3: 410).
+  if (url.pathname.startsWith(`${MANAGE_BASE}/`)) requireNotRetiredBulkPath(url.pathname.slice(MANAGE_BASE.length));
   const matched = found ?? (await match(request));
   if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);

@@ -1,4 +1,4 @@
-import type { TransitionCommand } from "../../schema/plugin-protocol";
+import type { ScheduleCommand, TransitionCommand } from "../../schema/plugin-protocol";
 import type { ReadsWithInstallation } from "../../shared/auth/plugin-authority";
 import { delegationReads, delegationRowsOf, type DelegationRows } from "../../shared/auth/plugin-delegation";
 import { sha256Hex } from "../../shared/crypto/digest";
@@ -49,7 +49,8 @@ export async function pluginReadPlan(input: ParsedInput, now: number): Promise<P
     case "getContent":
       return input.query.delegation_id === undefined ? undefined : delegationPlan(input.query.delegation_id);
     case "transitionContent":
-      return delegationPlan((input.body as TransitionCommand).delegation_id);
+    case "scheduleContent":
+      return delegationPlan((input.body as TransitionCommand | ScheduleCommand).delegation_id);
     case "exchangeLaunchCode": {
       const digest = await sha256Hex((input.body as { code: string }).code);
       return {

@@ -1,5 +1,5 @@
 import { pluginSurface } from "../../schema/plugin-api";
-import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type TransitionCommand } from "../../schema/plugin-protocol";
+import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type ScheduleCommand, type TransitionCommand } from "../../schema/plugin-protocol";
 import type { RouteSpec } from "../../schema/contract";
 import type { DeferredRate } from "../../objects/site/commands";
 import { authenticatePluginWith } from "../../shared/auth/plugin-authority";
@@ -20,6 +20,7 @@ import { outcomeResponse, renderPluginError } from "./outcome";
 import { parseJsonText } from "../http/json-body";
 import { readCappedBody, singleValuedQuery } from "./request";
 import { runTransition } from "./transitions";
+import { runSchedule } from "./schedules";
 import { pluginReadPlan, type PluginPreread } from "./request-reads";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 
@@ -80,6 +81,10 @@ async function transition(call: PluginCall): Promise<Response> {
   return runTransition(call, call.params.instance_id ?? "", call.body as TransitionCommand);
 }
 
+async function schedule(call: PluginCall): Promise<Response> {
+  return runSchedule(call, call.params.instance_id ?? "", call.body as ScheduleCommand);
+}
+
 async function exchange(call: PluginCall): Promise<Response> {
   const { code } = call.body as { code: string };
   return outcomeResponse("ok", "Launch code exchanged.", await exchangeLaunchCode(call.d1, call.installation, code, call.now, call.preread.exchange));
@@ -91,6 +96,7 @@ export const PLUGIN_HANDLERS: Readonly<Record<string, Handler>> = {
   listContent: contentList,
   getContent: contentItem,
   transitionContent: transition,
+  scheduleContent: schedule,
   exchangeLaunchCode: exchange,
 };
 

@@ -21,6 +21,7 @@ import { readSiteChrome, robotsResponse } from "../public/site-chrome";
 import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
+import { publicRedirects, resolveParam, resolveRedirect } from "../public/redirects";
 
 export { publicNotFound };
 
@@ -59,6 +60,14 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   listRichBlocks: async ({ request, env, ctx, url, site }) => {
     parseNoParams(url);
     return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, async () => richBlocks(await siteScopedDatabase(env, site.id), site));
+  },
+  listPublicRedirects: async ({ request, env, ctx, url, site }) => {
+    parseNoParams(url);
+    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, async () => publicRedirects(await siteScopedDatabase(env, site.id), site));
+  },
+  resolveRedirect: async ({ request, env, ctx, url, site }) => {
+    const path = resolveParam(url);
+    return withCache(request, cacheMaxAge(env), carriesToken(request), ctx, async () => resolveRedirect(await siteScopedDatabase(env, site.id), site, path));
   },
   search: ({ request, env, ctx, site }) => handleSearch(request, env, ctx, site),
   suggest: ({ request, env, ctx, site }) => handleSuggest(request, env, ctx, site),

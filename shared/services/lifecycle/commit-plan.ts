@@ -76,33 +76,22 @@ export async function commitPlan<T>(
       })
       .compile(),
   );
-  if (idempotency) {
-    statements.push(
-      ctx.db
-        .insertInto("idempotency_results")
-        .values({
-          site_id: siteId,
-          scope: idempotency.scope,
-          key: idempotency.key,
-          fingerprint: idempotency.fingerprint,
-          status: idempotency.status,
-          body: JSON.stringify(plan.answer),
-          created_at: at,
-          expires_at: isoAt(now + idempotency.retentionMs),
-        })
-        .onConflict((oc) => oc.columns(["site_id", "scope", "key"]).doUpdateSet({
-          fingerprint: idempotency.fingerprint,
-          status: idempotency.status,
-          body: JSON.stringify(plan.answer),
-          created_at: at,
-          expires_at: isoAt(now + idempotency.retentionMs),
-        }))
-        .compile(),
-    );
-  }
+  if (idempotency) statements.push(idempotencyStatement(ctx, idempotency, plan.answer));
   await commit(ctx.d1, statements).catch(async (error: unknown) => {
     // A check the plan left to the batch: its refusal gets the details a read would have given.
     throw error instanceof AppError && plan.explain ? await plan.explain(error) : error;
   });
   return { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags };
+}
+
+/** The row that lets a committed write answer a retry of its key from what it wrote (spec 2, idempotency rule 3). */
+export function idempotencyStatement(ctx: LifecycleContext, idempotency: IdempotencyRecord, answer: unknown): CompiledQuery {
+  const now = ctx.clock.now();
+  const at = isoAt(now);
+  const row = { fingerprint: idempotency.fingerprint, status: idempotency.status, body: JSON.stringify(answer), created_at: at, expires_at: isoAt(now + idempotency.retentionMs) };
+  return ctx.db
+    .insertInto("idempotency_results")
+    .values({ site_id: ctx.site.id, scope: idempotency.scope, key: idempotency.key, ...row })
+    .onConflict((oc) => oc.columns(["site_id", "scope", "key"]).doUpdateSet(row))
+    .compile();
 }

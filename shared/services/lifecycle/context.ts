@@ -78,6 +78,8 @@ export const cacheTag = {
   model: (modelId: string) => `m:${modelId}`,
   list: (modelId: string) => `l:${modelId}`,
   item: (groupId: string) => `i:${groupId}`,
+  /** The site's public redirect answers (`/v1/_redirects`, `/v1/_redirects/resolve`): purged on any rule change. */
+  redirects: (siteId: string) => `r:${siteId}`,
   /** Every stored copy of a media item's files (public delivery): purged when the item is replaced or removed. */
   media: (mediaId: string) => `f:${mediaId}`,
 };

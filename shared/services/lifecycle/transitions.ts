@@ -16,12 +16,15 @@ import { rebuildDependents } from "./rebuild-dependents";
 import { firstPublishedOf, pendingKey, renderSnapshot, type PendingTargets } from "./snapshot";
 import { snapshotStatements, withdrawStatements } from "./snapshot-statements";
 import { publishedDependentsQuery, readForPublish, readForUnpublish } from "./publish-reads";
+import { addressStatements } from "../redirects/addresses";
 import { claimGuards, claimIssues, claimsOf, requireNoClaimIssues } from "./unique-values";
 
 export interface PublishInput {
   instance_id: string;
   expected_version_id?: string;
   expected_workflow_revision?: number;
+  /** A served item moving to a new slug: a 301 from its old website address (docs/redirects.md). */
+  redirect_old_address?: boolean;
 }
 
 export interface UnpublishInput {
@@ -135,6 +138,8 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   // Every read below in one batch; the checks keep their order.
   const reads = await readForPublish(ctx, entry, version, claims);
   requirePublishedAddressFree(ctx, entry, version.slug, reads.addressHolder);
+  // The website address: refused where a redirect holds it; a 301 from the old one when asked.
+  const address = await addressStatements(ctx, model, entry.lang, version.slug, reads.served, input.redirect_old_address === true);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
   const issues = validateFieldValues(model.fields, values, "publish");
   if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });
@@ -171,10 +176,11 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
       ...snapshotStatements(ctx, published, version, rendered, model),
       ...dependents.statements,
       pruneSyncLog(ctx),
+      ...address.statements,
     ],
     answer: entryView(published, model, version, ctx.actor),
     events: [{ name: "entry.published", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, version_id: version.id } }],
-    purgeTags: publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels),
+    purgeTags: [...publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels), ...address.purgeTags],
     audit: { action: "entry.publish", targetKind: "entry", targetId: entry.instance_id, details: { version_id: version.id } },
   };
 }

@@ -123,12 +123,15 @@ export async function restoreEntry(ctx: LifecycleContext, input: TrashInput): Pr
 }
 
 /** Deletes Trash content for good: instances, versions, their media usage rows and relation rows on either side. */
-export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: string }): Promise<WritePlan<PurgeAnswer>> {
+export async function purgeEntry(ctx: LifecycleContext, input: { instance_id: string; trashed_before?: string }): Promise<WritePlan<PurgeAnswer>> {
   const { entry, model } = await loadEntry(ctx, input.instance_id);
   authorizeDelete(ctx, model.id, [entry]);
   if (entry.trashed_at === null) throw new AppError("entry_not_in_trash", "Only Trash content can be deleted for good.");
   const group = await entryRepository(ctx.db, ctx.scope).findGroup(entry.translation_group_id);
-  const instances = group.filter((e) => e.trashed_at !== null);
+  // Trash retention (trash-retention.ts) deletes only the languages past the window.
+  const before = input.trashed_before;
+  const instances = group.filter((e) => e.trashed_at !== null && (before === undefined || e.trashed_at <= before));
+  if (instances.length === 0) throw new AppError("entry_not_in_trash", "Only Trash content can be deleted for good.");
   authorizeDelete(ctx, model.id, instances);
   const ids = instances.map((e) => e.instance_id);
   const groupGone = instances.length === group.length;

@@ -80,10 +80,20 @@ export async function listEntries(call: ManageCall): Promise<Response> {
   });
 }
 
-/** GET /entries/{id} */
+/** GET /entries/{id}, with this language's pending, stale and failed schedules (docs/scheduled-publishing.md). */
 export async function getEntry(call: ManageCall): Promise<Response> {
   const { entry, model, version } = await readableEntry(call);
-  return json(entryView(entry, model, version, call.actor));
+  const rows = await call.ctx.db
+    .selectFrom("schedules")
+    .select(["id", "action", "at", "state", "outcome_code", "pins"])
+    .where("site_id", "=", call.site.id)
+    .where("translation_group_id", "=", entry.translation_group_id)
+    .where("state", "in", ["scheduled", "stale", "failed"])
+    .orderBy("at")
+    .limit(50)
+    .execute();
+  const schedules = rows.filter((r) => r.pins.includes(`"${entry.instance_id}"`)).map(({ pins: _pins, ...rest }) => rest);
+  return json({ ...entryView(entry, model, version, call.actor), schedules });
 }
 
 /** GET /entries/{id}/versions */

@@ -1,4 +1,5 @@
 import type { ManageHandler } from "../context";
+import * as bulk from "./bulk";
 import * as editing from "./editing";
 import * as entries from "./entries";
 import * as generatedBackend from "./generated-backend";
@@ -17,12 +18,15 @@ import * as pluginOperations from "./plugin-operations";
 import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
+import * as redirects from "./redirects";
+import * as schedules from "./schedules";
 import * as settings from "./settings";
 import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
 import * as menus from "./menus";
 import * as siteChrome from "./site-chrome";
 import * as accessRules from "./access-rules";
+import * as trash from "./trash";
 import { getSite } from "./site";
 
 /** Handlers by operationId; a test checks that every route of schema/manage-api.ts has one. */
@@ -83,6 +87,27 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   restoreEntry: entries.restoreEntry,
   purgeEntry: entries.purgeEntry,
   listEntryDependents: entries.listEntryDependents,
+  checkEntryRestore: trash.checkEntryRestore,
+  // Redirects (docs/redirects.md).
+  listRedirects: redirects.listRedirects,
+  createRedirect: redirects.createRedirect,
+  updateRedirect: redirects.updateRedirect,
+  deleteRedirect: redirects.deleteRedirect,
+  reviewRedirects: redirects.reviewRedirects,
+  // Scheduled publishing (docs/scheduled-publishing.md).
+  createSchedule: schedules.createSchedule,
+  listSchedules: schedules.listSchedules,
+  getPublishingCalendar: schedules.getPublishingCalendar,
+  updateSchedule: schedules.updateSchedule,
+  cancelSchedule: schedules.cancelSchedule,
+  // Bulk actions (docs/bulk-actions.md).
+  bulkPublishEntries: bulk.bulkPublishEntries,
+  bulkUnpublishEntries: bulk.bulkUnpublishEntries,
+  bulkTrashEntries: bulk.bulkTrashEntries,
+  bulkRestoreEntries: bulk.bulkRestoreEntries,
+  bulkMoveEntries: bulk.bulkMoveEntries,
+  bulkAssignEntries: bulk.bulkAssignEntries,
+  bulkRelateEntries: bulk.bulkRelateEntries,
   listEntryRelatedFrom,
   createEntryProposal: proposals.createEntryProposal,
   listProposals: proposals.listProposals,

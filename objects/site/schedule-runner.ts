@@ -1,0 +1,98 @@
+import type { Clock } from "../../shared/clock";
+import { createDb } from "../../shared/db/client";
+import { siteScopedDatabase } from "../../shared/db/site-databases";
+import { siteScope } from "../../shared/db/site-scope";
+import type { Env } from "../../shared/env";
+import { findSiteById } from "../../shared/repositories/site-repository";
+import { entryRepository } from "../../shared/repositories/entry-repository";
+import { dueSchedules, endSchedule, firePin, pinDone, SCHEDULE_ACTOR, stalePins, type EndScheduleInput } from "../../shared/services/schedules/fire";
+import type { Pin } from "../../shared/services/schedules/schedules";
+import type { ScheduleRow } from "../../shared/db/database";
+import { LEASE_TTL_MS } from "./leases";
+import type { WriteRunner } from "./write-runner";
+
+/** When the next pending schedule is due (ms; -1: none; absent: unknown, look in D1). */
+const NEXT_KEY = "schedules_next";
+/** After a schedule is made, changed or cancelled, D1 is looked at this soon (then the exact time is known). */
+export const SCHEDULE_LOOK_DELAY_MS = 1000;
+const RETRY_MS = 5 * 60_000;
+
+/** Refusals that mean the pinned version moved between the look and the write: the schedule is stale. */
+const STALE_CODES = new Set(["version_conflict", "workflow_conflict", "transition_unavailable", "entry_in_trash"]);
+/** Refusals that end when a lease does: the schedule waits and tries again. */
+const WAIT_CODES = new Set(["locked", "lock_lost"]);
+
+/**
+ * Fires due schedules from the site object's alarm (docs/scheduled-publishing.md): for each, the
+ * pins are checked first (a moved version: the schedule ends `stale`, nothing published), then
+ * each pinned language's publish or unpublish runs through the write path (lease guard, its own
+ * batch, audit and events), then the schedule ends `done` (or `failed` with the refusal's code).
+ */
+export class ScheduleRunner {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly clock: Clock,
+    private readonly env: Env,
+    private readonly writes: WriteRunner,
+  ) {}
+
+  async forget(): Promise<number> {
+    await this.storage.delete(NEXT_KEY);
+    return this.clock.now() + SCHEDULE_LOOK_DELAY_MS;
+  }
+
+  async nextDue(): Promise<number | null> {
+    const next = await this.storage.get<number>(NEXT_KEY);
+    if (next === undefined) return this.clock.now();
+    return next < 0 ? null : next;
+  }
+
+  async run(siteId: string): Promise<number | null> {
+    const now = this.clock.now();
+    const next = await this.nextDue();
+    if (next === null || next > now) return next;
+    try {
+      const d1 = await siteScopedDatabase(this.env, siteId);
+      const db = createDb(d1);
+      const site = await findSiteById(db, siteId);
+      if (!site) return this.#remember(null);
+      const found = await dueSchedules({ d1, site }, now);
+      let waiting = false;
+      for (const row of found.due) waiting = (await this.#fire(siteId, { db, scope: siteScope(siteId) }, row)) || waiting;
+      const candidates = [found.more ? now : null, waiting ? now + LEASE_TTL_MS : null, found.nextDueAt].filter((t): t is number => t !== null);
+      return this.#remember(candidates.length > 0 ? Math.min(...candidates) : null);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "scheduled publishing failed; alarm will retry", error: String(error) }));
+      return this.#remember(now + RETRY_MS);
+    }
+  }
+
+  /** One due schedule; true when it waits for an editing lease to end. */
+  async #fire(siteId: string, reads: Parameters<typeof stalePins>[0], row: ScheduleRow): Promise<boolean> {
+    const end = (input: Omit<EndScheduleInput, "schedule_id">) => this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { schedule_id: row.id, ...input } }, endSchedule);
+    const stale = await stalePins(reads, row);
+    if (stale.length > 0) {
+      await end({ state: "stale", stale });
+      return false;
+    }
+    const pins = JSON.parse(row.pins) as Pin[];
+    const entries = new Map((await entryRepository(reads.db, reads.scope).findMany(pins.map((p) => p.instance_id))).map((e) => [e.instance_id, e]));
+    for (const pin of pins) {
+      if (pinDone(row.action, pin, entries.get(pin.instance_id))) continue;
+      const outcome = await this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { schedule_id: row.id, action: row.action, pin } }, firePin);
+      if (outcome.ok) continue;
+      const { code, message } = outcome.error;
+      if (WAIT_CODES.has(code)) return true;
+      if (STALE_CODES.has(code)) await end({ state: "stale", stale: await stalePins(reads, row) });
+      else await end({ state: "failed", code, message });
+      return false;
+    }
+    await end({ state: "done" });
+    return false;
+  }
+
+  async #remember(next: number | null): Promise<number | null> {
+    await this.storage.put(NEXT_KEY, next ?? -1);
+    return next;
+  }
+}
