@@ -223,6 +223,9 @@ describe("GET /v1/_sync", () => {
         }
       };
       while (writing) {
+        // A reader polls: it gives the writers' turns back between reads (a read may be answered
+        // without any I/O, and a loop of those would never let a writer's request run).
+        await new Promise((resolve) => setTimeout(resolve, 10));
         const next = await drain(s.host, cursor, 2);
         expect(next.reset).toBe(false);
         apply(next.records);
