@@ -127,7 +127,7 @@ describe("ops.mjs against wrangler dev", () => {
     const again = await ops(["delete-site", "--id", "demo-copy", "--confirm", "demo-copy", "--key", "e2e-delete-demo-copy"]);
     assert.equal(again.code, 0);
     assert.equal(again.json().replayed, true);
-    // A host's site is cached by each isolate for CONFIG_CACHE_MS (5 s, docs/caching.md): gone within it.
+    // A host's site is cached by each isolate for CONFIG_CACHE_MS (5 s, shared/public/config-cache.ts): gone within it.
     let gone = 0;
     for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 500))) {
       gone = (await request(PORT, { host: "demo-copy.localhost", path: "/health" })).status;
