@@ -127,7 +127,8 @@ describe("admin UI: people and invitations", () => {
 
     // The invitee opens the link in another browser: the token leaves the address bar at once.
     const { context: editorContext, page: editor } = await newPerson(admin);
-    await editor.goto(invited.link);
+    // DOMContentLoaded is enough: the next line waits for the screen itself (a slow subresource once held "load" past 30 s).
+    await editor.goto(invited.link, { waitUntil: "domcontentloaded" });
     await editor.getByText(`You are invited to ${siteName} as Editor (${email}).`).waitFor();
     assert.ok(!editor.url().includes("dwi_"), `the token left the address bar: ${editor.url()}`);
     await checkScreen(editor, "accept-invitation");
@@ -167,7 +168,7 @@ describe("admin UI: people and invitations", () => {
     const { context: thirdContext, page: third } = await newPerson(admin);
     for (const link of [invited.link, second.link]) {
       await third.goto("about:blank");
-      await third.goto(link);
+      await third.goto(link, { waitUntil: "domcontentloaded" });
       await third.getByRole("alert").filter({ hasText: DEAD }).waitFor();
       assert.ok(!third.url().includes("dwi_"));
     }
@@ -228,7 +229,7 @@ describe("admin UI: people and invitations", () => {
     await again.getByRole("button", { name: "Cancel" }).click();
     const back = await inviteThroughUi(page, email, "Viewer");
     await back.dialog.getByRole("button", { name: "Done" }).click();
-    await editor.goto(back.link);
+    await editor.goto(back.link, { waitUntil: "domcontentloaded" });
     await editor.getByText(`You are invited to ${siteName} as Viewer (${email}).`).waitFor();
     await editor.getByText("An account with this email exists already.", { exact: false }).waitFor();
     assert.equal(await editor.getByLabel("Your name").count(), 0, "no new account is asked for");
