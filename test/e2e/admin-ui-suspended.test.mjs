@@ -126,6 +126,9 @@ describe("admin UI: a suspended site", () => {
 
     // Copy the demo site with its content, then delete the copy.
     await page.goto(`${admin.origin}/operators/sites/demo`);
+    // Loaded by its address (the admin host serves the app at /operators/…), figures counted on every read.
+    await page.getByRole("heading", { name: "Driftwood Demo", level: 1 }).waitFor({ timeout: 90_000 });
+    assert.deepEqual(page.problems, []);
     await page.getByRole("button", { name: "Copy site…" }).click();
     const copy = page.getByRole("dialog", { name: /^Copy / });
     await copy.getByLabel("New site's name").fill("Demo copy");
