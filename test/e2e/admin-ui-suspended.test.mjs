@@ -5,7 +5,7 @@
  * resuming the banner is gone. The footer shows the product's version (package.json).
  * And the superadmin's Sites screens (issue 23 item 5, docs/admin-ui-operators.md): the seeded
  * operator creates a site, adds and removes a host, invites its administrator (the link shown
- * once), suspends it, copies the demo site with its content, and deletes the copy after typing its
+ * once), suspends it, copies the demo site's models, and deletes the copy after typing its
  * slug; axe clean and 360 px on the list, a site and each dialog; a site's admin is refused.
  * Run: npm run test:e2e -- test/e2e/admin-ui-suspended.test.mjs
  */
@@ -135,10 +135,12 @@ describe("admin UI: a suspended site", () => {
     await copy.getByLabel("New site's slug").fill(`${slug}-copy`);
     await copy.getByLabel("New site's hosts").fill(`${slug}-copy.localhost`);
     await checkScreen(page, "operators-copy");
+    // Models, roles and settings only (content copies are covered in test/integration/ops-site-copy.test.ts).
+    await copy.getByLabel(/Copy the content/).uncheck();
+    await copy.getByLabel(/Copy the media library/).uncheck();
     await copy.getByRole("button", { name: "Copy site" }).click();
     await page.getByRole("heading", { name: "Demo copy", level: 1 }).waitFor({ timeout: 120_000 });
-    const published = await page.getByRole("definition").filter({ hasText: /published/ }).first().innerText();
-    assert.match(published, /\d+ published/);
+    await page.getByRole("definition").filter({ hasText: "no entries" }).waitFor();
     assert.equal(await page.getByRole("button", { name: "Delete site…" }).isDisabled(), true);
     await page.getByRole("button", { name: "Suspend site…" }).click();
     await page.getByRole("dialog", { name: /^Suspend/ }).getByRole("button", { name: "Suspend site" }).click();
