@@ -71,7 +71,7 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
-    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env));
+    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env), (request) => policyAsker(env, this.#clock, this.#limits, request));
     this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
