@@ -18,6 +18,10 @@ import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
+import { manageClient } from "./generated-backend/cms.mjs";
+import { fileTests, seedFiles } from "./generated-backend/files.mjs";
+import { pointTests, seedPoints } from "./generated-backend/points.mjs";
+import { translationTests } from "./generated-backend/translations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
@@ -96,6 +100,9 @@ const q = (args) => "?" + Object.entries(args).map(([k, v]) => `${k}=${encodeURI
 
 before(async () => {
   cms = await startDevServer({ port: CMS_PORT });
+  const manage = manageClient(CMS_PORT, cms.info.management_token);
+  await seedPoints(manage);
+  await seedFiles(manage, CMS_PORT, cms.info.management_token);
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -116,7 +123,7 @@ before(async () => {
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);
-  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig() });
+  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), PRIVATE_FILES_DIRECTORY: path.join(project, "private-files") });
   assert.ok(started.child, started.stderr);
 });
 
@@ -352,6 +359,20 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     const result = await new Validator().validate(openapi.body);
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
+
+  pointTests({ call, token: SERVICE });
+  fileTests({
+    call,
+    token: SERVICE,
+    project: () => project,
+    fetchRaw: async (pathname, token) => {
+      const response = await fetch(`http://127.0.0.1:${active}${pathname}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+    },
+    startLocal: runtime === "local server" ? (env) => startBackend(PORT + 3, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
+    localPort: PORT + 3,
+  });
+  translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
   if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {
