@@ -360,7 +360,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 
-  pointTests({ call, token: SERVICE });
+  pointTests({ call, token: SERVICE, ...(runtime === "local server" ? { project: () => project } : {}) });
   fileTests({
     call,
     token: SERVICE,

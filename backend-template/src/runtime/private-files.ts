@@ -122,7 +122,15 @@ export async function filesRoute(call: FilesCall): Promise<Response> {
   if (readable.length !== columns.length) throw notFound();
   const row = (await call.db.selectFrom(model.api).select(columns).where("id", "=", rowId).executeTakeFirst()) as Record<string, unknown> | undefined;
   if (row === undefined) throw notFound();
-  const key = file.kind === "media" ? mediaMarker(row, field as string, mediaId) : mediaId === null ? undefined : richTextMarker(String(row[field as string] ?? ""), mediaId);
+  const markerOf = (held: Record<string, unknown>): string | undefined =>
+    file.kind === "media" ? mediaMarker(held, field as string, mediaId) : mediaId === null ? undefined : richTextMarker(String(held[field as string] ?? ""), mediaId);
+  let key = markerOf(row);
+  // A file a locale row holds (a translated media field or rich text) is named by ?media= too.
+  const table = model.translation;
+  if (key === undefined && mediaId !== null && table !== undefined && columns.every((name) => table.columns.some((column) => column.name === name))) {
+    const locales = (await call.db.selectFrom(table.api).select(columns).where(`${model.api}_id`, "=", rowId).orderBy("lang").execute()) as Record<string, unknown>[];
+    key = locales.map(markerOf).find((found) => found !== undefined);
+  }
   if (key === undefined || !isSafeKey(key)) throw notFound();
   let stored = variant === null ? await call.store.get(key) : await call.store.get(`${key}.${variant}`);
   // A missing preview falls back to the original (a thumbnail does not: it is asked for its size).

@@ -3,7 +3,7 @@
  * test/node/generated-backend.test.mjs on both runtimes. A `dossier` model built in the CMS with a
  * private media field (`scan`), a private multiple media field (`attachments`), a private rich text
  * with a library image (`notes`) and a public `cover`; files uploaded through the management API
- * (a PNG, a PDF, a zip), an entry published. The generator copies them into `private-files/`; the
+ * (two PNGs, a PDF, a WAV), an entry published. The generator copies them into `private-files/`; the
  * local server reads that folder (PRIVATE_FILES_DIRECTORY), wrangler dev the local PRIVATE_FILES bucket.
  */
 import assert from "node:assert/strict";
@@ -48,11 +48,8 @@ export const SAMPLES = {
   scan: { bytes: png(3, 2), name: "scan.png", type: "image/png" },
   inline: { bytes: png(2, 5), name: "inline.png", type: "image/png" },
   manual: { bytes: Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"), name: "manual.pdf", type: "application/pdf" },
-  archive: {
-    bytes: Buffer.from("UEsDBBQAAAAAAAAAIQAt1NbhDgAAAA4AAAAJAAAAbm90ZXMudHh0cHJpdmF0ZSBub3RlcwpQSwECFAMUAAAAAAAAACEALdTW4Q4AAAAOAAAACQAAAAAAAAAAAAAAgAEAAAAAbm90ZXMudHh0UEsFBgAAAAABAAEANwAAADUAAAAAAA==", "base64"),
-    name: "archive.zip",
-    type: "application/zip",
-  },
+  // Neither an image nor a PDF: downloads (a WAV: the default media formats refuse a plain zip).
+  archive: { bytes: Buffer.from("UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAgICAgICAgICAgICAgICA", "base64"), name: "memo.wav", type: "audio/wav" },
 };
 
 /** What the seed made: media ids by sample, the entries' group ids. */
@@ -115,7 +112,8 @@ export function fileTests({ call, fetchRaw, token, project, startLocal, localPor
     const row = rows.find((r) => r.id === seeded.withFiles);
     assert.match(row.scan_url, /^private-file:[^/]+\/med_[^/]+\/obj_/);
     assert.equal(JSON.parse(row.attachments_url).every((url) => url.startsWith("private-file:")), true);
-    assert.match(row.notes, /<img src="private-file:[^"]+" data-media="med_/);
+    assert.match(row.notes, /<img\b[^>]*\ssrc="private-file:[^"]+"/);
+    assert.match(row.notes, /<img\b[^>]*\sdata-media="med_/);
     const key = row.scan_url.slice("private-file:".length);
     assert.deepEqual(readFileSync(path.join(project(), "private-files", key)), SAMPLES.scan.bytes);
     assert.deepEqual(JSON.parse(readFileSync(path.join(project(), "private-files", `${key}.meta.json`), "utf8")), { content_type: "image/png", file_name: "scan.png" });
@@ -136,7 +134,7 @@ export function fileTests({ call, fetchRaw, token, project, startLocal, localPor
     const archive = await fetchRaw(route("attachments", seeded.withFiles, `?media=${seeded.media.archive}`), token);
     assert.equal(archive.status, 200);
     assert.deepEqual(archive.bytes, SAMPLES.archive.bytes);
-    assert.equal(archive.headers.get("content-disposition"), 'attachment; filename="archive.zip"');
+    assert.equal(archive.headers.get("content-disposition"), 'attachment; filename="memo.wav"');
     // ?media= selects a marker the row holds: another media id is no file of this row.
     assert.equal((await fetchRaw(route("attachments", seeded.withFiles, `?media=${seeded.media.scan}`), token)).status, 404);
     // A missing preview falls back to the original; a missing thumbnail does not.
@@ -151,7 +149,7 @@ export function fileTests({ call, fetchRaw, token, project, startLocal, localPor
     const { privateRichText } = await import(pathToFileURL(path.join(project(), "dist", "src", "private-rich-text.js")).href);
     const row = (await call("GET", `/api/dossier/unique?where=${encodeURIComponent(JSON.stringify({ id: seeded.withFiles }))}`, { token })).body;
     const html = privateRichText(row.notes, "/api/dossier/files/notes", row.id);
-    const src = /<img src="([^"]+)"/.exec(html)?.[1];
+    const src = /<img\b[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
     assert.equal(src, `/api/dossier/files/notes/${encodeURIComponent(row.id)}?media=${seeded.media.inline}`);
     assert.equal(html.includes("private-file:"), false);
     const image = await fetchRaw(src, token);

@@ -6,7 +6,9 @@
  * at exactly equal distance from (0, 0), Greenwich, and a row without a point.
  */
 import assert from "node:assert/strict";
+import path from "node:path";
 import { it } from "node:test";
+import { pathToFileURL } from "node:url";
 import { createModel } from "./cms.mjs";
 
 /** The CMS side: the edge-case model (before generation). */
@@ -39,8 +41,11 @@ function haversine(lat1, lon1, lat2, lon2) {
   return 2 * R * Math.asin(Math.sqrt(Math.min(1, a)));
 }
 
-/** The contract tests, registered inside a runtime's describe. */
-export function pointTests({ call, token }) {
+/**
+ * The contract tests, registered inside a runtime's describe. `project()` (given on one run only):
+ * the emitted project, whose built router is run over a database without math functions.
+ */
+export function pointTests({ call, token, project }) {
   const list = (params, options = {}) =>
     call("GET", `/api/place${options.paginated ? "/paginated" : ""}?` + Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"), options.anonymous ? {} : { token });
   const ids = (answer) => {
@@ -124,5 +129,23 @@ export function pointTests({ call, token }) {
     const openapi = await call("GET", "/api/openapi.json", { token });
     const names = openapi.body.paths["/api/place/paginated"].get.parameters.map((p) => p.name);
     assert.ok(names.includes("filter[spot][within_radius]") && names.includes("filter[secret_spot][within_bbox]") && names.includes("origin"), names.join());
+  });
+
+  if (project !== undefined) it("501 spatial_adapter_required where the database cannot compute distances; a bounding box still runs", async () => {
+    const root = project();
+    const load = (file) => import(pathToFileURL(path.join(root, file)).href);
+    const { Kysely, DummyDriver, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } = await load("node_modules/kysely/dist/esm/index.js");
+    const { handle } = await load("dist/src/runtime/router.js");
+    const { SCHEMA } = await load("dist/src/schema.js");
+    // A driver that runs nothing: the runtime's probe finds no distance functions.
+    const db = new Kysely({ dialect: { createAdapter: () => new SqliteAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new SqliteIntrospector(k), createQueryCompiler: () => new SqliteQueryCompiler() } });
+    const backend = { db, schema: SCHEMA, operations: { place: { findMany: { access: "anonymous" } } }, access: { version: 1, site: SCHEMA.site.id, tokens: [] }, serviceToken: undefined };
+    for (const query of ["filter%5Bspot%5D%5Bwithin_radius%5D=0,0,5", "sort=spot&origin=0,0"]) {
+      const answer = await handle(new Request(`http://backend.test/api/place?${query}`), backend);
+      assert.equal(answer.status, 501, query);
+      assert.equal((await answer.json()).error.code, "spatial_adapter_required");
+    }
+    const box = await handle(new Request("http://backend.test/api/place?filter%5Bspot%5D%5Bwithin_bbox%5D=0,0,1,1"), backend);
+    assert.equal(box.status, 200);
   });
 }
