@@ -19,13 +19,15 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
 import { manageClient } from "./generated-backend/cms.mjs";
-import { fileTests, seedFiles } from "./generated-backend/files.mjs";
+import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
 import { pointTests, seedPoints } from "./generated-backend/points.mjs";
-import { translationTests } from "./generated-backend/translations.mjs";
+import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
 const WORKER_PORT = 8815;
+/** A local server without private file storage (test/node/generated-backend/files.mjs). */
+const FILES_PORT = 8819;
 /** The port the row-route suite is running against (the local server, then wrangler dev). */
 let active = PORT;
 const SERVICE = "service-token-for-the-contract-suite";
@@ -103,6 +105,7 @@ before(async () => {
   const manage = manageClient(CMS_PORT, cms.info.management_token);
   await seedPoints(manage);
   await seedFiles(manage, CMS_PORT, cms.info.management_token);
+  await seedLocalizedList(manage, filesSeeded.instances.map((instance_id, i) => ({ instance_id, group_id: [filesSeeded.withFiles, filesSeeded.withoutFiles][i] })), "dossier");
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -369,8 +372,8 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
       const response = await fetch(`http://127.0.0.1:${active}${pathname}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
       return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
     },
-    startLocal: runtime === "local server" ? (env) => startBackend(PORT + 3, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
-    localPort: PORT + 3,
+    startLocal: runtime === "local server" ? (env) => startBackend(FILES_PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
+    localPort: FILES_PORT,
   });
   translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
 

@@ -53,7 +53,7 @@ export const SAMPLES = {
 };
 
 /** What the seed made: media ids by sample, the entries' group ids. */
-export const seeded = { media: {}, withFiles: "", withoutFiles: "" };
+export const seeded = { media: {}, withFiles: "", withoutFiles: "", instances: [] };
 
 async function upload(port, token, sample) {
   const boundary = `----gb${Math.random().toString(16).slice(2)}`;
@@ -95,6 +95,7 @@ export async function seedFiles(manage, port, token) {
     const published = await manage("POST", `/entries/${created.body.instance_id}/publish`, {});
     assert.equal(published.status, 200, JSON.stringify(published.body));
     groups.push(created.body.translation_group_id);
+    seeded.instances.push(created.body.instance_id);
   }
   [seeded.withFiles, seeded.withoutFiles] = groups;
 }

@@ -6,10 +6,50 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
+import { createModel } from "./cms.mjs";
+
+/** What the seed made: the tour's group id and the targets' group ids in the order given. */
+export const tour = { group: "", targets: [] };
+
+/**
+ * The CMS side (before generation): a translated `tour` whose `stops` list is per language
+ * (`localized_membership`), published in English with [A, B] and in French with [B].
+ * `targets`: two published entries `{ instance_id, group_id }` of a model the list may hold.
+ */
+export async function seedLocalizedList(manage, targets, targetModelSlug) {
+  const models = (await manage("GET", "/models")).body.data;
+  const target = models.find((m) => m.slug === targetModelSlug);
+  const model = await createModel(manage, { name: "Tour", slug: "tour", is_public: true, enableI18n: true }, [
+    { key: "title", label: "Title", type: "text", required: true, title: true },
+    { key: "stops", label: "Stops", type: "relation", relation: "many_to_many", multiple: true, targets: [target.id], localized_membership: true },
+  ]);
+  const [a, b] = targets;
+  const english = await manage("POST", "/entries", { model_id: model.model_id, lang: "en", slug: "tour-one", fields: { title: "Tour", stops: [a.instance_id, b.instance_id] } });
+  assert.equal(english.status, 201, JSON.stringify(english.body));
+  assert.equal((await manage("POST", `/entries/${english.body.instance_id}/publish`, {})).status, 200);
+  const french = await manage("POST", `/entries/${english.body.instance_id}/languages`, { lang: "fr", slug: "visite-une", fields: { title: "Visite", stops: [b.instance_id] } });
+  assert.equal(french.status, 201, JSON.stringify(french.body));
+  const published = await manage("POST", `/entries/${french.body.instance_id}/publish`, {});
+  assert.equal(published.status, 200, JSON.stringify(published.body));
+  tour.group = english.body.translation_group_id;
+  tour.targets = [a.group_id, b.group_id];
+}
 
 /** `dataRows(table)`: the emitted project's `data/<table>.json`. */
 export function translationTests({ call, token, dataRows }) {
   const q = (args) => "?" + Object.entries(args).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join("&");
+
+  it("localized membership: each language keeps its own ordered list; join rows carry the locale", async () => {
+    const rows = dataRows("tour_stops").filter((row) => row.owner_id === tour.group);
+    const [a, b] = tour.targets;
+    assert.deepEqual(
+      rows.map((row) => [row.lang, row.target_id, row.position]).sort(),
+      [["en", a, 0], ["en", b, 1], ["fr", b, 0]].sort(),
+    );
+    const french = await call("GET", "/api/tourtranslation" + q({ where: { tour_id: tour.group } }), { token });
+    assert.deepEqual(french.body.map((row) => [row.lang, row.title]), [["fr", "Visite"]]);
+    assert.equal("stops" in french.body[0], false, "a list is no column: it lives in the join table");
+  });
 
   it("translations: the generated locale rows are served, one per published non-base language", async () => {
     const generated = dataRows("articletranslation");
