@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The private files the generator copied into private-files/ (a file per key, <key>.meta.json with its
 // content type and file name), put into the PRIVATE_FILES bucket: `npm run private-files:upload`
-// for the deployed bucket; `npm run dev:worker` calls putPrivateFiles for the local one. The local
+// for the deployed bucket (one `wrangler r2 object put` each); `npm run dev:worker` calls
+// putLocalPrivateFiles for the local one (one local runtime for all of them). The local
 // server reads the folder itself: PRIVATE_FILES_DIRECTORY="$PWD/private-files".
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -42,6 +43,24 @@ export function putPrivateFiles(root, where) {
     const disposition = item.fileName ? [`--content-disposition`, `attachment; filename="${String(item.fileName).replace(/["\\\r\n]/g, "_")}"`] : [];
     const run = spawnSync("npx", ["wrangler", "r2", "object", "put", `${bucket}/${item.key}`, "--file", item.file, "--content-type", item.contentType, ...disposition, ...where], { cwd: root, stdio: "inherit" });
     if (run.status !== 0) process.exit(run.status ?? 1);
+  }
+}
+
+/** Puts every file into the local PRIVATE_FILES bucket `wrangler dev --persist-to <state>` reads. */
+export async function putLocalPrivateFiles(root, state) {
+  const files = listPrivateFiles(root);
+  if (files.length === 0) return;
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ configPath: path.join(root, "wrangler.jsonc"), persist: { path: path.join(state, "v3") }, remoteBindings: false });
+  try {
+    for (const item of files) {
+      const contentDisposition = item.fileName ? `attachment; filename="${String(item.fileName).replace(/["\\\r\n]/g, "_")}"` : undefined;
+      const bytes = readFileSync(item.file);
+      // An ArrayBuffer of its own: the proxy refuses a view into Node's shared buffer pool.
+      await proxy.env.PRIVATE_FILES.put(item.key, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), { httpMetadata: { contentType: item.contentType, ...(contentDisposition ? { contentDisposition } : {}) } });
+    }
+  } finally {
+    await proxy.dispose();
   }
 }
 

@@ -201,7 +201,7 @@ async function startWorker() {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`dev:worker exited ${child.exitCode}:\n${output}`);
     try {
@@ -212,7 +212,7 @@ async function startWorker() {
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`dev:worker did not answer in 180 s:\n${output}`);
+  throw new Error(`dev:worker did not answer in 300 s:\n${output}`);
 }
 
 for (const runtime of ["local server", "wrangler dev"]) describe(`row routes over HTTP (${runtime})`, () => {
