@@ -367,6 +367,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
   fileTests({
     call,
     token: SERVICE,
+    readers: { outside: READER, wildcard: WILDCARD },
     project: () => project,
     fetchRaw: async (pathname, token) => {
       const response = await fetch(`http://127.0.0.1:${active}${pathname}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});

@@ -65,6 +65,29 @@ function operationObject(model: ModelSchema, operation: Operation): Json {
   }
 }
 
+/** `GET /api/<model>/files/{field}/{id}`: a private file (docs/generated-backend.md, "Private files"). */
+function fileOperation(model: ModelSchema): Json {
+  const query = (name: string, description: string, schema: Json): Json => ({ name, in: "query", required: false, description, schema });
+  return {
+    operationId: `${model.pascal}.file`,
+    summary: "A private file of a row (private-file: marker), with the row's read access",
+    parameters: [
+      { name: "field", in: "path", required: true, schema: { type: "string", enum: (model.files ?? []).map((file) => file.field) } },
+      { name: "id", in: "path", required: true, description: "The row's id", schema: { type: "string" } },
+      query("media", "A media id the row's field holds (a multiple media field, a rich text's library image)", { type: "string" }),
+      query("variant", "thumb or preview (a missing preview falls back to the original)", { type: "string", enum: ["thumb", "preview"] }),
+    ],
+    responses: {
+      "200": { description: "The file; Cache-Control: private, no-store", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+      "400": errorRef,
+      "401": errorRef,
+      "403": errorRef,
+      "404": errorRef,
+      "503": errorRef,
+    },
+  };
+}
+
 /** The OpenAPI document of the enabled operations. */
 export function buildOpenApi(schema: SiteSchema, operations: OperationsConfig): Json {
   const paths: Record<string, Json> = {};
@@ -75,6 +98,11 @@ export function buildOpenApi(schema: SiteSchema, operations: OperationsConfig): 
       const path = `/api/${model.api}${route.path}`;
       paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operationObject(model, operation) };
     }
+  }
+  // Private files: one route per model with media or rich text fields, available with findUnique.
+  for (const model of schema.models) {
+    if ((model.files ?? []).length === 0 || !operationSettings(operations, model.api, "findUnique").enabled) continue;
+    paths[`/api/${model.api}/files/{field}/{id}`] = { get: fileOperation(model) };
   }
   // Translation tables: the reads, and create/update/delete for editors, each as the model's operation it inherits.
   for (const model of schema.models) {

@@ -10,6 +10,7 @@ import { authorize, type AccessConfig, type Caller } from "./access.js";
 import { HttpError, invalid } from "./errors.js";
 import type { AnyDb } from "./rows.js";
 import { operationSettings, type ModelSchema, type OperationsConfig } from "./schema-types.js";
+import { seesPrivate } from "./visibility.js";
 
 export const PRIVATE_FILE_MARKER = "private-file:";
 
@@ -118,7 +119,7 @@ export async function filesRoute(call: FilesCall): Promise<Response> {
   }
   const columns = file.kind === "media" ? [`${field}_id`, `${field}_url`] : [field as string];
   // The caller's guarded read: a column the caller may not read is a row it cannot read here.
-  const readable = model.columns.filter((column) => columns.includes(column.name) && (!column.private || call.caller.kind !== "anonymous"));
+  const readable = model.columns.filter((column) => columns.includes(column.name) && (!column.private || seesPrivate(call.caller, model.api)));
   if (readable.length !== columns.length) throw notFound();
   const row = (await call.db.selectFrom(model.api).select(columns).where("id", "=", rowId).executeTakeFirst()) as Record<string, unknown> | undefined;
   if (row === undefined) throw notFound();

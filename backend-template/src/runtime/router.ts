@@ -9,6 +9,7 @@ import { isPointParam, pointQuery } from "./points.js";
 import { filesRoute, filesRouteMatch, type PrivateFileStore } from "./private-files.js";
 import { runOperation, type AnyDb } from "./rows.js";
 import { translationOwner, translationRoute } from "./translations.js";
+import { seesPrivate } from "./visibility.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
 export interface Backend {
@@ -97,9 +98,9 @@ async function route(request: Request, backend: Backend): Promise<Response> {
     db: backend.db,
     model,
     args: isRead ? readArgs(url, listing) : {},
-    points: listing ? pointQuery(url, model, caller.kind !== "anonymous") : undefined,
+    points: listing ? pointQuery(url, model, seesPrivate(caller, model.api)) : undefined,
     body: isRead ? undefined : await readBody(request),
-    withPrivate: caller.kind !== "anonymous",
+    withPrivate: seesPrivate(caller, model.api),
     now: backend.now ?? (() => new Date().toISOString()),
     newId: backend.newId ?? randomId,
   });

@@ -14,6 +14,7 @@ import { closed, guarded, runOperation, writeValues, type AnyDb } from "./rows.j
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type ModelSchema, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 import { inheritedOperation, translationOwner, translationUpdateModel } from "./translation-schema.js";
 import { isPlainObject, presentRow } from "./values.js";
+import { seesPrivate } from "./visibility.js";
 
 export interface TranslationCall {
   request: Request;
@@ -113,7 +114,7 @@ export async function translationRoute(call: TranslationCall): Promise<{ status:
   const isRead = READ_OPERATIONS.includes(operation);
   if (!isRead && new URL(call.request.url).search !== "") throw invalid("Writes take no query parameters.");
   if (isRead) {
-    const body = await runOperation(operation, { db: call.db, model: table, args: call.readArgs(), body: undefined, withPrivate: call.caller.kind !== "anonymous", now: call.now, newId: call.newId });
+    const body = await runOperation(operation, { db: call.db, model: table, args: call.readArgs(), body: undefined, withPrivate: seesPrivate(call.caller, call.owner.api), now: call.now, newId: call.newId });
     return { status: 200, body };
   }
   if (operation === "create") return { status: 201, body: await createLocaleRow(call, table) };

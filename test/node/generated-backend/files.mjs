@@ -105,7 +105,7 @@ export async function seedFiles(manage, port, token) {
  * `project()`: the emitted project's folder; `startLocal(env)` (local server runs only) starts a local
  * server on `localPort` with extra environment: `{ child }` once listening, or `{ exited, stderr }`.
  */
-export function fileTests({ call, fetchRaw, token, project, startLocal, localPort }) {
+export function fileTests({ call, fetchRaw, token, readers, project, startLocal, localPort }) {
   const route = (field, id, query = "") => `/api/dossier/files/${field}/${encodeURIComponent(id)}${query}`;
 
   it("private files: markers in the rows, the bytes and their meta in private-files/", async () => {
@@ -159,6 +159,24 @@ export function fileTests({ call, fetchRaw, token, project, startLocal, localPor
     assert.equal((await fetchRaw(route("notes", seeded.withFiles), token)).status, 404, "a rich text's file is named by ?media=");
   });
 
+  it("mediaOriginal: the retained original of a served language, from <field>_originals as the API answers it", async () => {
+    const { mediaOriginal } = await import(pathToFileURL(path.join(project(), "dist", "src", "media-original.js")).href);
+    const rows = (await call("GET", `/api/article?where=${encodeURIComponent(JSON.stringify({ cover_id: { not: null } }))}&take=1`)).body;
+    assert.equal(rows.length, 1, "a demo article has a cover");
+    const [row] = rows;
+    const original = mediaOriginal(row, "cover", "fr");
+    assert.deepEqual(original, row.cover_originals.fr[row.cover_id]);
+    assert.match(original.url, /^https?:\/\/.+\/media\/med_/);
+    assert.equal(typeof original.mime_type, "string");
+    assert.deepEqual(mediaOriginal(row, "cover", "en", row.cover_id), row.cover_originals.en[row.cover_id]);
+    assert.equal(mediaOriginal(row, "cover", "de"), null);
+    assert.equal(mediaOriginal(row, "cover", "fr", "med_other"), null);
+    // A private media field's original is never pinned by the CMS: nothing to hand out.
+    const dossier = (await call("GET", `/api/dossier/unique?where=${encodeURIComponent(JSON.stringify({ id: seeded.withFiles }))}`, { token })).body;
+    assert.deepEqual(dossier.scan_originals, {});
+    assert.equal(mediaOriginal(dossier, "scan", "en"), null);
+  });
+
   it("private files: 404 without a marker, for a missing object, an unreadable row; access re-checked each request", async () => {
     assert.equal((await fetchRaw(route("scan", seeded.withoutFiles), token)).status, 404);
     assert.equal((await fetchRaw(route("scan", "no-such-row"), token)).status, 404);
@@ -166,6 +184,14 @@ export function fileTests({ call, fetchRaw, token, project, startLocal, localPor
     // The private field is not readable anonymously: the file is not either (the model's reads are anonymous).
     assert.equal((await fetchRaw(route("scan", seeded.withFiles))).status, 404);
     assert.equal((await fetchRaw(route("scan", seeded.withFiles), "not-a-token")).status, 401);
+    // Read tokens: a token scoped to other models reads Dossier's anonymous routes as the anonymous
+    // reader it then is (no private values, no private files); one covering the model sees them.
+    assert.equal((await fetchRaw(route("scan", seeded.withFiles), readers.outside)).status, 404);
+    const outside = (await call("GET", `/api/dossier/unique?where=${encodeURIComponent(JSON.stringify({ id: seeded.withFiles }))}`, { token: readers.outside })).body;
+    assert.equal("scan_url" in outside, false);
+    assert.equal((await fetchRaw(route("scan", seeded.withFiles), readers.wildcard)).status, 200);
+    const openapi = await call("GET", "/api/openapi.json", { token });
+    assert.equal(openapi.body.paths["/api/dossier/files/{field}/{id}"].get.operationId, "Dossier.file");
     const gone = await call("POST", "/api/dossier", { token, body: { data: { id: "files-gone", title: "Gone", scan_url: `private-file:${seeded.withFiles}/med_gone/obj_gone` } } });
     assert.equal(gone.status, 201, JSON.stringify(gone.body));
     assert.equal((await fetchRaw(route("scan", "files-gone"), token)).status, 404);
