@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import { databaseError, HttpError, invalid } from "./errors.js";
 import { count, MAX_TAKE, orderTerms, selectedColumns, uniqueWhere, whereExpr } from "./query.js";
+import { applyPoints, type PointQuery } from "./points.js";
 import { isPlainObject, presentRow, toDb, type DbValue } from "./values.js";
 import type { ModelSchema, Operation } from "./schema-types.js";
 
@@ -19,11 +20,13 @@ export interface RowCall {
   args: Record<string, unknown>;
   body: unknown;
   withPrivate: boolean;
+  /** Point filters and sort of a list read (points.ts). */
+  points?: PointQuery | undefined;
   now: () => string;
   newId: () => string;
 }
 
-function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
+export function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalid(`${path} must be an object.`, path || "body");
   for (const key of Object.keys(value)) if (!allowed.includes(key)) throw invalid(`${path ? `${path}.` : ""}${key} is not allowed here (${allowed.join(", ")}).`, path ? `${path}.${key}` : key);
   return value;
@@ -44,15 +47,17 @@ async function findMany(whole: RowCall, withTotal: boolean): Promise<unknown> {
   const columns = selectedColumns(call.model, args.select, call.withPrivate);
   const take = count(args.take, "take", MAX_TAKE) ?? MAX_TAKE;
   const skip = count(args.skip, "skip", Number.MAX_SAFE_INTEGER) ?? 0;
-  const order = orderTerms(call.model, args.orderBy);
+  const order = call.points?.sort !== undefined ? [] : orderTerms(call.model, args.orderBy);
   let query = call.db.selectFrom(call.model.api).select(columns.map((c) => c.name));
   if (args.where !== undefined) query = query.where((eb) => whereExpr(eb, call.model, args.where));
+  query = await applyPoints(call.db, query, call.points);
   for (const term of order) query = query.orderBy(term.column, term.direction);
   const rows = (await query.limit(take).offset(skip).execute()) as Record<string, unknown>[];
   const data = rows.map((row) => presentRow(columns, row, call.withPrivate));
   if (!withTotal) return data;
   let counted = call.db.selectFrom(call.model.api).select((eb) => eb.fn.countAll().as("total"));
   if (args.where !== undefined) counted = counted.where((eb) => whereExpr(eb, call.model, args.where));
+  if (call.points !== undefined && call.points.filters.length > 0) counted = await applyPoints(call.db, counted, { ...call.points, sort: undefined });
   const total = Number(((await counted.executeTakeFirst()) as { total?: unknown } | undefined)?.total ?? 0);
   return { data, total, hasMore: skip + data.length < total };
 }
@@ -67,7 +72,7 @@ async function findUnique(whole: RowCall): Promise<unknown> {
 }
 
 /** A write's `data`: known, writable columns with values of their type. */
-function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
+export function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
   const writable = model.columns.filter((c) => !c.system && (creating || c.name !== "id"));
   const input = closed(data, writable.map((c) => c.name), "data");
   const values: Record<string, DbValue> = {};
@@ -85,7 +90,7 @@ function writeValues(model: ModelSchema, data: unknown, creating: boolean): Reco
   return values;
 }
 
-async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
+export async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -23,6 +23,12 @@ export interface ModelSchema {
   columns: ColumnSchema[];
   /** Column sets unique together (single unique columns are marked on the column). */
   uniques: string[][];
+  /** Location fields (columns `<field>_lat`, `<field>_lon`): the point queries' fields. */
+  points?: string[];
+  /** Media and rich text fields: the file route's fields (their private files carry `private-file:` markers). */
+  files?: { field: string; kind: "media" | "rich_text" }[];
+  /** The translation table of an i18n model (`<model>translation`: `<model>_id`, `lang`, translated columns). */
+  translation?: ModelSchema;
 }
 
 export interface SiteSchema {
