@@ -18,6 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
+import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
@@ -96,6 +97,7 @@ const q = (args) => "?" + Object.entries(args).map(([k, v]) => `${k}=${encodeURI
 
 before(async () => {
   cms = await startDevServer({ port: CMS_PORT });
+  await seedRelationModels(CMS_PORT, cms.info.management_token);
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -112,6 +114,7 @@ before(async () => {
   const operations = JSON.parse(readFileSync(path.join(project, "access", "operations.json"), "utf8"));
   operations.article.delete = { enabled: false, access: "service" };
   operations.note.findManyPaginated = { enabled: false, access: "service" };
+  configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
@@ -352,6 +355,8 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     const result = await new Validator().validate(openapi.body);
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
+
+  relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
   if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import Database from "libsql";
 import { Kysely, SqliteDialect } from "kysely";
 import { loadAccessConfig } from "../runtime/access.js";
+import type { BatchRunner } from "../runtime/batch.js";
 import { handle } from "../runtime/router.js";
 import type { OperationsConfig } from "../runtime/schema-types.js";
 import { SCHEMA } from "../schema.js";
@@ -30,7 +31,13 @@ const operations = JSON.parse(readFileSync(new URL("../../../access/operations.j
 const sqlite = new Database(file);
 sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
 const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
-const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
+// List relations commit as one SQLite transaction; libsql runs it synchronously, so no other request interleaves.
+const batch: BatchRunner = async (statements) => {
+  sqlite.transaction(() => {
+    for (const statement of statements) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
+  })();
+};
+const backend = { db, batch, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
 
 async function toRequest(message: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];

@@ -4,12 +4,16 @@
  */
 import { authorize, callerOf, type AccessConfig } from "./access.js";
 import { errorResponse, HttpError, invalid, json } from "./errors.js";
+import type { BatchRunner } from "./batch.js";
 import { buildOpenApi } from "./openapi.js";
+import { routeRelations } from "./relation-routes.js";
 import { runOperation, type AnyDb } from "./rows.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
 export interface Backend {
   db: AnyDb;
+  /** Runs writes that commit together (list relations); absent → 503 relation_writes_unavailable. */
+  batch?: BatchRunner;
   schema: SiteSchema;
   operations: OperationsConfig;
   access: AccessConfig;
@@ -21,7 +25,7 @@ export interface Backend {
 const READ_ARGS = ["where", "orderBy", "take", "skip", "select"];
 
 /** Query parameters as arguments: structured values are URL-encoded JSON; take/skip also plain. */
-function readArgs(url: URL): Record<string, unknown> {
+export function readArgs(url: URL): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(name);
@@ -37,7 +41,7 @@ function readArgs(url: URL): Record<string, unknown> {
   return args;
 }
 
-async function readBody(request: Request): Promise<unknown> {
+export async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) throw invalid("The body must be application/json.");
   const text = await request.text();
@@ -49,7 +53,7 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-function randomId(): string {
+export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -57,6 +61,8 @@ function randomId(): string {
 async function route(request: Request, backend: Backend): Promise<Response> {
   const url = new URL(request.url);
   const caller = await callerOf(request, backend.access, backend.serviceToken);
+  const relationAnswer = await routeRelations(request, url, backend, caller);
+  if (relationAnswer !== undefined) return relationAnswer;
   if (url.pathname === "/api/openapi.json") {
     if (request.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET.", {}, { allow: "GET" });
     authorize(caller, "openapi", null, "service", backend.serviceToken);

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { databaseError, HttpError, invalid } from "./errors.js";
+import { checkRowLinks } from "./row-links.js";
 import { count, MAX_TAKE, orderTerms, selectedColumns, uniqueWhere, whereExpr } from "./query.js";
 import { isPlainObject, presentRow, toDb, type DbValue } from "./values.js";
 import type { ModelSchema, Operation } from "./schema-types.js";
@@ -23,7 +24,7 @@ export interface RowCall {
   newId: () => string;
 }
 
-function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
+export function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalid(`${path} must be an object.`, path || "body");
   for (const key of Object.keys(value)) if (!allowed.includes(key)) throw invalid(`${path ? `${path}.` : ""}${key} is not allowed here (${allowed.join(", ")}).`, path ? `${path}.${key}` : key);
   return value;
@@ -67,7 +68,7 @@ async function findUnique(whole: RowCall): Promise<unknown> {
 }
 
 /** A write's `data`: known, writable columns with values of their type. */
-function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
+export function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
   const writable = model.columns.filter((c) => !c.system && (creating || c.name !== "id"));
   const input = closed(data, writable.map((c) => c.name), "data");
   const values: Record<string, DbValue> = {};
@@ -85,6 +86,13 @@ function writeValues(model: ModelSchema, data: unknown, creating: boolean): Reco
   return values;
 }
 
+/** The id of a row being created: the one `data` names, else a generated one. */
+export function rowId(values: Record<string, DbValue>, newId: () => string): string {
+  const id = values.id ?? newId();
+  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  return id;
+}
+
 async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -97,8 +105,8 @@ async function create(call: RowCall): Promise<unknown> {
   const body = closed(call.body, ["data"], "");
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, true);
-  const id = values.id ?? call.newId();
-  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  const id = rowId(values, call.newId);
+  await checkRowLinks(call.db, call.model, values, id);
   const now = call.now();
   const columns = call.model.columns;
   const row = (await guarded("create", () =>
@@ -112,6 +120,8 @@ async function update(call: RowCall): Promise<unknown> {
   const { column, value } = uniqueWhere(call.model, body.where);
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, false);
+  const existing = (await call.db.selectFrom(call.model.api).select("id").where(column.name, "=", value).executeTakeFirst()) as { id: string } | undefined;
+  if (existing !== undefined) await checkRowLinks(call.db, call.model, values, existing.id);
   const columns = call.model.columns;
   const row = (await guarded("update", () =>
     call.db.updateTable(call.model.api).set({ ...values, updated_at: call.now() }).where(column.name, "=", value).returning(columns.map((c) => c.name)).executeTakeFirst(),

@@ -1,4 +1,5 @@
 /** The shape of `src/schema.ts`, which the generator writes for each site. */
+import type { RelationSchema } from "./relation-types.js";
 
 export type ColumnType = "text" | "integer" | "real" | "boolean" | "json";
 
@@ -23,6 +24,8 @@ export interface ModelSchema {
   columns: ColumnSchema[];
   /** Column sets unique together (single unique columns are marked on the column). */
   uniques: string[][];
+  /** Relation fields (runtime/relations.ts); absent or empty when the model links nothing. */
+  relations?: RelationSchema[];
 }
 
 export interface SiteSchema {
