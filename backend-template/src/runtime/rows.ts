@@ -120,8 +120,10 @@ async function update(call: RowCall): Promise<unknown> {
   const { column, value } = uniqueWhere(call.model, body.where);
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, false);
-  const existing = (await call.db.selectFrom(call.model.api).select("id").where(column.name, "=", value).executeTakeFirst()) as { id: string } | undefined;
-  if (existing !== undefined) await checkRowLinks(call.db, call.model, values, existing.id);
+  if ((call.model.relations ?? []).some((rel) => rel.column !== undefined && typeof values[rel.column] === "string")) {
+    const existing = (await call.db.selectFrom(call.model.api).select("id").where(column.name, "=", value).executeTakeFirst()) as { id: string } | undefined;
+    if (existing !== undefined) await checkRowLinks(call.db, call.model, values, existing.id);
+  }
   const columns = call.model.columns;
   const row = (await guarded("update", () =>
     call.db.updateTable(call.model.api).set({ ...values, updated_at: call.now() }).where(column.name, "=", value).returning(columns.map((c) => c.name)).executeTakeFirst(),
