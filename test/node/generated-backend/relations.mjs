@@ -272,7 +272,7 @@ export function relationRoutes(ctx) {
     refused(await call("POST", "/api/relcrate/with-relations", { token: SERVICE, body: { data: { label: "x" } } }), 404, "not_found");
     const openapi = (await call("GET", "/api/openapi.json", { token: WILDCARD })).body;
     assert.equal(openapi.paths["/api/relshelf/with-relations"].post["x-atomic-create"], true);
-    assert.equal(openapi.paths["/api/relshelf/with-relations"].post.operationId, "Relshelf.createWithRelations");
+    assert.equal(openapi.paths["/api/relshelf/with-relations"].post.operationId, "RelShelf.createWithRelations");
     assert.ok(openapi.paths["/api/relshelf/relations/books"].put);
     assert.equal(openapi.paths["/api/relcrate/with-relations"], undefined);
     assert.equal(openapi.paths["/api/relcrate/relations/books"].put, undefined);
