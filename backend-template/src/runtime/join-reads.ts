@@ -7,7 +7,6 @@
 import { invalid } from "./errors.js";
 import { count, MAX_TAKE, selectedColumns, whereExpr } from "./query.js";
 import type { JoinTable } from "./join-tables.js";
-import { readArgs } from "./router.js";
 import type { AnyDb } from "./rows.js";
 import type { ColumnSchema, Operation } from "./schema-types.js";
 import { isPlainObject, presentRow, toDb } from "./values.js";
@@ -30,11 +29,25 @@ function orderOf(join: JoinTable, orderBy: unknown): { column: string; direction
   return terms;
 }
 
+/** Query parameters as arguments, as the row routes read them: URL-encoded JSON, each at most once. */
+function joinArgs(url: URL, allowed: readonly string[]): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!allowed.includes(name)) throw invalid(`${name} is not an argument here (${allowed.join(", ")}).`, name);
+    const values = url.searchParams.getAll(name);
+    if (values.length > 1) throw invalid(`${name} is given more than once.`, name);
+    try {
+      args[name] = JSON.parse(values[0] ?? "") as unknown;
+    } catch {
+      throw invalid(`${name} must be URL-encoded JSON.`, name);
+    }
+  }
+  return args;
+}
+
 /** Runs one of the three reads on a join table. */
 export async function joinRead(db: AnyDb, join: JoinTable, operation: Operation, url: URL): Promise<unknown> {
-  const args = readArgs(url);
-  const allowed = operation === "findUnique" ? ["where", "select"] : ["where", "orderBy", "take", "skip", "select"];
-  for (const name of Object.keys(args)) if (!allowed.includes(name)) throw invalid(`${name} is not an argument here (${allowed.join(", ")}).`, name);
+  const args = joinArgs(url, operation === "findUnique" ? ["where", "select"] : ["where", "orderBy", "take", "skip", "select"]);
   const columns = selectedColumns(join.model, args.select, true);
   if (operation === "findUnique") {
     const where = args.where;

@@ -5,8 +5,8 @@
 import { authorize, callerOf, type AccessConfig } from "./access.js";
 import { errorResponse, HttpError, invalid, json } from "./errors.js";
 import type { BatchRunner } from "./batch.js";
-import { buildOpenApi } from "./openapi.js";
 import { routeRelations } from "./relation-routes.js";
+import { buildOpenApi } from "./openapi.js";
 import { runOperation, type AnyDb } from "./rows.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
@@ -25,7 +25,7 @@ export interface Backend {
 const READ_ARGS = ["where", "orderBy", "take", "skip", "select"];
 
 /** Query parameters as arguments: structured values are URL-encoded JSON; take/skip also plain. */
-export function readArgs(url: URL): Record<string, unknown> {
+function readArgs(url: URL): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(name);

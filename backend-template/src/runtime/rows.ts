@@ -86,13 +86,6 @@ export function writeValues(model: ModelSchema, data: unknown, creating: boolean
   return values;
 }
 
-/** The id of a row being created: the one `data` names, else a generated one. */
-export function rowId(values: Record<string, DbValue>, newId: () => string): string {
-  const id = values.id ?? newId();
-  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
-  return id;
-}
-
 async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -159,4 +152,11 @@ export function runOperation(operation: Operation, call: RowCall): Promise<unkno
     case "delete":
       return remove(call);
   }
+}
+
+/** The id of a row being created: the one `data` names, else a generated one. */
+export function rowId(values: Record<string, DbValue>, newId: () => string): string {
+  const id = values.id ?? newId();
+  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  return id;
 }
