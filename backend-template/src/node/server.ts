@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "libsql";
 import { Kysely, SqliteDialect } from "kysely";
-import { loadAccessConfig } from "../runtime/access.js";
 import type { BatchRunner } from "../runtime/batch.js";
+import { loadAccessConfig } from "../runtime/access.js";
 import { handle } from "../runtime/router.js";
 import type { OperationsConfig } from "../runtime/schema-types.js";
 import { SCHEMA } from "../schema.js";
@@ -31,13 +31,7 @@ const operations = JSON.parse(readFileSync(new URL("../../../access/operations.j
 const sqlite = new Database(file);
 sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
 const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
-// List relations commit as one SQLite transaction; libsql runs it synchronously, so no other request interleaves.
-const batch: BatchRunner = async (statements) => {
-  sqlite.transaction(() => {
-    for (const statement of statements) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
-  })();
-};
-const backend = { db, batch, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
+const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
 
 async function toRequest(message: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];
@@ -60,8 +54,15 @@ async function toRequest(message: IncomingMessage): Promise<Request> {
   });
 }
 
+// List relations commit as one SQLite transaction; libsql runs it synchronously, so no other request interleaves.
+const batch: BatchRunner = async (statements) => {
+  sqlite.transaction(() => {
+    for (const statement of statements) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
+  })();
+};
+
 async function respond(message: IncomingMessage, out: ServerResponse): Promise<void> {
-  const answer = await handle(await toRequest(message), backend);
+  const answer = await handle(await toRequest(message), { ...backend, batch });
   out.writeHead(answer.status, Object.fromEntries(answer.headers));
   out.end(Buffer.from(await answer.arrayBuffer()));
 }

@@ -22,10 +22,10 @@ export interface ModelSchema {
   /** Operation id prefix (`Article`). */
   pascal: string;
   columns: ColumnSchema[];
+  /** Relation fields (runtime/relation-types.ts); absent or empty when the model links nothing. */
+  relations?: RelationSchema[];
   /** Column sets unique together (single unique columns are marked on the column). */
   uniques: string[][];
-  /** Relation fields (runtime/relations.ts); absent or empty when the model links nothing. */
-  relations?: RelationSchema[];
 }
 
 export interface SiteSchema {

@@ -22,7 +22,7 @@ export interface IssuedReadToken {
 
 const SYSTEM_WRITTEN = new Set(["created_at", "updated_at"]);
 
-export function modelSchema(plan: ModelPlan, plans: readonly ModelPlan[]): ModelSchema {
+export function modelSchema(plan: ModelPlan): ModelSchema {
   return {
     api: plan.api,
     pascal: plan.pascal,
@@ -38,7 +38,6 @@ export function modelSchema(plan: ModelPlan, plans: readonly ModelPlan[]): Model
       ...(SYSTEM_WRITTEN.has(column.name) && column.field === undefined ? { system: true } : {}),
     })),
     uniques: plan.table.uniques,
-    relations: relationSchemas(plan, plans),
   };
 }
 
@@ -67,7 +66,7 @@ const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 /** Every file of the emitted project, sorted by path. */
 export function projectFiles(site: GeneratorSite, plans: readonly ModelPlan[], rows: Readonly<Record<string, Row[]>>, tokens: readonly IssuedReadToken[]): ArchiveFile[] {
-  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map((plan) => modelSchema(plan, plans)) };
+  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map((plan) => ({ ...modelSchema(plan), relations: relationSchemas(plan, plans) })) };
   const tables = [...plans.map((p) => p.api), ...plans.flatMap((p) => (p.translation ? [p.translation.name] : [])), ...plans.flatMap((p) => p.joins.map((j) => j.table))];
   const operations = defaultOperations(plans);
   const fill = (text: string) =>
