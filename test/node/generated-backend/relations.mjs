@@ -55,7 +55,19 @@ export function configureRelationOperations(operations) {
  * SERVICE, READER (author-only read token), WILDCARD }.
  */
 export function relationRoutes(ctx) {
-  const { call, q, SERVICE, WILDCARD } = ctx;
+  const { q, SERVICE, WILDCARD } = ctx;
+  // A slow step before a test (the harness's openapi validation, a spawned process) can leave the
+  // keep-alive connection idle past the server's timeout; the server closes it as undici reuses it,
+  // and that one request fails with "fetch failed" before reaching the server. It is sent again once;
+  // a server that is really gone fails the second time too.
+  const call = async (...args) => {
+    try {
+      return await ctx.call(...args);
+    } catch (error) {
+      if (!(error instanceof TypeError) || error.message !== "fetch failed") throw error;
+      return ctx.call(...args);
+    }
+  };
   const put = (model, field, body) => call("PUT", `/api/${model}/relations/${field}`, { token: SERVICE, body });
   const list = (model, field, id, token) => call("GET", `/api/${model}/relations/${field}?id=${encodeURIComponent(id)}`, token ? { token } : {});
   const create = async (model, data) => {
