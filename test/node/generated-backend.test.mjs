@@ -22,6 +22,7 @@ import { manageClient } from "./generated-backend/cms.mjs";
 import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
 import { pointTests, seedPoints } from "./generated-backend/points.mjs";
 import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
+import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
@@ -106,6 +107,7 @@ before(async () => {
   await seedPoints(manage);
   await seedFiles(manage, CMS_PORT, cms.info.management_token);
   await seedLocalizedList(manage, filesSeeded.instances.map((instance_id, i) => ({ instance_id, group_id: [filesSeeded.withFiles, filesSeeded.withoutFiles][i] })), "dossier");
+  await seedRelationModels(CMS_PORT, cms.info.management_token);
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -122,6 +124,7 @@ before(async () => {
   const operations = JSON.parse(readFileSync(path.join(project, "access", "operations.json"), "utf8"));
   operations.article.delete = { enabled: false, access: "service" };
   operations.note.findManyPaginated = { enabled: false, access: "service" };
+  configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
@@ -377,6 +380,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     localPort: FILES_PORT,
   });
   translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
+  relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
   if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "libsql";
 import { Kysely, SqliteDialect } from "kysely";
+import type { BatchRunner } from "../runtime/batch.js";
 import { loadAccessConfig } from "../runtime/access.js";
 import { handle } from "../runtime/router.js";
 import { directoryStore, privateFilesDirectory } from "./private-files-directory.js";
@@ -57,8 +58,15 @@ async function toRequest(message: IncomingMessage): Promise<Request> {
   });
 }
 
+// List relations commit as one SQLite transaction; libsql runs it synchronously, so no other request interleaves.
+const batch: BatchRunner = async (statements) => {
+  sqlite.transaction(() => {
+    for (const statement of statements) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
+  })();
+};
+
 async function respond(message: IncomingMessage, out: ServerResponse): Promise<void> {
-  const answer = await handle(await toRequest(message), backend);
+  const answer = await handle(await toRequest(message), { ...backend, batch });
   out.writeHead(answer.status, Object.fromEntries(answer.headers));
   out.end(Buffer.from(await answer.arrayBuffer()));
 }

@@ -4,6 +4,8 @@
  */
 import { authorize, callerOf, type AccessConfig } from "./access.js";
 import { errorResponse, HttpError, invalid, json } from "./errors.js";
+import type { BatchRunner } from "./batch.js";
+import { routeRelations } from "./relation-routes.js";
 import { buildOpenApi } from "./openapi.js";
 import { isPointParam, pointQuery } from "./points.js";
 import { filesRoute, filesRouteMatch, type PrivateFileStore } from "./private-files.js";
@@ -14,6 +16,8 @@ import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type 
 
 export interface Backend {
   db: AnyDb;
+  /** Runs writes that commit together (list relations); absent → 503 relation_writes_unavailable. */
+  batch?: BatchRunner;
   schema: SiteSchema;
   operations: OperationsConfig;
   access: AccessConfig;
@@ -44,7 +48,7 @@ function readArgs(url: URL, listing: boolean): Record<string, unknown> {
   return args;
 }
 
-async function readBody(request: Request): Promise<unknown> {
+export async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) throw invalid("The body must be application/json.");
   const text = await request.text();
@@ -56,7 +60,7 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-function randomId(): string {
+export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -64,6 +68,8 @@ function randomId(): string {
 async function route(request: Request, backend: Backend): Promise<Response> {
   const url = new URL(request.url);
   const caller = await callerOf(request, backend.access, backend.serviceToken);
+  const relationAnswer = await routeRelations(request, url, backend, caller);
+  if (relationAnswer !== undefined) return relationAnswer;
   if (url.pathname === "/api/openapi.json") {
     if (request.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET.", {}, { allow: "GET" });
     authorize(caller, "openapi", null, "service", backend.serviceToken);

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { databaseError, HttpError, invalid } from "./errors.js";
+import { checkRowLinks } from "./row-links.js";
 import { count, MAX_TAKE, orderTerms, selectedColumns, uniqueWhere, whereExpr } from "./query.js";
 import { applyPoints, type PointQuery } from "./points.js";
 import { isPlainObject, presentRow, toDb, type DbValue } from "./values.js";
@@ -102,8 +103,8 @@ async function create(call: RowCall): Promise<unknown> {
   const body = closed(call.body, ["data"], "");
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, true);
-  const id = values.id ?? call.newId();
-  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  const id = rowId(values, call.newId);
+  await checkRowLinks(call.db, call.model, values, id);
   const now = call.now();
   const columns = call.model.columns;
   const row = (await guarded("create", () =>
@@ -117,6 +118,10 @@ async function update(call: RowCall): Promise<unknown> {
   const { column, value } = uniqueWhere(call.model, body.where);
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, false);
+  if ((call.model.relations ?? []).some((rel) => rel.column !== undefined && typeof values[rel.column] === "string")) {
+    const existing = (await call.db.selectFrom(call.model.api).select("id").where(column.name, "=", value).executeTakeFirst()) as { id: string } | undefined;
+    if (existing !== undefined) await checkRowLinks(call.db, call.model, values, existing.id);
+  }
   const columns = call.model.columns;
   const row = (await guarded("update", () =>
     call.db.updateTable(call.model.api).set({ ...values, updated_at: call.now() }).where(column.name, "=", value).returning(columns.map((c) => c.name)).executeTakeFirst(),
@@ -152,4 +157,11 @@ export function runOperation(operation: Operation, call: RowCall): Promise<unkno
     case "delete":
       return remove(call);
   }
+}
+
+/** The id of a row being created: the one `data` names, else a generated one. */
+export function rowId(values: Record<string, DbValue>, newId: () => string): string {
+  const id = values.id ?? newId();
+  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  return id;
 }

@@ -1,4 +1,5 @@
 /** The shape of `src/schema.ts`, which the generator writes for each site. */
+import type { RelationSchema } from "./relation-types.js";
 
 export type ColumnType = "text" | "integer" | "real" | "boolean" | "json";
 
@@ -21,6 +22,8 @@ export interface ModelSchema {
   /** Operation id prefix (`Article`). */
   pascal: string;
   columns: ColumnSchema[];
+  /** Relation fields (runtime/relation-types.ts); absent or empty when the model links nothing. */
+  relations?: RelationSchema[];
   /** Column sets unique together (single unique columns are marked on the column). */
   uniques: string[][];
   /** Location fields (columns `<field>_lat`, `<field>_lon`): the point queries' fields. */

@@ -8,6 +8,7 @@ import type { ColumnSchema, ModelSchema, OperationsConfig, SiteSchema } from "..
 import type { ArchiveFile } from "./archive";
 import type { ModelPlan, TablePlan } from "./plan";
 import type { Row } from "./rows";
+import { relationSchemas } from "./relation-schema";
 import { migrationSql } from "./sql";
 import { TEMPLATE_FILES } from "./template-files.generated";
 import type { GeneratorSite } from "./types";
@@ -90,7 +91,7 @@ const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 /** Every file of the emitted project, sorted by path. */
 export function projectFiles(site: GeneratorSite, plans: readonly ModelPlan[], rows: Readonly<Record<string, Row[]>>, tokens: readonly IssuedReadToken[]): ArchiveFile[] {
-  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map(modelSchema) };
+  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map((plan) => ({ ...modelSchema(plan), relations: relationSchemas(plan, plans) })) };
   const tables = [...plans.map((p) => p.api), ...plans.flatMap((p) => (p.translation ? [p.translation.name] : [])), ...plans.flatMap((p) => p.joins.map((j) => j.table))];
   const operations = defaultOperations(plans);
   const fill = (text: string) =>
