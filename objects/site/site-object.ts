@@ -37,7 +37,7 @@ import { ScheduleRunner } from "./schedule-runner";
 const TRASH_CHANGES: ReadonlySet<string> = new Set(["trash", "updateSettings"]);
 
 /** Commands after which the schedule runner looks at D1 again. */
-const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule"]);
+const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule", "createRelease", "updateRelease"]);
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;

@@ -71,6 +71,7 @@ export const SITE_TABLES = [
   "saved_queries",
   "menus",
   "schedules",
+  "releases",
   "redirects",
 ] as const;
 

@@ -106,7 +106,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, modelSlug, request);
-      if (params.preview !== undefined) return readPreview(await siteScopedDatabase(env, site.id), site, model, slug, params.preview, Date.now(), params.selection);
+      if (params.preview !== undefined) return readPreview(await siteScopedDatabase(env, site.id), site, model, slug, params.preview, Date.now(), params.selection, servedChain(site, params.locale));
       return readItem(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
     });
   },

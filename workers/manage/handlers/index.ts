@@ -19,6 +19,7 @@ import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as redirects from "./redirects";
+import * as releases from "./releases";
 import * as schedules from "./schedules";
 import * as settings from "./settings";
 import * as cors from "./cors";
@@ -95,6 +96,14 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   deleteRedirect: redirects.deleteRedirect,
   reviewRedirects: redirects.reviewRedirects,
   // Scheduled publishing (docs/scheduled-publishing.md).
+  // Releases (docs/releases.md).
+  createRelease: releases.createRelease,
+  listReleases: releases.listReleases,
+  getRelease: releases.getRelease,
+  updateRelease: releases.updateRelease,
+  publishRelease: releases.publishRelease,
+  previewRelease: releases.previewRelease,
+  deleteRelease: releases.deleteRelease,
   createSchedule: schedules.createSchedule,
   listSchedules: schedules.listSchedules,
   getPublishingCalendar: schedules.getPublishingCalendar,
