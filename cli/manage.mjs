@@ -3906,6 +3906,102 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "get-recovery-draft",
+  "operationId": "getRecoveryDraft",
+  "method": "GET",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Your recovery draft of this entry language: the text of your save refused with lock_lost (or kept by the editor), for 30 days; only yours",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "keep-recovery-draft",
+  "operationId": "keepRecoveryDraft",
+  "method": "PUT",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Keep your unsaved text of this entry language as your recovery draft (replaces the one you had)",
+  "scope": "content:read",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "slug",
+    "name": "slug",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "base-version-id",
+    "name": "base_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "reason",
+    "name": "reason",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "lock_lost",
+     "version_conflict"
+    ],
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "values"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-recovery-draft",
+  "operationId": "deleteRecoveryDraft",
+  "method": "DELETE",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Drop your recovery draft of this entry language (restored and saved, or discarded)",
+  "scope": "content:read",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "list-redirects",
   "operationId": "listRedirects",
   "method": "GET",

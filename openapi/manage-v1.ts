@@ -4656,6 +4656,74 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/entries/{id}/recovery-draft — scope content:read */
+  getRecoveryDraft: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "instance_id": string;
+      "lang": string;
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug": string | null;
+      "base_version_id": string | null;
+      "reason": "lock_lost" | "version_conflict";
+      "saved_at": string;
+      "expires_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  keepRecoveryDraft: {
+    method: "PUT";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug"?: string | null;
+      "base_version_id"?: string | null;
+      "reason": "lock_lost" | "version_conflict";
+    };
+    response: {
+      "instance_id": string;
+      "lang": string;
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug": string | null;
+      "base_version_id": string | null;
+      "reason": "lock_lost" | "version_conflict";
+      "saved_at": string;
+      "expires_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  deleteRecoveryDraft: {
+    method: "DELETE";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "instance_id": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
   /** GET /api/manage/v1/redirects — scope content:read */
   listRedirects: {
     method: "GET";
@@ -4932,6 +5000,9 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   publishRelease: { method: "POST", path: "/api/manage/v1/releases/{id}/publish" },
   previewRelease: { method: "POST", path: "/api/manage/v1/releases/{id}/preview" },
   deleteRelease: { method: "DELETE", path: "/api/manage/v1/releases/{id}" },
+  getRecoveryDraft: { method: "GET", path: "/api/manage/v1/entries/{id}/recovery-draft" },
+  keepRecoveryDraft: { method: "PUT", path: "/api/manage/v1/entries/{id}/recovery-draft" },
+  deleteRecoveryDraft: { method: "DELETE", path: "/api/manage/v1/entries/{id}/recovery-draft" },
   listRedirects: { method: "GET", path: "/api/manage/v1/redirects" },
   createRedirect: { method: "POST", path: "/api/manage/v1/redirects" },
   updateRedirect: { method: "PUT", path: "/api/manage/v1/redirects/{id}" },

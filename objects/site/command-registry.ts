@@ -22,6 +22,7 @@ import { removeMedia } from "../../shared/services/media/remove";
 import * as schedules from "../../shared/services/schedules/schedules";
 import * as releases from "../../shared/services/releases/releases";
 import { publishRelease } from "../../shared/services/releases/publish";
+import * as recovery from "../../shared/services/recovery/recovery-drafts";
 import * as redirects from "../../shared/services/redirects/redirects";
 import * as backendReadTokens from "../../shared/services/generator/read-tokens";
 import * as importSources from "../../shared/services/imports/sources";
@@ -104,6 +105,9 @@ export const COMMANDS = {
   updateRelease: { build: releases.updateRelease, status: 200 },
   deleteRelease: { build: releases.deleteRelease, status: 200 },
   publishRelease: { build: publishRelease, status: 200 },
+  // Personal recovery drafts (docs/recovery-drafts.md): also kept by the object when a save is refused with lock_lost.
+  keepRecoveryDraft: { build: recovery.keepRecoveryDraft, status: 200 },
+  dropRecoveryDraft: { build: recovery.dropRecoveryDraft, status: 200 },
   // Redirects (docs/redirects.md): each write checks the whole set.
   createRedirect: { build: redirects.createRedirect, status: 201 },
   updateRedirect: { build: redirects.updateRedirect, status: 200 },

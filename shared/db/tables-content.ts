@@ -330,6 +330,20 @@ export interface ReleasesTable {
   published_at: string | null;
 }
 
+/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, docs/recovery-drafts.md). */
+export interface RecoveryDraftsTable {
+  site_id: string;
+  person_id: string;
+  instance_id: string;
+  lang: string;
+  field_values: string;
+  slug: string | null;
+  base_version_id: string | null;
+  reason: "lock_lost" | "version_conflict";
+  saved_at: string;
+  expires_at: string;
+}
+
 /** Redirects (migrations/d1/0038_redirects.sql, docs/redirects.md). */
 export interface RedirectsTable {
   id: string;

@@ -72,6 +72,7 @@ export const SITE_TABLES = [
   "menus",
   "schedules",
   "releases",
+  "recovery_drafts",
   "redirects",
 ] as const;
 
