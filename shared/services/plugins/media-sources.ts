@@ -26,10 +26,16 @@ export interface MediaSourceView {
 }
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
-const httpsUrl = v.pipe(
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** A thumbnail a browser loads: https, or http on loopback (a plugin in local development, as its endpoint may be). */
+const thumbnailUrl = v.pipe(
   v.string(),
   v.maxLength(2000),
-  v.check((s) => URL.canParse(s) && new URL(s).protocol === "https:", "expected an https URL"),
+  v.check((s) => {
+    if (!URL.canParse(s)) return false;
+    const url = new URL(s);
+    return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+  }, "expected an https URL"),
 );
 
 /** One item as the plugin describes it and the service answers it. */
@@ -39,7 +45,7 @@ const SourceItemSchema = v.strictObject({
   file_name: text(255),
   kind: v.picklist(["image", "document", "audio", "video", "file"]),
   size: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  thumbnail_url: v.nullable(httpsUrl),
+  thumbnail_url: v.nullable(thumbnailUrl),
   attribution: v.nullable(v.pipe(v.string(), v.maxLength(500))),
 });
 export type MediaSourceItem = v.InferOutput<typeof SourceItemSchema>;
