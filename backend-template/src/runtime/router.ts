@@ -2,10 +2,12 @@
  * The row API's one request handler, shared by the worker and the local server (docs/generated-
  * backend.md): `/api/<model>[/paginated|/unique]` and `GET /api/openapi.json`.
  */
-import { authorize, callerOf, type AccessConfig } from "./access.js";
+import { authorize, callerOf, seesPrivate, type AccessConfig } from "./access.js";
 import { errorResponse, HttpError, invalid, json } from "./errors.js";
 import { buildOpenApi } from "./openapi.js";
+import type { RolesConfig } from "./roles.js";
 import { runOperation, type AnyDb } from "./rows.js";
+import type { Sessions } from "./sessions.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
 export interface Backend {
@@ -14,6 +16,8 @@ export interface Backend {
   operations: OperationsConfig;
   access: AccessConfig;
   serviceToken: string | undefined;
+  /** Sessions and roles (AUTH_SECRET set); without them `session` routes take the service caller only. */
+  sessions?: { sessions: Sessions; roles: RolesConfig } | undefined;
   now?: () => string;
   newId?: () => string;
 }
@@ -56,7 +60,15 @@ function randomId(): string {
 
 async function route(request: Request, backend: Backend): Promise<Response> {
   const url = new URL(request.url);
-  const caller = await callerOf(request, backend.access, backend.serviceToken);
+  let caller = await callerOf(request, backend.access, backend.serviceToken);
+  if (url.pathname.startsWith("/api/auth/")) {
+    if (backend.sessions === undefined) throw new HttpError(404, "not_found", "Sessions are off: set AUTH_SECRET to enable them.");
+    return backend.sessions.sessions.handle(request, caller.kind === "service");
+  }
+  if (caller.kind === "anonymous" && backend.sessions !== undefined) {
+    const user = await backend.sessions.sessions.userOf(request);
+    if (user !== null) caller = { kind: "session", userId: user.id, role: user.role, roles: backend.sessions.roles };
+  }
   if (url.pathname === "/api/openapi.json") {
     if (request.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET.", {}, { allow: "GET" });
     authorize(caller, "openapi", null, "service", backend.serviceToken);
@@ -84,7 +96,7 @@ async function route(request: Request, backend: Backend): Promise<Response> {
     model,
     args: isRead ? readArgs(url) : {},
     body: isRead ? undefined : await readBody(request),
-    withPrivate: caller.kind !== "anonymous",
+    withPrivate: seesPrivate(caller, model.api),
     now: backend.now ?? (() => new Date().toISOString()),
     newId: backend.newId ?? randomId,
   });
