@@ -77,7 +77,7 @@ function measure(options) {
 async function figure(label, base) {
   await measure({ ...base, duration: 2 });
   const result = await measure({ ...base, duration: Number(process.env.BENCH_DURATION ?? 10) });
-  return { label, rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { label, rps: Math.round(result.requests.average), p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts };
 }
 
 function startBackend(project, env) {
@@ -150,7 +150,7 @@ export async function generatedBackendFigures(print, say) {
     };
     process.kill(-backend.pid, "SIGTERM");
     backend = undefined;
-    for (const f of Object.values(ours)) print(`BENCH ${f.label}=${f.rps}rps/p99=${f.p99}ms non2xx=${f.non2xx} errors=${f.errors}`);
+    for (const f of Object.values(ours)) print(`BENCH ${f.label}=${f.rps}rps/p99=${f.p99}ms requests=${f.total} non2xx=${f.non2xx} errors=${f.errors} timeouts=${f.timeouts}`);
     const peer = directusFigures(say);
     if (peer.line) print(peer.line);
     for (const [operation, min] of Object.entries(TARGETS)) {
