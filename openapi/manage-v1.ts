@@ -3994,6 +3994,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4021,6 +4032,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4048,6 +4070,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4075,6 +4108,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4103,6 +4147,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4131,6 +4186,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4161,6 +4227,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };

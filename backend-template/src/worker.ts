@@ -7,8 +7,10 @@ import { Kysely } from "kysely";
 import { D1Dialect } from "kysely-d1";
 import operations from "../access/operations.json";
 import rolesFile from "../access/roles.json";
+import type { BatchRunner } from "./runtime/batch.js";
 import { loadAccessConfig, type AccessConfig } from "./runtime/access.js";
 import { errorResponse, HttpError } from "./runtime/errors.js";
+import { r2Store } from "./runtime/private-files.js";
 import { loadRoles, type RolesConfig } from "./runtime/roles.js";
 import { handle } from "./runtime/router.js";
 import { Sessions } from "./runtime/sessions.js";
@@ -19,6 +21,8 @@ interface Env {
   DB: D1Database;
   ACCESS_CONFIG?: string;
   API_BEARER_TOKEN?: string;
+  /** Private files (`private-file:` markers); without it the file route answers 503 private_files_unavailable. */
+  PRIVATE_FILES?: R2Bucket;
   /** Sessions and roles are on when set (a long random secret); AUTH_URL pins the public origin. */
   AUTH_SECRET?: string;
   AUTH_URL?: string;
@@ -55,6 +59,8 @@ export default {
         return errorResponse(new HttpError(500, "access_config_invalid", "The backend's access/roles.json or AUTH_SECRET is invalid; see the worker's log."));
       }
     }
-    return handle(request, { db: bound.db, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN, sessions: bound.sessions });
+    // List relations commit as one D1 batch (one implicit transaction: all statements or none).
+    const batch: BatchRunner = async (statements) => void (await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.parameters))));
+    return handle(request, { db: bound.db, batch, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN, privateFiles: env.PRIVATE_FILES ? r2Store(env.PRIVATE_FILES) : undefined, sessions: bound.sessions });
   },
 };

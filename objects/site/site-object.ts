@@ -27,7 +27,7 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
-import { policyStep, type WritePrepare } from "./policy-step";
+import { policyAsker, policyStep, type WritePrepare } from "./policy-step";
 import { JobStepRunner, type JobStepAnswer, type JobStepRequest } from "./job-steps";
 import { JOB_STEPS, type JobStepName } from "./job-step-registry";
 import { TrashRetention } from "./trash-retention";
@@ -71,7 +71,7 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
-    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env));
+    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env), (request) => policyAsker(env, this.#clock, this.#limits, request));
     this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
@@ -150,7 +150,7 @@ export class SiteObject extends DurableObject<Env> {
       const refused = this.#spendRate(request.rate);
       if (refused) return refused;
     }
-    const outcome = await this.#writes.runBulk(request, action);
+    const outcome = await this.#writes.runBulk(request, action, () => policyAsker(this.env, this.#clock, this.#limits, request));
     if (outcome.ok && !outcome.value.replayed && action === "trash") await this.#wakeBy(await this.#trash.forget());
     return outcome;
   }

@@ -19,10 +19,17 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
 import { deployContract, prepareSessions, SESSION_ENV, sessionContract } from "./generated-backend/sessions.mjs";
+import { manageClient } from "./generated-backend/cms.mjs";
+import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
+import { pointTests, seedPoints } from "./generated-backend/points.mjs";
+import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
+import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
 const WORKER_PORT = 8815;
+/** A local server without private file storage (test/node/generated-backend/files.mjs). */
+const FILES_PORT = 8819;
 /** The port the row-route suite is running against (the local server, then wrangler dev). */
 let active = PORT;
 const SERVICE = "service-token-for-the-contract-suite";
@@ -97,6 +104,11 @@ const q = (args) => "?" + Object.entries(args).map(([k, v]) => `${k}=${encodeURI
 
 before(async () => {
   cms = await startDevServer({ port: CMS_PORT });
+  const manage = manageClient(CMS_PORT, cms.info.management_token);
+  await seedPoints(manage);
+  await seedFiles(manage, CMS_PORT, cms.info.management_token);
+  await seedLocalizedList(manage, filesSeeded.instances.map((instance_id, i) => ({ instance_id, group_id: [filesSeeded.withFiles, filesSeeded.withoutFiles][i] })), "dossier");
+  await seedRelationModels(CMS_PORT, cms.info.management_token);
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -113,12 +125,13 @@ before(async () => {
   const operations = JSON.parse(readFileSync(path.join(project, "access", "operations.json"), "utf8"));
   operations.article.delete = { enabled: false, access: "service" };
   operations.note.findManyPaginated = { enabled: false, access: "service" };
+  configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   prepareSessions(project);
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);
-  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...SESSION_ENV });
+  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), PRIVATE_FILES_DIRECTORY: path.join(project, "private-files"), ...SESSION_ENV });
   assert.ok(started.child, started.stderr);
 });
 
@@ -195,7 +208,7 @@ async function startWorker() {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`dev:worker exited ${child.exitCode}:\n${output}`);
     try {
@@ -206,7 +219,7 @@ async function startWorker() {
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`dev:worker did not answer in 180 s:\n${output}`);
+  throw new Error(`dev:worker did not answer in 300 s:\n${output}`);
 }
 
 for (const runtime of ["local server", "wrangler dev"]) describe(`row routes over HTTP (${runtime})`, () => {
@@ -357,6 +370,21 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 
+  pointTests({ call, token: SERVICE, ...(runtime === "local server" ? { project: () => project } : {}) });
+  fileTests({
+    call,
+    token: SERVICE,
+    readers: { outside: READER, wildcard: WILDCARD },
+    project: () => project,
+    fetchRaw: async (pathname, token) => {
+      const response = await fetch(`http://127.0.0.1:${active}${pathname}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+    },
+    startLocal: runtime === "local server" ? (env) => startBackend(FILES_PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
+    localPort: FILES_PORT,
+  });
+  translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
+  relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
   sessionContract({ it, port: () => active, service: SERVICE, project: () => project, startBackend: runtime === "local server" ? startBackend : undefined, backendEnv: () => ({ ACCESS_CONFIG: accessConfig() }) });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.

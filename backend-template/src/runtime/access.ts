@@ -5,7 +5,7 @@
  */
 import { accessConfigProblems } from "../access-config-rules.js";
 import { HttpError } from "./errors.js";
-import { roleAllows, roleEdits, type RolesConfig } from "./roles.js";
+import { roleAllows, type RolesConfig } from "./roles.js";
 import { READ_OPERATIONS, type AccessMode, type Operation, type SiteSchema } from "./schema-types.js";
 
 export interface AccessConfig {
@@ -79,10 +79,4 @@ export function authorize(caller: Caller, operation: Operation | "openapi", mode
     throw new HttpError(403, "forbidden", mode === "session" ? `The role "${caller.role}" may not run ${operation} on ${model ?? "this route"}.` : "This operation is for the service caller.");
   }
   throw new HttpError(401, "unauthorized", mode === "session" ? "This operation needs a session or the service token." : "This operation needs the service token or a read token.", {}, { "www-authenticate": "Bearer" });
-}
-
-/** Whether the caller reads private columns: everyone but anonymous readers and sessions whose role does not edit the model. */
-export function seesPrivate(caller: Caller, model: string): boolean {
-  if (caller.kind === "session") return roleEdits(caller.roles, caller.role, model);
-  return caller.kind !== "anonymous";
 }

@@ -75,3 +75,14 @@ export function roleAllows(config: RolesConfig, role: string, model: string, ope
 export function roleEdits(config: RolesConfig, role: string, model: string): boolean {
   return (["create", "update", "delete"] as const).some((op) => roleAllows(config, role, model, op));
 }
+
+/**
+ * What the router asks of the sessions (runtime/sessions.ts implements it): kept here so the router
+ * and the CMS's type-check, which embed the router, never load the session library.
+ */
+export interface SessionHandler {
+  /** `/api/auth/*`; `service`: the caller is the service bearer. */
+  handle(request: Request, service: boolean): Promise<Response>;
+  /** The signed-in account of a request, or null. */
+  userOf(request: Request): Promise<{ id: string; role: string } | null>;
+}

@@ -13,7 +13,7 @@
  */
 import { betterAuth } from "better-auth";
 import { HttpError, json } from "./errors.js";
-import { ADMIN_ROLE, type RolesConfig } from "./roles.js";
+import { ADMIN_ROLE, type RolesConfig, type SessionHandler } from "./roles.js";
 import type { AnyDb } from "./rows.js";
 
 export interface SessionUser {
@@ -60,7 +60,7 @@ function authOptions(options: SessionsOptions, baseURL: string) {
 
 type Auth = ReturnType<typeof betterAuth<ReturnType<typeof authOptions>>>;
 
-export class Sessions {
+export class Sessions implements SessionHandler {
   private readonly instances = new Map<string, Auth>();
 
   constructor(private readonly options: SessionsOptions) {
