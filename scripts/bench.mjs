@@ -22,7 +22,9 @@
  *   6. write figures (scripts/bench/write-figures.mjs, issue #14) on a fresh runtime over the same storage.
  *
  * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
- * BENCH_ONLY=read|write|search (default read and write; search: only the search figures), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
+ * BENCH_ONLY=read|write|search|backend (default read and write; search: only the search figures; backend: only the
+ * generated backend beside Directus, scripts/bench/generated-backend-figures.mjs), BENCH_BACKEND=0 (skip those),
+ * BENCH_DIRECTUS=0 (skip the peer), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
  */
 import { buildAdmin } from "./build-admin.mjs";
 import http from "node:http";
@@ -37,6 +39,7 @@ import { searchFigures, searchLines, searchTargets } from "./bench/search-figure
 import { cpuSnapshot, otherCpu } from "./bench/cpu.mjs";
 import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
 import { WRITE_BINDINGS, WRITE_DURABLE_OBJECTS, writeFigures } from "./bench/write-figures.mjs";
+import { generatedBackendFigures } from "./bench/generated-backend-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
@@ -404,6 +407,10 @@ async function adminFigure() {
 }
 
 async function main() {
+  if (ONLY === "backend") {
+    await generatedBackendFigures(print, say);
+    return;
+  }
   await adminFigure();
   const bindings = await readBindings();
   say("Bundling scripts/bench/bench-worker.ts…");
@@ -585,6 +592,8 @@ async function main() {
       await writeFigures(runtime.base, print, say);
       await stop();
     }
+    // Phase 4: the generated backend's local server beside the Directus peer (issue #24 item 7).
+    if (ONLY === "all" && process.env.BENCH_BACKEND !== "0") await generatedBackendFigures(print, say);
     print("");
     print(`Load average at start ${loadAtStart}, at end ${load()} (2 cores: other processes on the machine skew every figure, ratios less).`);
     print(`Done in ${elapsed()} (autocannon: ${CONNECTIONS} connections × ${DURATION} s after a ${WARMUP} s warm-up; 1 connection × ${SINGLE_DURATION} s).`);

@@ -28,7 +28,7 @@ if (!existsSync(marker)) {
   await putLocalPrivateFiles(root, state);
   writeFileSync(marker, new Date().toISOString());
 }
-const vars = ["ACCESS_CONFIG", "API_BEARER_TOKEN"].flatMap((name) => (process.env[name] !== undefined ? ["--var", `${name}:${process.env[name]}`] : []));
+const vars = ["ACCESS_CONFIG", "API_BEARER_TOKEN", "AUTH_SECRET", "AUTH_URL", "AUTH_RATE_LIMIT"].flatMap((name) => (process.env[name] !== undefined ? ["--var", `${name}:${process.env[name]}`] : []));
 const child = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", state, ...vars], { cwd: root, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -43,3 +43,30 @@ export function accessConfigProblems(value, expected) {
   });
   return problems;
 }
+
+/**
+ * ACCESS_CONFIG of a managed deployment (spec 3, "Authentication"): the union of the owner's own
+ * value (wrangler.jsonc `vars.ACCESS_CONFIG`) and the tokens the CMS issued
+ * (`access/read-tokens.json`). A refusal names its code; the deploy script stops on it before any
+ * database or worker change.
+ * @param {unknown} owned the owner's value (a JSON string or an object), undefined when none
+ * @param {unknown} generated the generated file's value (a JSON string or an object)
+ * @param {{ site: string, models: readonly string[] }} expected
+ * @returns {{ ok: true, config: { version: 1, site: string, tokens: unknown[] } } | { ok: false, code: string, problems: string[] }}
+ */
+export function accessConfigUnion(owned, generated, expected) {
+  const ownedValue = owned === undefined ? { version: 1, site: expected.site, tokens: [] } : owned;
+  const ownedProblems = accessConfigProblems(ownedValue, expected);
+  if (ownedProblems.length > 0) return { ok: false, code: "owned_access_config_invalid", problems: ownedProblems.map((p) => `the owner's value: ${p}`) };
+  const generatedProblems = accessConfigProblems(generated, expected);
+  if (generatedProblems.length > 0) return { ok: false, code: "generated_access_tokens_invalid", problems: generatedProblems.map((p) => `access/read-tokens.json: ${p}`) };
+  const mine = (typeof ownedValue === "string" ? JSON.parse(ownedValue) : ownedValue).tokens;
+  const issued = (typeof generated === "string" ? JSON.parse(generated) : generated).tokens;
+  const ids = new Set(mine.map((t) => t.id));
+  const conflicts = issued.filter((t) => ids.has(t.id)).map((t) => `token id "${t.id}" is in both the owner's value and access/read-tokens.json.`);
+  if (conflicts.length > 0) return { ok: false, code: "access_token_id_conflict", problems: conflicts };
+  const config = { version: 1, site: expected.site, tokens: [...issued, ...mine] };
+  const unionProblems = accessConfigProblems(config, expected);
+  if (unionProblems.length > 0) return { ok: false, code: "access_config_union_invalid", problems: unionProblems.map((p) => `the union: ${p}`) };
+  return { ok: true, config };
+}

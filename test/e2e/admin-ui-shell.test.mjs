@@ -1,11 +1,14 @@
 /**
  * Admin UI in a real Chromium (issue #15 items 2 and 10): sign-in (wrong password in words, the
  * demo login), the site switcher, the no-access screen, sign-out; axe and 360 px on each screen.
+ * Also Settings › Source and publishing (issue #25 item 8): the backend download, a read token
+ * issued (its secret shown once) and revoked, a readiness problem linking to the model causing it.
  * Run: npm run test:e2e (or node --test test/e2e/admin-ui-shell.test.mjs)
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
+import { readFile } from "node:fs/promises";
+import { checkAxe, checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
 const PORT = 8790;
 let admin;
@@ -53,6 +56,54 @@ describe("admin UI: sign-in, sites, no access", () => {
     await page.getByRole("heading", { name: "Sign in to Driftwood" }).waitFor();
     const after = await page.evaluate(() => fetch("/api/session").then((r) => r.status));
     assert.equal(after, 401);
+    await context.close();
+  });
+
+  it("Settings › Source and publishing: downloads the backend, issues and revokes a read token, links a readiness problem to its model", async () => {
+    const { context, page } = await newPerson(admin);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    const demo = admin.info.sites.find((s) => s.slug === "demo");
+    await page.goto(`${admin.origin}/sites/${demo.id}/content`);
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Settings" }).click();
+    await page.waitForURL(`**/sites/${demo.id}/settings/source`);
+    await page.getByRole("heading", { name: "Source and publishing" }).waitFor();
+    await page.getByText("Ready: the backend can be generated from this site.").waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the backend (.tar.gz)" }).click()]);
+    assert.equal(download.suggestedFilename(), "demo-backend.tar.gz");
+    const bytes = await readFile(await download.path());
+    assert.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b], "a gzip archive");
+
+    await page.getByLabel("Token name").fill("Storefront");
+    await page.getByRole("button", { name: "Issue read token" }).click();
+    const secret = page.getByLabel("Secret of Storefront");
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^dwb_/);
+    const row = page.getByRole("row").filter({ hasText: "Storefront" });
+    await row.getByRole("cell", { name: "Active", exact: true }).waitFor();
+    await checkScreen(page, "source-publishing");
+    await row.getByRole("button", { name: "Revoke Storefront" }).click();
+    await row.getByRole("cell", { name: /^Revoked / }).waitFor();
+
+    // A model whose API name the generated backend reserves ("auth"): a model-level problem.
+    const created = await page.evaluate(async (site) => {
+      const who = await fetch("/api/session").then((r) => r.json());
+      const res = await fetch("/api/v1/models", {
+        method: "POST",
+        headers: { accept: "application/json", "content-type": "application/json", "x-site-id": site, "x-csrf-token": who.csrf_token, "idempotency-key": `e2e-${crypto.randomUUID()}` },
+        body: JSON.stringify({ definition: { model: { name: "Auth", slug: "auth-accounts" }, fields: [{ key: "title", label: "Title", type: "text" }] } }),
+      });
+      return { status: res.status, body: await res.json() };
+    }, demo.id);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await page.reload();
+    const problem = page.getByRole("row").filter({ hasText: "model_name_collision" });
+    await problem.waitFor();
+    assert.equal(await page.getByRole("button", { name: "Download the backend (.tar.gz)" }).isDisabled(), true);
+    await checkAxe(page, "source-publishing with a problem");
+    await problem.getByRole("link", { name: "Model Auth" }).click();
+    await page.waitForURL(`**/sites/${demo.id}/content/${created.body.model_id}`);
+    assert.deepEqual(page.problems, []);
     await context.close();
   });
 });

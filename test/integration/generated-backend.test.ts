@@ -112,6 +112,20 @@ describe("GET /generated-backend", () => {
     expect((await manage<Err>(token, "GET", "/generation-readiness/content?cursor=nonsense")).status).toBe(400);
   });
 
+  it("tells whole-model problems from the identity index (model-unique values read out of the stored JSON)", async () => {
+    const { s, token, authorId } = await site();
+    // The author's name becomes unique within the model, and both published authors say "Ada".
+    await env.DB.prepare("UPDATE models SET definition = json_set(definition, '$.fields[0].unique', 'model') WHERE id = ?").bind(authorId).run();
+    const field = await env.DB.prepare("SELECT json_extract(definition, '$.fields[0].id') AS id FROM models WHERE id = ?").bind(authorId).first<{ id: string }>();
+    const versions = await env.DB.prepare("SELECT e.published_version_id AS id, e.translation_group_id AS g FROM entries e WHERE e.site_id = ? AND e.model_id = ? ORDER BY e.translation_group_id").bind(s.site.id, authorId).all<{ id: string; g: string }>();
+    for (const version of versions.results) await env.DB.prepare("UPDATE versions SET fields = json_set(fields, '$.' || ?, 'Ada') WHERE id = ?").bind(field?.id, version.id).run();
+    const content = await manage<{ problems: Problem[] }>(token, "GET", "/generation-readiness/content");
+    expect(content.status).toBe(200);
+    expect(content.body.problems).toEqual([expect.objectContaining({ code: "duplicate_row_identity", model: "author", field: "name", item: versions.results[1]?.g })]);
+    const refused = await manage<Err>(token, "GET", "/generated-backend");
+    expect(refused.body.error.problems?.map((p) => p.code)).toEqual(["duplicate_row_identity"]);
+  });
+
   it("needs settings:write and the creator's site:infra", async () => {
     const { s } = await site();
     const narrow = await credential(s, ALL_SCOPES.filter((scope) => scope !== "settings:write"));

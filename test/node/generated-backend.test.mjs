@@ -18,6 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
+import { deployContract, prepareSessions, SESSION_ENV, sessionContract } from "./generated-backend/sessions.mjs";
 import { manageClient } from "./generated-backend/cms.mjs";
 import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
 import { pointTests, seedPoints } from "./generated-backend/points.mjs";
@@ -79,9 +80,9 @@ function accessConfig() {
 }
 
 /** Starts the local server; resolves once it listens, or with its exit code and stderr when it refuses. */
-function startBackend(port, env) {
+function startBackend(port, env, cwd = project) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/src/node/server.js"], { cwd: project, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(process.execPath, ["dist/src/node/server.js"], { cwd, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     servers.push(child);
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
@@ -126,10 +127,11 @@ before(async () => {
   operations.note.findManyPaginated = { enabled: false, access: "service" };
   configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
+  prepareSessions(project);
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);
-  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), PRIVATE_FILES_DIRECTORY: path.join(project, "private-files") });
+  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), PRIVATE_FILES_DIRECTORY: path.join(project, "private-files"), ...SESSION_ENV });
   assert.ok(started.child, started.stderr);
 });
 
@@ -192,11 +194,13 @@ describe("the emitted project", () => {
   });
 });
 
+describe("managed deployment of access (deploy script)", () => deployContract({ it, project: () => project }));
+
 /** `npm run dev:worker` in the project (wrangler dev, local D1); resolves once it answers. */
 async function startWorker() {
   const child = spawn("npm", ["run", "dev:worker"], {
     cwd: project,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(WORKER_PORT), API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig() },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(WORKER_PORT), API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...SESSION_ENV },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -381,6 +385,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
   });
   translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
   relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
+  sessionContract({ it, port: () => active, service: SERVICE, project: () => project, startBackend: runtime === "local server" ? startBackend : undefined, backendEnv: () => ({ ACCESS_CONFIG: accessConfig() }) });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
   if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {

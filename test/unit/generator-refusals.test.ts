@@ -49,6 +49,8 @@ describe("model-level refusals", () => {
   it("model_name_collision (one API name; a reserved name)", () => {
     expect(codes([model("a", [text("t")], { name: "Blog post" }), model("b", [text("t")], { name: "Blogpost" })])).toEqual(["model_name_collision"]);
     expect(codes([model("a", [text("t")], { name: "2024" })])).toEqual(["model_name_collision"]);
+    // /api/auth/ is the sessions' (docs/generated-backend.md, "Sessions and roles").
+    expect(codes([model("a", [text("t")], { name: "Auth" })])).toEqual(["model_name_collision"]);
   });
   it("relation_target_absent", () => {
     expect(codes([model("article", [{ id: "r", key: "author", label: "a", type: "relation", targets: ["ghost"] }])])).toEqual(["relation_target_absent"]);

@@ -15,6 +15,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         { href: paths.review(site.id), label: "Review" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
+        { href: paths.sourcePublishing(site.id), label: "Settings" },
       ]
     : [];
   return (

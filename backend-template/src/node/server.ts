@@ -10,7 +10,9 @@ import Database from "libsql";
 import { Kysely, SqliteDialect } from "kysely";
 import type { BatchRunner } from "../runtime/batch.js";
 import { loadAccessConfig } from "../runtime/access.js";
+import { loadRoles } from "../runtime/roles.js";
 import { handle } from "../runtime/router.js";
+import { Sessions } from "../runtime/sessions.js";
 import { directoryStore, privateFilesDirectory } from "./private-files-directory.js";
 import type { OperationsConfig } from "../runtime/schema-types.js";
 import { SCHEMA } from "../schema.js";
@@ -35,7 +37,17 @@ const operations = JSON.parse(readFileSync(new URL("../../../access/operations.j
 const sqlite = new Database(file);
 sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
 const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
-const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN, privateFiles: filesDirectory === undefined ? undefined : directoryStore(filesDirectory) };
+// Sessions and roles are optional: on when AUTH_SECRET is set (docs: "Sessions and roles").
+let sessions;
+try {
+  const rolesFile = new URL("../../../access/roles.json", import.meta.url);
+  const roles = loadRoles(existsSync(rolesFile) ? (JSON.parse(readFileSync(rolesFile, "utf8")) as unknown) : undefined, SCHEMA);
+  const secret = process.env.AUTH_SECRET;
+  if (secret !== undefined && secret !== "") sessions = { sessions: new Sessions({ db, secret, baseURL: process.env.AUTH_URL, roles, rateLimit: process.env.AUTH_RATE_LIMIT !== "off" }), roles };
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN, privateFiles: filesDirectory === undefined ? undefined : directoryStore(filesDirectory), sessions };
 
 async function toRequest(message: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];

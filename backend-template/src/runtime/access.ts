@@ -5,6 +5,7 @@
  */
 import { accessConfigProblems } from "../access-config-rules.js";
 import { HttpError } from "./errors.js";
+import { roleAllows, type RolesConfig } from "./roles.js";
 import { READ_OPERATIONS, type AccessMode, type Operation, type SiteSchema } from "./schema-types.js";
 
 export interface AccessConfig {
@@ -13,7 +14,12 @@ export interface AccessConfig {
   tokens: { id: string; digest: string; models: string[] }[];
 }
 
-export type Caller = { kind: "anonymous" } | { kind: "service" } | { kind: "reader"; token: string; models: readonly string[] };
+export type Caller =
+  | { kind: "anonymous" }
+  | { kind: "service" }
+  | { kind: "reader"; token: string; models: readonly string[] }
+  /** A signed-in account of the app (runtime/sessions.ts) and its role's rights. */
+  | { kind: "session"; userId: string; role: string; roles: RolesConfig };
 
 /** ACCESS_CONFIG parsed, or an Error listing its problems (the runtimes refuse to start with it). */
 export function loadAccessConfig(raw: string | undefined, schema: SiteSchema): AccessConfig {
@@ -66,6 +72,11 @@ export function authorize(caller: Caller, operation: Operation | "openapi", mode
     const allowed = isRead && (caller.models.includes("*") || (model !== null && caller.models.includes(model)));
     if (allowed) return;
     throw new HttpError(403, "forbidden", isRead ? "This read token does not cover this model." : "A read token cannot write.");
+  }
+  if (caller.kind === "session") {
+    // A signed-in account passes `session` routes its role allows; `service` routes stay the service's.
+    if (mode === "session" && operation !== "openapi" && model !== null && roleAllows(caller.roles, caller.role, model, operation)) return;
+    throw new HttpError(403, "forbidden", mode === "session" ? `The role "${caller.role}" may not run ${operation} on ${model ?? "this route"}.` : "This operation is for the service caller.");
   }
   throw new HttpError(401, "unauthorized", mode === "session" ? "This operation needs a session or the service token." : "This operation needs the service token or a read token.", {}, { "www-authenticate": "Bearer" });
 }

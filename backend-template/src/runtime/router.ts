@@ -9,6 +9,7 @@ import { routeRelations } from "./relation-routes.js";
 import { buildOpenApi } from "./openapi.js";
 import { isPointParam, pointQuery } from "./points.js";
 import { filesRoute, filesRouteMatch, type PrivateFileStore } from "./private-files.js";
+import type { RolesConfig, SessionHandler } from "./roles.js";
 import { runOperation, type AnyDb } from "./rows.js";
 import { translationOwner, translationRoute } from "./translations.js";
 import { seesPrivate } from "./visibility.js";
@@ -24,6 +25,8 @@ export interface Backend {
   serviceToken: string | undefined;
   /** PRIVATE_FILES (worker) or PRIVATE_FILES_DIRECTORY (local server); absent: 503 private_files_unavailable. */
   privateFiles?: PrivateFileStore | undefined;
+  /** Sessions and roles (AUTH_SECRET set); without them `session` routes take the service caller only. */
+  sessions?: { sessions: SessionHandler; roles: RolesConfig } | undefined;
   now?: () => string;
   newId?: () => string;
 }
@@ -67,7 +70,15 @@ export function randomId(): string {
 
 async function route(request: Request, backend: Backend): Promise<Response> {
   const url = new URL(request.url);
-  const caller = await callerOf(request, backend.access, backend.serviceToken);
+  let caller = await callerOf(request, backend.access, backend.serviceToken);
+  if (url.pathname.startsWith("/api/auth/")) {
+    if (backend.sessions === undefined) throw new HttpError(404, "not_found", "Sessions are off: set AUTH_SECRET to enable them.");
+    return backend.sessions.sessions.handle(request, caller.kind === "service");
+  }
+  if (caller.kind === "anonymous" && backend.sessions !== undefined) {
+    const user = await backend.sessions.sessions.userOf(request);
+    if (user !== null) caller = { kind: "session", userId: user.id, role: user.role, roles: backend.sessions.roles };
+  }
   const relationAnswer = await routeRelations(request, url, backend, caller);
   if (relationAnswer !== undefined) return relationAnswer;
   if (url.pathname === "/api/openapi.json") {

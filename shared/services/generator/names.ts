@@ -26,9 +26,12 @@ export function joinTable(model: string, fieldKey: string, target?: string): str
   return target === undefined ? `${model}_${fieldKey.toLowerCase()}` : `${model}_${fieldKey.toLowerCase()}_${target}`;
 }
 
-/** Table names the runtimes keep for themselves (SQLite, D1, wrangler's migrations table). */
+/**
+ * Table names the runtimes keep for themselves (SQLite, D1, wrangler's migrations table), and
+ * `auth`: the sessions' routes live under /api/auth/ and their tables are auth_… (#25).
+ */
 export function isReservedTableName(name: string): boolean {
-  return name === "" || /^[0-9]/.test(name) || name === "openapi" || name.startsWith("sqlite") || name.startsWith("_cf") || name.startsWith("d1") || name === "migrations";
+  return name === "" || /^[0-9]/.test(name) || name === "openapi" || name === "auth" || name.startsWith("auth_") || name.startsWith("sqlite") || name.startsWith("_cf") || name.startsWith("d1") || name === "migrations";
 }
 
 /** Columns every model table has besides its fields (`slug` only when no field takes the name). */

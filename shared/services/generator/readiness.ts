@@ -7,7 +7,7 @@ import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle";
 import { identityOf, identityProblems, itemProblems } from "./content-checks";
 import { archiveOf, archiveRoot, generateFiles } from "./generate";
-import { loadGenerationInput, loadPrivateMedia } from "./load-site";
+import { loadGenerationInput, loadGeneratorModels, loadGeneratorSite, loadLinkTargets, loadPrivateMedia, loadPublishedItems, publishedGroups } from "./load-site";
 import { collectPrivateMediaIds, privateFileEntries } from "./private-files";
 import { modelProblems } from "./model-checks";
 import { issuedReadTokens } from "./read-tokens";
@@ -20,8 +20,8 @@ export const CONTENT_PAGE_ITEMS = 200;
 /** Every model-level problem of the site. */
 export async function generationReadiness(ctx: LifecycleContext): Promise<{ problems: GenerationProblem[] }> {
   requireInfra(ctx);
-  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, []);
-  return { problems: modelProblems(input.models).problems };
+  // Model-level problems read the models only.
+  return { problems: modelProblems(await loadGeneratorModels(ctx.db, ctx.scope)).problems };
 }
 
 const encodeCursor = (groupId: string): string => btoa(JSON.stringify({ after: groupId })).replace(/=+$/, "");
@@ -45,20 +45,30 @@ function decodeCursor(cursor: string | undefined): string | undefined {
 export async function contentReadiness(ctx: LifecycleContext, cursor: string | undefined): Promise<{ problems: GenerationProblem[]; page: { items: number; next_cursor: string | null } }> {
   requireInfra(ctx);
   const after = decodeCursor(cursor);
-  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, []);
-  const { plans } = modelProblems(input.models);
-  const ordered = [...input.items].sort((a, b) => (a.group_id < b.group_id ? -1 : a.group_id > b.group_id ? 1 : 0));
-  const remaining = after === undefined ? ordered : ordered.filter((item) => item.group_id > after);
-  const page = remaining.slice(0, CONTENT_PAGE_ITEMS);
-  const inPage = new Set(page.map((item) => item.group_id));
+  const [models, site, groups, targets] = await Promise.all([
+    loadGeneratorModels(ctx.db, ctx.scope),
+    loadGeneratorSite(ctx.db, ctx.scope, ctx.site),
+    publishedGroups(ctx.db, ctx.scope, after, CONTENT_PAGE_ITEMS + 1),
+    loadLinkTargets(ctx.db, ctx.scope),
+  ]);
+  const { plans } = modelProblems(models);
+  const pageGroups = groups.slice(0, CONTENT_PAGE_ITEMS);
+  const last = pageGroups.at(-1);
+  // Bounded reads: the page's items with their values, and for whole-model facts (a duplicate, a
+  // loop) the identity index of every item — slug, model-unique values and the parent link only.
+  const identityFields = [...new Set(plans.flatMap((plan) => plan.fields.filter((field) => field.unique === "model" || field.hierarchy === true).map((field) => field.id)))];
+  const [page, identities] = await Promise.all([
+    last === undefined ? Promise.resolve([]) : loadPublishedItems(ctx.db, ctx.scope, { after, through: last }),
+    loadPublishedItems(ctx.db, ctx.scope, { fieldIds: identityFields }),
+  ]);
+  const inPage = new Set(pageGroups);
   const problems: GenerationProblem[] = [];
   for (const plan of plans) {
-    for (const item of page) if (item.model_id === plan.model.id) problems.push(...itemProblems(plan, item, input.site, input.targets));
-    const identities = ordered.filter((item) => item.model_id === plan.model.id).map((item) => identityOf(plan, item, input.site, input.targets));
-    problems.push(...identityProblems(plan, identities).filter((problem) => problem.item !== undefined && inPage.has(problem.item)));
+    for (const item of page) if (item.model_id === plan.model.id) problems.push(...itemProblems(plan, item, site, targets));
+    const claims = identities.filter((item) => item.model_id === plan.model.id).map((item) => identityOf(plan, item, site, targets));
+    problems.push(...identityProblems(plan, claims).filter((problem) => problem.item !== undefined && inPage.has(problem.item)));
   }
-  const last = page.at(-1);
-  return { problems, page: { items: page.length, next_cursor: remaining.length > page.length && last !== undefined ? encodeCursor(last.group_id) : null } };
+  return { problems, page: { items: pageGroups.length, next_cursor: groups.length > pageGroups.length && last !== undefined ? encodeCursor(last) : null } };
 }
 
 /**

@@ -30,6 +30,8 @@ function tableSql(table: TablePlan, cascadeFrom?: string): string[] {
   table.uniques.forEach((set, index) => {
     statements.push(`CREATE UNIQUE INDEX ${q(`${table.name}_unique_${index}`)} ON ${q(table.name)}(${set.map(q).join(", ")});`);
   });
+  // Newest first (`orderBy: { published_at: "desc" }`) is the common list: read from an index, not a sort of the table.
+  if (table.columns.some((column) => column.name === "published_at" && column.field === undefined)) statements.push(`CREATE INDEX ${q(`${table.name}_published_at`)} ON ${q(table.name)}("published_at");`);
   return statements;
 }
 

@@ -1,0 +1,204 @@
+/**
+ * Contract tests of the generated backend's sessions and roles and of its managed deployment of
+ * access (issue #25 items 6 and 7, docs/generated-backend.md "Sessions and roles" and
+ * "Deployment"). Imported and run by test/node/generated-backend.test.mjs: `prepareSessions` edits
+ * the unpacked project before it starts, `sessionContract` runs inside each runtime's describe (the
+ * local server and wrangler dev), `deployContract` once (the deploy script never reaches a runtime).
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createHash } from "node:crypto";
+
+/** The variables that turn sessions on in both runtimes. */
+export const SESSION_ENV = { AUTH_SECRET: "contract-suite-auth-secret-0123456789abcdef", AUTH_RATE_LIMIT: "off" };
+
+const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * Roles and access modes as an owner would write them: `note` reads and creates take sessions; the
+ * default role of a sign-up is `reader` (reads of note), `editor` also creates notes.
+ */
+export function prepareSessions(project) {
+  const roles = { defaultRole: "reader", roles: { reader: { note: ["findMany"] }, editor: { note: ["findMany", "create"] } } };
+  writeFileSync(path.join(project, "access", "roles.json"), JSON.stringify(roles, null, 2));
+  const operations = JSON.parse(readFileSync(path.join(project, "access", "operations.json"), "utf8"));
+  operations.note.findMany = { enabled: true, access: "session" };
+  operations.note.create = { enabled: true, access: "session" };
+  writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
+}
+
+/**
+ * Sign-up, sign-in, sign-out, roles and account deletion over HTTP against the running runtime.
+ * `port()` is the runtime's port; `service` the API_BEARER_TOKEN it runs with; `project()` the
+ * unpacked project; `startBackend(port, env, cwd)` starts a local server (local runtime only).
+ */
+export function sessionContract({ it, port, service, project, startBackend, backendEnv }) {
+  const send = async (method, pathname, { body, cookie, token } = {}) => {
+    const origin = `http://127.0.0.1:${port()}`;
+    // Browsers send Origin; Better Auth refuses a cookie-carrying POST without one (CSRF).
+    const headers = { origin };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (cookie) headers.cookie = cookie;
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await fetch(`${origin}${pathname}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await response.text();
+    const setCookie = response.headers.get("set-cookie");
+    return { status: response.status, body: text ? JSON.parse(text) : null, cookie: setCookie ? setCookie.split(";")[0] : undefined };
+  };
+  const signUp = (email) => send("POST", "/api/auth/sign-up/email", { body: { email, password: "a long password 1", name: email.split("@")[0] } });
+
+  it("sessions: a sign-up gets the default role, its session passes session routes its role allows, the service bearer still passes", async () => {
+    const alice = await signUp("alice@example.test");
+    assert.equal(alice.status, 200, JSON.stringify(alice.body));
+    assert.equal(alice.body.user.role, "reader");
+    assert.ok(alice.cookie?.startsWith("better-auth.session_token="), "a session cookie");
+    // A sign-up cannot choose its role.
+    const climber = await send("POST", "/api/auth/sign-up/email", { body: { email: "climber@example.test", password: "a long password 1", name: "c", role: "admin" } });
+    assert.equal(climber.status, 200, JSON.stringify(climber.body));
+    assert.equal(climber.body.user.role, "reader");
+    assert.equal((await send("GET", "/api/note", { cookie: alice.cookie })).status, 200);
+    assert.equal((await send("GET", "/api/note")).status, 401);
+    const denied = await send("POST", "/api/note", { cookie: alice.cookie, body: { data: { title: "By a reader" } } });
+    assert.equal(denied.status, 403);
+    assert.equal(denied.body.error.code, "forbidden");
+    // A `service` route stays the service caller's, whatever the session.
+    assert.equal((await send("GET", "/api/note/unique?where=%7B%22id%22%3A%22x%22%7D", { cookie: alice.cookie })).status, 403);
+    assert.equal((await send("GET", "/api/note", { token: service })).status, 200);
+    const promoted = await send("POST", "/api/auth/admin/set-role", { token: service, body: { userId: alice.body.user.id, role: "editor" } });
+    assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
+    assert.equal(promoted.body.user.role, "editor");
+    const created = await send("POST", "/api/note", { cookie: alice.cookie, body: { data: { title: "By an editor" } } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const unknown = await send("POST", "/api/auth/admin/set-role", { token: service, body: { userId: alice.body.user.id, role: "owner" } });
+    assert.equal(unknown.status, 422);
+    assert.equal(unknown.body.error.code, "unknown_role");
+    const closed = await send("POST", "/api/auth/admin/set-role", { token: service, body: { userId: alice.body.user.id, role: "editor", extra: 1 } });
+    assert.equal(closed.status, 400);
+    const byReader = await send("POST", "/api/auth/admin/set-role", { cookie: climber.cookie, body: { userId: climber.body.user.id, role: "admin" } });
+    assert.equal(byReader.status, 403);
+  });
+
+  it("sessions: sign-in with the right password only, sign-out ends the session", async () => {
+    await signUp("bea@example.test");
+    const wrong = await send("POST", "/api/auth/sign-in/email", { body: { email: "bea@example.test", password: "not the password" } });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.cookie, undefined);
+    const signedIn = await send("POST", "/api/auth/sign-in/email", { body: { email: "bea@example.test", password: "a long password 1" } });
+    assert.equal(signedIn.status, 200);
+    assert.equal((await send("GET", "/api/auth/get-session", { cookie: signedIn.cookie })).body.user.email, "bea@example.test");
+    assert.equal((await send("GET", "/api/note", { cookie: signedIn.cookie })).status, 200);
+    assert.equal((await send("POST", "/api/auth/sign-out", { cookie: signedIn.cookie, body: {} })).status, 200);
+    assert.equal((await send("GET", "/api/note", { cookie: signedIn.cookie })).status, 401);
+    assert.equal((await send("GET", "/api/auth/get-session", { cookie: signedIn.cookie })).body, null);
+  });
+
+  it("roles: deleting an account revokes its sessions and never deletes the last administrator", async () => {
+    const carl = await signUp("carl@example.test");
+    const dana = await signUp("dana@example.test");
+    assert.equal((await send("POST", "/api/auth/admin/set-role", { token: service, body: { userId: carl.body.user.id, role: "admin" } })).status, 200);
+    // An admin session manages accounts too; with one administrator it cannot leave.
+    const alone = await send("POST", "/api/auth/delete-user", { cookie: carl.cookie, body: {} });
+    assert.equal(alone.status, 409);
+    assert.equal(alone.body.error.code, "last_administrator");
+    const removeLast = await send("POST", "/api/auth/admin/remove-user", { token: service, body: { userId: carl.body.user.id } });
+    assert.equal(removeLast.status, 409);
+    const demoteLast = await send("POST", "/api/auth/admin/set-role", { cookie: carl.cookie, body: { userId: carl.body.user.id, role: "reader" } });
+    assert.equal(demoteLast.status, 409);
+    assert.equal((await send("POST", "/api/auth/admin/set-role", { cookie: carl.cookie, body: { userId: dana.body.user.id, role: "admin" } })).status, 200);
+    const gone = await send("POST", "/api/auth/delete-user", { cookie: carl.cookie, body: {} });
+    assert.equal(gone.status, 200, JSON.stringify(gone.body));
+    assert.equal((await send("GET", "/api/auth/get-session", { cookie: carl.cookie })).body, null);
+    assert.equal((await send("GET", "/api/note", { cookie: carl.cookie })).status, 401);
+    const signInAgain = await send("POST", "/api/auth/sign-in/email", { body: { email: "carl@example.test", password: "a long password 1" } });
+    assert.equal(signInAgain.status, 401);
+    // Dana is now the last administrator; removing another account works, removing her does not.
+    const erin = await signUp("erin@example.test");
+    assert.equal((await send("POST", "/api/auth/admin/remove-user", { cookie: dana.cookie, body: { userId: erin.body.user.id } })).status, 200);
+    assert.equal((await send("GET", "/api/note", { cookie: erin.cookie })).status, 401);
+    assert.equal((await send("POST", "/api/auth/admin/remove-user", { token: service, body: { userId: dana.body.user.id } })).status, 409);
+    assert.equal((await send("POST", "/api/auth/admin/remove-user", { token: service, body: { userId: "no-such-account" } })).status, 404);
+  });
+
+  if (startBackend !== undefined) {
+    it("roles: access/roles.json is checked at start (at most 32 roles, a non-admin default role)", async () => {
+      const copy = mkdtempSync(path.join(os.tmpdir(), "driftwood-roles-"));
+      for (const part of ["dist", "access", "package.json"]) cpSync(path.join(project(), part), path.join(copy, part), { recursive: true });
+      symlinkSync(path.join(project(), "node_modules"), path.join(copy, "node_modules"), "dir");
+      const roles = Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`role${i}`, { "*": ["findMany"] }]));
+      writeFileSync(path.join(copy, "access", "roles.json"), JSON.stringify({ defaultRole: "role0", roles }));
+      const tooMany = await startBackend(port() + 4, { ...backendEnv(), ...SESSION_ENV, DATABASE_FILE: path.join(project(), "data", "site.db") }, copy);
+      assert.equal(tooMany.exited, 1);
+      assert.match(tooMany.stderr, /33 roles .*at most 32/);
+      writeFileSync(path.join(copy, "access", "roles.json"), JSON.stringify({ defaultRole: "admin", roles: {} }));
+      const adminDefault = await startBackend(port() + 4, { ...backendEnv(), ...SESSION_ENV, DATABASE_FILE: path.join(project(), "data", "site.db") }, copy);
+      assert.equal(adminDefault.exited, 1);
+      assert.match(adminDefault.stderr, /defaultRole cannot be admin/);
+    });
+  }
+}
+
+/**
+ * The deploy script's access union and its refusals, before any database or worker change: run in
+ * a copy of the project whose `npx` is a stand-in that only records what it was asked to run.
+ */
+export function deployContract({ it, project }) {
+  const deployIn = (setup) => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-"));
+    for (const part of ["scripts", "src", "data", "access", "schema.json", "wrangler.jsonc", "package.json"]) cpSync(path.join(project(), part), path.join(copy, part), { recursive: true });
+    const bin = path.join(copy, "fake-bin");
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, "npx"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${path.join(copy, "npx-calls.log")}"\n`);
+    chmodSync(path.join(bin, "npx"), 0o755);
+    const schema = JSON.parse(readFileSync(path.join(copy, "schema.json"), "utf8"));
+    setup(copy, schema);
+    const run = spawnSync(process.execPath, ["scripts/deploy.mjs"], { cwd: copy, encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}` } });
+    const log = path.join(copy, "npx-calls.log");
+    return { ...run, calls: existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] };
+  };
+  const token = (id, secret, models = ["*"]) => ({ id, digest: sha256(secret), models });
+  const withOwned = (copy, value) => {
+    const file = path.join(copy, "wrangler.jsonc");
+    const text = readFileSync(file, "utf8").replace(/\n}\s*$/, `,\n  // the owner's own read tokens\n  "vars": { "ACCESS_CONFIG": ${JSON.stringify(typeof value === "string" ? value : JSON.stringify(value))} }\n}\n`);
+    writeFileSync(file, text);
+  };
+  const issued = (copy, schema, tokens) => writeFileSync(path.join(copy, "access", "read-tokens.json"), JSON.stringify({ version: 1, site: schema.site.id, tokens }));
+
+  it("deploy: ACCESS_CONFIG is the union of the owner's value and access/read-tokens.json, then migrations and wrangler deploy", () => {
+    const run = deployIn((copy, schema) => {
+      issued(copy, schema, [token("cms-issued", "cms secret", ["article"])]);
+      withOwned(copy, { version: 1, site: schema.site.id, tokens: [token("owners", "owner secret")] });
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.calls.length, 2);
+    assert.equal(run.calls[0], "wrangler d1 migrations apply DB --remote");
+    const [, deploy] = run.calls;
+    assert.match(deploy, /^wrangler deploy --var ACCESS_CONFIG:/);
+    const union = JSON.parse(deploy.slice(deploy.indexOf("ACCESS_CONFIG:") + "ACCESS_CONFIG:".length));
+    assert.deepEqual(union.tokens.map((t) => t.id), ["cms-issued", "owners"]);
+    assert.equal(union.tokens[1].digest, sha256("owner secret"));
+  });
+
+  for (const [code, setup] of [
+    ["owned_access_config_invalid", (copy, schema) => withOwned(copy, { version: 1, site: schema.site.id, tokens: [{ id: "owners", digest: "not-hex", models: ["*"] }] })],
+    ["owned_access_config_invalid", (copy) => withOwned(copy, { version: 1, site: "another-site", tokens: [] })],
+    ["generated_access_tokens_invalid", (copy, schema) => issued(copy, schema, [{ id: "cms", digest: sha256("x"), models: ["no_such_model"] }])],
+    ["access_token_id_conflict", (copy, schema) => {
+      issued(copy, schema, [token("same-id", "cms secret")]);
+      withOwned(copy, { version: 1, site: schema.site.id, tokens: [token("same-id", "owner secret")] });
+    }],
+    ["access_config_union_invalid", (copy, schema) => {
+      issued(copy, schema, [token("cms", "one secret")]);
+      withOwned(copy, { version: 1, site: schema.site.id, tokens: [token("owners", "one secret")] });
+    }],
+  ]) {
+    it(`deploy: ${code} refuses before any database or worker change`, () => {
+      const run = deployIn(setup);
+      assert.equal(run.status, 1, run.stdout);
+      assert.match(run.stderr, new RegExp(`deploy refused: ${code}`));
+      assert.deepEqual(run.calls, [], "wrangler was never run");
+    });
+  }
+}
