@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from "../../net/outbound-address";
 import type { LifecycleContext } from "../lifecycle/context";
 
 /**
@@ -7,6 +8,8 @@ import type { LifecycleContext } from "../lifecycle/context";
  */
 export interface StepContext extends LifecycleContext {
   files: R2Bucket;
+  /** How a step may call out (attachment URLs): the deployment's outbound policy and fetch. */
+  outbound?: { policy: OutboundPolicy; fetch: (request: Request) => Promise<Response> };
 }
 
 /** A job step's answer: the body to send, and the cache tags its writes made stale. */
