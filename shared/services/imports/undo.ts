@@ -72,7 +72,7 @@ export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ j
     }
   }
   // Media items the import created go once no created entry is left (those entries used them).
-  const media = batch.length === 0 ? await undoMedia(ctx, job, findings, purgeTags) : { more: false };
+  const media = batch.length === 0 ? await undoMedia(ctx, job, findings, purgeTags) : { more: await createdMediaLeft(ctx, job) };
   const more = created.length > UNDO_STEP_ITEMS || media.more;
   const set = { state: more ? ("undoing" as const) : ("undone" as const), findings_count: job.findings_count + findings.length };
   await commit(ctx.d1, [...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
@@ -116,6 +116,10 @@ async function undoMedia(ctx: StepContext, job: ImportJobRow, findings: Finding[
     }
   }
   return { more: created.length > UNDO_STEP_ITEMS };
+}
+
+async function createdMediaLeft(ctx: StepContext, job: ImportJobRow): Promise<boolean> {
+  return (await firstRow(ctx.d1, "SELECT 1 AS one FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'media' AND media_created = 1 LIMIT 1", [ctx.site.id, job.id])) !== undefined;
 }
 
 /** retryImportUndo: the items whose removal failed are tried again by the next undo steps. */

@@ -14,6 +14,7 @@ import { uploadMedia } from "../../media/upload";
 import type { Finding } from "../findings";
 import type { StepContext } from "../job-step";
 import { loadImportJob, requireImportPermission, requireState, type ImportJobRow } from "../jobs";
+import { commit } from "../../../db/batch";
 import { firstRow, statement } from "../statements";
 import type { WordPressDecisions } from "./review";
 import type { WxrPost } from "./wxr-items";
@@ -118,7 +119,11 @@ export async function writeAttachment(ctx: StepContext, job: ImportJobRow, seq: 
   if ("refused" in got) return notImported(got.refused);
   const sha256 = await sha256Hex(got.bytes);
   const existing = (await mediaRepository(ctx.db, ctx.scope).findBySha256(sha256))[0];
-  if (existing) return { statements: [mark(existing.id, false, "media")], findings: [], events: [] };
+  if (existing) {
+    // Committed now: a post later in this step reads it for its featured image.
+    await commit(ctx.d1, [mark(existing.id, false, "media")]);
+    return { statements: [], findings: [], events: [] };
+  }
   const fileName = decodeURIComponent(new URL(post.attachment_url).pathname.split("/").pop() ?? "") || `${post.slug || "attachment"}`;
   const mediaId = newId("med");
   const stored = newObjectKey(ctx.site.id, mediaId);
