@@ -211,7 +211,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       if (dropped.length > 0) findings.push(finding(item.seq, "rich_markup_dropped", "Markup the canonical rich text does not keep was left out of the content.", { field: target.plan.body, dropped }));
       const plan =
         kind === "post" || kind === "page"
-          ? await postEntryPlan(ctx, job, target.model.id, payload, slug === "" ? null : slug, fields)
+          ? await postEntryPlan(ctx, job, target.model, payload, slug === "" ? null : slug, fields)
           : await createEntry(ctx, { model_id: target.model.id, slug: slug === "" ? null : slug, fields });
       const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
       plan.statements.push(
