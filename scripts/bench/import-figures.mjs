@@ -94,9 +94,8 @@ async function main() {
       headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": `bench-${Date.now()}-${keys++}` }) },
       timeoutMs: 120_000,
     });
-    const json = res.text ? JSON.parse(res.text) : null;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
-    return json;
+    if (res.status >= 300 || !res.text.startsWith("{")) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
+    return JSON.parse(res.text);
   };
   try {
     const suffix = Date.now().toString(36);
