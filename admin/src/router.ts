@@ -48,4 +48,7 @@ export const paths = {
   review: (site: string) => `/sites/${encodeURIComponent(site)}/review`,
   media: (site: string) => `/sites/${encodeURIComponent(site)}/media`,
   people: (site: string) => `/sites/${encodeURIComponent(site)}/people`,
+  // The superadmin's screens (admin/src/operators/): every site of the deployment.
+  operatorSites: () => "/operators/sites",
+  operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,
 };

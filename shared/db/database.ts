@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
-import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, SchedulesTable, RedirectsTable } from "./tables-content";
+import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
 /**
@@ -51,6 +51,8 @@ export interface Database {
   saved_queries: SavedQueriesTable;
   menus: MenusTable;
   schedules: SchedulesTable;
+  releases: ReleasesTable;
+  recovery_drafts: RecoveryDraftsTable;
   redirects: RedirectsTable;
   oauth_clients: OAuthClientsTable;
   oauth_registration_counts: OAuthRegistrationCountsTable;
@@ -67,6 +69,8 @@ export type EntryRow = Selectable<EntriesTable>;
 export type NewEntryRow = Insertable<EntriesTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
+export type ReleaseRow = Selectable<ReleasesTable>;
+export type RecoveryDraftRow = Selectable<RecoveryDraftsTable>;
 export type RedirectRow = Selectable<RedirectsTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type PublishedItemRow = Selectable<PublishedItemsTable>;

@@ -72,6 +72,8 @@ export const SITE_TABLES = [
   "saved_queries",
   "menus",
   "schedules",
+  "releases",
+  "recovery_drafts",
   "redirects",
 ] as const;
 

@@ -1,4 +1,5 @@
 import type { OutboundPolicy } from "../../net/outbound-address";
+import type { PolicyAsker } from "../plugins/policies";
 import type { LifecycleContext } from "../lifecycle/context";
 
 /**
@@ -10,6 +11,11 @@ export interface StepContext extends LifecycleContext {
   files: R2Bucket;
   /** How a step may call out (attachment URLs): the deployment's outbound policy and fetch. */
   outbound?: { policy: OutboundPolicy; fetch: (request: Request) => Promise<Response> };
+  /**
+   * The site's plugin content policies (undefined when it declares none): asked before each entry
+   * write of an import step (imports/policies.ts); `spentMs` adds up the step's policy calls.
+   */
+  policies?: { ask: PolicyAsker; spentMs: number };
 }
 
 /** A job step's answer: the body to send, and the cache tags its writes made stale. */
@@ -35,6 +41,8 @@ export interface JobStepDefinition<I> {
   job: JobKind;
   rerun: RerunRule;
   run: (ctx: StepContext, input: I & { job_id: string }) => Promise<StepAnswer<object>>;
+  /** Whether the step writes entries and so asks the site's content policies (the runner reads them for it). */
+  asksPolicies?: true;
   /** The job's current answer (a replay after the job moved). */
   current: (ctx: StepContext, jobId: string) => Promise<object>;
 }
