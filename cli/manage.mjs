@@ -2864,6 +2864,235 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "upload-import-media",
+  "operationId": "uploadImportMedia",
+  "method": "PUT",
+  "path": "/imports/{id}/media",
+  "summary": "Send the bytes of one attachment URL of a WordPress file (at most 5 MiB); its write step takes them into the media library; the same URL sent again replaces them",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "attachment-url",
+    "name": "attachment_url",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The attachment's URL as the file names it (wp:attachment_url)"
+   },
+   {
+    "flag": "content-base64",
+    "name": "content_base64",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true,
+    "description": "The file's bytes in base64, at most 5 MiB"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-mapping",
+  "operationId": "getImportMapping",
+  "method": "GET",
+  "path": "/imports/{id}/mapping",
+  "summary": "The WordPress import's mapping: proposed and chosen models, where each value goes, whether attachment URLs are fetched",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-import-mapping",
+  "operationId": "putImportMapping",
+  "method": "PUT",
+  "path": "/imports/{id}/mapping",
+  "summary": "Choose the models each kind goes into and whether attachment URLs are fetched (before the writes)",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "fetch-attachments",
+    "name": "fetch_attachments",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Fetch attachment URLs not sent with uploadImportMedia (through the outbound address policy); default false"
+   }
+  ],
+  "bodyOnly": [
+   "mapping"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "get-import-principals",
+  "operationId": "getImportPrincipals",
+  "method": "GET",
+  "path": "/imports/{id}/principals",
+  "summary": "One page of the file's authors (principals): items each wrote, the person its history is assigned to, a member proposed by e-mail",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-history-assignments",
+  "operationId": "getHistoryAssignments",
+  "method": "GET",
+  "path": "/imports/{id}/history-assignments",
+  "summary": "One page of history assignments: for each author of the file, the person its items' versions name, or its name kept",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-history-assignments",
+  "operationId": "putHistoryAssignments",
+  "method": "PUT",
+  "path": "/imports/{id}/history-assignments",
+  "summary": "Assign authors of the file to members of the site (or keep their names) before the writes",
+  "scope": "data:import",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "assignments"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "read-import-artifact",
+  "operationId": "readImportArtifact",
+  "method": "GET",
+  "path": "/imports/{id}/artifacts/{name}",
+  "summary": "One byte range of the receipt or the problem file of a settled job: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64 and the whole file's SHA-256",
+  "scope": "data:import",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "receipt",
+     "problems"
+    ],
+    "required": true
+   },
+   {
+    "flag": "offset",
+    "name": "offset",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "length",
+    "name": "length",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "create-export",
   "operationId": "createExport",
   "method": "POST",
@@ -5145,10 +5374,43 @@ async function saveExport(origin, token, flags, compact) {
   return EXIT_OK;
 }
 
-/** Paged reads `--all` follows: the route and the array its pages carry. */
+/**
+ * `read-import-artifact --id <import> --name receipt|problems --out <path>`: the receipt or the
+ * problem file read chunk by chunk, the SHA-256 checked, only then written (temporary file, rename).
+ */
+async function saveImportArtifact(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  const name = requiredFlag(flags, "name");
+  const outFile = requiredFlag(flags, "out");
+  const parts = [];
+  let offset = 0;
+  let expected;
+  while (offset !== null) {
+    const chunk = await helperRequest(origin, token, "GET", `/imports/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`, { query: { offset: String(offset), length: String(EXPORT_READ_BYTES) } });
+    if (chunk.status !== 200) return helperRefused(chunk, compact);
+    parts.push(Buffer.from(chunk.json.content_base64, "base64"));
+    expected = chunk.json.sha256;
+    offset = chunk.json.next_offset;
+  }
+  const bytes = Buffer.concat(parts);
+  if (sha256Hex(bytes) !== expected) {
+    err(`${SERVICE}: the ${name} read does not match its SHA-256 ${expected}; nothing written`);
+    return EXIT_REFUSED;
+  }
+  const temp = `${outFile}.${process.pid}.part`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, outFile);
+  err(`wrote ${outFile}: ${bytes.length} bytes, SHA-256 ${expected}`);
+  return EXIT_OK;
+}
+
+/** Paged reads `--all` follows: the route and the array its pages carry (none: one answer, no pages). */
 const ALL_PAGES = {
   "get-import-findings": { path: (id) => `/imports/${encodeURIComponent(id)}/findings`, list: "findings" },
   "get-word-press-review": { path: (id) => `/imports/${encodeURIComponent(id)}/wordpress/review`, list: "conflicts" },
+  "get-import-principals": { path: (id) => `/imports/${encodeURIComponent(id)}/principals`, list: "principals" },
+  "get-history-assignments": { path: (id) => `/imports/${encodeURIComponent(id)}/history-assignments`, list: "assignments" },
+  "get-import-mapping": { path: (id) => `/imports/${encodeURIComponent(id)}/mapping`, list: null },
 };
 
 /** `--all`: every page (following `next_cursor`), their lists joined into the first page's answer. */
@@ -5164,7 +5426,7 @@ async function readAllPages(origin, token, flags, compact, name) {
     else merged[spec.list].push(...page.json[spec.list]);
     cursor = page.json.next_cursor;
   } while (cursor);
-  merged.next_cursor = null;
+  if (spec.list !== null) merged.next_cursor = null;
   out(compact ? JSON.stringify(merged) : JSON.stringify(merged, null, 2));
   return EXIT_OK;
 }
@@ -5175,6 +5437,7 @@ function helperFor(name, flags) {
   if (name === "upload-import-part" && flags.has("file")) return { run: uploadImportFile, flags: ["id", "file", "part"] };
   if (name === "advance-import" && flags.has("follow")) return { run: followImport, flags: ["id", "follow"] };
   if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish"] };
+  if (name === "read-import-artifact" && flags.has("out")) return { run: saveImportArtifact, flags: ["id", "name", "out"] };
   return null;
 }
 

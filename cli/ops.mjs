@@ -1270,10 +1270,43 @@ async function saveExport(origin, token, flags, compact) {
   return EXIT_OK;
 }
 
-/** Paged reads `--all` follows: the route and the array its pages carry. */
+/**
+ * `read-import-artifact --id <import> --name receipt|problems --out <path>`: the receipt or the
+ * problem file read chunk by chunk, the SHA-256 checked, only then written (temporary file, rename).
+ */
+async function saveImportArtifact(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  const name = requiredFlag(flags, "name");
+  const outFile = requiredFlag(flags, "out");
+  const parts = [];
+  let offset = 0;
+  let expected;
+  while (offset !== null) {
+    const chunk = await helperRequest(origin, token, "GET", `/imports/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`, { query: { offset: String(offset), length: String(EXPORT_READ_BYTES) } });
+    if (chunk.status !== 200) return helperRefused(chunk, compact);
+    parts.push(Buffer.from(chunk.json.content_base64, "base64"));
+    expected = chunk.json.sha256;
+    offset = chunk.json.next_offset;
+  }
+  const bytes = Buffer.concat(parts);
+  if (sha256Hex(bytes) !== expected) {
+    err(`${SERVICE}: the ${name} read does not match its SHA-256 ${expected}; nothing written`);
+    return EXIT_REFUSED;
+  }
+  const temp = `${outFile}.${process.pid}.part`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, outFile);
+  err(`wrote ${outFile}: ${bytes.length} bytes, SHA-256 ${expected}`);
+  return EXIT_OK;
+}
+
+/** Paged reads `--all` follows: the route and the array its pages carry (none: one answer, no pages). */
 const ALL_PAGES = {
   "get-import-findings": { path: (id) => `/imports/${encodeURIComponent(id)}/findings`, list: "findings" },
   "get-word-press-review": { path: (id) => `/imports/${encodeURIComponent(id)}/wordpress/review`, list: "conflicts" },
+  "get-import-principals": { path: (id) => `/imports/${encodeURIComponent(id)}/principals`, list: "principals" },
+  "get-history-assignments": { path: (id) => `/imports/${encodeURIComponent(id)}/history-assignments`, list: "assignments" },
+  "get-import-mapping": { path: (id) => `/imports/${encodeURIComponent(id)}/mapping`, list: null },
 };
 
 /** `--all`: every page (following `next_cursor`), their lists joined into the first page's answer. */
@@ -1289,7 +1322,7 @@ async function readAllPages(origin, token, flags, compact, name) {
     else merged[spec.list].push(...page.json[spec.list]);
     cursor = page.json.next_cursor;
   } while (cursor);
-  merged.next_cursor = null;
+  if (spec.list !== null) merged.next_cursor = null;
   out(compact ? JSON.stringify(merged) : JSON.stringify(merged, null, 2));
   return EXIT_OK;
 }
@@ -1300,6 +1333,7 @@ function helperFor(name, flags) {
   if (name === "upload-import-part" && flags.has("file")) return { run: uploadImportFile, flags: ["id", "file", "part"] };
   if (name === "advance-import" && flags.has("follow")) return { run: followImport, flags: ["id", "follow"] };
   if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish"] };
+  if (name === "read-import-artifact" && flags.has("out")) return { run: saveImportArtifact, flags: ["id", "name", "out"] };
   return null;
 }
 

@@ -3399,6 +3399,274 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** PUT /api/manage/v1/imports/{id}/media — scope data:import — needs Idempotency-Key */
+  uploadImportMedia: {
+    method: "PUT";
+    path: "/api/manage/v1/imports/{id}/media";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "attachment_url": string;
+      "content_base64": string;
+    };
+    response: {
+      "import_id": string;
+      "url": string;
+      "byte_length": number;
+      "sha256": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/mapping — scope data:import */
+  getImportMapping: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/mapping";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "mapping": {
+        "proposed": {
+          [key: string]: string | null;
+        };
+        "chosen": {
+          [key: string]: string | null;
+        } | null;
+        "fields": {
+          [key: string]: {
+            "model_id": string;
+            "title": string | null;
+            "body": string | null;
+            "excerpt": string | null;
+            "categories": string | null;
+            "tags": string | null;
+            "parent": string | null;
+            "date": string | null;
+            "image": string | null;
+          };
+        };
+        "problems": unknown;
+        "fetch_attachments": boolean;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/imports/{id}/mapping — scope data:import — needs Idempotency-Key */
+  putImportMapping: {
+    method: "PUT";
+    path: "/api/manage/v1/imports/{id}/mapping";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "mapping"?: {
+        "post": string | null;
+        "page": string | null;
+        "category": string | null;
+        "tag": string | null;
+      };
+      "fetch_attachments"?: boolean;
+    };
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "mapping": {
+        "proposed": {
+          [key: string]: string | null;
+        };
+        "chosen": {
+          [key: string]: string | null;
+        } | null;
+        "fields": {
+          [key: string]: {
+            "model_id": string;
+            "title": string | null;
+            "body": string | null;
+            "excerpt": string | null;
+            "categories": string | null;
+            "tags": string | null;
+            "parent": string | null;
+            "date": string | null;
+            "image": string | null;
+          };
+        };
+        "problems": unknown;
+        "fetch_attachments": boolean;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/principals — scope data:import */
+  getImportPrincipals: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/principals";
+    params: {
+      "id": string;
+    };
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "principals": Array<{
+        "item_seq": number;
+        "login": string;
+        "display_name": string;
+        "email": string;
+        "items": number;
+        "person_id": string | null;
+        "proposed_person_id": string | null;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/history-assignments — scope data:import */
+  getHistoryAssignments: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/history-assignments";
+    params: {
+      "id": string;
+    };
+    query: {
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "assignments": Array<{
+        "login": string;
+        "display_name": string;
+        "person_id": string | null;
+        "kept_as": "person" | "name";
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** PUT /api/manage/v1/imports/{id}/history-assignments — scope data:import — needs Idempotency-Key */
+  putHistoryAssignments: {
+    method: "PUT";
+    path: "/api/manage/v1/imports/{id}/history-assignments";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "assignments": {
+        [key: string]: string | null;
+      };
+    };
+    response: {
+      "import": {
+        "id": string;
+        "source_id": string;
+        "kind": "wordpress" | "driftwood";
+        "state": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone";
+        "paused_from": "awaiting_upload" | "uploaded" | "parsing" | "review" | "writing" | "paused" | "done" | "cancelled" | "failed" | "undoing" | "undone" | null;
+        "position": number;
+        "file": {
+          "name": string;
+          "bytes": number | null;
+          "sha256": string | null;
+        };
+        "progress": {
+          "items_total": number;
+          "items_done": number;
+          "findings": number;
+          "parsed_bytes": number;
+        };
+        "next": Array<string>;
+        "failure": {
+          "code": string;
+          "message": string;
+        } | null;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "assignments": {
+        [key: string]: string | null;
+      };
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/imports/{id}/artifacts/{name} — scope data:import */
+  readImportArtifact: {
+    method: "GET";
+    path: "/api/manage/v1/imports/{id}/artifacts/{name}";
+    params: {
+      "id": string;
+      "name": "receipt" | "problems";
+    };
+    query: {
+      "offset"?: string;
+      "length"?: string;
+    };
+    body: never;
+    response: {
+      "content_base64": string;
+      "name": string;
+      "content_type": string;
+      "offset": number;
+      "length": number;
+      "total": number;
+      "next_offset": number | null;
+      "sha256": string;
+      "position": number;
+    };
+  };
   /** POST /api/manage/v1/exports — scope data:export — needs Idempotency-Key */
   createExport: {
     method: "POST";
@@ -5131,6 +5399,13 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getImportFindings: { method: "GET", path: "/api/manage/v1/imports/{id}/findings" },
   getWordPressReview: { method: "GET", path: "/api/manage/v1/imports/{id}/wordpress/review" },
   decideWordPressReview: { method: "POST", path: "/api/manage/v1/imports/{id}/wordpress/review" },
+  uploadImportMedia: { method: "PUT", path: "/api/manage/v1/imports/{id}/media" },
+  getImportMapping: { method: "GET", path: "/api/manage/v1/imports/{id}/mapping" },
+  putImportMapping: { method: "PUT", path: "/api/manage/v1/imports/{id}/mapping" },
+  getImportPrincipals: { method: "GET", path: "/api/manage/v1/imports/{id}/principals" },
+  getHistoryAssignments: { method: "GET", path: "/api/manage/v1/imports/{id}/history-assignments" },
+  putHistoryAssignments: { method: "PUT", path: "/api/manage/v1/imports/{id}/history-assignments" },
+  readImportArtifact: { method: "GET", path: "/api/manage/v1/imports/{id}/artifacts/{name}" },
   createExport: { method: "POST", path: "/api/manage/v1/exports" },
   advanceExport: { method: "POST", path: "/api/manage/v1/exports/{id}/advance" },
   getExportJob: { method: "GET", path: "/api/manage/v1/exports/{id}" },

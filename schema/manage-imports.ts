@@ -60,7 +60,53 @@ export const DecideWordPressReviewBody = v.strictObject({
   renames: v.optional(v.pipe(v.record(v.pipe(v.string(), v.regex(/^[0-9]{1,12}$/)), v.pipe(v.string(), v.minLength(1), v.maxLength(200))), v.description("Item seq → the slug it takes instead of a taken one"))),
   approve: v.optional(v.boolean()),
 });
+export const UploadImportMediaBody = v.strictObject({
+  attachment_url: v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description("The attachment's URL as the file names it (wp:attachment_url)")),
+  content_base64: v.pipe(v.string(), v.minLength(4), v.maxLength(IMPORT_PART_BODY_BYTES), v.description("The file's bytes in base64, at most 5 MiB")),
+});
+export const PutImportMappingBody = v.strictObject({
+  mapping: v.optional(Mapping),
+  fetch_attachments: v.optional(v.pipe(v.boolean(), v.description("Fetch attachment URLs not sent with uploadImportMedia (through the outbound address policy); default false"))),
+});
+export const PutHistoryAssignmentsBody = v.strictObject({
+  assignments: v.pipe(
+    v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.nullable(Id)),
+    v.description("WordPress author login → the person (a member of the site) its items' history is assigned to, or null to keep the author's name only"),
+  ),
+});
 const Empty = v.strictObject({});
+const FieldPlan = v.object({
+  model_id: v.string(),
+  title: v.nullable(v.string()),
+  body: v.nullable(v.string()),
+  excerpt: v.nullable(v.string()),
+  categories: v.nullable(v.string()),
+  tags: v.nullable(v.string()),
+  parent: v.nullable(v.string()),
+  date: v.nullable(v.string()),
+  image: v.nullable(v.string()),
+});
+const MappingAnswer = v.object({
+  import: ImportJob,
+  mapping: v.object({
+    proposed: v.record(v.string(), v.nullable(v.string())),
+    chosen: v.nullable(v.record(v.string(), v.nullable(v.string()))),
+    fields: v.record(v.string(), FieldPlan),
+    problems: JsonValue,
+    fetch_attachments: v.boolean(),
+  }),
+  replayed: v.optional(v.boolean()),
+});
+const Principal = v.object({
+  item_seq: v.number(),
+  login: v.string(),
+  display_name: v.string(),
+  email: v.string(),
+  items: v.number(),
+  person_id: v.nullable(v.string()),
+  proposed_person_id: v.nullable(v.string()),
+});
+const Offset = v.pipe(v.string(), v.regex(/^[0-9]{1,15}$/));
 
 const COMMON = ["unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "missing_permission", "not_found"] as const;
 const WRITE = [...COMMON, "invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
@@ -180,4 +226,87 @@ export const importRoutes: readonly RouteSpec[] = [
     response: v.object({ import: ImportJob, decisions: v.object({ mapping: Mapping, renames: v.record(v.string(), v.string()), approved: v.boolean() }), replayed: v.optional(v.boolean()) }),
     errors: [...STEP, "import_mapping_invalid"],
   }),
+  {
+    operationId: "uploadImportMedia",
+    method: "put",
+    path: "/imports/{id}/media",
+    summary: "Send the bytes of one attachment URL of a WordPress file (at most 5 MiB); its write step takes them into the media library; the same URL sent again replaces them",
+    scope: "data:import",
+    idempotent: true,
+    params: JobPath,
+    body: UploadImportMediaBody,
+    maxBodyBytes: IMPORT_PART_BODY_BYTES,
+    response: v.object({ import_id: v.string(), url: v.string(), byte_length: v.number(), sha256: v.string(), replayed: v.optional(v.boolean()) }),
+    errors: [...WRITE, "import_state_conflict"],
+  },
+  {
+    operationId: "getImportMapping",
+    method: "get",
+    path: "/imports/{id}/mapping",
+    summary: "The WordPress import's mapping: proposed and chosen models, where each value goes, whether attachment URLs are fetched",
+    scope: "data:import",
+    params: JobPath,
+    response: MappingAnswer,
+    errors: [...COMMON, "import_state_conflict"],
+  },
+  step("putImportMapping", "/imports/{id}/mapping", "Choose the models each kind goes into and whether attachment URLs are fetched (before the writes)", {
+    method: "put",
+    body: PutImportMappingBody,
+    response: MappingAnswer,
+    errors: [...STEP, "import_mapping_invalid"],
+  }),
+  {
+    operationId: "getImportPrincipals",
+    method: "get",
+    path: "/imports/{id}/principals",
+    summary: "One page of the file's authors (principals): items each wrote, the person its history is assigned to, a member proposed by e-mail",
+    scope: "data:import",
+    params: JobPath,
+    query: Cursor,
+    response: v.object({ principals: v.array(Principal), next_cursor: v.nullable(v.string()) }),
+    errors: [...COMMON, "invalid_request", "import_state_conflict"],
+  },
+  {
+    operationId: "getHistoryAssignments",
+    method: "get",
+    path: "/imports/{id}/history-assignments",
+    summary: "One page of history assignments: for each author of the file, the person its items' versions name, or its name kept",
+    scope: "data:import",
+    params: JobPath,
+    query: Cursor,
+    response: v.object({
+      assignments: v.array(v.object({ login: v.string(), display_name: v.string(), person_id: v.nullable(v.string()), kept_as: v.picklist(["person", "name"]) })),
+      next_cursor: v.nullable(v.string()),
+    }),
+    errors: [...COMMON, "invalid_request", "import_state_conflict"],
+  },
+  step("putHistoryAssignments", "/imports/{id}/history-assignments", "Assign authors of the file to members of the site (or keep their names) before the writes", {
+    method: "put",
+    body: PutHistoryAssignmentsBody,
+    response: v.object({ import: ImportJob, assignments: v.record(v.string(), v.nullable(v.string())), replayed: v.optional(v.boolean()) }),
+    errors: [...STEP, "import_mapping_invalid"],
+  }),
+  {
+    operationId: "readImportArtifact",
+    method: "get",
+    path: "/imports/{id}/artifacts/{name}",
+    summary:
+      "One byte range of the receipt or the problem file of a settled job: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64 and the whole file's SHA-256",
+    scope: "data:import",
+    params: v.strictObject({ id: Id, name: v.picklist(["receipt", "problems"]) }),
+    query: v.strictObject({ offset: v.optional(Offset), length: v.optional(Offset) }),
+    response: v.object({
+      content_base64: v.string(),
+      name: v.string(),
+      content_type: v.string(),
+      offset: v.number(),
+      length: v.number(),
+      total: v.number(),
+      next_offset: v.nullable(v.number()),
+      sha256: v.string(),
+      position: v.number(),
+    }),
+    otherStatuses: [{ status: 206, description: "With a Range header: the bytes (application/x-ndjson), Content-Range, X-Content-SHA256 of the whole file" }],
+    errors: [...COMMON, "invalid_request", "import_state_conflict"],
+  },
 ];

@@ -27,6 +27,7 @@ import * as redirects from "../../shared/services/redirects/redirects";
 import * as backendReadTokens from "../../shared/services/generator/read-tokens";
 import * as importSources from "../../shared/services/imports/sources";
 import { recordImportPart } from "../../shared/services/imports/upload";
+import { recordImportMedia } from "../../shared/services/imports/wordpress/attachments";
 import { createExport } from "../../shared/services/exports/create-export";
 import type { PlanBuilder } from "./write-runner";
 
@@ -119,6 +120,7 @@ export const COMMANDS = {
   createImportSource: { build: importSources.createImportSource, status: 201 },
   createImport: { build: importSources.createImport, status: 201 },
   recordImportPart: { build: recordImportPart, status: 200 },
+  recordImportMedia: { build: recordImportMedia, status: 200 },
   createExport: { build: createExport, status: 201 },
 } as const;
 

@@ -5,6 +5,7 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError, type Outcome } from "../../shared/errors";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
+import { outboundPolicy } from "../../shared/net/outbound-address";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import type { JobStepDefinition, StepContext } from "../../shared/services/imports/job-step";
 import { firstRow } from "../../shared/services/imports/statements";
@@ -156,9 +157,10 @@ export class JobStepRunner {
     const db = createDb(d1);
     const site = await findSiteById(db, request.siteId);
     if (!site) throw new AppError("not_found", "No such site.");
+    const outbound = { policy: outboundPolicy(this.env), fetch: (r: Request) => fetch(r) };
     // Only advanceImport writes entries; a site without content policies reads nothing more.
     const ask = imports && this.policies ? await this.policies(request) : undefined;
-    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, files: this.env.MEDIA, ...(ask ? { policies: { ask, spentMs: 0 } } : {}) };
+    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, files: this.env.MEDIA, outbound, ...(ask ? { policies: { ask, spentMs: 0 } } : {}) };
   }
 }
 

@@ -65,6 +65,7 @@ export const SITE_TABLES = [
   "import_parts",
   "import_items",
   "import_findings",
+  "import_media",
   "job_step_claims",
   "export_jobs",
   "export_pages",

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from "../../net/outbound-address";
 import type { PolicyAsker } from "../plugins/policies";
 import type { LifecycleContext } from "../lifecycle/context";
 
@@ -8,6 +9,8 @@ import type { LifecycleContext } from "../lifecycle/context";
  */
 export interface StepContext extends LifecycleContext {
   files: R2Bucket;
+  /** How a step may call out (attachment URLs): the deployment's outbound policy and fetch. */
+  outbound?: { policy: OutboundPolicy; fetch: (request: Request) => Promise<Response> };
   /**
    * The site's plugin content policies (undefined when it declares none): asked before each entry
    * write of an import step (imports/policies.ts); `spentMs` adds up the step's policy calls.

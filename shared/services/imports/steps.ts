@@ -9,6 +9,8 @@ import { driftwoodWriteStep } from "./driftwood/write-step";
 import { wordpressParseStep } from "./wordpress/parse-step";
 import { decideWordPressReview, type DecideInput } from "./wordpress/review";
 import { wordpressWriteStep } from "./wordpress/write-step";
+import { putImportMapping, type PutImportMappingInput } from "./wordpress/mapping-routes";
+import { putHistoryAssignments, type PutHistoryAssignmentsInput } from "./wordpress/principals";
 
 type ImportAnswer = StepAnswer<{ import: ImportJobView }>;
 
@@ -95,6 +97,8 @@ export const IMPORT_STEPS = {
   resumeImport: importStep<object>("after_error", resumeImport),
   cancelImport: importStep<object>("always", cancelImport),
   decideWordPressReview: importStep<Omit<DecideInput, "job_id">>("always", decideWordPressReview),
+  putImportMapping: importStep<Omit<PutImportMappingInput, "job_id">>("always", putImportMapping),
+  putHistoryAssignments: importStep<Omit<PutHistoryAssignmentsInput, "job_id">>("always", putHistoryAssignments),
   advanceImportUndo: importStep<object>("after_error", advanceImportUndo),
   retryImportUndo: importStep<object>("after_error", retryImportUndo),
 } as const;

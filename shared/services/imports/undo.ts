@@ -3,6 +3,7 @@ import { AppError } from "../../errors";
 import { commitPlan, type CommittedEvent } from "../lifecycle/commit-plan";
 import { unpublishEntry } from "../lifecycle/transitions";
 import { purgeEntry, trashEntry } from "../lifecycle/trash";
+import { removeMedia } from "../media/remove";
 import { findingStatements, type Finding } from "./findings";
 import type { StepContext } from "./job-step";
 import { movedJob, moveJob, type ImportJobRow } from "./jobs";
@@ -70,13 +71,58 @@ export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ j
       await commit(ctx.d1, [mark("undo_failed")]);
     }
   }
-  const more = created.length > UNDO_STEP_ITEMS;
+  // Media items the import created go once no created entry is left (those entries used them).
+  const media = batch.length === 0 ? await undoMedia(ctx, job, findings, purgeTags) : { more: await createdMediaLeft(ctx, job) };
+  const more = created.length > UNDO_STEP_ITEMS || media.more;
   const set = { state: more ? ("undoing" as const) : ("undone" as const), findings_count: job.findings_count + findings.length };
   await commit(ctx.d1, [...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
   return { job: movedJob(ctx, job, set), events, purgeTags };
 }
 
+/**
+ * Media items the import created (not those it found in the library: `media_created` 0), removed
+ * through the media service (media:delete of whoever advances the undo). One still used — by an
+ * entry the undo kept, or one an editor made since — is kept and reported (`undo_kept_changed`).
+ */
+async function undoMedia(ctx: StepContext, job: ImportJobRow, findings: Finding[], purgeTags: string[]): Promise<{ more: boolean }> {
+  const created = await rows<{ seq: number; media_id: string }>(
+    ctx.d1,
+    "SELECT seq, media_id FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'media' AND media_created = 1 ORDER BY seq DESC LIMIT ?",
+    [ctx.site.id, job.id, UNDO_STEP_ITEMS + 1],
+  );
+  for (const item of created.slice(0, UNDO_STEP_ITEMS)) {
+    const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [state, ctx.site.id, job.id, item.seq]);
+    try {
+      const plan = await removeMedia(ctx, { media_id: item.media_id });
+      plan.statements.push(mark("undone"));
+      const removed = await commitPlan(ctx, plan);
+      purgeTags.push(...removed.purgeTags);
+      // The bytes are deleted once the row is gone (the site's object sweeps what a failed delete leaves).
+      await Promise.all((plan.objectCleanup?.objectKeys ?? []).map((key) => ctx.files.delete(key).catch(() => undefined)));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === "not_found") {
+        await commit(ctx.d1, [mark("undone")]);
+        continue;
+      }
+      const kept = error.code === "media_in_use" || error.code === "media_usage_unreadable";
+      findings.push({
+        item_seq: item.seq,
+        code: kept ? "undo_kept_changed" : "undo_failed",
+        message: kept ? "The media item is used by content kept on the site; it is kept." : `The media item could not be removed: ${error.message}`,
+        details: { media_id: item.media_id, code: error.code },
+      });
+      await commit(ctx.d1, [mark(kept ? "kept" : "undo_failed")]);
+    }
+  }
+  return { more: created.length > UNDO_STEP_ITEMS };
+}
+
+async function createdMediaLeft(ctx: StepContext, job: ImportJobRow): Promise<boolean> {
+  return (await firstRow(ctx.d1, "SELECT 1 AS one FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'media' AND media_created = 1 LIMIT 1", [ctx.site.id, job.id])) !== undefined;
+}
+
 /** retryImportUndo: the items whose removal failed are tried again by the next undo steps. */
 export async function retryUndoStatements(ctx: StepContext, job: ImportJobRow) {
-  return [statement("UPDATE import_items SET state = 'written' WHERE site_id = ? AND job_id = ? AND state = 'undo_failed'", [ctx.site.id, job.id])];
+  return [statement("UPDATE import_items SET state = CASE WHEN kind = 'attachment' THEN 'media' ELSE 'written' END WHERE site_id = ? AND job_id = ? AND state = 'undo_failed'", [ctx.site.id, job.id])];
 }

@@ -28,8 +28,8 @@ export async function getExportJob(call: ManageCall): Promise<Response> {
   return json({ export: exportJobView(await loadExportJob(call.ctx, call.params.id ?? "")) });
 }
 
-/** `Range: bytes=a-b` (one range, both ends or an open end), or null without a header. */
-function rangeOf(request: Request): { offset: number; length: number } | null {
+/** `Range: bytes=a-b` (one range, both ends or an open end), or null without a header (also read by readImportArtifact). */
+export function rangeOf(request: Request): { offset: number; length: number } | null {
   const header = request.headers.get("range");
   if (header === null) return null;
   const m = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header.trim());
@@ -40,7 +40,7 @@ function rangeOf(request: Request): { offset: number; length: number } | null {
   return { offset: first, length: last - first + 1 };
 }
 
-function base64(bytes: Uint8Array): string {
+export function base64(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);

@@ -1,17 +1,32 @@
 import type * as v from "valibot";
-import type { CompleteImportUploadBody, CreateImportBody, CreateImportSourceBody, DecideWordPressReviewBody, UploadImportPartBody } from "../../../schema/manage-imports";
+import type {
+  CompleteImportUploadBody,
+  CreateImportBody,
+  CreateImportSourceBody,
+  DecideWordPressReviewBody,
+  PutHistoryAssignmentsBody,
+  PutImportMappingBody,
+  UploadImportMediaBody,
+  UploadImportPartBody,
+} from "../../../schema/manage-imports";
+import { ARTIFACT_CHUNK_MAX, readImportArtifact as readArtifact, type ImportArtifact } from "../../../shared/services/imports/artifacts";
+import { importMediaKey } from "../../../shared/services/imports/wordpress/attachments";
+import { importMapping } from "../../../shared/services/imports/wordpress/mapping-routes";
+import { historyAssignments, importPrincipals } from "../../../shared/services/imports/wordpress/principals";
 import { sha256Hex } from "../../../shared/crypto/digest";
 import { AppError } from "../../../shared/errors";
 import { newId } from "../../../shared/ids";
 import { findingsPage, FINDINGS_PAGE } from "../../../shared/services/imports/findings";
 import { importJobView, loadImportJob, requireImportPermission, requireState } from "../../../shared/services/imports/jobs";
 import { requirePartShape } from "../../../shared/services/imports/upload";
+import { IMPORT_PART_BYTES } from "../../../shared/services/imports/jobs";
 import { wordpressReview } from "../../../shared/services/imports/wordpress/review";
 import type { JobStepName } from "../../../objects/site/job-step-registry";
 import { expectValue, siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { commandHandler, sendCommand, commandResponse } from "../respond";
+import { base64, rangeOf } from "./exports";
 
 /** POST /imports/sources (rule 3: one batch with its answer). */
 export const createImportSource = commandHandler("createImportSource", (call) => call.body as v.InferOutput<typeof CreateImportSourceBody>);
@@ -117,4 +132,61 @@ export async function getImportFindings(call: ManageCall): Promise<Response> {
 /** GET /imports/{id}/wordpress/review. */
 export async function getWordPressReview(call: ManageCall): Promise<Response> {
   return json(await wordpressReview(call.ctx, call.params.id ?? "", cursorOf(call)));
+}
+
+/**
+ * PUT /imports/{id}/media: the bytes of one attachment URL, stored under the job in R2 (keyed by
+ * their SHA-256), then recorded through the site's object; the write step takes them into the
+ * media library (docs/imports.md, "Attachments and featured images").
+ */
+export async function uploadImportMedia(call: ManageCall): Promise<Response> {
+  requireImportPermission(call.ctx);
+  const body = call.body as v.InferOutput<typeof UploadImportMediaBody>;
+  const bytes = decodeBase64(body.content_base64);
+  if (bytes.length > IMPORT_PART_BYTES) throw new AppError("invalid_request", "An attachment sent to an import is at most 5 MiB.", { field: "content_base64", max_bytes: IMPORT_PART_BYTES });
+  const job = await loadImportJob(call.ctx, call.params.id ?? "");
+  requireState(job, ["awaiting_upload", "uploaded", "parsing", "review", "writing", "paused"], "Sending an attachment");
+  const sha256 = await sha256Hex(bytes);
+  const objectKey = importMediaKey(call.site.id, job.id, sha256);
+  await call.env.MEDIA.put(objectKey, bytes);
+  return commandResponse(await sendCommand(call, "recordImportMedia", { job_id: job.id, url: body.attachment_url, object_key: objectKey, byte_length: bytes.length, sha256 }));
+}
+
+/** GET /imports/{id}/mapping. */
+export async function getImportMapping(call: ManageCall): Promise<Response> {
+  return json(await importMapping(call.ctx, call.params.id ?? ""));
+}
+
+export const putImportMapping = (call: ManageCall) => jobStep(call, "putImportMapping", call.body as v.InferOutput<typeof PutImportMappingBody>);
+
+/** GET /imports/{id}/principals: one page. */
+export async function getImportPrincipals(call: ManageCall): Promise<Response> {
+  return json(await importPrincipals(call.ctx, call.params.id ?? "", cursorOf(call)));
+}
+
+/** GET /imports/{id}/history-assignments: one page. */
+export async function getHistoryAssignments(call: ManageCall): Promise<Response> {
+  return json(await historyAssignments(call.ctx, call.params.id ?? "", cursorOf(call)));
+}
+
+export const putHistoryAssignments = (call: ManageCall) => jobStep(call, "putHistoryAssignments", call.body as v.InferOutput<typeof PutHistoryAssignmentsBody>);
+
+/**
+ * GET /imports/{id}/artifacts/{name}: with a Range header, 206 with the bytes, `Content-Range` and
+ * the whole file's SHA-256 in `X-Content-SHA256`; without, the JSON answer the MCP tool gives.
+ */
+export async function readImportArtifact(call: ManageCall): Promise<Response> {
+  const range = rangeOf(call.request);
+  const offset = range?.offset ?? Number((call.query.offset as string | undefined) ?? "0");
+  const length = range?.length ?? Number((call.query.length as string | undefined) ?? String(ARTIFACT_CHUNK_MAX));
+  const chunk = await readArtifact(call.ctx, call.env.MEDIA, call.params.id ?? "", call.params.name as ImportArtifact, offset, length);
+  if (range) {
+    const last = chunk.offset + Math.max(chunk.length, 1) - 1;
+    return new Response(chunk.bytes, {
+      status: 206,
+      headers: { "content-type": chunk.content_type, "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`, "x-content-sha256": chunk.sha256, "cache-control": "private, no-store" },
+    });
+  }
+  const { bytes, ...rest } = chunk;
+  return json({ content_base64: base64(bytes), ...rest });
 }

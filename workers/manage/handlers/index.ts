@@ -177,6 +177,13 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getImportFindings: imports.getImportFindings,
   getWordPressReview: imports.getWordPressReview,
   decideWordPressReview: imports.decideWordPressReview,
+  uploadImportMedia: imports.uploadImportMedia,
+  getImportMapping: imports.getImportMapping,
+  putImportMapping: imports.putImportMapping,
+  getImportPrincipals: imports.getImportPrincipals,
+  getHistoryAssignments: imports.getHistoryAssignments,
+  putHistoryAssignments: imports.putHistoryAssignments,
+  readImportArtifact: imports.readImportArtifact,
   // Exports as jobs (handlers/exports.ts; docs/exports.md).
   createExport: exports.createExport,
   advanceExport: exports.advanceExport,

@@ -44,6 +44,8 @@ export interface FieldPlan {
   tags: string | null;
   parent: string | null;
   date: string | null;
+  /** A single media field for the featured image (`_thumbnail_id`). */
+  image: string | null;
 }
 
 const byKey = (fields: readonly FieldDefinition[], keys: readonly string[], types: readonly string[]) =>
@@ -63,6 +65,7 @@ export function fieldPlan(model: Model, mapping: WordPressMapping): FieldPlan {
   const excerpt = byKey(fields, ["excerpt", "summary", "description", "intro"], ["text", "long_text"]);
   const parent = fields.find((f) => f.type === "relation" && f.hierarchy === true);
   const date = byKey(fields, ["date", "published_on", "post_date"], ["date", "datetime"]);
+  const image = byKey(fields, ["featured_image", "image", "cover", "thumbnail"], ["media"]) ?? fields.find((f) => f.type === "media" && f.multiple !== true);
   return {
     model_id: model.id,
     title: title?.key ?? null,
@@ -72,6 +75,7 @@ export function fieldPlan(model: Model, mapping: WordPressMapping): FieldPlan {
     tags: relationTo(fields, mapping.tag),
     parent: parent?.key ?? null,
     date: date?.key ?? null,
+    image: image && image.multiple !== true ? image.key : null,
   };
 }
 

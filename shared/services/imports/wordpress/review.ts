@@ -15,6 +15,10 @@ export interface WordPressDecisions {
   /** Items whose address is taken, given another one by the person deciding (item seq → slug). */
   renames: Record<string, string>;
   approved: boolean;
+  /** History assignments (putHistoryAssignments): WordPress author login → person id, or null to keep the author's name only. */
+  principals?: Record<string, string | null>;
+  /** Whether write steps fetch attachment URLs (through the outbound address policy) not sent with uploadImportMedia. */
+  fetch_attachments?: boolean;
 }
 
 export function decisionsOf(job: ImportJobRow): WordPressDecisions | null {
@@ -154,7 +158,7 @@ export async function decideWordPressReview(ctx: StepContext, input: DecideInput
   for (const [seq, slug] of Object.entries(input.renames ?? {})) {
     if (!/^[0-9]+$/.test(seq) || slug.length === 0) throw new AppError("invalid_request", "renames maps an item seq to a slug.", { seq });
   }
-  const decisions: WordPressDecisions = { mapping, renames: { ...(before?.renames ?? {}), ...(input.renames ?? {}) }, approved: input.approve ?? before?.approved ?? false };
+  const decisions: WordPressDecisions = { ...before, mapping, renames: { ...(before?.renames ?? {}), ...(input.renames ?? {}) }, approved: input.approve ?? before?.approved ?? false };
   const set = { decisions: JSON.stringify(decisions) };
   await commit(ctx.d1, moveJob(ctx, job, set));
   return { body: { import: importJobView(movedJob(ctx, job, set)), decisions }, purgeTags: [] };

@@ -12,6 +12,9 @@ import { firstRow, rows, statement } from "../statements";
 import { convertContent } from "./content";
 import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
+import { mediaOfAttachment, writeAttachment } from "./attachments";
+import { historyStatement } from "./principals";
+import { postEntryPlan } from "./translations";
 import type { WxrPost, WxrTerm } from "./wxr-items";
 
 /**
@@ -87,6 +90,12 @@ async function withParentsFirst(ctx: StepContext, job: ImportJobRow, items: Stag
     let current: StagedRow = item;
     for (let depth = 0; depth < PARENT_CHAIN_MAX; depth++) {
       const payload = JSON.parse(current.payload) as Partial<WxrPost & WxrTerm>;
+      // A post's or page's featured image is an attachment written before it, like a parent.
+      const image = (current.kind === "post" || current.kind === "page") && payload.thumbnail_id ? payload.thumbnail_id : undefined;
+      if (image && depth === 0) {
+        const attachment = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'attachment' AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, image]);
+        if (attachment && !seen.has(attachment.seq)) chain.unshift(attachment);
+      }
       const parentKey = current.kind === "page" ? payload.post_parent : current.kind === "category" ? payload.parent : undefined;
       if (!parentKey || parentKey === "0") break;
       const parent = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, current.kind, parentKey]);
@@ -133,6 +142,10 @@ async function valuesOf(ctx: StepContext, job: ImportJobRow, item: StagedRow, ki
   }
   const date = gmtDate(post.post_date_gmt);
   if (plan.date && date) fields[plan.date] = date;
+  if (plan.image && post.thumbnail_id) {
+    const image = await mediaOfAttachment(ctx, job.id, post.thumbnail_id);
+    if (image) fields[plan.image] = image;
+  }
   return { fields, dropped };
 }
 
@@ -174,8 +187,12 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       continue;
     }
     if (item.kind === "attachment") {
-      findings.push(finding(item.seq, "media_not_imported", "Attachments are not imported into the media library yet; the file stays at its WordPress address.", { url: (JSON.parse(item.payload) as WxrPost).attachment_url }));
-      markers.push(mark("skipped"));
+      // Into the media library (attachments.ts); a media item stored counts as a write of the step.
+      const attached = await writeAttachment(ctx, job, item.seq, JSON.parse(item.payload) as WxrPost, decisions);
+      if (attached.statements.length === 0) writes++;
+      markers.push(...attached.statements);
+      findings.push(...attached.findings);
+      events.push(...attached.events);
       continue;
     }
     if (!target) {
@@ -213,7 +230,11 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
     try {
       if (!asked.ok) throw asked.error;
       if (dropped.length > 0) findings.push(finding(item.seq, "rich_markup_dropped", "Markup the canonical rich text does not keep was left out of the content.", { field: target.plan.body, dropped }));
-      const plan = await createEntry(ctx, asked.input);
+      // A post or page may be a new language of an item already written (Polylang, translations.ts).
+      const plan =
+        kind === "post" || kind === "page"
+          ? await postEntryPlan(ctx, job, target.model, payload, asked.input.slug ?? null, { ...asked.input.fields })
+          : await createEntry(ctx, asked.input);
       const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
       plan.statements.push(
         guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),
@@ -225,6 +246,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
           job.id,
           item.seq,
         ]),
+        ...(kind === "post" || kind === "page" ? historyStatement(ctx, decisions, payload.creator, plan.answer.current_version_id) : []),
         // The first publication is WordPress's: publishing keeps a first_published_at already set.
         ...(firstPublished ? [statement("UPDATE entries SET first_published_at = ? WHERE site_id = ? AND instance_id = ?", [firstPublished, ctx.site.id, plan.answer.instance_id])] : []),
       );

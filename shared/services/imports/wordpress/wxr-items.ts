@@ -47,6 +47,8 @@ export interface WxrPost {
   /** Polylang's translation group (`<category domain="post_translations">`), when the export has one. */
   translation_group: string | null;
   attachment_url: string;
+  /** An attachment's alt text (`_wp_attachment_image_alt`); absent in items staged before it was read. */
+  alt_text?: string;
   thumbnail_id: string;
   comments: number;
 }
@@ -138,6 +140,7 @@ function postItem(e: XmlElement): StagedItem {
     language: domain("language")[0] ?? null,
     translation_group: domain("post_translations")[0] ?? null,
     attachment_url: t(e, "wp:attachment_url"),
+    alt_text: meta.get("_wp_attachment_image_alt")?.trim() ?? "",
     thumbnail_id: meta.get("_thumbnail_id")?.trim() ?? "",
     comments: childrenNamed(e, "wp:comment").length,
   };

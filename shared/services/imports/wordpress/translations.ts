@@ -1,0 +1,53 @@
+import { AppError } from "../../../errors";
+import { addLanguage } from "../../lifecycle/add-language";
+import type { WritePlan } from "../../lifecycle/context";
+import { createEntry } from "../../lifecycle/create-entry";
+import type { EntryView } from "../../lifecycle/entry-view";
+import type { Model } from "../../../repositories/model-repository";
+import type { StepContext } from "../job-step";
+import type { ImportJobRow } from "../jobs";
+import { firstRow } from "../statements";
+import type { WxrPost } from "./wxr-items";
+
+/**
+ * The site language a Polylang language slug stands for (docs/imports.md, "Languages"): the same
+ * code, else the site's one regional variant of it (`fr` → `fr-FR`), else null (not on the site).
+ */
+export function siteLanguageOf(languages: readonly string[], slug: string): string | null {
+  const wanted = slug.toLowerCase().replace("_", "-");
+  const exact = languages.find((l) => l.toLowerCase() === wanted);
+  if (exact) return exact;
+  const variants = languages.filter((l) => l.toLowerCase().split("-")[0] === wanted.split("-")[0]);
+  return variants.length === 1 ? (variants[0] ?? null) : null;
+}
+
+/**
+ * The write plan of one post or page: a new item, or — when Polylang says it translates an item of
+ * the file already written in the same model (same `post_translations` group) — a new language of
+ * that item (`addLanguage`), so both are languages of one entry. Its language is Polylang's
+ * (`<category domain="language">`) mapped to the site's; a language the site does not have refuses
+ * the item (`locale_not_on_site`, reported as a finding by the caller). A translation keeps the
+ * item's shared relation lists (categories, tags) rather than its own.
+ */
+export async function postEntryPlan(ctx: StepContext, job: ImportJobRow, model: Model, post: WxrPost, slug: string | null, fields: Record<string, unknown>): Promise<WritePlan<EntryView>> {
+  const modelId = model.id;
+  const lang = post.language ? siteLanguageOf(ctx.site.languages, post.language) : ctx.site.default_lang;
+  if (!lang) throw new AppError("invalid_request", `The item's language (${post.language}) is not one of this site's languages.`, { reason: "locale_not_on_site", language: post.language, site_languages: ctx.site.languages });
+  if (post.translation_group) {
+    const sibling = await firstRow<{ instance_id: string }>(
+      ctx.d1,
+      `SELECT i.instance_id FROM import_items i JOIN entries e ON e.site_id = i.site_id AND e.instance_id = i.instance_id
+       WHERE i.site_id = ? AND i.job_id = ? AND i.kind IN ('post', 'page') AND i.instance_id IS NOT NULL AND json_extract(i.payload, '$.translation_group') = ? AND e.model_id = ? LIMIT 1`,
+      [ctx.site.id, job.id, post.translation_group, modelId],
+    );
+    if (sibling) {
+      // A relation list shared by the item's languages (no localized membership) is the item's, not
+      // the translation's: sending the translation's own would rewrite its sibling's list (a new
+      // version the undo would then keep as changed). The translation takes the item's list.
+      const shared = new Set(model.fields.filter((f) => f.type === "relation" && f.localized_membership !== true).map((f) => f.key));
+      const own = Object.fromEntries(Object.entries(fields).filter(([key]) => !shared.has(key)));
+      return addLanguage(ctx, { instance_id: sibling.instance_id, lang, ...(slug ? { slug } : {}), fields: own });
+    }
+  }
+  return createEntry(ctx, { model_id: modelId, lang, slug, fields });
+}
