@@ -3128,6 +3128,110 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "list-pages",
+  "operationId": "listPages",
+  "method": "GET",
+  "path": "/pages",
+  "summary": "The site's pages in one language with their parents and paths, by path",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "lang",
+    "name": "lang",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-page",
+  "operationId": "getPage",
+  "method": "GET",
+  "path": "/pages/{id}",
+  "summary": "One page's current draft with its parent and path",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "save-page",
+  "operationId": "savePage",
+  "method": "POST",
+  "path": "/pages",
+  "summary": "The page editor's save: creates the page (201, created: true) or saves its draft (200, created: false) in one write; a replay answers created: false",
+  "scope": "pages:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The page (an instance id of the page model) whose draft is saved; absent: a new page"
+   },
+   {
+    "flag": "lang",
+    "name": "lang",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "A new page's language (default: the site's); an update keeps the page's"
+   },
+   {
+    "flag": "slug",
+    "name": "slug",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The page's own path segment (default for a new page: made from its title)"
+   },
+   {
+    "flag": "parent-id",
+    "name": "parent_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-version-id",
+    "name": "expected_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The draft version the editor started from; a save over a newer one is 409 version_conflict"
+   }
+  ],
+  "bodyOnly": [
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "put-site-chrome",
   "operationId": "putSiteChrome",
   "method": "PUT",

@@ -127,6 +127,16 @@ const SiteChromeOut = v.pipe(
   v.title("SiteChrome"),
 );
 
+/** A page of the public page tree (GET /v1/_pages). */
+const PublicPageNode = v.pipe(
+  v.strictObject({ id: v.string(), slug: v.nullable(v.string()), title: v.nullable(v.string()), locale: v.string(), path: v.string(), parent_id: v.pipe(v.nullable(v.string()), v.description("The parent page's translation group id")) }),
+  v.title("PublicPageNode"),
+);
+const PublicPagePlace = v.pipe(
+  v.strictObject({ path: v.string(), parent_id: v.nullable(v.string()), breadcrumbs: v.array(v.strictObject({ id: v.string(), title: v.nullable(v.string()), path: v.string() })) }),
+  v.title("PublicPagePlace"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -278,6 +288,24 @@ export const publicSurface: Surface = {
       params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
       query: v.strictObject({ locale: v.optional(Locale) }),
       response: v.strictObject({ data: v.strictObject({ name: v.string(), locale: v.string(), items: v.array(PublicMenuItem) }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listPages",
+      method: "get",
+      path: "/v1/_pages",
+      summary: "The published pages in one language with their paths (docs/pages.md): each page in the first language of the chain it is published in; a page under an unpublished parent is left out",
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: v.array(PublicPageNode) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getPageByPath",
+      method: "get",
+      path: "/v1/_pages/resolve",
+      summary: "The published page at a path (/about/team), as GET /v1/page/{slug} answers it, with its place in the tree (docs/pages.md)",
+      query: v.strictObject({ path: v.pipe(v.string(), v.description("/ then the slugs from the top page down")), locale: v.optional(Locale) }),
+      response: v.strictObject({ data: PublicItem, page: PublicPagePlace }),
       errors: ["invalid_request", "not_found"],
     },
     {

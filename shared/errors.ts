@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   invitation_not_found: 404,
   saved_query_not_found: 404,
   menu_not_found: 404,
+  // Pages (docs/pages.md): the site has no model with slug "page".
+  page_model_missing: 404,
   method_not_allowed: 405,
   version_conflict: 409,
   workflow_conflict: 409,

@@ -10,6 +10,7 @@ import * as siteSettings from "../../shared/services/settings";
 import { putCorsSettings } from "../../shared/services/cors/cors-settings";
 import * as savedQueries from "../../shared/services/saved-queries/saved-queries";
 import * as menus from "../../shared/services/menus/menus";
+import { savePage } from "../../shared/services/pages/save-page";
 import * as siteChrome from "../../shared/services/site-chrome/chrome-writes";
 import { putAccessRules } from "../../shared/services/access-rules/access-rules";
 import { uploadMedia } from "../../shared/services/media/upload";
@@ -57,6 +58,8 @@ export const COMMANDS = {
   // Menus (docs/menus.md): the plan answers 201 when it creates the menu.
   putMenu: { build: menus.putMenu, status: 200 },
   deleteMenu: { build: menus.deleteMenu, status: 200 },
+  // Pages (docs/pages.md): the plan answers 201 when it creates the page.
+  savePage: { build: savePage, status: 200 },
   // Site Chrome, SEO and robots (docs/site-chrome.md).
   putSiteChrome: { build: siteChrome.putSiteChrome, status: 200 },
   putSeoSettings: { build: siteChrome.putSeoSettings, status: 200 },

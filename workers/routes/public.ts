@@ -11,12 +11,14 @@ import { listItems } from "../public/list";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
 import { richBlocks } from "../public/rich-blocks";
-import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
+import { locale, parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
 import { readSync } from "../public/sync";
 import { runSavedQuery } from "../public/saved-query";
 import { readPublicMenu } from "../public/menu";
+import { pagePathParam, publicPageTree, resolvePublicPage } from "../public/pages";
+import { PAGE_MODEL_SLUG } from "../../shared/services/pages/page-model";
 import { readSiteChrome, robotsResponse } from "../public/site-chrome";
 import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
@@ -90,6 +92,22 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   getMenu: async ({ request, env, ctx, url, site, params }) => {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readPublicMenu(await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
+  },
+  // Pages (docs/pages.md): the page model read like any model (public, or named by the token).
+  listPages: async ({ request, env, ctx, url, site }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, PAGE_MODEL_SLUG, request);
+      return publicPageTree(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), url, !bypass);
+    });
+  },
+  getPageByPath: async ({ request, env, ctx, url, site }) => {
+    const path = pagePathParam(url);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, PAGE_MODEL_SLUG, request);
+      return resolvePublicPage(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), path, !bypass);
+    });
   },
   getSite: async ({ request, env, ctx, url, site }) => {
     const bypass = carriesToken(request);

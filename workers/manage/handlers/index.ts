@@ -24,6 +24,7 @@ import * as settings from "./settings";
 import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
 import * as menus from "./menus";
+import * as pages from "./pages";
 import * as siteChrome from "./site-chrome";
 import * as accessRules from "./access-rules";
 import * as trash from "./trash";
@@ -68,6 +69,10 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getMenu: menus.getMenu,
   putMenu: menus.putMenu,
   deleteMenu: menus.deleteMenu,
+  // Pages (docs/pages.md).
+  listPages: pages.listPages,
+  getPage: pages.getPage,
+  savePage: pages.savePage,
   putSiteChrome: siteChrome.putSiteChrome,
   putSeoSettings: siteChrome.putSeoSettings,
   putRobotsRules: siteChrome.putRobotsRules,
