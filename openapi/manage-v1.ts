@@ -3974,6 +3974,123 @@ export interface ManageOperations {
       "created"?: boolean;
     };
   };
+  /** GET /api/manage/v1/comments — scope content:read */
+  listComments: {
+    method: "GET";
+    path: "/api/manage/v1/comments";
+    params: never;
+    query: {
+      "status"?: "pending" | "approved" | "rejected" | "spam";
+      "entry_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "model_id": string;
+        "translation_group_id": string;
+        "instance_id": string;
+        "lang": string;
+        "author_name": string;
+        "body": string;
+        "status": "pending" | "approved" | "rejected" | "spam";
+        "revision": number;
+        "moderated_by": string | null;
+        "moderated_at": string | null;
+        "created_at": string;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/manage/v1/comments/{id}/moderate — scope content:write — needs Idempotency-Key */
+  moderateComment: {
+    method: "POST";
+    path: "/api/manage/v1/comments/{id}/moderate";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "status": "approved" | "rejected" | "spam";
+    };
+    response: {
+      "id": string;
+      "model_id": string;
+      "translation_group_id": string;
+      "instance_id": string;
+      "lang": string;
+      "author_name": string;
+      "body": string;
+      "status": "pending" | "approved" | "rejected" | "spam";
+      "revision": number;
+      "moderated_by": string | null;
+      "moderated_at": string | null;
+      "created_at": string;
+    };
+  };
+  /** DELETE /api/manage/v1/comments/{id} — scope content:trash — needs Idempotency-Key */
+  deleteComment: {
+    method: "DELETE";
+    path: "/api/manage/v1/comments/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "deleted": true;
+    };
+  };
+  /** GET /api/manage/v1/settings/comments — scope content:read */
+  getCommentSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/comments";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "comments": {
+        "enabled": boolean;
+        "model_ids": Array<string>;
+        "moderation": string;
+        "difficulty": number;
+        "max_length": number;
+        "per_hour": number;
+      };
+      "revision": number;
+    };
+  };
+  /** PUT /api/manage/v1/settings/comments — scope settings:write — needs Idempotency-Key */
+  putCommentSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/comments";
+    params: never;
+    query: never;
+    body: {
+      "enabled": boolean;
+      "model_ids": Array<string>;
+      "moderation": "pending" | "approved";
+      "difficulty": number;
+      "max_length": number;
+      "per_hour": number;
+      "expected_revision"?: number;
+    };
+    response: {
+      "comments": {
+        "enabled": boolean;
+        "model_ids": Array<string>;
+        "moderation": string;
+        "difficulty": number;
+        "max_length": number;
+        "per_hour": number;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
   /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
   putSiteChrome: {
     method: "PUT";
@@ -4797,6 +4914,11 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   listPages: { method: "GET", path: "/api/manage/v1/pages" },
   getPage: { method: "GET", path: "/api/manage/v1/pages/{id}" },
   savePage: { method: "POST", path: "/api/manage/v1/pages" },
+  listComments: { method: "GET", path: "/api/manage/v1/comments" },
+  moderateComment: { method: "POST", path: "/api/manage/v1/comments/{id}/moderate" },
+  deleteComment: { method: "DELETE", path: "/api/manage/v1/comments/{id}" },
+  getCommentSettings: { method: "GET", path: "/api/manage/v1/settings/comments" },
+  putCommentSettings: { method: "PUT", path: "/api/manage/v1/settings/comments" },
   putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
   putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },

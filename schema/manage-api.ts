@@ -26,6 +26,7 @@ import { corsRoutes } from "./manage-cors";
 import { savedQueryRoutes } from "./manage-saved-queries";
 import { menuRoutes } from "./manage-menus";
 import { pageRoutes } from "./manage-pages";
+import { commentRoutes } from "./manage-comments";
 import { siteChromeRoutes } from "./manage-site-chrome";
 import { accessRuleRoutes } from "./manage-access-rules";
 
@@ -61,5 +62,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...redirectRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...redirectRoutes],
 };

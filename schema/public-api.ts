@@ -127,6 +127,9 @@ const SiteChromeOut = v.pipe(
   v.title("SiteChrome"),
 );
 
+/** An approved comment as the public API serves it (docs/comments.md). */
+const PublicComment = v.pipe(v.strictObject({ id: v.string(), author_name: v.string(), body: v.string(), locale: v.string(), created_at: v.string() }), v.title("PublicComment"));
+
 /** A page of the public page tree (GET /v1/_pages). */
 const PublicPageNode = v.pipe(
   v.strictObject({ id: v.string(), slug: v.nullable(v.string()), title: v.nullable(v.string()), locale: v.string(), path: v.string(), parent_id: v.pipe(v.nullable(v.string()), v.description("The parent page's translation group id")) }),
@@ -307,6 +310,36 @@ export const publicSurface: Surface = {
       query: v.strictObject({ path: v.pipe(v.string(), v.description("/ then the slugs from the top page down")), locale: v.optional(Locale) }),
       response: v.strictObject({ data: PublicItem, page: PublicPagePlace }),
       errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getCommentChallenge",
+      method: "get",
+      path: "/v1/_comments/challenge",
+      summary: "A proof-of-work challenge for one comment (docs/comments.md): find a nonce (1 to 64 letters and digits) such that SHA-256(challenge + \":\" + nonce) starts with `difficulty` zero bits; 404 while comments are off",
+      response: v.strictObject({ data: v.strictObject({ challenge: v.string(), difficulty: v.number(), expires_at: v.string() }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listComments",
+      method: "get",
+      path: "/v1/{model}/{slug}/comments",
+      summary: "Approved comments of a published item, oldest first (docs/comments.md); 404 when the model takes no comments",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale), limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("default 50; more than 100 gives 100"))), cursor: v.optional(v.string()) }),
+      response: v.strictObject({ data: v.array(PublicComment), page: Page }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "postComment",
+      method: "post",
+      path: "/v1/{model}/{slug}/comments",
+      summary: "A reader's comment on a published item (docs/comments.md): a solved challenge of GET /v1/_comments/challenge, used once; stored pending unless the site publishes comments at once; rate-limited per client address",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      body: v.strictObject({ author_name: v.pipe(v.string(), v.minLength(1), v.maxLength(80)), body: v.pipe(v.string(), v.minLength(1), v.description("at most the site's max_length characters; line breaks kept")), challenge: v.string(), nonce: v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,64}$/)) }),
+      status: 201,
+      response: v.strictObject({ data: v.strictObject({ id: v.string(), status: v.picklist(["pending", "approved"]), created_at: v.string() }) }),
+      errors: ["invalid_request", "not_found", "comment_challenge_invalid", "rate_limited", "payload_too_large"],
     },
     {
       operationId: "getSite",

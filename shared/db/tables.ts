@@ -70,6 +70,7 @@ export const SITE_TABLES = [
   "export_pages",
   "saved_queries",
   "menus",
+  "comments",
   "schedules",
   "redirects",
 ] as const;

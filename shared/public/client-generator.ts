@@ -252,6 +252,23 @@ export interface SiteChrome {
   seo: { title_template: string; description: string | null; share_image: ChromeMedia | null };
 }
 
+/** A published page of the page tree (GET /v1/_pages; docs/pages.md). */
+export interface PageNode {
+  id: string;
+  slug: string | null;
+  title: string | null;
+  locale: string;
+  path: string;
+  parent_id: string | null;
+}
+
+/** Where a page sits (GET /v1/_pages/resolve): its path, parent and the pages above it, top first. */
+export interface PagePlace {
+  path: string;
+  parent_id: string | null;
+  breadcrumbs: Array<{ id: string; title: string | null; path: string }>;
+}
+
 /** A media item a sync serves: its pinned public files. */
 export interface SyncMedia {
   type: "media";
@@ -384,6 +401,11 @@ export function createClient(options: ClientOptions) {
       get<{ data: { name: string; locale: string; items: MenuItem[] } }>("/v1/_menus/" + encodeURIComponent(name), opts.locale ? [["locale", opts.locale]] : []),
     /** Site Chrome and SEO defaults in one language (docs/site-chrome.md). */
     site: (opts: { locale?: Locale } = {}) => get<{ data: SiteChrome }>("/v1/_site", opts.locale ? [["locale", opts.locale]] : []),
+    /** The published pages in one language with their paths (docs/pages.md). */
+    pages: (opts: { locale?: Locale } = {}) => get<{ data: PageNode[] }>("/v1/_pages", opts.locale ? [["locale", opts.locale]] : []),
+    /** The published page at a path such as /about/team, with its breadcrumbs (docs/pages.md). */
+    pageAt: (path: string, opts: { locale?: Locale } = {}) =>
+      get<{ data: AnyItem; page: PagePlace }>("/v1/_pages/resolve", opts.locale ? [["path", path], ["locale", opts.locale]] : [["path", path]]),
     /** One page of GET /v1/_sync (docs/sync.md). */
     syncPage: (opts: { cursor?: string; limit?: number } = {}) => {
       const query: Array<[string, string]> = [];

@@ -25,6 +25,7 @@ import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
 import * as menus from "./menus";
 import * as pages from "./pages";
+import * as comments from "./comments";
 import * as siteChrome from "./site-chrome";
 import * as accessRules from "./access-rules";
 import * as trash from "./trash";
@@ -73,6 +74,12 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   listPages: pages.listPages,
   getPage: pages.getPage,
   savePage: pages.savePage,
+  // Comments (docs/comments.md).
+  listComments: comments.listComments,
+  moderateComment: comments.moderateComment,
+  deleteComment: comments.deleteComment,
+  getCommentSettings: comments.getCommentSettings,
+  putCommentSettings: comments.putCommentSettings,
   putSiteChrome: siteChrome.putSiteChrome,
   putSeoSettings: siteChrome.putSeoSettings,
   putRobotsRules: siteChrome.putRobotsRules,
