@@ -342,6 +342,25 @@ export const publicSurface: Surface = {
       errors: ["invalid_request", "not_found", "comment_challenge_invalid", "rate_limited", "payload_too_large"],
     },
     {
+      operationId: "getItemSeo",
+      method: "get",
+      path: "/v1/{model}/{slug}/seo",
+      summary: "An item's SEO for a page head (docs/site-chrome.md, \"Per-item SEO\"): its own seo component (title, description, share_image, noindex) merged over the site's SEO defaults of the language",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({
+        data: v.strictObject({
+          locale: v.string(),
+          title: v.pipe(v.string(), v.description("The title template with the item's SEO title (else its title) in place of %s")),
+          description: v.nullable(v.string()),
+          share_image: ChromeMedia,
+          noindex: v.boolean(),
+          canonical_path: v.pipe(v.nullable(v.string()), v.description("From the model's site_path; null without one")),
+        }),
+      }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
       operationId: "getSite",
       method: "get",
       path: "/v1/_site",

@@ -19,6 +19,7 @@ import { runSavedQuery } from "../public/saved-query";
 import { readPublicMenu } from "../public/menu";
 import { pagePathParam, publicPageTree, resolvePublicPage } from "../public/pages";
 import { commentChallenge, listPublicComments, postPublicComment } from "../public/comments";
+import { readItemSeo } from "../public/item-seo";
 import { PAGE_MODEL_SLUG } from "../../shared/services/pages/page-model";
 import { readSiteChrome, robotsResponse } from "../public/site-chrome";
 import { publicResponse } from "../public/respond";
@@ -115,6 +116,16 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, PAGE_MODEL_SLUG, request);
       return resolvePublicPage(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), path, !bypass);
+    });
+  },
+  getItemSeo: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = slugParam(call);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, modelSlug, request);
+      return readItemSeo(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
     });
   },
   // Comments (docs/comments.md): the challenge and the post are never cached.
