@@ -48,4 +48,5 @@ export const paths = {
   review: (site: string) => `/sites/${encodeURIComponent(site)}/review`,
   media: (site: string) => `/sites/${encodeURIComponent(site)}/media`,
   people: (site: string) => `/sites/${encodeURIComponent(site)}/people`,
+  comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
 };

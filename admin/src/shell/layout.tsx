@@ -13,6 +13,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
     ? [
         { href: paths.content(site.id), label: "Content" },
         { href: paths.review(site.id), label: "Review" },
+        { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
       ]
