@@ -20,6 +20,7 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/review", screen: lazyScreen(() => import("./screens/review")) },
   { pattern: "/sites/:site/media", screen: lazyScreen(() => import("./screens/media-library")) },
   { pattern: "/sites/:site/people", screen: lazyScreen(() => import("./screens/people")) },
+  { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
 ];
 

@@ -48,5 +48,6 @@ export const paths = {
   review: (site: string) => `/sites/${encodeURIComponent(site)}/review`,
   media: (site: string) => `/sites/${encodeURIComponent(site)}/media`,
   people: (site: string) => `/sites/${encodeURIComponent(site)}/people`,
+  pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
 };

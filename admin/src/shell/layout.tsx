@@ -12,6 +12,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const sections = site
     ? [
         { href: paths.content(site.id), label: "Content" },
+        { href: paths.pages(site.id), label: "Pages" },
         { href: paths.review(site.id), label: "Review" },
         { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
