@@ -98,6 +98,11 @@ describe("pages", () => {
     const bad = await save(token, { fields: { title: "Home" }, colour: "red" });
     expect([bad.status, (bad.body as unknown as Err).error.code]).toEqual([400, "invalid_request"]);
     expect((await manage<{ data: Page[] }>(token, "GET", "/pages")).body.data).toEqual([]);
+    // A page keeps its language; the parent is given once.
+    const home = (await save(token, { slug: "home", fields: { title: "Home" } })).body;
+    expect((await save(token, { id: home.instance_id, lang: "fr", fields: { title: "Accueil" } })).body).toMatchObject({ error: { code: "invalid_request" } });
+    expect((await save(token, { slug: "x", parent_id: home.instance_id, fields: { title: "X", parent: home.instance_id } })).body).toMatchObject({ error: { code: "invalid_request" } });
+    expect((await manage<{ data: Page[] }>(token, "GET", "/pages")).body.data.map((p) => p.path)).toEqual(["/home"]);
   });
 
   it("are served on the site host by path with breadcrumbs; a page under an unpublished parent is not served", async () => {
