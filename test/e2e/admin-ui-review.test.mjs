@@ -279,7 +279,13 @@ describe("admin UI: review", () => {
     assert.ok(published, "the demo has a published item of that model");
     await ok(admin.manage("PUT", "/settings/comments", { enabled: true, model_ids: [model.id], moderation: "pending", difficulty: 8, max_length: 2000, per_hour: 10 }));
     // A reader's post: a challenge solved like the browser would (docs/comments.md, "Spam resistance").
-    const issued = (await admin.publicRead("/v1/_comments/challenge")).body.data;
+    // The site host reads settings through its config cache (a few seconds): poll until comments are on there.
+    let issued;
+    for (const started = Date.now(); !issued && Date.now() - started < 20_000; ) {
+      const res = await admin.publicRead("/v1/_comments/challenge");
+      if (res.status === 200) issued = res.body.data;
+    }
+    assert.ok(issued, "the site host hands out comment challenges once comments are enabled");
     let nonce = 0;
     while (!leadingZeroBits(createHash("sha256").update(`${issued.challenge}:${nonce}`).digest(), issued.difficulty)) nonce++;
     const stamp = Date.now().toString(36);
