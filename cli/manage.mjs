@@ -3954,6 +3954,355 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "create-release",
+  "operationId": "createRelease",
+  "method": "POST",
+  "path": "/releases",
+  "summary": "Make a release: entry-language changes (publish this draft, unpublish that one) published together, on demand or at a time",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "description",
+    "name": "description",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "changes"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "list-releases",
+  "operationId": "listReleases",
+  "method": "GET",
+  "path": "/releases",
+  "summary": "Releases, newest first (those whose every change the role may read)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "state",
+    "name": "state",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "open",
+     "published",
+     "stale",
+     "failed"
+    ],
+    "required": false
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-release",
+  "operationId": "getRelease",
+  "method": "GET",
+  "path": "/releases/{id}",
+  "summary": "One release, with its changes and how a timed firing ended",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "update-release",
+  "operationId": "updateRelease",
+  "method": "PUT",
+  "path": "/releases/{id}",
+  "summary": "Rename, re-time, replace the changes or pin the versions of now (a stale or failed release reopens)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "name",
+    "name": "name",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "description",
+    "name": "description",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "at",
+    "name": "at",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "repin",
+    "name": "repin",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": false,
+    "description": "Pin each change's version of now (after saving the draft it should publish)."
+   }
+  ],
+  "bodyOnly": [
+   "changes"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "publish-release",
+  "operationId": "publishRelease",
+  "method": "POST",
+  "path": "/releases/{id}/publish",
+  "summary": "Publish every change of the release now, all or nothing, in one batch (validated as a whole first)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "preview-release",
+  "operationId": "previewRelease",
+  "method": "POST",
+  "path": "/releases/{id}/preview",
+  "summary": "What publishing the release would do now — every problem, each item as it will be served — and a preview capability for the site's public item route; writes nothing (no Idempotency-Key)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "minutes",
+    "name": "minutes",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "delete-release",
+  "operationId": "deleteRelease",
+  "method": "DELETE",
+  "path": "/releases/{id}",
+  "summary": "Delete a release that was not published (its entries are untouched)",
+  "scope": "lifecycle:publish",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-recovery-draft",
+  "operationId": "getRecoveryDraft",
+  "method": "GET",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Your recovery draft of this entry language: the text of your save refused with lock_lost (or kept by the editor), for 30 days; only yours",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "keep-recovery-draft",
+  "operationId": "keepRecoveryDraft",
+  "method": "PUT",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Keep your unsaved text of this entry language as your recovery draft (replaces the one you had)",
+  "scope": "content:read",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "slug",
+    "name": "slug",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "base-version-id",
+    "name": "base_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "reason",
+    "name": "reason",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "lock_lost",
+     "version_conflict"
+    ],
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "values"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "delete-recovery-draft",
+  "operationId": "deleteRecoveryDraft",
+  "method": "DELETE",
+  "path": "/entries/{id}/recovery-draft",
+  "summary": "Drop your recovery draft of this entry language (restored and saved, or discarded)",
+  "scope": "content:read",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "list-redirects",
   "operationId": "listRedirects",
   "method": "GET",

@@ -16,6 +16,7 @@ export interface AdminOperations {
         "id": string;
         "email": string;
         "name": string;
+        "superadmin": boolean;
       };
       "sites": Array<{
         "id": string;
@@ -39,6 +40,7 @@ export interface AdminOperations {
         "id": string;
         "email": string;
         "name": string;
+        "superadmin": boolean;
       };
       "sites": Array<{
         "id": string;
@@ -380,6 +382,7 @@ export interface AdminOperations {
         "id": string;
         "email": string;
         "name": string;
+        "superadmin": boolean;
       };
       "sites": Array<{
         "id": string;

@@ -4300,6 +4300,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4327,6 +4338,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4354,6 +4376,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4381,6 +4414,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4409,6 +4453,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4437,6 +4492,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4467,6 +4533,17 @@ export interface ManageOperations {
         "details"?: {
           [key: string]: unknown;
         };
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "replayed"?: boolean;
     };
@@ -4657,6 +4734,376 @@ export interface ManageOperations {
       "created_at": string;
       "updated_at": string;
       "fired_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/releases — scope lifecycle:publish — needs Idempotency-Key */
+  createRelease: {
+    method: "POST";
+    path: "/api/manage/v1/releases";
+    params: never;
+    query: never;
+    body: {
+      "name": string;
+      "description"?: string | null;
+      "at"?: string | null;
+      "changes": Array<{
+        "entry_id": string;
+        "action": "publish" | "unpublish";
+        "version_id"?: string;
+      }>;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "description": string | null;
+      "changes": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "lang": string;
+        "action": "publish" | "unpublish";
+        "version_id": string;
+      }>;
+      "at": string | null;
+      "state": "open" | "published" | "stale" | "failed";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "problems": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "code": string;
+        "message": string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "published_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/releases — scope content:read */
+  listReleases: {
+    method: "GET";
+    path: "/api/manage/v1/releases";
+    params: never;
+    query: {
+      "state"?: "open" | "published" | "stale" | "failed";
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "name": string;
+        "description": string | null;
+        "changes": Array<{
+          "instance_id": string;
+          "translation_group_id": string;
+          "model_id": string;
+          "lang": string;
+          "action": "publish" | "unpublish";
+          "version_id": string;
+        }>;
+        "at": string | null;
+        "state": "open" | "published" | "stale" | "failed";
+        "outcome_code": string | null;
+        "outcome_message": string | null;
+        "problems": Array<{
+          "index": number;
+          "instance_id": string;
+          "lang": string;
+          "action": string;
+          "code": string;
+          "message": string;
+          "details"?: {
+            [key: string]: unknown;
+          };
+        }>;
+        "revision": number;
+        "created_by": string;
+        "created_at": string;
+        "updated_at": string;
+        "published_at": string | null;
+        "replayed"?: boolean;
+      }>;
+      "page": {
+        "limit": number;
+        "has_more": boolean;
+        "next_cursor": string | null;
+      };
+    };
+  };
+  /** GET /api/manage/v1/releases/{id} — scope content:read */
+  getRelease: {
+    method: "GET";
+    path: "/api/manage/v1/releases/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "description": string | null;
+      "changes": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "lang": string;
+        "action": "publish" | "unpublish";
+        "version_id": string;
+      }>;
+      "at": string | null;
+      "state": "open" | "published" | "stale" | "failed";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "problems": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "code": string;
+        "message": string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "published_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/releases/{id} — scope lifecycle:publish — needs Idempotency-Key */
+  updateRelease: {
+    method: "PUT";
+    path: "/api/manage/v1/releases/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "name"?: string;
+      "description"?: string | null;
+      "at"?: string | null;
+      "changes"?: Array<{
+        "entry_id": string;
+        "action": "publish" | "unpublish";
+        "version_id"?: string;
+      }>;
+      "repin"?: boolean;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "description": string | null;
+      "changes": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "lang": string;
+        "action": "publish" | "unpublish";
+        "version_id": string;
+      }>;
+      "at": string | null;
+      "state": "open" | "published" | "stale" | "failed";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "problems": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "code": string;
+        "message": string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "published_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/releases/{id}/publish — scope lifecycle:publish — needs Idempotency-Key */
+  publishRelease: {
+    method: "POST";
+    path: "/api/manage/v1/releases/{id}/publish";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision"?: number;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      "description": string | null;
+      "changes": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "lang": string;
+        "action": "publish" | "unpublish";
+        "version_id": string;
+      }>;
+      "at": string | null;
+      "state": "open" | "published" | "stale" | "failed";
+      "outcome_code": string | null;
+      "outcome_message": string | null;
+      "problems": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "code": string;
+        "message": string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "revision": number;
+      "created_by": string;
+      "created_at": string;
+      "updated_at": string;
+      "published_at": string | null;
+      "replayed"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/releases/{id}/preview — scope content:read */
+  previewRelease: {
+    method: "POST";
+    path: "/api/manage/v1/releases/{id}/preview";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "minutes"?: number;
+    };
+    response: {
+      "release_id": string;
+      "valid": boolean;
+      "problems": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "code": string;
+        "message": string;
+        "details"?: {
+          [key: string]: unknown;
+        };
+      }>;
+      "items": Array<{
+        "index": number;
+        "instance_id": string;
+        "lang": string;
+        "action": string;
+        "model": string;
+        "url": string | null;
+        "item": unknown;
+      }>;
+      "preview": string;
+      "expires_at": string;
+    };
+  };
+  /** DELETE /api/manage/v1/releases/{id} — scope lifecycle:publish — needs Idempotency-Key */
+  deleteRelease: {
+    method: "DELETE";
+    path: "/api/manage/v1/releases/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "deleted": true;
+      "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/entries/{id}/recovery-draft — scope content:read */
+  getRecoveryDraft: {
+    method: "GET";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "instance_id": string;
+      "lang": string;
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug": string | null;
+      "base_version_id": string | null;
+      "reason": "lock_lost" | "version_conflict";
+      "saved_at": string;
+      "expires_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** PUT /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  keepRecoveryDraft: {
+    method: "PUT";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug"?: string | null;
+      "base_version_id"?: string | null;
+      "reason": "lock_lost" | "version_conflict";
+    };
+    response: {
+      "instance_id": string;
+      "lang": string;
+      "values": {
+        [key: string]: unknown;
+      };
+      "slug": string | null;
+      "base_version_id": string | null;
+      "reason": "lock_lost" | "version_conflict";
+      "saved_at": string;
+      "expires_at": string;
+      "replayed"?: boolean;
+    };
+  };
+  /** DELETE /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  deleteRecoveryDraft: {
+    method: "DELETE";
+    path: "/api/manage/v1/entries/{id}/recovery-draft";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "instance_id": string;
+      "deleted": true;
       "replayed"?: boolean;
     };
   };
@@ -4937,6 +5384,16 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getPublishingCalendar: { method: "GET", path: "/api/manage/v1/schedules/calendar" },
   updateSchedule: { method: "PUT", path: "/api/manage/v1/schedules/{id}" },
   cancelSchedule: { method: "POST", path: "/api/manage/v1/schedules/{id}/cancel" },
+  createRelease: { method: "POST", path: "/api/manage/v1/releases" },
+  listReleases: { method: "GET", path: "/api/manage/v1/releases" },
+  getRelease: { method: "GET", path: "/api/manage/v1/releases/{id}" },
+  updateRelease: { method: "PUT", path: "/api/manage/v1/releases/{id}" },
+  publishRelease: { method: "POST", path: "/api/manage/v1/releases/{id}/publish" },
+  previewRelease: { method: "POST", path: "/api/manage/v1/releases/{id}/preview" },
+  deleteRelease: { method: "DELETE", path: "/api/manage/v1/releases/{id}" },
+  getRecoveryDraft: { method: "GET", path: "/api/manage/v1/entries/{id}/recovery-draft" },
+  keepRecoveryDraft: { method: "PUT", path: "/api/manage/v1/entries/{id}/recovery-draft" },
+  deleteRecoveryDraft: { method: "DELETE", path: "/api/manage/v1/entries/{id}/recovery-draft" },
   listRedirects: { method: "GET", path: "/api/manage/v1/redirects" },
   createRedirect: { method: "POST", path: "/api/manage/v1/redirects" },
   updateRedirect: { method: "PUT", path: "/api/manage/v1/redirects/{id}" },

@@ -38,7 +38,8 @@ const SitePath = v.strictObject({ site_id: Id });
 const Described = (title: string) => v.pipe(v.looseObject({}), v.title(title));
 const list = <S extends v.GenericSchema>(item: S) => v.strictObject({ data: v.array(item) });
 
-const Person = v.strictObject({ id: v.string(), email: v.string(), name: v.string() });
+/** `superadmin`: the person may run the operators' routes (`/api/ops`) from the admin (docs/operations-api.md). */
+const Person = v.strictObject({ id: v.string(), email: v.string(), name: v.string(), superadmin: v.boolean() });
 const SessionAnswer = v.pipe(
   v.strictObject({
     person: Person,

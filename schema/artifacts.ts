@@ -20,5 +20,6 @@ export function contractArtifacts(): Record<string, string> {
     "openapi/admin-v1.json": `${JSON.stringify(buildOpenApi(adminSurface), null, 2)}\n`,
     "openapi/admin-v1.ts": buildTypes(adminSurface, "AdminOperations"),
     "openapi/ops-v1.json": `${JSON.stringify(buildOpenApi(opsSurface), null, 2)}\n`,
+    "openapi/ops-v1.ts": buildTypes(opsSurface, "OpsOperations"),
   };
 }

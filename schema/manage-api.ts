@@ -3,6 +3,8 @@ import type { RouteSpec, Surface } from "./contract";
 import { bulkRoutes } from "./manage-bulk";
 import { trashRoutes } from "./manage-trash";
 import { scheduleRoutes } from "./manage-schedules";
+import { releaseRoutes } from "./manage-releases";
+import { recoveryRoutes } from "./manage-recovery";
 import { redirectRoutes } from "./manage-redirects";
 import { editingRoutes } from "./manage-editing";
 import { generatedBackendRoutes } from "./manage-generated-backend";
@@ -62,5 +64,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...redirectRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...releaseRoutes, ...recoveryRoutes, ...redirectRoutes],
 };

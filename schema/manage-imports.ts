@@ -134,7 +134,7 @@ export const importRoutes: readonly RouteSpec[] = [
     errors: [...COMMON],
   },
   step("advanceImport", "/imports/{id}/advance", "One bounded step: read the next part of the file, or write the next items once the review is approved", {
-    errors: [...STEP, "import_review_pending", "import_mapping_invalid"],
+    errors: [...STEP, "import_review_pending", "import_mapping_invalid", "plugin_policy_unavailable", "plugin_policy_budget_exhausted"],
   }),
   step("pauseImport", "/imports/{id}/pause", "Pause the job (advance is refused until resumed)"),
   step("resumeImport", "/imports/{id}/resume", "Resume a paused job where it was"),

@@ -92,6 +92,8 @@ function summary(result, bindings) {
     admin: { email: result.admin.email, password: result.admin.password },
     // A second person (Editor on demo only), for two-person work such as editing leases.
     editor: { email: result.editor.email, password: result.editor.password },
+    // A person flagged superadmin and member of no site: the admin's Sites screens (operators).
+    superadmin: { email: result.superadmin.email, password: result.superadmin.password },
     ...result.credentials,
     // The local operators' token (`npm start` passes it as OPS_TOKEN): Bearer for /api/ops on the admin host.
     ops_token: localOpsToken(persistTo),
@@ -118,6 +120,7 @@ async function main() {
   for (const site of out.sites) print(`  ${site.slug.padEnd(6)} http://${site.host}:${PORT}  ${site.id}  languages ${site.languages.join(", ")} (default ${site.default_lang})`);
   print(`  admin  ${out.admin_url}  ${out.admin.email} / ${out.admin.password}`);
   print(`  editor (demo only)  ${out.editor.email} / ${out.editor.password}`);
+  print(`  superadmin (Sites)  ${out.superadmin.email} / ${out.superadmin.password}`);
   print(
     `  demo:  ${Object.entries(c.published_articles).map(([l, n]) => `${n} published ${l}`).join(", ")} articles, ` +
       `${c.drafts} drafts, ${c.unpublished} unpublished, ${c.trashed} in Trash; ` +

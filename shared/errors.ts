@@ -87,6 +87,9 @@ export const ERROR_STATUS = {
   // Scheduled publishing (docs/scheduled-publishing.md): a schedule that already fired, went stale or was cancelled.
   schedule_not_pending: 409,
   schedule_time_past: 422,
+  // Releases (docs/releases.md): a published release is history; a refused publication lists every problem.
+  release_published: 409,
+  release_refused: 422,
   // Redirects (docs/redirects.md): each refusal names the rule.
   redirect_limit: 409,
   redirect_source_taken: 409,

@@ -6,7 +6,7 @@ import { Loading, Notice, PageHeader } from "./ui/controls";
 import { lazyScreen } from "./ui/lazy";
 import { location, matchPath, navigate, paths } from "./router";
 import { chooseSite, currentSiteId, session } from "./state/session";
-import type { ScreenProps } from "./screens/types";
+import type { OperatorScreenProps, ScreenProps } from "./screens/types";
 
 /**
  * The admin's screens by address (docs/admin-ui.md). Site screens live under `/sites/:site/…` and
@@ -25,6 +25,12 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));
+
+/** The superadmin's screens (issue #23 item 5): shown only to a person flagged superadmin. */
+const OPERATOR_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazyScreen<OperatorScreenProps>> }[] = [
+  { pattern: "/operators/sites", screen: lazyScreen(() => import("./operators/sites-screen")) },
+  { pattern: "/operators/sites/:site", screen: lazyScreen(() => import("./operators/site-screen")) },
+];
 
 export function App() {
   const { path, search } = location.value;
@@ -56,6 +62,19 @@ export function App() {
     return (
       <Layout>
         <SitePicker />
+      </Layout>
+    );
+  }
+  const operatorMatch = OPERATOR_SCREENS.map((s) => ({ s, params: matchPath(s.pattern, path) })).find((m) => m.params);
+  if (operatorMatch?.params) {
+    const Screen = operatorMatch.s.screen;
+    return (
+      <Layout>
+        {who.person.superadmin ? (
+          <Screen key={path} params={operatorMatch.params} search={search} />
+        ) : (
+          <NoAccess reason="These pages are for the people who run this deployment (superadmins)." />
+        )}
       </Layout>
     );
   }

@@ -50,4 +50,7 @@ export const paths = {
   people: (site: string) => `/sites/${encodeURIComponent(site)}/people`,
   pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
+  // The superadmin's screens (admin/src/operators/): every site of the deployment.
+  operatorSites: () => "/operators/sites",
+  operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,
 };

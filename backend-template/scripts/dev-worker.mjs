@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { refuseDangling } from "./dangling.mjs";
+import { putLocalPrivateFiles } from "./private-files.mjs";
 import { dataSql } from "./sql-data.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,6 +25,7 @@ if (!existsSync(marker)) {
   const file = path.join(root, ".wrangler", "data.sql");
   writeFileSync(file, dataSql(root));
   wrangler(["d1", "execute", "DB", "--local", "--persist-to", state, "--file", file]);
+  await putLocalPrivateFiles(root, state);
   writeFileSync(marker, new Date().toISOString());
 }
 const vars = ["ACCESS_CONFIG", "API_BEARER_TOKEN"].flatMap((name) => (process.env[name] !== undefined ? ["--var", `${name}:${process.env[name]}`] : []));

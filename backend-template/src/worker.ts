@@ -6,8 +6,10 @@
 import { Kysely } from "kysely";
 import { D1Dialect } from "kysely-d1";
 import operations from "../access/operations.json";
+import type { BatchRunner } from "./runtime/batch.js";
 import { loadAccessConfig, type AccessConfig } from "./runtime/access.js";
 import { errorResponse, HttpError } from "./runtime/errors.js";
+import { r2Store } from "./runtime/private-files.js";
 import { handle } from "./runtime/router.js";
 import type { OperationsConfig } from "./runtime/schema-types.js";
 import { SCHEMA } from "./schema.js";
@@ -16,6 +18,8 @@ interface Env {
   DB: D1Database;
   ACCESS_CONFIG?: string;
   API_BEARER_TOKEN?: string;
+  /** Private files (`private-file:` markers); without it the file route answers 503 private_files_unavailable. */
+  PRIVATE_FILES?: R2Bucket;
 }
 
 let access: AccessConfig | Error | undefined;
@@ -34,6 +38,8 @@ export default {
       return errorResponse(new HttpError(500, "access_config_invalid", "The backend's ACCESS_CONFIG is missing or invalid; see the worker's log."));
     }
     const db = new Kysely<Record<string, never>>({ dialect: new D1Dialect({ database: env.DB }) });
-    return handle(request, { db, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN });
+    // List relations commit as one D1 batch (one implicit transaction: all statements or none).
+    const batch: BatchRunner = async (statements) => void (await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.parameters))));
+    return handle(request, { db, batch, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN, privateFiles: env.PRIVATE_FILES ? r2Store(env.PRIVATE_FILES) : undefined });
   },
 };

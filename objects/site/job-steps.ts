@@ -13,6 +13,7 @@ import type { IdempotencyRequest } from "./commands";
 import { RETENTION_DEFAULT_MS, type IdempotencyLedger } from "./idempotency";
 import type { WriteQueue } from "./write-queue";
 import { enqueueEvents } from "./after-commit";
+import type { PolicyAsker } from "./policy-step";
 
 /** A job step sent to the site's object: which step, on which job, as whom, under which key. */
 export interface JobStepRequest<I> {
@@ -57,6 +58,8 @@ export class JobStepRunner {
     private readonly queue: WriteQueue,
     private readonly ledger: IdempotencyLedger,
     private readonly purger: CachePurger = cloudflarePurger(env),
+    /** The site's content policies, asked by import write steps before each entry write (shared/services/imports/policies.ts). */
+    private readonly policies?: (request: JobStepRequest<object>) => Promise<PolicyAsker | undefined>,
   ) {}
 
   async run<I extends object>(request: JobStepRequest<I>, step: JobStepDefinition<I>): Promise<Outcome<JobStepAnswer>> {
@@ -76,7 +79,7 @@ export class JobStepRunner {
     let events: string[] = [];
     try {
       const result = await this.queue.run(async () => {
-        const ctx = await this.#context(request);
+        const ctx = await this.#context(request, step.asksPolicies === true);
         if (idem) {
           const decided = await this.#decide(ctx, idem, request.jobId, step);
           if (decided) return decided;
@@ -148,12 +151,14 @@ export class JobStepRunner {
     await ctx.d1.prepare("UPDATE job_step_claims SET state = ? WHERE site_id = ? AND scope = ? AND key = ?").bind(state, ctx.site.id, idem.scope, idem.key).run();
   }
 
-  async #context(request: JobStepRequest<object>): Promise<StepContext> {
+  async #context(request: JobStepRequest<object>, imports: boolean): Promise<StepContext> {
     const d1 = await siteScopedDatabase(this.env, request.siteId);
     const db = createDb(d1);
     const site = await findSiteById(db, request.siteId);
     if (!site) throw new AppError("not_found", "No such site.");
-    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, files: this.env.MEDIA };
+    // Only advanceImport writes entries; a site without content policies reads nothing more.
+    const ask = imports && this.policies ? await this.policies(request) : undefined;
+    return { db, d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, files: this.env.MEDIA, ...(ask ? { policies: { ask, spentMs: 0 } } : {}) };
   }
 }
 

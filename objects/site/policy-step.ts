@@ -4,7 +4,9 @@ import { siteScopedDatabase } from "../../shared/db/site-databases";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { findSiteById } from "../../shared/repositories/site-repository";
-import { askPolicies, policiesFor, sitePolicies, transformRefused, type PolicyResult } from "../../shared/services/plugins/policies";
+import { askPolicies, policiesFor, sitePolicies, transformRefused, type PolicyAsker, type Prepared } from "../../shared/services/plugins/policies";
+
+export type { PolicyAsker, Prepared };
 import { policySubject, POLICY_COMMANDS, withFields } from "../../shared/services/plugins/policy-subjects";
 import type { WriteRequest } from "./commands";
 import type { RateLimiter } from "./rate-limits";
@@ -24,32 +26,38 @@ export function policyBudget(env: Pick<Env, "PLUGIN_POLICY_BUDGET">): number {
   return Number.isSafeInteger(n) && n > 0 ? n : POLICY_BUDGET.calls;
 }
 
-/** What the step gives the runner: the input to build with, the answer's extra keys, and how to explain a refusal of transformed values. */
-export interface Prepared<I> {
-  input: I;
-  extra: { policy_results: PolicyResult[] } | null;
-  /** A refusal of the write, turned into the transform's refusal when a transform wrote the refused values. */
-  explain: (failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null;
-}
-
 export type WritePrepare<I> = (input: I) => Promise<Prepared<I>>;
 
 /** The policy step of command `name`, or undefined when the command asks no policy. */
 export function policyStep<I extends object>(env: Env, clock: Clock, limits: RateLimiter, name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
   if (!POLICY_COMMANDS.has(name)) return undefined;
   return async (input) => {
-    const none: Prepared<I> = { input, extra: null, explain: () => null };
-    const d1 = await siteScopedDatabase(env, request.siteId);
-    const db = createDb(d1);
-    // One read first: a site without content policies asks nothing and reads nothing more.
-    const declared = await sitePolicies(db, request.siteId);
-    if (declared.length === 0) return none;
-    const site = await findSiteById(db, request.siteId);
-    if (!site) return none;
+    const ask = await policyAsker(env, clock, limits, request);
+    return ask ? ask(name, input) : unchanged(input);
+  };
+}
+
+function unchanged<I>(input: I): Prepared<I> {
+  return { input, extra: null, explain: () => null };
+}
+
+/**
+ * The site's policies read once, then asked for any number of commands: a single write asks for
+ * its own command, a bulk action (write-runner.ts `runBulk`) for each step of each id, exactly as
+ * that step's single route would. Undefined when the site declares no content policy (one read).
+ */
+export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, request: Pick<WriteRequest<object>, "siteId" | "actor">): Promise<PolicyAsker | undefined> {
+  const d1 = await siteScopedDatabase(env, request.siteId);
+  const db = createDb(d1);
+  const declared = await sitePolicies(db, request.siteId);
+  if (declared.length === 0) return undefined;
+  const site = await findSiteById(db, request.siteId);
+  if (!site) return undefined;
+  return async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
     const subject = await policySubject(db, site, name, input as Record<string, unknown>);
-    if (!subject) return none;
+    if (!subject) return unchanged(input);
     const asks = policiesFor(declared, subject.model_id);
-    if (asks.length === 0) return none;
+    if (asks.length === 0) return unchanged(input);
     const budget = policyBudget(env);
     for (let i = 0; i < asks.length; i++) {
       const spent = limits.take(`plugin-policy:${site.id}`, budget, POLICY_BUDGET.windowMs);

@@ -5,9 +5,11 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import { entryRepository } from "../../shared/repositories/entry-repository";
-import { dueSchedules, endSchedule, firePin, pinDone, SCHEDULE_ACTOR, stalePins, type EndScheduleInput } from "../../shared/services/schedules/fire";
+import { dueSchedules, endSchedule, firePin, pinDone, SCHEDULE_ACTOR, SCHEDULE_BATCH, stalePins, type EndScheduleInput } from "../../shared/services/schedules/fire";
 import type { Pin } from "../../shared/services/schedules/schedules";
-import type { ScheduleRow } from "../../shared/db/database";
+import type { ReleaseRow, ScheduleRow } from "../../shared/db/database";
+import { dueReleases, endRelease, publishRelease, STALE_CHANGE_CODES } from "../../shared/services/releases/publish";
+import type { ReleaseProblem } from "../../shared/services/releases/releases";
 import { LEASE_TTL_MS } from "./leases";
 import type { WriteRunner } from "./write-runner";
 
@@ -59,7 +61,10 @@ export class ScheduleRunner {
       const found = await dueSchedules({ d1, site }, now);
       let waiting = false;
       for (const row of found.due) waiting = (await this.#fire(siteId, { db, scope: siteScope(siteId) }, row)) || waiting;
-      const candidates = [found.more ? now : null, waiting ? now + LEASE_TTL_MS : null, found.nextDueAt].filter((t): t is number => t !== null);
+      // Releases with a time ride on the same alarm (docs/releases.md), after the schedules due with them.
+      const releases = await dueReleases({ d1, site }, now, SCHEDULE_BATCH);
+      for (const row of releases.due) waiting = (await this.#fireRelease(siteId, row)) || waiting;
+      const candidates = [found.more || releases.more ? now : null, waiting ? now + LEASE_TTL_MS : null, found.nextDueAt, releases.nextDueAt].filter((t): t is number => t !== null);
       return this.#remember(candidates.length > 0 ? Math.min(...candidates) : null);
     } catch (error) {
       console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "scheduled publishing failed; alarm will retry", error: String(error) }));
@@ -88,6 +93,22 @@ export class ScheduleRunner {
       return false;
     }
     await end({ state: "done" });
+    return false;
+  }
+
+  /**
+   * One due release, published whole through the write path (one batch, the lease guard on every
+   * change); refused: it ends `stale` (every problem a moved pin: `scheduled_target_stale`) or
+   * `failed`, with the problems. True when it waits for an editing lease to end.
+   */
+  async #fireRelease(siteId: string, row: ReleaseRow): Promise<boolean> {
+    const outcome = await this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { release_id: row.id } }, publishRelease);
+    if (outcome.ok) return false;
+    const { code, message, details } = outcome.error;
+    if (WAIT_CODES.has(code)) return true;
+    const problems = (details?.problems ?? []) as ReleaseProblem[];
+    const stale = code === "release_refused" && problems.length > 0 && problems.every((p) => STALE_CHANGE_CODES.has(p.code));
+    await this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { release_id: row.id, state: stale ? ("stale" as const) : ("failed" as const), code, message, problems } }, endRelease);
     return false;
   }
 

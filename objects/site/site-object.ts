@@ -27,7 +27,7 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
-import { policyStep, type WritePrepare } from "./policy-step";
+import { policyAsker, policyStep, type WritePrepare } from "./policy-step";
 import { JobStepRunner, type JobStepAnswer, type JobStepRequest } from "./job-steps";
 import { JOB_STEPS, type JobStepName } from "./job-step-registry";
 import { TrashRetention } from "./trash-retention";
@@ -37,7 +37,7 @@ import { ScheduleRunner } from "./schedule-runner";
 const TRASH_CHANGES: ReadonlySet<string> = new Set(["trash", "updateSettings"]);
 
 /** Commands after which the schedule runner looks at D1 again. */
-const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule"]);
+const SCHEDULE_CHANGES: ReadonlySet<string> = new Set(["createSchedule", "updateSchedule", "cancelSchedule", "createRelease", "updateRelease"]);
 
 /** Sweeps run at least this often while the object holds claims, leases or counters. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -71,7 +71,7 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
-    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env));
+    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env), (request) => policyAsker(env, this.#clock, this.#limits, request));
     this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
       events: this.#sent,
       armMarks: () => this.#wakeBy(this.#sent.nextDue()),
@@ -123,11 +123,29 @@ export class SiteObject extends DurableObject<Env> {
   async command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
     const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
+    // A save refused because the lease was lost: its text is kept as the person's recovery draft (docs/recovery-drafts.md).
+    if (!outcome.ok && outcome.error.code === "lock_lost" && name === "saveDraft") return this.#keepRefusedText(request as C.SaveDraftRequest, outcome);
     // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
     if (outcome.ok && !outcome.value.replayed && TRASH_CHANGES.has(name)) await this.#wakeBy(await this.#trash.forget());
     // A schedule made, moved or cancelled: the alarm learns the next due time (docs/scheduled-publishing.md).
     if (outcome.ok && !outcome.value.replayed && SCHEDULE_CHANGES.has(name)) await this.#wakeBy(await this.#schedules.forget());
     return outcome;
+  }
+
+  /**
+   * Keeps the text of a save refused with `lock_lost` as its person's recovery draft (spec 3:
+   * "unsaved text stays in a personal recovery draft"), whatever the surface; the refusal says so
+   * (`recovery_draft: true`, read back with GET /entries/{id}/recovery-draft). A failure to keep it
+   * leaves the refusal as it was.
+   */
+  async #keepRefusedText<T>(request: C.SaveDraftRequest, refusal: Outcome<T> & { ok: false }): Promise<Outcome<T>> {
+    const { instance_id, fields, expected_version_id, slug } = request.input;
+    const kept = await this.#writes.run(
+      { siteId: request.siteId, actor: request.actor, input: { instance_id, values: fields, base_version_id: expected_version_id, reason: "lock_lost" as const, ...(slug !== undefined ? { slug } : {}) } },
+      commandBuilder("keepRecoveryDraft"),
+    );
+    if (!kept.ok) return refusal;
+    return { ok: false, error: { ...refusal.error, details: { ...refusal.error.details, recovery_draft: true } } };
   }
 
   /**
@@ -150,7 +168,7 @@ export class SiteObject extends DurableObject<Env> {
       const refused = this.#spendRate(request.rate);
       if (refused) return refused;
     }
-    const outcome = await this.#writes.runBulk(request, action);
+    const outcome = await this.#writes.runBulk(request, action, () => policyAsker(this.env, this.#clock, this.#limits, request));
     if (outcome.ok && !outcome.value.replayed && action === "trash") await this.#wakeBy(await this.#trash.forget());
     return outcome;
   }

@@ -8,6 +8,7 @@ import { AppError } from "../../shared/errors";
 import { ensureDemoCredentials, type DemoCredentials } from "./credentials";
 import { seedDemo, type SeedEnv } from "./demo";
 import { ensureDemoEditor } from "./editor";
+import { ensureDemoOperator } from "./operator";
 import { ensureDemoSearch } from "./search";
 
 export default {
@@ -20,7 +21,8 @@ export default {
       await ensureDemoSearch(env.DB, demo.id);
       const credentials = await ensureDemoCredentials(env.DB, demo.id, result.admin_id, known);
       const editor = await ensureDemoEditor(env.DB, demo.id, new Date().toISOString());
-      return Response.json({ ...result, editor, credentials });
+      const superadmin = await ensureDemoOperator(env.DB, new Date().toISOString());
+      return Response.json({ ...result, editor, superadmin, credentials });
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const details = error instanceof AppError ? { code: error.code, details: error.details ?? null } : {};

@@ -24,7 +24,7 @@ export interface Session {
   digest: string;
   csrfDigest: string;
   expiresAt: string;
-  person: { id: string; email: string; name: string };
+  person: SignedInPerson;
 }
 
 /** A person row as sign-in answers it. */
@@ -32,6 +32,8 @@ export interface SignedInPerson {
   id: string;
   email: string;
   name: string;
+  /** Flagged by the operators (never by a site): may run the operators' routes from the admin (docs/operations-api.md). */
+  superadmin: boolean;
 }
 
 // Verified against when no usable person matches, so a wrong email costs as much as a wrong password.
@@ -48,7 +50,7 @@ const DUMMY_HASH: PasswordHash = {
 export async function checkPassword(db: Kysely<Database>, email: string, password: string): Promise<SignedInPerson | undefined> {
   const row = await db
     .selectFrom("persons")
-    .select(["id", "email", "name", "active", "password_hash", "password_salt", "password_iterations"])
+    .select(["id", "email", "name", "active", "is_superadmin", "password_hash", "password_salt", "password_iterations"])
     .where("email", "=", email.trim().toLowerCase())
     .executeTakeFirst();
   const stored: PasswordHash | undefined =
@@ -57,7 +59,7 @@ export async function checkPassword(db: Kysely<Database>, email: string, passwor
       : undefined;
   const matches = await verifyPassword(password, stored ?? DUMMY_HASH);
   if (!row || !stored || !matches || row.active !== 1) return undefined;
-  return { id: row.id, email: row.email, name: row.name };
+  return { id: row.id, email: row.email, name: row.name, superadmin: row.is_superadmin === 1 };
 }
 
 /** The CSRF token of a session: HMAC-SHA256 of a fixed label, keyed by the session secret. */
@@ -108,7 +110,7 @@ export function liveSessionQuery(db: Kysely<Database>, digest: string, nowMs: nu
   return db
     .selectFrom("sessions")
     .innerJoin("persons", "persons.id", "sessions.person_id")
-    .select(["sessions.id_digest", "sessions.csrf_digest", "sessions.expires_at", "persons.id", "persons.email", "persons.name"])
+    .select(["sessions.id_digest", "sessions.csrf_digest", "sessions.expires_at", "persons.id", "persons.email", "persons.name", "persons.is_superadmin"])
     .where("sessions.id_digest", "=", digest)
     .where("sessions.expires_at", ">", isoAt(nowMs))
     .where("persons.active", "=", 1);
@@ -121,7 +123,7 @@ export function toSession(row: LiveSessionRow): Session {
     digest: row.id_digest,
     csrfDigest: row.csrf_digest,
     expiresAt: row.expires_at,
-    person: { id: row.id, email: row.email, name: row.name },
+    person: { id: row.id, email: row.email, name: row.name, superadmin: row.is_superadmin === 1 },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
-import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, RedirectsTable } from "./tables-content";
+import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
 /**
@@ -52,6 +52,8 @@ export interface Database {
   menus: MenusTable;
   comments: CommentsTable;
   schedules: SchedulesTable;
+  releases: ReleasesTable;
+  recovery_drafts: RecoveryDraftsTable;
   redirects: RedirectsTable;
   oauth_clients: OAuthClientsTable;
   oauth_registration_counts: OAuthRegistrationCountsTable;
@@ -68,6 +70,8 @@ export type EntryRow = Selectable<EntriesTable>;
 export type NewEntryRow = Insertable<EntriesTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type ScheduleRow = Selectable<SchedulesTable>;
+export type ReleaseRow = Selectable<ReleasesTable>;
+export type RecoveryDraftRow = Selectable<RecoveryDraftsTable>;
 export type RedirectRow = Selectable<RedirectsTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type PublishedItemRow = Selectable<PublishedItemsTable>;

@@ -329,6 +329,39 @@ export interface SchedulesTable {
   fired_at: string | null;
 }
 
+/** Releases (migrations/d1/0048_releases.sql, docs/releases.md). */
+export interface ReleasesTable {
+  id: string;
+  site_id: string;
+  name: string;
+  description: string | null;
+  changes: string;
+  at: string | null;
+  state: "open" | "published" | "stale" | "failed";
+  outcome_code: string | null;
+  outcome_message: string | null;
+  outcome_details: string | null;
+  revision: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+}
+
+/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, docs/recovery-drafts.md). */
+export interface RecoveryDraftsTable {
+  site_id: string;
+  person_id: string;
+  instance_id: string;
+  lang: string;
+  field_values: string;
+  slug: string | null;
+  base_version_id: string | null;
+  reason: "lock_lost" | "version_conflict";
+  saved_at: string;
+  expires_at: string;
+}
+
 /** Redirects (migrations/d1/0038_redirects.sql, docs/redirects.md). */
 export interface RedirectsTable {
   id: string;

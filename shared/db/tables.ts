@@ -72,6 +72,8 @@ export const SITE_TABLES = [
   "menus",
   "comments",
   "schedules",
+  "releases",
+  "recovery_drafts",
   "redirects",
 ] as const;
 

@@ -62,6 +62,13 @@ export const EVENT_NAMES = [
   "schedule.fired",
   "schedule.stale",
   "schedule.failed",
+  // Releases (docs/releases.md): spec 1's "release" events.
+  "release.created",
+  "release.updated",
+  "release.deleted",
+  "release.published",
+  "release.stale",
+  "release.failed",
   // Redirects (docs/redirects.md).
   "redirect.created",
   "redirect.updated",

@@ -62,3 +62,52 @@ function fieldsClaim(value: unknown): PreviewFields | undefined {
   if (Array.isArray(value) && value.every((id): id is string => typeof id === "string")) return value;
   return undefined;
 }
+
+/** The audience of release previews (docs/releases.md, "Preview"): never verifies as an entry preview. */
+export const RELEASE_PREVIEW_AUDIENCE = "driftwood:release-preview";
+
+/** What a verified release preview names: one release of one site, and per model the fields shown. */
+export interface ReleasePreviewClaims {
+  siteId: string;
+  releaseId: string;
+  /** Per readable model id of the minter: the fields it shows (a model absent: none of its items). */
+  fields: Record<string, PreviewFields>;
+  expiresAtMs: number;
+}
+
+/**
+ * Signs a release preview: the public item route serves, for it, every item as it will be after
+ * the release (the release's drafts published, its withdrawals gone, links following both).
+ */
+export async function mintReleasePreview(
+  d1: D1Database,
+  target: { siteId: string; releaseId: string; fields: Record<string, PreviewFields> },
+  lifetime: { nowMs: number; minutes: number },
+): Promise<{ token: string; expiresAtMs: number }> {
+  const expiresAtMs = Math.floor((lifetime.nowMs + lifetime.minutes * 60_000) / 1000) * 1000;
+  const secret = await signingSecret(d1, "preview");
+  const fld = Object.fromEntries(Object.entries(target.fields).map(([model, f]) => [model, f === "all" ? "*" : [...f]]));
+  // Claims are flat values: the per-model field sets travel as one JSON string.
+  const token = await signCapability({ site: target.siteId, sub: target.releaseId, fld: JSON.stringify(fld) }, secret, { audience: RELEASE_PREVIEW_AUDIENCE, issuedAtMs: lifetime.nowMs, expiresAtMs });
+  return { token, expiresAtMs };
+}
+
+export async function verifyReleasePreview(d1: D1Database, token: string, nowMs: number): Promise<ReleasePreviewClaims | undefined> {
+  const payload = await verifyCapability(token, await signingSecret(d1, "preview"), { audience: RELEASE_PREVIEW_AUDIENCE, nowMs });
+  if (!payload) return undefined;
+  const { site, sub, fld, exp } = payload;
+  if (typeof site !== "string" || typeof sub !== "string" || typeof exp !== "number" || typeof fld !== "string") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fld);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const fields: Record<string, PreviewFields> = {};
+  for (const [model, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const f = fieldsClaim(value);
+    if (f) fields[model] = f;
+  }
+  return { siteId: site, releaseId: sub, fields, expiresAtMs: exp * 1000 };
+}

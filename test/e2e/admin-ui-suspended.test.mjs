@@ -3,6 +3,10 @@
  * issue 23): the operators suspend a site through /api/ops; its people still read everything, a
  * banner says it is suspended (axe clean, 360 px), writes are refused 403 site_suspended; after
  * resuming the banner is gone. The footer shows the product's version (package.json).
+ * And the superadmin's Sites screens (issue 23 item 5, docs/admin-ui-operators.md): the seeded
+ * operator creates a site, adds and removes a host, invites its administrator (the link shown
+ * once), suspends it, copies the demo site's models, and deletes the copy after typing its
+ * slug; axe clean and 360 px on the list, a site and each dialog; a site's admin is refused.
  * Run: npm run test:e2e -- test/e2e/admin-ui-suspended.test.mjs
  */
 import assert from "node:assert/strict";
@@ -70,5 +74,93 @@ describe("admin UI: a suspended site", () => {
     await page.getByRole("contentinfo").waitFor();
     assert.equal(await page.getByRole("status").filter({ hasText: "is suspended" }).count(), 0);
     await context.close();
+  });
+
+  it("gives a superadmin the Sites screens: create, hosts, invite, suspend, copy and delete", async () => {
+    const slug = `ui-site-${Date.now().toString(36)}`;
+    const { context, page } = await newPerson(admin);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: admin.origin });
+    await signInAs(page, admin.origin, admin.info.superadmin.email, admin.info.superadmin.password);
+    // A superadmin starts on every site of the deployment.
+    await page.getByRole("heading", { name: "Sites", level: 1 }).waitFor();
+    const demoRow = page.getByRole("row").filter({ hasText: "(demo)" });
+    await demoRow.getByRole("cell", { name: /published/ }).waitFor();
+    await checkScreen(page, "operators-sites");
+
+    // Create a site.
+    await page.getByRole("button", { name: "Create a site" }).click();
+    const create = page.getByRole("dialog", { name: "Create a site" });
+    await create.getByLabel("Name").fill("Made by the operator");
+    await create.getByLabel("Slug").fill("Not A Slug");
+    await create.getByLabel("Hosts").fill(`${slug}.localhost`);
+    await create.getByLabel("Languages").fill("en, de");
+    await create.getByRole("button", { name: "Create site" }).click();
+    await create.getByRole("alert").first().waitFor();
+    await checkScreen(page, "operators-create-refused");
+    await create.getByLabel("Slug").fill(slug);
+    await create.getByRole("button", { name: "Create site" }).click();
+    await page.getByRole("heading", { name: "Made by the operator", level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/operators/sites/${slug}`);
+
+    // Hosts: add one, remove the first; the last one cannot go.
+    await page.getByLabel("New host").fill(`www.${slug}.localhost`);
+    await page.getByRole("button", { name: "Add host" }).click();
+    await page.getByRole("status").filter({ hasText: `www.${slug}.localhost now serves` }).waitFor();
+    await page.getByRole("button", { name: `Remove host ${slug}.localhost` }).click();
+    await page.getByRole("status").filter({ hasText: `${slug}.localhost no longer serves` }).waitFor();
+    assert.equal(await page.getByRole("button", { name: `Remove host www.${slug}.localhost` }).isDisabled(), true);
+
+    // Invite the administrator: the link is shown once and opens the accept screen.
+    await page.getByLabel("Administrator's email").fill(`owner-${slug}@example.test`);
+    await page.getByRole("button", { name: "Invite administrator" }).click();
+    const link = await page.getByLabel("Invitation link").inputValue();
+    assert.match(link, /\/invite/);
+    await checkScreen(page, "operators-site");
+
+    // Suspend, with a question first.
+    await page.getByRole("button", { name: "Suspend site…" }).click();
+    const ask = page.getByRole("dialog", { name: /^Suspend/ });
+    await ask.getByRole("button", { name: "Suspend site" }).click();
+    await page.getByRole("status").filter({ hasText: "is suspended" }).first().waitFor();
+    assert.equal(await page.getByRole("button", { name: "Resume site" }).isVisible(), true);
+
+    // Copy the demo site with its content, then delete the copy.
+    await page.goto(`${admin.origin}/operators/sites/demo`);
+    // Loaded by its address (the admin host serves the app at /operators/…), figures counted on every read.
+    await page.getByRole("heading", { name: "Driftwood Demo", level: 1 }).waitFor({ timeout: 90_000 });
+    assert.deepEqual(page.problems, []);
+    await page.getByRole("button", { name: "Copy site…" }).click();
+    const copy = page.getByRole("dialog", { name: /^Copy / });
+    await copy.getByLabel("New site's name").fill("Demo copy");
+    await copy.getByLabel("New site's slug").fill(`${slug}-copy`);
+    await copy.getByLabel("New site's hosts").fill(`${slug}-copy.localhost`);
+    await checkScreen(page, "operators-copy");
+    // Models, roles and settings only (content copies are covered in test/integration/ops-site-copy.test.ts).
+    await copy.getByLabel(/Copy the content/).uncheck();
+    await copy.getByLabel(/Copy the media library/).uncheck();
+    await copy.getByRole("button", { name: "Copy site" }).click();
+    await page.getByRole("heading", { name: "Demo copy", level: 1 }).waitFor({ timeout: 120_000 });
+    await page.getByRole("definition").filter({ hasText: "no entries" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Delete site…" }).isDisabled(), true);
+    await page.getByRole("button", { name: "Suspend site…" }).click();
+    await page.getByRole("dialog", { name: /^Suspend/ }).getByRole("button", { name: "Suspend site" }).click();
+    await page.getByRole("button", { name: "Resume site" }).waitFor();
+    await page.getByRole("button", { name: "Delete site…" }).click();
+    const remove = page.getByRole("dialog", { name: "Delete Demo copy" });
+    assert.equal(await remove.getByRole("button", { name: "Delete site" }).isDisabled(), true);
+    await remove.getByLabel(/Type the site's slug/).fill(`${slug}-copy`);
+    await checkScreen(page, "operators-delete");
+    await remove.getByRole("button", { name: "Delete site" }).click();
+    await page.getByRole("status").filter({ hasText: `Site ${slug}-copy is deleted.` }).waitFor({ timeout: 120_000 });
+    assert.equal(await page.getByRole("row").filter({ hasText: `(${slug}-copy)` }).count(), 0);
+    await context.close();
+
+    // A site's administrator is not an operator.
+    const other = await newPerson(admin);
+    await signInAs(other.page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await other.page.goto(`${admin.origin}/operators/sites`);
+    await other.page.getByText("These pages are for the people who run this deployment").waitFor();
+    assert.equal(await other.page.getByRole("link", { name: "All sites" }).count(), 0);
+    await other.context.close();
   });
 });

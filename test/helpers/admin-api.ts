@@ -18,7 +18,7 @@ export interface AdminSession {
 }
 
 export interface SessionBody {
-  person: { id: string; email: string; name: string };
+  person: { id: string; email: string; name: string; superadmin: boolean };
   sites: { id: string; slug: string; name: string; role: string; suspended: boolean }[];
   csrf_token: string;
 }

@@ -295,7 +295,7 @@ describe("POST /api/invitations/accept", () => {
 
     const res = await accept({ token, name: "Ignored", password: "pw" });
     expect(res.status).toBe(200);
-    expect(res.body.person).toEqual({ id: existing.id, email: existing.email, name: "Member" });
+    expect(res.body.person).toEqual({ id: existing.id, email: existing.email, name: "Member", superadmin: false });
     expect(res.body.sites.map((site) => [site.id, site.role]).sort()).toEqual([[other.site.id, "editor"], [s.site.id, "author"]].sort());
     expect((await postSignIn(existing.email, "pw")).status).toBe(200);
   });

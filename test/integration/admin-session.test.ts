@@ -34,7 +34,7 @@ describe("POST /api/session", () => {
     expect(attributes).toContain(`max-age=${(14 * DAY_MS) / 1000}`);
     expect(attributes).not.toContain("secure"); // admin.localhost runs over http
 
-    expect(res.body.person).toEqual({ id: s.adminId, email: `${s.site.slug}@example.test`, name: "Admin" });
+    expect(res.body.person).toEqual({ id: s.adminId, email: `${s.site.slug}@example.test`, name: "Admin", superadmin: false });
     expect(res.body.sites).toEqual([{ id: s.site.id, slug: s.site.slug, name: s.site.name, role: "admin", suspended: false }]);
     expect(res.body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Object.keys(res.body).sort()).toEqual(["csrf_token", "person", "sites"]);

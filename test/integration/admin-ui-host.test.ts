@@ -10,7 +10,7 @@ import { workerFetch } from "../helpers/worker";
 
 describe("admin UI files", () => {
   it("serves the app page with a strict policy at / and at every screen address", async () => {
-    for (const path of ["/", "/sites/site_x/content", "/sign-in", "/invite"]) {
+    for (const path of ["/", "/sites/site_x/content", "/sign-in", "/invite", "/operators/sites", "/operators/sites/demo"]) {
       const res = await workerFetch(`${ADMIN}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);

@@ -70,7 +70,8 @@ async function written(siteId: string): Promise<unknown> {
     versions: await all("SELECT id FROM versions WHERE site_id = ? ORDER BY id"),
     proposals: await all("SELECT id, state, revision FROM entry_proposals WHERE site_id = ? ORDER BY id"),
     events: await all("SELECT id FROM outbox_events WHERE site_id = ? ORDER BY id"),
-    audit: await all("SELECT count(*) AS n FROM audit_log WHERE site_id = ?"),
+    // A save refused with lock_lost keeps its text as the writer's recovery draft (docs/recovery-drafts.md): not an entry write.
+    audit: await all("SELECT count(*) AS n FROM audit_log WHERE site_id = ? AND action != 'recovery_draft.keep'"),
   };
 }
 

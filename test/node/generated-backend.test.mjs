@@ -18,10 +18,17 @@ import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
+import { manageClient } from "./generated-backend/cms.mjs";
+import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
+import { pointTests, seedPoints } from "./generated-backend/points.mjs";
+import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
+import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
 const WORKER_PORT = 8815;
+/** A local server without private file storage (test/node/generated-backend/files.mjs). */
+const FILES_PORT = 8819;
 /** The port the row-route suite is running against (the local server, then wrangler dev). */
 let active = PORT;
 const SERVICE = "service-token-for-the-contract-suite";
@@ -96,6 +103,11 @@ const q = (args) => "?" + Object.entries(args).map(([k, v]) => `${k}=${encodeURI
 
 before(async () => {
   cms = await startDevServer({ port: CMS_PORT });
+  const manage = manageClient(CMS_PORT, cms.info.management_token);
+  await seedPoints(manage);
+  await seedFiles(manage, CMS_PORT, cms.info.management_token);
+  await seedLocalizedList(manage, filesSeeded.instances.map((instance_id, i) => ({ instance_id, group_id: [filesSeeded.withFiles, filesSeeded.withoutFiles][i] })), "dossier");
+  await seedRelationModels(CMS_PORT, cms.info.management_token);
   const work = mkdtempSync(path.join(os.tmpdir(), "driftwood-generated-backend-"));
   const archive = path.join(work, "backend.tar.gz");
   const cli = await run(process.execPath, [path.join(root, "cli", "manage.mjs"), "get-generated-backend", "--out", archive], {
@@ -112,11 +124,12 @@ before(async () => {
   const operations = JSON.parse(readFileSync(path.join(project, "access", "operations.json"), "utf8"));
   operations.article.delete = { enabled: false, access: "service" };
   operations.note.findManyPaginated = { enabled: false, access: "service" };
+  configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);
-  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig() });
+  const started = await startBackend(PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), PRIVATE_FILES_DIRECTORY: path.join(project, "private-files") });
   assert.ok(started.child, started.stderr);
 });
 
@@ -191,7 +204,7 @@ async function startWorker() {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`dev:worker exited ${child.exitCode}:\n${output}`);
     try {
@@ -202,7 +215,7 @@ async function startWorker() {
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  throw new Error(`dev:worker did not answer in 180 s:\n${output}`);
+  throw new Error(`dev:worker did not answer in 300 s:\n${output}`);
 }
 
 for (const runtime of ["local server", "wrangler dev"]) describe(`row routes over HTTP (${runtime})`, () => {
@@ -352,6 +365,22 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     const result = await new Validator().validate(openapi.body);
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
+
+  pointTests({ call, token: SERVICE, ...(runtime === "local server" ? { project: () => project } : {}) });
+  fileTests({
+    call,
+    token: SERVICE,
+    readers: { outside: READER, wildcard: WILDCARD },
+    project: () => project,
+    fetchRaw: async (pathname, token) => {
+      const response = await fetch(`http://127.0.0.1:${active}${pathname}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+    },
+    startLocal: runtime === "local server" ? (env) => startBackend(FILES_PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
+    localPort: FILES_PORT,
+  });
+  translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
+  relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
 
   // A second wrangler dev without the token would cost half a minute more: the local server tells this one.
   if (runtime === "local server") it("a service write with no API_BEARER_TOKEN is 503 writes_unavailable", async () => {

@@ -138,4 +138,36 @@ describe("generation", () => {
     expect(first[0]).toBe(0x1f);
     expect([...first]).toEqual([...second]);
   });
+
+  it("describes each relation field's storage and rules in src/schema.ts, and the migration re-creates the relation triggers", () => {
+    const rel = (key: string, extra: Record<string, unknown>) => ({ id: key, key, label: key, type: "relation", ...extra });
+    const models = [
+      model("author", [text("name")]),
+      model("book", [text("title")]),
+      model("shelf", [
+        text("name"),
+        rel("books", { relation: "one_to_many", multiple: true, targets: ["book"], validation: { min_items: 1, max_items: 3 } }),
+        rel("pick", { relation: "many_to_one", targets: ["book", "author"] }),
+        rel("keeper", { relation: "many_to_one", targets: ["author"], required: true }),
+        rel("up", { relation: "many_to_one", hierarchy: true, targets: ["shelf"] }),
+      ]),
+    ];
+    const result = generateFiles({ site, models, items: [], targets: new Map(), tokens: [] });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const schema = JSON.parse(result.files.find((f) => f.path === "schema.json")?.content as string) as { models: { api: string; relations: unknown[] }[] };
+    expect(schema.models.find((m) => m.api === "shelf")?.relations).toEqual([
+      { field: "books", toOne: false, hierarchy: false, oneOwner: true, localized: false, private: false, minItems: 1, maxItems: 3, targets: [{ model: "book", table: "shelf_books" }] },
+      { field: "pick", toOne: true, hierarchy: false, oneOwner: false, localized: false, private: false, minItems: 0, maxItems: 1, targets: [{ model: "book", table: "shelf_pick_book" }, { model: "author", table: "shelf_pick_author" }] },
+      { field: "keeper", column: "keeper_id", toOne: true, hierarchy: false, oneOwner: false, localized: false, private: false, minItems: 1, maxItems: 1, targets: [{ model: "author" }] },
+      { field: "up", column: "up_id", toOne: true, hierarchy: true, oneOwner: false, localized: false, private: false, minItems: 0, maxItems: 1, targets: [{ model: "shelf" }] },
+    ]);
+    const migration = result.files.find((f) => f.path === "migrations/0001_schema.sql")?.content as string;
+    const dropped = migration.indexOf('DROP VIEW IF EXISTS "_driftwood_guard"');
+    expect(dropped).toBeGreaterThan(-1);
+    expect(dropped).toBeLessThan(migration.indexOf("CREATE TABLE"));
+    for (const trigger of ["shelf_books_one_order", "shelf_pick_book_one_order", "shelf_pick_author_one_order", "_driftwood_guard_relation_changed_concurrently", "shelf_up_id_no_cycle_update"]) {
+      expect(migration).toContain(`CREATE TRIGGER "${trigger}"`);
+    }
+    expect(migration.indexOf('DROP TRIGGER IF EXISTS "shelf_books_one_order"')).toBeLessThan(migration.indexOf("CREATE TABLE"));
+  });
 });

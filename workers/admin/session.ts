@@ -14,7 +14,7 @@ import { clearedSessionCookie, sessionCookie } from "./cookies";
 
 /** What sign-in and GET /api/session answer. */
 export interface SessionAnswer {
-  person: { id: string; email: string; name: string };
+  person: { id: string; email: string; name: string; superadmin: boolean };
   sites: PersonSite[];
   csrf_token: string;
 }

@@ -27,7 +27,7 @@ const APP_PAGES = new Set(["/", "/sign-in", "/invite"]);
 
 export function isAdminAppPath(request: Request, pathname: string): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  return APP_PAGES.has(pathname) || pathname.startsWith("/sites/") || pathname.startsWith("/assets/");
+  return APP_PAGES.has(pathname) || pathname.startsWith("/sites/") || pathname.startsWith("/operators/") || pathname.startsWith("/assets/");
 }
 
 export async function serveAdminApp(request: Request, env: Env): Promise<Response> {

@@ -16,7 +16,6 @@ import {
 } from "../../schema/ops-api";
 import type { CompiledQuery } from "kysely";
 import { systemClock } from "../../shared/clock";
-import { sha256Hex } from "../../shared/crypto/digest";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/operators";
@@ -30,6 +29,7 @@ import { malformedPath, methodNotAllowed, routeTable } from "../http/route-table
 import { expectValue, siteObject } from "../forward";
 import { idempotencyKey, requestFingerprint } from "../manage/idempotency-key";
 import { adminOrigin } from "../oauth/origin";
+import { opsCaller } from "./caller";
 import { claimOps, completeOps, completeStatement, freeOps } from "./idempotency";
 import { dryRunCopy, runCopy } from "./copy";
 import { runDelete } from "./delete";
@@ -54,17 +54,12 @@ const withoutLink = (answer: unknown): unknown => {
 };
 
 /**
- * Operators' routes (schema/ops-api.ts, docs/operations-api.md) on the admin host: without an
- * `OPS_TOKEN` secret they do not exist (404, the admin host's own answer for an unknown path); with
- * it, the bearer token must be that secret (compared as SHA-256 digests, so the comparison takes the
- * same time whatever it holds) before the path or body is looked at.
+ * Operators' routes (schema/ops-api.ts, docs/operations-api.md) on the admin host, for the
+ * operators' token or a superadmin's admin session (./caller.ts), decided before the path or body
+ * is looked at.
  */
 export async function handleOps(request: Request, env: Env): Promise<Response> {
-  const secret = env.OPS_TOKEN;
-  if (!secret) throw notFound();
-  // The scheme is case-insensitive (RFC 9110 §11.1), as on the management and plugin surfaces.
-  const given = /^Bearer +(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())?.[1] ?? "";
-  if ((await sha256Hex(given)) !== (await sha256Hex(secret))) throw new AppError("unauthorized", "This route needs the operators' token.");
+  await opsCaller(request, env);
   const matched = await match(request);
   if (matched.kind === "none") throw notFound();
   if (matched.kind === "method_not_allowed") throw methodNotAllowed(matched.allow);

@@ -2,7 +2,8 @@ import { ALL_MODEL_OPERATIONS, ALL_SYSTEM_PERMISSIONS } from "../../shared/auth/
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
-import { verifyPreview } from "../../shared/public/preview";
+import { verifyPreview, verifyReleasePreview } from "../../shared/public/preview";
+import { readReleasePreview } from "./release-preview";
 import { entryRepository } from "../../shared/repositories/entry-repository";
 import type { Model } from "../../shared/repositories/model-repository";
 import type { Site } from "../../shared/repositories/site-repository";
@@ -27,9 +28,14 @@ const PREVIEW_ACTOR: Actor = {
  * the entry is published under. Every refusal is the public 404. Never cacheable. It shows only the
  * fields the capability's minter could read when minting it.
  */
-export async function readPreview(d1: D1Database, site: Site, model: Model, slug: string, token: string, nowMs: number, selection?: readonly string[]): Promise<PublicAnswer> {
+export async function readPreview(d1: D1Database, site: Site, model: Model, slug: string, token: string, nowMs: number, selection?: readonly string[], languages: readonly string[] = [site.default_lang]): Promise<PublicAnswer> {
   if (selection) checkSelection(model, selection);
   const claims = await verifyPreview(d1, token, nowMs);
+  if (!claims) {
+    // A release's preview: any item as it will be after the release (docs/releases.md, "Preview").
+    const release = await verifyReleasePreview(d1, token, nowMs);
+    if (release) return readReleasePreview(d1, site, model, slug, release, languages, selection);
+  }
   if (!claims || claims.siteId !== site.id || claims.modelId !== model.id) throw publicNotFound();
   const db = createDb(d1);
   const scope = siteScope(site.id);

@@ -6,10 +6,12 @@ export interface PublicAnswer {
   tags: string[];
   /** False for token-carrying and preview requests: never stored, `private, no-store`. */
   cacheable: boolean;
+  /** Default JSON; the sitemap answers XML. */
+  contentType?: string;
 }
 
 export function publicResponse(answer: PublicAnswer, maxAge: number): Response {
-  const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
+  const headers = new Headers({ "content-type": answer.contentType ?? "application/json; charset=utf-8" });
   if (!answer.cacheable) headers.set("cache-control", "private, no-store");
   else if (maxAge > 0) {
     headers.set("cache-control", `public, max-age=${maxAge}`);

@@ -4,6 +4,7 @@ import { robotsText, storedChrome, storedRobots, storedSeo } from "../../shared/
 import { publicNotFound, servedChain } from "./models";
 import { checkNames, locale } from "./params";
 import type { PublicAnswer } from "./respond";
+import { hasSitemap } from "./sitemap";
 
 interface MediaOut {
   id: string;
@@ -64,8 +65,12 @@ export async function readSiteChrome(d1: D1Database, site: Site, url: URL, cache
   return { body: JSON.stringify({ data }), tags: [cacheTag.site(site.id)], cacheable };
 }
 
-/** GET /robots.txt on a site host: the stored rules (default: everything allowed). */
-export function robotsResponse(site: Site, url: URL): Response {
+/**
+ * GET /robots.txt on a site host: the stored rules (default: everything allowed), and the
+ * `Sitemap:` line on the host asked when the site has a sitemap (docs/sitemap.md).
+ */
+export async function robotsResponse(site: Site, url: URL, d1: D1Database): Promise<Response> {
   if ([...url.searchParams.keys()].length > 0) throw publicNotFound();
-  return new Response(robotsText(storedRobots(site.settings.robots), null), { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  const sitemap = (await hasSitemap(d1, site)) ? new URL("/sitemap.xml", url.origin).href : null;
+  return new Response(robotsText(storedRobots(site.settings.robots), sitemap), { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 }

@@ -7,6 +7,7 @@ import { routeTable } from "../http/route-table";
 import { cacheMaxAge, withCache } from "../public/cache";
 import { readItem } from "../public/item";
 import { readPreview } from "../public/preview";
+import { readSitemapIndex, readSitemapPart } from "../public/sitemap";
 import { listItems } from "../public/list";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
@@ -152,7 +153,11 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readSiteChrome(await siteScopedDatabase(env, site.id), site, url, !bypass));
   },
-  getRobots: async ({ url, site }) => robotsResponse(site, url),
+  getRobots: async ({ env, url, site }) => robotsResponse(site, url, await siteScopedDatabase(env, site.id)),
+  // The sitemap (docs/sitemap.md): cacheable, tagged with its models' lists and the redirects.
+  getSitemap: async ({ request, env, ctx, url, site }) => withCache(request, cacheMaxAge(env), false, ctx, async () => readSitemapIndex(await siteScopedDatabase(env, site.id), site, url)),
+  getSitemapPart: async ({ request, env, ctx, url, site, params }) =>
+    withCache(request, cacheMaxAge(env), false, ctx, async () => readSitemapPart(await siteScopedDatabase(env, site.id), site, url, params.part ?? "")),
   getMediaFile: ({ request, env, ctx, site, params }) => serveMediaFile(request, env, ctx, site, params),
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;
@@ -163,7 +168,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, modelSlug, request);
-      if (params.preview !== undefined) return readPreview(await siteScopedDatabase(env, site.id), site, model, slug, params.preview, Date.now(), params.selection);
+      if (params.preview !== undefined) return readPreview(await siteScopedDatabase(env, site.id), site, model, slug, params.preview, Date.now(), params.selection, servedChain(site, params.locale));
       return readItem(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, params.locale), !bypass, params.selection);
     });
   },

@@ -1,5 +1,6 @@
 import { ManageOperationsRoutes, type ManageOperations, type ManageOperationsId } from "../../../openapi/manage-v1";
 import { AdminOperationsRoutes, type AdminOperations, type AdminOperationsId } from "../../../openapi/admin-v1";
+import { OpsOperationsRoutes, type OpsOperations, type OpsOperationsId } from "../../../openapi/ops-v1";
 
 /**
  * The admin UI's one door to the service. Operations are called by the operationId of the
@@ -140,6 +141,20 @@ export function admin<K extends AdminOperationsId>(
   return send(route.method, withQuery(path, input.query as Query | undefined), { body: input.body, key: input.key, signal: input.signal });
 }
 
-export type { ManageOperations, AdminOperations };
+/**
+ * Calls an operators' route (`/api/ops/…`, docs/operations-api.md) as the signed-in superadmin:
+ * the session cookie and CSRF token stand for the operators' token (a chosen site's X-Site-Id is ignored there).
+ */
+export function ops<K extends OpsOperationsId>(
+  operation: K,
+  input: CallInput<OpsOperations[K]["params"], OpsOperations[K]["query"], OpsOperations[K]["body"]> = {},
+): Promise<OpsOperations[K]["response"]> {
+  const route = OpsOperationsRoutes[operation];
+  const path = fillPath(route.path, input.params as Record<string, string> | undefined);
+  return send(route.method, withQuery(path, input.query as Query | undefined), { body: input.body, key: input.key, signal: input.signal });
+}
+
+export type { ManageOperations, AdminOperations, OpsOperations };
+export type OpsAnswer<K extends OpsOperationsId> = OpsOperations[K]["response"];
 export type ManageAnswer<K extends ManageOperationsId> = ManageOperations[K]["response"];
 export type AdminAnswer<K extends AdminOperationsId> = AdminOperations[K]["response"];

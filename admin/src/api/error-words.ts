@@ -84,10 +84,13 @@ const WORDS: Record<string, string> = {
   language_in_trash: "This language of the entry is in Trash. Restore it instead of adding it again.",
 };
 
-/** A refusal in words: the editor's sentence and the service's message. */
-export function describeError(error: unknown): { title: string; detail?: string; code?: string } {
+/**
+ * A refusal in words: the editor's sentence and the service's message. `own` words of a screen
+ * whose codes mean something else there (an operator's `slug_taken` is a site's slug) come first.
+ */
+export function describeError(error: unknown, own: Readonly<Record<string, string>> = {}): { title: string; detail?: string; code?: string } {
   if (error instanceof ApiError) {
-    const words = WORDS[error.code];
+    const words = own[error.code] ?? WORDS[error.code];
     return words ? { title: words, detail: error.message, code: error.code } : { title: error.message, code: error.code };
   }
   if (error instanceof Error) return { title: "The service could not be reached.", detail: error.message };

@@ -69,19 +69,29 @@ export function EntryActions(props: EntryActionsProps) {
   const [status, setStatus] = useState("");
   const [ask, setAsk] = useState<Ask>(null);
   const [languageOnly, setLanguageOnly] = useState(true);
-  const [recovery, setRecovery] = useState<RecoveryDraft | null>(() => readRecovery(site, id, lang));
+  const [recovery, setRecovery] = useState<RecoveryDraft | null>(null);
   const [reloading, setReloading] = useState(false);
   const [restored, setRestored] = useState(false);
   const lastTry = useRef<null | (() => void)>(null);
 
+  // The person's recovery draft is on the server (any browser, any surface that lost the lease).
   useEffect(() => {
-    setRecovery(readRecovery(site, id, lang));
+    let live = true;
+    setRecovery(null);
     setRestored(false);
+    void readRecovery(id).then((draft) => {
+      if (live && draft) setRecovery((kept) => kept ?? draft);
+    });
+    return () => {
+      live = false;
+    };
   }, [site, id, lang]);
 
   const keep = (reason: RecoveryDraft["reason"]) => {
     const draft: RecoveryDraft = { values: structuredClone(values), base_version_id: entry.current_version_id, saved_at: new Date().toISOString(), reason };
-    if (!keepRecovery(site, id, lang, draft)) setStatus("This browser did not let the recovery draft be stored; copy your text before leaving.");
+    void keepRecovery(id, draft).then((kept) => {
+      if (!kept) setStatus("The recovery draft could not be stored; copy your text before leaving.");
+    });
     setRestored(false);
     setRecovery(draft);
   };
@@ -149,7 +159,7 @@ export function EntryActions(props: EntryActionsProps) {
         props.onIssues(new Map());
         props.onEntry(saved);
         if (recovery && restored) {
-          dropRecovery(site, id, lang);
+          void dropRecovery(id);
           setRecovery(null);
         }
         setStatus(`Draft saved at ${clock(saved.updated_at)}${saved.replayed ? " (this save had already been made)" : ""}.`);
@@ -280,7 +290,7 @@ export function EntryActions(props: EntryActionsProps) {
             setStatus(held ? "Your text is back in the form. Save to keep it." : "Your text is back in the form. Take over editing to save it.");
           }}
           onDiscard={() => {
-            dropRecovery(site, id, lang);
+            void dropRecovery(id);
             setRecovery(null);
             setStatus("Recovery draft discarded.");
           }}

@@ -1,11 +1,11 @@
-import { session } from "../state/session";
+import { ApiError, manage, newActionKey } from "../api/client";
 
 /**
  * Personal recovery drafts (spec 3, "Editing locks": a lost lease keeps the editor's unsaved text
- * "in a personal recovery draft"). The service has no place for them, so they live in this
- * browser's localStorage, keyed by person, site, entry and language: personal to the person on
- * this browser, never sent anywhere, kept until restored and saved, or discarded
- * (docs/admin-ui-lifecycle.md). Values are what the form held, as the save would have sent them.
+ * "in a personal recovery draft"), kept on the server per person and entry language for 30 days
+ * (GET/PUT/DELETE /entries/{id}/recovery-draft; docs/recovery-drafts.md): the same draft on every
+ * browser of the person, and the one a save refused with lock_lost on any surface (API, MCP) left.
+ * Values are what the form held, as the save would have sent them.
  */
 export interface RecoveryDraft {
   values: Record<string, unknown>;
@@ -16,43 +16,31 @@ export interface RecoveryDraft {
   reason: "lock_lost" | "version_conflict";
 }
 
-const PREFIX = "driftwood.recovery.v1";
-
-function key(site: string, entry: string, lang: string): string | null {
-  const person = session.value?.person.id;
-  return person ? [PREFIX, person, site, entry, lang].map(encodeURIComponent).join(":") : null;
-}
-
-export function readRecovery(site: string, entry: string, lang: string): RecoveryDraft | null {
-  const k = key(site, entry, lang);
-  if (!k) return null;
+/** The person's draft of this entry language, or null (none, or the service could not be asked). */
+export async function readRecovery(entry: string): Promise<RecoveryDraft | null> {
   try {
-    const raw = localStorage.getItem(k);
-    const parsed = raw ? (JSON.parse(raw) as RecoveryDraft) : null;
-    return parsed && typeof parsed.values === "object" && parsed.values !== null ? parsed : null;
-  } catch {
+    const draft = await manage("getRecoveryDraft", { params: { id: entry } });
+    return { values: draft.values, base_version_id: draft.base_version_id, saved_at: draft.saved_at, reason: draft.reason };
+  } catch (error) {
+    if (!(error instanceof ApiError)) console.warn("recovery draft not read", error);
     return null;
   }
 }
 
-/** Keeps the text; false when the browser refused (storage full or disabled): the caller says so. */
-export function keepRecovery(site: string, entry: string, lang: string, draft: RecoveryDraft): boolean {
-  const k = key(site, entry, lang);
-  if (!k) return false;
+/** Keeps the text on the server; false when it was not kept (the caller says so). */
+export async function keepRecovery(entry: string, draft: RecoveryDraft): Promise<boolean> {
   try {
-    localStorage.setItem(k, JSON.stringify(draft));
+    await manage("keepRecoveryDraft", { params: { id: entry }, body: { values: draft.values, base_version_id: draft.base_version_id, reason: draft.reason }, key: newActionKey() });
     return true;
   } catch {
     return false;
   }
 }
 
-export function dropRecovery(site: string, entry: string, lang: string): void {
-  const k = key(site, entry, lang);
-  if (!k) return;
+export async function dropRecovery(entry: string): Promise<void> {
   try {
-    localStorage.removeItem(k);
+    await manage("deleteRecoveryDraft", { params: { id: entry }, key: newActionKey() });
   } catch {
-    // nothing kept, nothing to drop
+    // none kept (404), or the service could not be asked: it expires after 30 days
   }
 }

@@ -4,3 +4,9 @@ export interface ScreenProps {
   params: Record<string, string>;
   search: URLSearchParams;
 }
+
+/** What the superadmin's screens get from the address (admin/src/operators/). */
+export interface OperatorScreenProps {
+  params: Record<string, string>;
+  search: URLSearchParams;
+}

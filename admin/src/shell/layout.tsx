@@ -46,6 +46,17 @@ export function Layout({ children }: { children: ComponentChildren }) {
             </select>
           </label>
         ) : null}
+        {person?.superadmin ? (
+          <nav aria-label="Operators">
+            <ul>
+              <li>
+                <Link href={paths.operatorSites()} aria-current={here.startsWith(paths.operatorSites()) ? "page" : undefined}>
+                  All sites
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        ) : null}
         {sections.length ? (
           <nav aria-label="Sections">
             <ul>

@@ -6,10 +6,13 @@ import { session } from "../state/session";
 /** The sites the person belongs to; with exactly one, it opens it. */
 export function SitePicker() {
   const sites = session.value?.sites ?? [];
+  const superadmin = session.value?.person.superadmin ?? false;
   useEffect(() => {
     const only = sites[0];
-    if (sites.length === 1 && only) navigate(paths.content(only.id), { replace: true });
-  }, [sites.length]);
+    // A superadmin's start is every site of the deployment (admin/src/operators/).
+    if (superadmin) navigate(paths.operatorSites(), { replace: true });
+    else if (sites.length === 1 && only) navigate(paths.content(only.id), { replace: true });
+  }, [sites.length, superadmin]);
   if (sites.length === 0) return <NoAccess reason="You do not belong to any site yet. Ask a site administrator to invite you." />;
   return (
     <>

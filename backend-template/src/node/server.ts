@@ -1,14 +1,17 @@
 /**
  * The local server (`npm start`): the row API on node:http over the embedded SQLite file
  * (`DATABASE_FILE`, default ./data/site.db) through libsql and kysely's SqliteDialect. Refuses to
- * start without a valid ACCESS_CONFIG or without the database (run `npm run db:init`).
+ * start without a valid ACCESS_CONFIG or without the database (run `npm run db:init`), and with a
+ * PRIVATE_FILES_DIRECTORY that is not an existing absolute directory (unset: private files answer 503).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Database from "libsql";
 import { Kysely, SqliteDialect } from "kysely";
+import type { BatchRunner } from "../runtime/batch.js";
 import { loadAccessConfig } from "../runtime/access.js";
 import { handle } from "../runtime/router.js";
+import { directoryStore, privateFilesDirectory } from "./private-files-directory.js";
 import type { OperationsConfig } from "../runtime/schema-types.js";
 import { SCHEMA } from "../schema.js";
 
@@ -25,12 +28,14 @@ try {
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
+const filesDirectory = privateFilesDirectory(process.env.PRIVATE_FILES_DIRECTORY);
+if (filesDirectory instanceof Error) fail(filesDirectory.message);
 if (!existsSync(file)) fail(`No database at ${file}: run \`npm run db:init\` first.`);
 const operations = JSON.parse(readFileSync(new URL("../../../access/operations.json", import.meta.url) /* dist/src/node → the project root */, "utf8")) as OperationsConfig;
 const sqlite = new Database(file);
 sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
 const db = new Kysely<Record<string, never>>({ dialect: new SqliteDialect({ database: sqlite }) });
-const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN };
+const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN, privateFiles: filesDirectory === undefined ? undefined : directoryStore(filesDirectory) };
 
 async function toRequest(message: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];
@@ -53,8 +58,15 @@ async function toRequest(message: IncomingMessage): Promise<Request> {
   });
 }
 
+// List relations commit as one SQLite transaction; libsql runs it synchronously, so no other request interleaves.
+const batch: BatchRunner = async (statements) => {
+  sqlite.transaction(() => {
+    for (const statement of statements) sqlite.prepare(statement.sql).run(...(statement.parameters as unknown[]));
+  })();
+};
+
 async function respond(message: IncomingMessage, out: ServerResponse): Promise<void> {
-  const answer = await handle(await toRequest(message), backend);
+  const answer = await handle(await toRequest(message), { ...backend, batch });
   out.writeHead(answer.status, Object.fromEntries(answer.headers));
   out.end(Buffer.from(await answer.arrayBuffer()));
 }

@@ -2,6 +2,9 @@
  * OpenAPI 3.1 of the enabled operations (docs/generated-backend.md, "Access"): served at
  * `GET /api/openapi.json` and written by the generator as `openapi.json` (same function).
  */
+import { pointParameters } from "./points.js";
+import { inheritedOperation, translationUpdateModel } from "./translation-schema.js";
+import { relationPaths } from "./relation-openapi.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, type ColumnSchema, type ModelSchema, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
 type Json = Record<string, unknown>;
@@ -49,9 +52,9 @@ function operationObject(model: ModelSchema, operation: Operation): Json {
   const id = `${model.pascal}.${operation}`;
   switch (operation) {
     case "findMany":
-      return { operationId: id, parameters: readParams, responses: responses("200", { type: "array", items: row }) };
+      return { operationId: id, parameters: [...readParams, ...pointParameters(model)], responses: responses("200", { type: "array", items: row }) };
     case "findManyPaginated":
-      return { operationId: id, parameters: readParams, responses: responses("200", { type: "object", properties: { data: { type: "array", items: row }, total: { type: "integer" }, hasMore: { type: "boolean" } }, required: ["data", "total", "hasMore"] }) };
+      return { operationId: id, parameters: [...readParams, ...pointParameters(model)], responses: responses("200", { type: "object", properties: { data: { type: "array", items: row }, total: { type: "integer" }, hasMore: { type: "boolean" } }, required: ["data", "total", "hasMore"] }) };
     case "findUnique":
       return { operationId: id, parameters: [jsonParam("where", "One unique column and its value, URL-encoded JSON"), jsonParam("select", "{ column: true }")], responses: responses("200", { oneOf: [row, { type: "null" }] }) };
     case "create":
@@ -61,6 +64,29 @@ function operationObject(model: ModelSchema, operation: Operation): Json {
     case "delete":
       return { operationId: id, requestBody: body({ type: "object", properties: { where: uniqueWhere }, required: ["where"], additionalProperties: false }), responses: { ...responses("200", row), "404": errorRef, "409": errorRef, "503": errorRef } };
   }
+}
+
+/** `GET /api/<model>/files/{field}/{id}`: a private file (docs/generated-backend.md, "Private files"). */
+function fileOperation(model: ModelSchema): Json {
+  const query = (name: string, description: string, schema: Json): Json => ({ name, in: "query", required: false, description, schema });
+  return {
+    operationId: `${model.pascal}.file`,
+    summary: "A private file of a row (private-file: marker), with the row's read access",
+    parameters: [
+      { name: "field", in: "path", required: true, schema: { type: "string", enum: (model.files ?? []).map((file) => file.field) } },
+      { name: "id", in: "path", required: true, description: "The row's id", schema: { type: "string" } },
+      query("media", "A media id the row's field holds (a multiple media field, a rich text's library image)", { type: "string" }),
+      query("variant", "thumb or preview (a missing preview falls back to the original)", { type: "string", enum: ["thumb", "preview"] }),
+    ],
+    responses: {
+      "200": { description: "The file; Cache-Control: private, no-store", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+      "400": errorRef,
+      "401": errorRef,
+      "403": errorRef,
+      "404": errorRef,
+      "503": errorRef,
+    },
+  };
 }
 
 /** The OpenAPI document of the enabled operations. */
@@ -74,15 +100,32 @@ export function buildOpenApi(schema: SiteSchema, operations: OperationsConfig): 
       paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operationObject(model, operation) };
     }
   }
+  // Private files: one route per model with media or rich text fields, available with findUnique.
+  for (const model of schema.models) {
+    if ((model.files ?? []).length === 0 || !operationSettings(operations, model.api, "findUnique").enabled) continue;
+    paths[`/api/${model.api}/files/{field}/{id}`] = { get: fileOperation(model) };
+  }
+  // Translation tables: the reads, and create/update/delete for editors, each as the model's operation it inherits.
+  for (const model of schema.models) {
+    const table = model.translation;
+    if (table === undefined) continue;
+    for (const operation of OPERATIONS) {
+      if (!operationSettings(operations, model.api, inheritedOperation(operation)).enabled) continue;
+      const route = OPERATION_ROUTES[operation];
+      const path = `/api/${table.api}${route.path}`;
+      paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operationObject(operation === "update" ? translationUpdateModel(model, table) : table, operation) };
+    }
+  }
+  const tables = schema.models.flatMap((model) => (model.translation !== undefined ? [model, model.translation] : [model]));
   return {
     openapi: "3.1.0",
     info: { title: `${schema.site.name} backend`, version: "1", description: "Generated by Driftwood: the site's models as ORM-style routes." },
     servers: [{ url: "/" }],
     security: [{ bearer: [] }],
-    paths,
+    paths: { ...paths, ...relationPaths(schema, operations) },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API_BEARER_TOKEN (service) or a read token" } },
-      schemas: Object.fromEntries(schema.models.map((model) => [model.pascal, rowSchema(model, true)])),
+      schemas: Object.fromEntries(tables.map((model) => [model.pascal, rowSchema(model, true)])),
       responses: {
         Error: {
           description: "A refusal",

@@ -4,16 +4,26 @@
  */
 import { authorize, callerOf, type AccessConfig } from "./access.js";
 import { errorResponse, HttpError, invalid, json } from "./errors.js";
+import type { BatchRunner } from "./batch.js";
+import { routeRelations } from "./relation-routes.js";
 import { buildOpenApi } from "./openapi.js";
+import { isPointParam, pointQuery } from "./points.js";
+import { filesRoute, filesRouteMatch, type PrivateFileStore } from "./private-files.js";
 import { runOperation, type AnyDb } from "./rows.js";
+import { translationOwner, translationRoute } from "./translations.js";
+import { seesPrivate } from "./visibility.js";
 import { OPERATION_ROUTES, OPERATIONS, operationSettings, READ_OPERATIONS, type Operation, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
 export interface Backend {
   db: AnyDb;
+  /** Runs writes that commit together (list relations); absent → 503 relation_writes_unavailable. */
+  batch?: BatchRunner;
   schema: SiteSchema;
   operations: OperationsConfig;
   access: AccessConfig;
   serviceToken: string | undefined;
+  /** PRIVATE_FILES (worker) or PRIVATE_FILES_DIRECTORY (local server); absent: 503 private_files_unavailable. */
+  privateFiles?: PrivateFileStore | undefined;
   now?: () => string;
   newId?: () => string;
 }
@@ -21,9 +31,10 @@ export interface Backend {
 const READ_ARGS = ["where", "orderBy", "take", "skip", "select"];
 
 /** Query parameters as arguments: structured values are URL-encoded JSON; take/skip also plain. */
-function readArgs(url: URL): Record<string, unknown> {
+function readArgs(url: URL, listing: boolean): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of new Set(url.searchParams.keys())) {
+    if (listing && isPointParam(name)) continue; // points.ts reads these
     const values = url.searchParams.getAll(name);
     if (values.length > 1) throw invalid(`${name} is given more than once.`, name);
     if (!READ_ARGS.includes(name)) throw invalid(`${name} is not an argument (${READ_ARGS.join(", ")}).`, name);
@@ -37,7 +48,7 @@ function readArgs(url: URL): Record<string, unknown> {
   return args;
 }
 
-async function readBody(request: Request): Promise<unknown> {
+export async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) throw invalid("The body must be application/json.");
   const text = await request.text();
@@ -49,7 +60,7 @@ async function readBody(request: Request): Promise<unknown> {
   }
 }
 
-function randomId(): string {
+export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -57,13 +68,22 @@ function randomId(): string {
 async function route(request: Request, backend: Backend): Promise<Response> {
   const url = new URL(request.url);
   const caller = await callerOf(request, backend.access, backend.serviceToken);
+  const relationAnswer = await routeRelations(request, url, backend, caller);
+  if (relationAnswer !== undefined) return relationAnswer;
   if (url.pathname === "/api/openapi.json") {
     if (request.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET.", {}, { allow: "GET" });
     authorize(caller, "openapi", null, "service", backend.serviceToken);
     return json(buildOpenApi(backend.schema, backend.operations));
   }
+  const files = filesRouteMatch(url.pathname);
+  if (files) return filesRoute({ ...backend, match: files, url, method: request.method, caller, models: backend.schema.models, store: backend.privateFiles });
   const match = /^\/api\/([a-z0-9]+)(\/paginated|\/unique)?\/?$/.exec(url.pathname);
   const model = match ? backend.schema.models.find((m) => m.api === match[1]) : undefined;
+  const owner = match && model === undefined ? translationOwner(backend.schema, match[1] ?? "") : undefined;
+  if (match && owner !== undefined) {
+    const answer = await translationRoute({ ...backend, request, path: match[2] ?? "", owner, caller, readArgs: () => readArgs(url, false), readBody: () => readBody(request), now: backend.now ?? (() => new Date().toISOString()), newId: backend.newId ?? randomId });
+    return json(answer.body, answer.status);
+  }
   if (!match || model === undefined) throw new HttpError(404, "not_found", "No such route.");
   const path = match[2] ?? "";
   const atPath = OPERATIONS.filter((op) => OPERATION_ROUTES[op].path === path);
@@ -78,13 +98,15 @@ async function route(request: Request, backend: Backend): Promise<Response> {
   const settings = operationSettings(backend.operations, model.api, operation);
   authorize(caller, operation, model.api, settings.access, backend.serviceToken);
   const isRead = READ_OPERATIONS.includes(operation);
+  const listing = operation === "findMany" || operation === "findManyPaginated";
   if (!isRead && url.search !== "") throw invalid("Writes take no query parameters.");
   const result = await runOperation(operation, {
     db: backend.db,
     model,
-    args: isRead ? readArgs(url) : {},
+    args: isRead ? readArgs(url, listing) : {},
+    points: listing ? pointQuery(url, model, seesPrivate(caller, model.api)) : undefined,
     body: isRead ? undefined : await readBody(request),
-    withPrivate: caller.kind !== "anonymous",
+    withPrivate: seesPrivate(caller, model.api),
     now: backend.now ?? (() => new Date().toISOString()),
     newId: backend.newId ?? randomId,
   });

@@ -5,7 +5,9 @@
  */
 import type { Kysely } from "kysely";
 import { databaseError, HttpError, invalid } from "./errors.js";
+import { checkRowLinks } from "./row-links.js";
 import { count, MAX_TAKE, orderTerms, selectedColumns, uniqueWhere, whereExpr } from "./query.js";
+import { applyPoints, type PointQuery } from "./points.js";
 import { isPlainObject, presentRow, toDb, type DbValue } from "./values.js";
 import type { ModelSchema, Operation } from "./schema-types.js";
 
@@ -19,11 +21,13 @@ export interface RowCall {
   args: Record<string, unknown>;
   body: unknown;
   withPrivate: boolean;
+  /** Point filters and sort of a list read (points.ts). */
+  points?: PointQuery | undefined;
   now: () => string;
   newId: () => string;
 }
 
-function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
+export function closed(value: unknown, allowed: readonly string[], path: string): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalid(`${path} must be an object.`, path || "body");
   for (const key of Object.keys(value)) if (!allowed.includes(key)) throw invalid(`${path ? `${path}.` : ""}${key} is not allowed here (${allowed.join(", ")}).`, path ? `${path}.${key}` : key);
   return value;
@@ -44,15 +48,17 @@ async function findMany(whole: RowCall, withTotal: boolean): Promise<unknown> {
   const columns = selectedColumns(call.model, args.select, call.withPrivate);
   const take = count(args.take, "take", MAX_TAKE) ?? MAX_TAKE;
   const skip = count(args.skip, "skip", Number.MAX_SAFE_INTEGER) ?? 0;
-  const order = orderTerms(call.model, args.orderBy);
+  const order = call.points?.sort !== undefined ? [] : orderTerms(call.model, args.orderBy);
   let query = call.db.selectFrom(call.model.api).select(columns.map((c) => c.name));
   if (args.where !== undefined) query = query.where((eb) => whereExpr(eb, call.model, args.where));
+  query = await applyPoints(call.db, query, call.points);
   for (const term of order) query = query.orderBy(term.column, term.direction);
   const rows = (await query.limit(take).offset(skip).execute()) as Record<string, unknown>[];
   const data = rows.map((row) => presentRow(columns, row, call.withPrivate));
   if (!withTotal) return data;
   let counted = call.db.selectFrom(call.model.api).select((eb) => eb.fn.countAll().as("total"));
   if (args.where !== undefined) counted = counted.where((eb) => whereExpr(eb, call.model, args.where));
+  if (call.points !== undefined && call.points.filters.length > 0) counted = await applyPoints(call.db, counted, { ...call.points, sort: undefined });
   const total = Number(((await counted.executeTakeFirst()) as { total?: unknown } | undefined)?.total ?? 0);
   return { data, total, hasMore: skip + data.length < total };
 }
@@ -67,7 +73,7 @@ async function findUnique(whole: RowCall): Promise<unknown> {
 }
 
 /** A write's `data`: known, writable columns with values of their type. */
-function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
+export function writeValues(model: ModelSchema, data: unknown, creating: boolean): Record<string, DbValue> {
   const writable = model.columns.filter((c) => !c.system && (creating || c.name !== "id"));
   const input = closed(data, writable.map((c) => c.name), "data");
   const values: Record<string, DbValue> = {};
@@ -85,7 +91,7 @@ function writeValues(model: ModelSchema, data: unknown, creating: boolean): Reco
   return values;
 }
 
-async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
+export async function guarded<T>(operation: "create" | "update" | "delete", run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -97,8 +103,8 @@ async function create(call: RowCall): Promise<unknown> {
   const body = closed(call.body, ["data"], "");
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, true);
-  const id = values.id ?? call.newId();
-  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  const id = rowId(values, call.newId);
+  await checkRowLinks(call.db, call.model, values, id);
   const now = call.now();
   const columns = call.model.columns;
   const row = (await guarded("create", () =>
@@ -112,6 +118,10 @@ async function update(call: RowCall): Promise<unknown> {
   const { column, value } = uniqueWhere(call.model, body.where);
   if (body.data === undefined) throw invalid("data is required.", "data");
   const values = writeValues(call.model, body.data, false);
+  if ((call.model.relations ?? []).some((rel) => rel.column !== undefined && typeof values[rel.column] === "string")) {
+    const existing = (await call.db.selectFrom(call.model.api).select("id").where(column.name, "=", value).executeTakeFirst()) as { id: string } | undefined;
+    if (existing !== undefined) await checkRowLinks(call.db, call.model, values, existing.id);
+  }
   const columns = call.model.columns;
   const row = (await guarded("update", () =>
     call.db.updateTable(call.model.api).set({ ...values, updated_at: call.now() }).where(column.name, "=", value).returning(columns.map((c) => c.name)).executeTakeFirst(),
@@ -147,4 +157,11 @@ export function runOperation(operation: Operation, call: RowCall): Promise<unkno
     case "delete":
       return remove(call);
   }
+}
+
+/** The id of a row being created: the one `data` names, else a generated one. */
+export function rowId(values: Record<string, DbValue>, newId: () => string): string {
+  const id = values.id ?? newId();
+  if (typeof id !== "string" || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw invalid("data.id must be 1 to 128 letters, digits, _ . : or -.", "data.id");
+  return id;
 }

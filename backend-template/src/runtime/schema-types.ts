@@ -1,4 +1,5 @@
 /** The shape of `src/schema.ts`, which the generator writes for each site. */
+import type { RelationSchema } from "./relation-types.js";
 
 export type ColumnType = "text" | "integer" | "real" | "boolean" | "json";
 
@@ -21,8 +22,16 @@ export interface ModelSchema {
   /** Operation id prefix (`Article`). */
   pascal: string;
   columns: ColumnSchema[];
+  /** Relation fields (runtime/relation-types.ts); absent or empty when the model links nothing. */
+  relations?: RelationSchema[];
   /** Column sets unique together (single unique columns are marked on the column). */
   uniques: string[][];
+  /** Location fields (columns `<field>_lat`, `<field>_lon`): the point queries' fields. */
+  points?: string[];
+  /** Media and rich text fields: the file route's fields (their private files carry `private-file:` markers). */
+  files?: { field: string; kind: "media" | "rich_text" }[];
+  /** The translation table of an i18n model (`<model>translation`: `<model>_id`, `lang`, translated columns). */
+  translation?: ModelSchema;
 }
 
 export interface SiteSchema {

@@ -8,6 +8,7 @@ import { restoreEntry, trashEntry } from "../lifecycle/trash";
 import { saveDraft } from "../lifecycle/save-draft";
 import { assignEntry } from "../proposals/entry-proposals";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import type { PolicyResult } from "../plugins/policies";
 
 /** Spec 3, Limits: "Bulk ids: 25". */
 export const BULK_MAX_IDS = 25;
@@ -17,12 +18,17 @@ export const BULK_RELATE_MAX_TARGETS = 10;
 /**
  * One write of a bulk action on one id: the ordinary single-entry builder with its input, so every
  * rule of the single route (authorisation, validation, workflow, unique claims, the lease guard)
- * holds for each id exactly as it would alone.
+ * holds for each id exactly as it would alone. `command` and `input` are that single route's
+ * command (objects/site/command-registry.ts) and input: the content policies are asked about the
+ * step exactly as they would be about the single write (docs/plugin-policies.md, "Bulk actions"),
+ * and `build` writes the input they answered (a transform changes `fields`).
  */
 export interface BulkStep {
   instance_id: string;
   lang: string;
-  build: (ctx: LifecycleContext) => Promise<WritePlan<unknown>>;
+  command: string;
+  input: Record<string, unknown>;
+  build: (ctx: LifecycleContext, input: Record<string, unknown>) => Promise<WritePlan<unknown>>;
 }
 
 /** What a bulk action asks, beside the ids (`to` for a move, assignees, the relation change). */
@@ -51,7 +57,13 @@ async function itemLanguages(ctx: LifecycleContext, id: string): Promise<EntryRo
   return languages;
 }
 
-const step = (e: { instance_id: string; lang: string }, build: BulkStep["build"]): BulkStep => ({ instance_id: e.instance_id, lang: e.lang, build });
+const step = (e: { instance_id: string; lang: string }, command: string, input: Record<string, unknown>, build: BulkStep["build"]): BulkStep => ({
+  instance_id: e.instance_id,
+  lang: e.lang,
+  command,
+  input,
+  build,
+});
 
 /**
  * Bulk publish: every language of the item whose draft the workflow offers to publish (spec 3,
@@ -61,7 +73,7 @@ const step = (e: { instance_id: string; lang: string }, build: BulkStep["build"]
 const publish: BulkExpansion = async (ctx, id) => {
   const steps = (await itemLanguages(ctx, id))
     .filter((e) => findMove(e, "published")?.kind === "publish")
-    .map((e) => step(e, (c) => publishEntry(c, { instance_id: e.instance_id })));
+    .map((e) => step(e, "publish", { instance_id: e.instance_id }, (c) => publishEntry(c, { instance_id: e.instance_id })));
   if (steps.length === 0) await publishEntry(ctx, { instance_id: id }); // authorises first, then says why
   return steps;
 };
@@ -70,7 +82,7 @@ const publish: BulkExpansion = async (ctx, id) => {
 const unpublish: BulkExpansion = async (ctx, id) => {
   const steps = (await itemLanguages(ctx, id))
     .filter((e) => e.published_version_id !== null)
-    .map((e) => step(e, (c) => unpublishEntry(c, { instance_id: e.instance_id })));
+    .map((e) => step(e, "unpublish", { instance_id: e.instance_id }, (c) => unpublishEntry(c, { instance_id: e.instance_id })));
   if (steps.length === 0) await unpublishEntry(ctx, { instance_id: id });
   return steps;
 };
@@ -78,23 +90,25 @@ const unpublish: BulkExpansion = async (ctx, id) => {
 /** Bulk Trash and restore: the whole item, as the single routes do without `language_only`. */
 const trash: BulkExpansion = async (ctx, id) => {
   const { entry } = await loadEntry(ctx, id);
-  return [step(entry, (c) => trashEntry(c, { instance_id: id }))];
+  return [step(entry, "trash", { instance_id: id }, (c) => trashEntry(c, { instance_id: id }))];
 };
 const restore: BulkExpansion = async (ctx, id) => {
   const { entry } = await loadEntry(ctx, id);
-  return [step(entry, (c) => restoreEntry(c, { instance_id: id }))];
+  return [step(entry, "restore", { instance_id: id }, (c) => restoreEntry(c, { instance_id: id }))];
 };
 
 /** Bulk workflow move: the language each id names (each language has its own workflow step). */
 const move: BulkExpansion = async (ctx, id, input) => {
   const { entry } = await loadEntry(ctx, id);
-  return [step(entry, (c) => moveEntry(c, { instance_id: id, to: input.to ?? "" }))];
+  const to = input.to ?? "";
+  return [step(entry, "move", { instance_id: id, to }, (c) => moveEntry(c, { instance_id: id, to }))];
 };
 
 /** Bulk assignment: the language each id names gets the same assignees. */
 const assign: BulkExpansion = async (ctx, id, input) => {
   const { entry } = await loadEntry(ctx, id);
-  return [step(entry, (c) => assignEntry(c, { instance_id: id, assignee_ids: input.assignee_ids ?? [] }))];
+  const assignees = input.assignee_ids ?? [];
+  return [step(entry, "assignEntry", { instance_id: id, assignee_ids: assignees }, (c) => assignEntry(c, { instance_id: id, assignee_ids: assignees }))];
 };
 
 /**
@@ -109,11 +123,13 @@ const relate: BulkExpansion = async (ctx, id, input) => {
     throw new AppError("invalid_request", `The model "${model.slug}" has no relation field "${input.field ?? ""}".`, { field: input.field ?? null });
   }
   const change = { ...(input.add?.length ? { connect: input.add } : {}), ...(input.remove?.length ? { disconnect: input.remove } : {}) };
+  // A single save of this draft would send these fields to the policies (and may get them transformed).
+  const fields = { [field.key]: change };
   return [
-    step(entry, async (c) => {
+    step(entry, "saveDraft", { instance_id: id, fields }, async (c, asked) => {
       // Read again at build time: an earlier step of the same request may have saved this entry.
       const { entry: now } = await loadEntry(c, id);
-      return saveDraft(c, { instance_id: id, expected_version_id: now.current_version_id ?? "", fields: { [field.key]: change } });
+      return saveDraft(c, { instance_id: id, expected_version_id: now.current_version_id ?? "", fields: (asked.fields as Record<string, unknown> | undefined) ?? fields });
     }),
   ];
 };
@@ -130,6 +146,8 @@ export interface BulkResult {
   code?: string;
   message?: string;
   details?: Record<string, unknown>;
+  /** The content policies' results for this id's writes (transformed, or advisory and unavailable), as a single write answers them. */
+  policy_results?: PolicyResult[];
 }
 
 export interface BulkAnswer {

@@ -6,6 +6,7 @@ import { tarBytes, gzipBytes, type ArchiveFile } from "./archive";
 import { identityOf, identityProblems, itemProblems } from "./content-checks";
 import { modelProblems } from "./model-checks";
 import type { ModelPlan } from "./plan";
+import type { PrivateMedia } from "./private-files";
 import { projectFiles, type IssuedReadToken } from "./project";
 import { tableRows } from "./rows";
 import type { GenerationProblem, GeneratorModel, GeneratorSite, LinkTarget, PublishedItem } from "./types";
@@ -17,6 +18,8 @@ export interface GenerationInput {
   /** Every entry instance a published value links to, by instance id. */
   targets: ReadonlyMap<string, LinkTarget>;
   tokens: readonly IssuedReadToken[];
+  /** Media held by private fields of published values, by media id (private-files.ts). */
+  privateMedia?: ReadonlyMap<string, PrivateMedia>;
 }
 
 /** Content-level problems of `items` (identity checks over all of `items`). */
@@ -38,7 +41,7 @@ export function generateFiles(input: GenerationInput): GenerationResult {
   if (problems.length > 0) return { ok: false, problems };
   const content = contentProblems(plans, input.site, input.items, input.targets);
   if (content.length > 0) return { ok: false, problems: content };
-  return { ok: true, files: projectFiles(input.site, plans, tableRows(plans, input.items, input.site, input.targets), input.tokens) };
+  return { ok: true, files: projectFiles(input.site, plans, tableRows(plans, input.items, input.site, input.targets, input.privateMedia ?? new Map()), input.tokens) };
 }
 
 /** The archive's root folder: `<site slug>-backend`. */

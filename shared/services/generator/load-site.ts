@@ -10,6 +10,7 @@ import { modelRepository } from "../../repositories/model-repository";
 import type { Site } from "../../repositories/site-repository";
 import { listSiteHosts } from "../../repositories/site-host-repository";
 import type { GenerationInput } from "./generate";
+import type { PrivateMedia } from "./private-files";
 import type { IssuedReadToken } from "./project";
 import type { GeneratorModel, LinkTarget, PublishedItem, PublishedLanguage } from "./types";
 
@@ -82,4 +83,16 @@ export async function loadGenerationInput(db: Kysely<Database>, scope: SiteScope
     targets,
     tokens,
   };
+}
+
+/** The stored facts of the media ids (this site's only), by id: what private files are copied from. */
+export async function loadPrivateMedia(db: Kysely<Database>, scope: SiteScope, ids: readonly string[]): Promise<Map<string, PrivateMedia>> {
+  const siteId = assertScope(scope);
+  const out = new Map<string, PrivateMedia>();
+  // D1 binds at most 100 parameters a statement.
+  for (let start = 0; start < ids.length; start += 90) {
+    const rows = await db.selectFrom("media").select(["id", "object_key", "mime_type", "file_name"]).where("site_id", "=", siteId).where("id", "in", ids.slice(start, start + 90)).execute();
+    for (const row of rows) out.set(row.id, { object_key: row.object_key, mime_type: row.mime_type, file_name: row.file_name });
+  }
+  return out;
 }

@@ -4,10 +4,11 @@
  * ordered, so the same site state gives the same files.
  */
 import { buildOpenApi } from "../../../backend-template/src/runtime/openapi";
-import type { ModelSchema, OperationsConfig, SiteSchema } from "../../../backend-template/src/runtime/schema-types";
+import type { ColumnSchema, ModelSchema, OperationsConfig, SiteSchema } from "../../../backend-template/src/runtime/schema-types";
 import type { ArchiveFile } from "./archive";
-import type { ModelPlan } from "./plan";
+import type { ModelPlan, TablePlan } from "./plan";
 import type { Row } from "./rows";
+import { relationSchemas } from "./relation-schema";
 import { migrationSql } from "./sql";
 import { TEMPLATE_FILES } from "./template-files.generated";
 import type { GeneratorSite } from "./types";
@@ -21,23 +22,48 @@ export interface IssuedReadToken {
 
 const SYSTEM_WRITTEN = new Set(["created_at", "updated_at"]);
 
+/** A table's columns as `src/schema.ts` describes them; `written` columns are the runtime's, never a body's. */
+function columnSchemas(table: TablePlan, written: ReadonlySet<string>): ColumnSchema[] {
+  return table.columns.map((column) => ({
+    name: column.name,
+    type: column.type,
+    nullable: column.nullable,
+    unique: column.unique,
+    private: column.private,
+    ...(column.format !== undefined ? { format: column.format } : {}),
+    ...(column.references !== undefined ? { references: column.references } : {}),
+    ...(column.options !== undefined ? { options: column.options } : {}),
+    ...(written.has(column.name) && column.field === undefined ? { system: true } : {}),
+  }));
+}
+
+/** A translation row's id is the runtime's too (a locale row is named by its base row and language). */
+const TRANSLATION_WRITTEN = new Set(["id", ...SYSTEM_WRITTEN]);
+
 export function modelSchema(plan: ModelPlan): ModelSchema {
   return {
     api: plan.api,
     pascal: plan.pascal,
-    columns: plan.table.columns.map((column) => ({
-      name: column.name,
-      type: column.type,
-      nullable: column.nullable,
-      unique: column.unique,
-      private: column.private,
-      ...(column.format !== undefined ? { format: column.format } : {}),
-      ...(column.references !== undefined ? { references: column.references } : {}),
-      ...(column.options !== undefined ? { options: column.options } : {}),
-      ...(SYSTEM_WRITTEN.has(column.name) && column.field === undefined ? { system: true } : {}),
-    })),
+    columns: columnSchemas(plan.table, SYSTEM_WRITTEN),
     uniques: plan.table.uniques,
+    ...pointFields(plan),
+    ...fileFields(plan),
+    ...(plan.translation !== undefined
+      ? { translation: { api: plan.translation.name, pascal: `${plan.pascal}Translation`, columns: columnSchemas(plan.translation, TRANSLATION_WRITTEN), uniques: plan.translation.uniques } }
+      : {}),
   };
+}
+
+/** Media and rich text fields: the file route's fields (private ones hold `private-file:` markers). */
+function fileFields(plan: ModelPlan): { files?: { field: string; kind: "media" | "rich_text" }[] } {
+  const files = plan.fields.flatMap((field) => (field.type === "media" || field.type === "rich_text" ? [{ field: field.key, kind: field.type }] : []));
+  return files.length > 0 ? { files } : {};
+}
+
+/** The location fields point queries may name (docs/generated-backend.md, "Point queries"). */
+function pointFields(plan: ModelPlan): { points?: string[] } {
+  const points = plan.fields.filter((field) => field.type === "location").map((field) => field.key);
+  return points.length > 0 ? { points } : {};
 }
 
 /** The generated defaults of `access/operations.json`: a public model's reads anonymous, all else service. */
@@ -65,7 +91,7 @@ const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 /** Every file of the emitted project, sorted by path. */
 export function projectFiles(site: GeneratorSite, plans: readonly ModelPlan[], rows: Readonly<Record<string, Row[]>>, tokens: readonly IssuedReadToken[]): ArchiveFile[] {
-  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map(modelSchema) };
+  const schema: SiteSchema = { site: { id: site.id, slug: site.slug, name: site.name, languages: [...site.languages] }, models: plans.map((plan) => ({ ...modelSchema(plan), relations: relationSchemas(plan, plans) })) };
   const tables = [...plans.map((p) => p.api), ...plans.flatMap((p) => (p.translation ? [p.translation.name] : [])), ...plans.flatMap((p) => p.joins.map((j) => j.table))];
   const operations = defaultOperations(plans);
   const fill = (text: string) =>

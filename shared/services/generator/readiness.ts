@@ -7,7 +7,8 @@ import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle";
 import { identityOf, identityProblems, itemProblems } from "./content-checks";
 import { archiveOf, archiveRoot, generateFiles } from "./generate";
-import { loadGenerationInput } from "./load-site";
+import { loadGenerationInput, loadPrivateMedia } from "./load-site";
+import { collectPrivateMediaIds, privateFileEntries } from "./private-files";
 import { modelProblems } from "./model-checks";
 import { issuedReadTokens } from "./read-tokens";
 import { requireInfra } from "./infra";
@@ -60,11 +61,18 @@ export async function contentReadiness(ctx: LifecycleContext, cursor: string | u
   return { problems, page: { items: page.length, next_cursor: remaining.length > page.length && last !== undefined ? encodeCursor(last.group_id) : null } };
 }
 
-/** The archive, or 409 generation_refused listing every problem. */
-export async function generatedBackend(ctx: LifecycleContext): Promise<{ bytes: Uint8Array; fileName: string }> {
+/**
+ * The archive, or 409 generation_refused listing every problem. `readObject` reads a media object's
+ * bytes (the CMS's MEDIA bucket): the private files are copied into the archive's `private-files/`.
+ */
+export async function generatedBackend(ctx: LifecycleContext, readObject: (key: string) => Promise<Uint8Array | null>): Promise<{ bytes: Uint8Array; fileName: string }> {
   requireInfra(ctx);
-  const input = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, await issuedReadTokens(ctx));
+  const loaded = await loadGenerationInput(ctx.db, ctx.scope, ctx.site, await issuedReadTokens(ctx));
+  const { plans } = modelProblems(loaded.models);
+  const privateMedia = await loadPrivateMedia(ctx.db, ctx.scope, collectPrivateMediaIds(plans, loaded.items));
+  const input = { ...loaded, privateMedia };
   const result = generateFiles(input);
   if (!result.ok) throw new AppError("generation_refused", "The site has shapes the generated backend cannot serve; see problems.", { problems: result.problems });
-  return { bytes: await archiveOf(input.site, result.files), fileName: `${archiveRoot(input.site)}.tar.gz` };
+  const files = [...result.files, ...(await privateFileEntries(privateMedia, readObject))].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { bytes: await archiveOf(input.site, files), fileName: `${archiveRoot(input.site)}.tar.gz` };
 }

@@ -5,7 +5,8 @@
  */
 import { relationTargets } from "../../content/value-references";
 import { baseLanguage } from "./content-checks";
-import type { ColumnPlan, ModelPlan } from "./plan";
+import { isPrivateField, type ColumnPlan, type ModelPlan } from "./plan";
+import { markPrivateRichText, PRIVATE_FILE_MARKER, type PrivateMedia } from "./private-files";
 import type { GeneratorSite, LinkTarget, PublishedItem, PublishedLanguage } from "./types";
 
 export type Row = Record<string, string | number | null>;
@@ -13,7 +14,7 @@ export type Row = Record<string, string | number | null>;
 const absolute = (origin: string, url: string): string => (/^https?:\/\//.test(url) ? url : `${origin}${url}`);
 
 /** The value of one column from a language's stored values. */
-function columnValue(column: ColumnPlan, plan: ModelPlan, item: PublishedItem, language: PublishedLanguage, site: GeneratorSite, targets: ReadonlyMap<string, LinkTarget>): string | number | null {
+function columnValue(column: ColumnPlan, plan: ModelPlan, item: PublishedItem, language: PublishedLanguage, site: GeneratorSite, targets: ReadonlyMap<string, LinkTarget>, privateMedia: ReadonlyMap<string, PrivateMedia>): string | number | null {
   const source = column.field;
   if (source === undefined) return null;
   const field = plan.fields.find((f) => f.id === source.id);
@@ -32,6 +33,14 @@ function columnValue(column: ColumnPlan, plan: ModelPlan, item: PublishedItem, l
       return column.type === "json" ? JSON.stringify(media) : (media[0] as string | undefined) ?? null;
     }
     case "url": {
+      if (isPrivateField(field)) {
+        // A private field's media have no public address: a marker the file route resolves.
+        const markers = (Array.isArray(value) ? value : [value]).map((id) => {
+          const media = typeof id === "string" ? privateMedia.get(id) : undefined;
+          return media === undefined ? null : `${PRIVATE_FILE_MARKER}${media.object_key}`;
+        });
+        return column.type === "json" ? JSON.stringify(markers) : markers[0] ?? null;
+      }
       const refs = language.media[field.key] ?? [];
       const urls = (Array.isArray(value) ? value : [value]).map((id) => {
         const ref = refs.find((r) => r.id === id);
@@ -51,6 +60,7 @@ function columnValue(column: ColumnPlan, plan: ModelPlan, item: PublishedItem, l
       return JSON.stringify(originals);
     }
     case "value":
+      if (field.type === "rich_text" && isPrivateField(field) && typeof value === "string") return markPrivateRichText(value, privateMedia);
       if (column.type === "boolean") return value === true ? 1 : 0;
       if (column.type === "json") return JSON.stringify(value);
       if (column.format === "datetime" && typeof value === "string") return new Date(value).toISOString();
@@ -59,7 +69,7 @@ function columnValue(column: ColumnPlan, plan: ModelPlan, item: PublishedItem, l
 }
 
 /** Rows of every table, by table name, in id order (join rows by owner, then position). */
-export function tableRows(plans: readonly ModelPlan[], items: readonly PublishedItem[], site: GeneratorSite, targets: ReadonlyMap<string, LinkTarget>): Record<string, Row[]> {
+export function tableRows(plans: readonly ModelPlan[], items: readonly PublishedItem[], site: GeneratorSite, targets: ReadonlyMap<string, LinkTarget>, privateMedia: ReadonlyMap<string, PrivateMedia> = new Map()): Record<string, Row[]> {
   const out: Record<string, Row[]> = {};
   for (const plan of plans) {
     const mine = items.filter((item) => item.model_id === plan.model.id).sort((a, b) => (a.group_id < b.group_id ? -1 : 1));
@@ -76,7 +86,7 @@ export function tableRows(plans: readonly ModelPlan[], items: readonly Published
         else if (column.name === "published_at") row.published_at = item.first_published_at;
         else if (column.name === "created_at") row.created_at = item.first_published_at;
         else if (column.name === "updated_at") row.updated_at = base.published_at;
-        else row[column.name] = columnValue(column, plan, item, base, site, targets);
+        else row[column.name] = columnValue(column, plan, item, base, site, targets, privateMedia);
       }
       rows.push(row);
       for (const language of item.languages) {
@@ -89,7 +99,7 @@ export function tableRows(plans: readonly ModelPlan[], items: readonly Published
           else if (column.name === "slug" && column.field === undefined) translated.slug = language.slug;
           else if (column.name === "published_at" || column.name === "created_at") translated[column.name] = language.published_at;
           else if (column.name === "updated_at") translated.updated_at = language.published_at;
-          else translated[column.name] = columnValue(column, plan, item, language, site, targets);
+          else translated[column.name] = columnValue(column, plan, item, language, site, targets, privateMedia);
         }
         translations.push(translated);
       }

@@ -18,7 +18,9 @@ export type FindingCode =
   | "media_not_imported"
   | "category_parent_missing"
   | "undo_kept_changed"
-  | "undo_failed";
+  | "undo_failed"
+  | "policy_transformed"
+  | "policy_unavailable";
 
 export interface Finding {
   item_seq: number | null;

@@ -1,3 +1,4 @@
+import type { PolicyAsker } from "../plugins/policies";
 import type { LifecycleContext } from "../lifecycle/context";
 
 /**
@@ -7,6 +8,11 @@ import type { LifecycleContext } from "../lifecycle/context";
  */
 export interface StepContext extends LifecycleContext {
   files: R2Bucket;
+  /**
+   * The site's plugin content policies (undefined when it declares none): asked before each entry
+   * write of an import step (imports/policies.ts); `spentMs` adds up the step's policy calls.
+   */
+  policies?: { ask: PolicyAsker; spentMs: number };
 }
 
 /** A job step's answer: the body to send, and the cache tags its writes made stale. */
@@ -32,6 +38,8 @@ export interface JobStepDefinition<I> {
   job: JobKind;
   rerun: RerunRule;
   run: (ctx: StepContext, input: I & { job_id: string }) => Promise<StepAnswer<object>>;
+  /** Whether the step writes entries and so asks the site's content policies (the runner reads them for it). */
+  asksPolicies?: true;
   /** The job's current answer (a replay after the job moved). */
   current: (ctx: StepContext, jobId: string) => Promise<object>;
 }

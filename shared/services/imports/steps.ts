@@ -89,7 +89,8 @@ const importStep = <I>(rerun: "always" | "after_error", run: (ctx: StepContext, 
 /** Every job step of imports by operation, with its rule-5 rerun rule (job-step.ts). */
 export const IMPORT_STEPS = {
   completeImportUpload: importStep<{ sha256: string }>("always", completeImportUpload),
-  advanceImport: importStep<object>("after_error", advanceImport),
+  // The one step writing entries: it asks the site's content policies (imports/policies.ts).
+  advanceImport: { ...importStep<object>("after_error", advanceImport), asksPolicies: true },
   pauseImport: importStep<object>("always", pauseImport),
   resumeImport: importStep<object>("after_error", resumeImport),
   cancelImport: importStep<object>("always", cancelImport),

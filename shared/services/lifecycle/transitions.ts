@@ -35,6 +35,29 @@ export interface UnpublishInput {
   refuse_if_dependents?: boolean;
 }
 
+/**
+ * A publish or unpublish built as one change of a release (docs/releases.md): every other change of
+ * the release is seen as already made, so the changes commit together in one batch.
+ */
+export interface AlongsideChanges {
+  /** The publication of every entry language the release changes (`null`: withdrawn). */
+  pending: PendingTargets;
+  /** Instance ids the release changes: each renders its own snapshot, so no plan re-renders it as a dependent. */
+  members: ReadonlySet<string>;
+}
+
+/** The pending publications of a plan: the release's, then this language's own. */
+function withAlongside(alongside: AlongsideChanges | undefined, own: PendingTargets): PendingTargets {
+  return new Map([...(alongside?.pending ?? []), ...own]);
+}
+
+/** Whether the release withdraws `instanceId` or moves it to another slug, freeing its address. */
+function freedAlongside(alongside: AlongsideChanges | undefined, holder: { instance_id: string }, entry: EntryRow, slug: string | null): boolean {
+  if (!alongside?.members.has(holder.instance_id)) return false;
+  for (const target of alongside.pending.values()) if (target?.instance_id === holder.instance_id) return target.slug !== slug || target.lang !== entry.lang;
+  return true;
+}
+
 export interface MoveInput {
   instance_id: string;
   to: string;
@@ -122,7 +145,7 @@ function requirePublishedAddressFree(ctx: LifecycleContext, entry: EntryRow, slu
 }
 
 /** Publishes the current draft of one language: it becomes the published version and is served. */
-export async function publishEntry(ctx: LifecycleContext, input: PublishInput): Promise<WritePlan<EntryView>> {
+export async function publishEntry(ctx: LifecycleContext, input: PublishInput, alongside?: AlongsideChanges): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
   authorize(ctx.actor, { operation: "publish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
   requireCredentialUpdate(ctx, model.id, entry);
@@ -137,7 +160,8 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   const claims = claimsOf(model, entry.lang, JSON.parse(version.fields) as Record<string, FieldValue>);
   // Every read below in one batch; the checks keep their order.
   const reads = await readForPublish(ctx, entry, version, claims);
-  requirePublishedAddressFree(ctx, entry, version.slug, reads.addressHolder);
+  const holder = reads.addressHolder && freedAlongside(alongside, reads.addressHolder, entry, version.slug) ? undefined : reads.addressHolder;
+  requirePublishedAddressFree(ctx, entry, version.slug, holder);
   // The website address: refused where a redirect holds it; a 301 from the old one when asked.
   const address = await addressStatements(ctx, model, entry.lang, version.slug, reads.served, input.redirect_old_address === true);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
@@ -155,15 +179,15 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
     workflow_revision: entry.workflow_revision + 1,
     updated_at: at,
   };
-  const pending: PendingTargets = new Map([
+  const pending: PendingTargets = withAlongside(alongside, new Map([
     [pendingKey(entry.translation_group_id, entry.lang), {
       instance_id: entry.instance_id, group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang, slug: version.slug, label: version.label,
     }],
-  ]);
+  ]));
   // Lists order by the group's first publication, so translations keep their place and a re-publish does not move the item.
   const firstPublishedAt = firstPublishedOf(reads.group, at);
   const rendered = await renderSnapshot(ctx, published, version, model, { publishedAt: at, firstPublishedAt, pending, reads: reads.snapshot });
-  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, reads.dependents);
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, outsideRelease(reads.dependents, alongside));
   // Republished under the same slug: dependents keep their relation rows, only their bodies change.
   const before = reads.served;
   const dependentModels = before && before.slug === version.slug ? [] : await modelsOfGroups(ctx, dependents.groups);
@@ -185,13 +209,18 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput): 
   };
 }
 
+/** Dependents a release does not change itself (those render their own snapshot in its batch). */
+function outsideRelease<T extends { instance_id: string }>(dependents: T[], alongside: AlongsideChanges | undefined): T[] {
+  return alongside ? dependents.filter((d) => !alongside.members.has(d.instance_id)) : dependents;
+}
+
 /** Published content of other items whose published version links to this group. */
 export async function publishedDependents(ctx: LifecycleContext, groupId: string): Promise<{ instance_id: string; model_id: string; lang: string }[]> {
   return publishedDependentsQuery(ctx, groupId).execute();
 }
 
 /** Withdraws one language from the public API; the draft and history stay. */
-export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInput): Promise<WritePlan<EntryView>> {
+export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInput, alongside?: AlongsideChanges): Promise<WritePlan<EntryView>> {
   const { entry, model, version } = await loadEntry(ctx, input.instance_id);
   authorize(ctx.actor, { operation: "unpublish", modelId: model.id, lang: entry.lang, ownerId: entry.owner_id });
   requireCredentialUpdate(ctx, model.id, entry);
@@ -218,8 +247,8 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   }
   const at = isoAt(ctx.clock.now());
   const withdrawn: EntryRow = { ...entry, published_version_id: null, published_at: null, workflow_state: "unpublished", workflow_revision: entry.workflow_revision + 1, updated_at: at };
-  const pending: PendingTargets = new Map([[pendingKey(entry.translation_group_id, entry.lang), null]]);
-  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, reads.dependents);
+  const pending: PendingTargets = withAlongside(alongside, new Map([[pendingKey(entry.translation_group_id, entry.lang), null]]));
+  const dependents = await rebuildDependents(ctx, entry.translation_group_id, pending, outsideRelease(reads.dependents, alongside));
   // With another language still served, dependents may now point at it (another slug); otherwise
   // their rows to this item just go, and every list that held them carries their item tag.
   const dependentModels = reads.otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];

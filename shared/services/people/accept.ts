@@ -129,7 +129,7 @@ export async function acceptInvitation(
     if (name.length === 0 || name.length > 200) throw invalid("name", "A new account needs a name of 1 to 200 characters.");
     if ([...input.password].length < NEW_PASSWORD_MIN_LENGTH) throw invalid("password", `A new password needs at least ${NEW_PASSWORD_MIN_LENGTH} characters.`);
     const hash = await hashPassword(input.password);
-    person = { id: newId("per"), email: row.email, name };
+    person = { id: newId("per"), email: row.email, name, superadmin: false };
     statements.push(
       people.noPersonWithEmail(row.email),
       deps.db

@@ -56,6 +56,17 @@ export interface PolicyResult {
   failure?: RemoteFailure;
 }
 
+/** What the policy step gives a write: the input to build with, the answer's extra keys, and how to explain a refusal of transformed values. */
+export interface Prepared<I> {
+  input: I;
+  extra: { policy_results: PolicyResult[] } | null;
+  /** A refusal of the write, turned into the transform's refusal when a transform wrote the refused values. */
+  explain: (failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null;
+}
+
+/** Asks the policies of one command (by name, with its input, as the single write would); objects/site/policy-step.ts. */
+export type PolicyAsker = <I extends object>(name: string, input: I) => Promise<Prepared<I>>;
+
 type ManifestPolicy = PluginManifest["content_policies"][number];
 
 /** One policy to ask, with its installation. */

@@ -7,7 +7,10 @@ import type { ManageCall } from "../context";
 
 /** GET /generated-backend: the .tar.gz (docs/generated-backend.md). */
 export async function getGeneratedBackend(call: ManageCall): Promise<Response> {
-  const archive = await generatedBackend(call.ctx);
+  const archive = await generatedBackend(call.ctx, async (key) => {
+    const object = await call.env.MEDIA.get(key);
+    return object === null ? null : new Uint8Array(await object.arrayBuffer());
+  });
   return new Response(archive.bytes, {
     headers: {
       "content-type": "application/gzip",

@@ -19,6 +19,8 @@ import * as proposals from "./proposals";
 import * as roles from "./roles";
 import { listEntryRelatedFrom } from "./related-from";
 import * as redirects from "./redirects";
+import * as releases from "./releases";
+import * as recovery from "./recovery-drafts";
 import * as schedules from "./schedules";
 import * as settings from "./settings";
 import * as cors from "./cors";
@@ -107,6 +109,18 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   deleteRedirect: redirects.deleteRedirect,
   reviewRedirects: redirects.reviewRedirects,
   // Scheduled publishing (docs/scheduled-publishing.md).
+  // Personal recovery drafts (docs/recovery-drafts.md).
+  getRecoveryDraft: recovery.getRecoveryDraft,
+  keepRecoveryDraft: recovery.keepRecoveryDraft,
+  deleteRecoveryDraft: recovery.deleteRecoveryDraft,
+  // Releases (docs/releases.md).
+  createRelease: releases.createRelease,
+  listReleases: releases.listReleases,
+  getRelease: releases.getRelease,
+  updateRelease: releases.updateRelease,
+  publishRelease: releases.publishRelease,
+  previewRelease: releases.previewRelease,
+  deleteRelease: releases.deleteRelease,
   createSchedule: schedules.createSchedule,
   listSchedules: schedules.listSchedules,
   getPublishingCalendar: schedules.getPublishingCalendar,

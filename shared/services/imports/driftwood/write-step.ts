@@ -9,6 +9,7 @@ import { saveDraft } from "../../lifecycle/save-draft";
 import { publishEntry } from "../../lifecycle/transitions";
 import { createModel } from "../../models/create-model";
 import { findingStatements, type Finding } from "../findings";
+import { askImportWrite, policyFindings, policyRefusalFinding, policyTimeUp } from "../policies";
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { firstRow, rows, statement } from "../statements";
@@ -113,6 +114,7 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
     rows<ItemRow>(ctx.d1, "SELECT seq, kind, source_key, payload, instance_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND state = ? ORDER BY seq LIMIT ?", [ctx.site.id, job.id, kind, state, 200]);
   const models = await items("staged", "model");
   let handled = 0;
+  let paused: AppError | null = null;
   if (models.length > 0) {
     handled = await modelStep(ctx, job, models, findings);
     if (handled === 0) {
@@ -124,34 +126,52 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
     const bySlug = new Map<string, Model>((await modelRepository(ctx.db, ctx.scope).list()).map((m) => [m.slug, m]));
     const entries = (await items("staged", "entry")).slice(0, DRIFTWOOD_STEP_ITEMS);
     for (const item of entries) {
-      handled++;
+      if (policyTimeUp(ctx)) break;
       const record = JSON.parse(item.payload) as EntryRecord;
       const model = bySlug.get(record.model);
       const source = record.published ?? record.current;
       if (!model || !source) {
+        handled++;
         findings.push({ item_seq: item.seq, code: "item_skipped", message: `No model ${record.model} on this site.`, details: {} });
         await commit(ctx.d1, [mark(ctx, job, item.seq, "skipped")]);
         continue;
       }
       const relationKeys = new Set(model.fields.filter((f) => f.type === "relation").map((f) => f.key));
       const fields = Object.fromEntries(Object.entries(source.fields).filter(([k]) => !relationKeys.has(k)));
+      let explain: ((failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null) | undefined;
       try {
         const sibling = await firstRow<{ instance_id: string }>(
           ctx.d1,
           "SELECT instance_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'entry' AND instance_id IS NOT NULL AND json_extract(payload, '$.translation_group_id') = ? LIMIT 1",
           [ctx.site.id, job.id, record.translation_group_id],
         );
-        const plan = sibling
-          ? await addLanguage(ctx, { instance_id: sibling.instance_id, lang: record.lang, ...(record.slug ? { slug: record.slug } : {}), fields })
-          : await createEntry(ctx, { model_id: model.id, lang: record.lang, slug: record.slug, fields });
+        // The content policies are asked as the single create or new language would ask them.
+        const asked = sibling
+          ? await askImportWrite(ctx, "addLanguage", { instance_id: sibling.instance_id, lang: record.lang, ...(record.slug ? { slug: record.slug } : {}), fields })
+          : await askImportWrite(ctx, "createEntry", { model_id: model.id, lang: record.lang, slug: record.slug, fields });
+        if (!asked.ok && asked.pause) {
+          paused = asked.error;
+          break;
+        }
+        handled++;
+        if (!asked.ok) {
+          findings.push(policyRefusalFinding(item.seq, asked.error, `Entry ${record.slug ?? record.instance_id}`));
+          await commit(ctx.d1, [mark(ctx, job, item.seq, "skipped")]);
+          continue;
+        }
+        explain = asked.explain;
+        const plan = await ("model_id" in asked.input ? createEntry(ctx, asked.input) : addLanguage(ctx, asked.input));
         plan.statements.push(
           statement("UPDATE import_items SET state = 'written', instance_id = ?, group_id = ?, version_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [plan.answer.instance_id, plan.answer.translation_group_id, plan.answer.current_version_id, ctx.site.id, job.id, item.seq]),
           ...(record.published && record.first_published_at ? [statement("UPDATE entries SET first_published_at = ? WHERE site_id = ? AND instance_id = ?", [record.first_published_at, ctx.site.id, plan.answer.instance_id])] : []),
         );
         events.push(...(await commitPlan(ctx, plan)).events);
+        findings.push(...policyFindings(item.seq, asked.results));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        findings.push({ item_seq: item.seq, code: error.code === "slug_taken" ? "slug_taken" : "item_refused", message: error.message, details: { code: error.code } });
+        // Values a transform wrote and the save then refused: the transform was invalid (as for a single save).
+        const refused = explain?.(error.toFailure()) ?? error;
+        findings.push({ item_seq: item.seq, code: refused.code === "slug_taken" ? "slug_taken" : "item_refused", message: refused.message, details: { code: refused.code, ...(refused.code.startsWith("plugin_policy") ? (refused.details ?? {}) : {}) } });
         await commit(ctx.d1, [mark(ctx, job, item.seq, "skipped")]);
       }
     }
@@ -159,28 +179,50 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
       const ids = await created(ctx, job, "entry");
       const linked = (await items("written", "entry")).slice(0, DRIFTWOOD_STEP_ITEMS);
       for (const item of linked) {
-        handled++;
+        if (policyTimeUp(ctx)) break;
         const record = JSON.parse(item.payload) as EntryRecord;
         const model = bySlug.get(record.model) as Model;
         const source = (record.published ?? record.current) as { fields: Record<string, unknown> };
         const relations = Object.fromEntries(model.fields.filter((f) => f.type === "relation" && source.fields[f.key] !== undefined).map((f) => [f.key, mapIds(source.fields[f.key], ids)]));
+        const instanceId = item.instance_id ?? "";
+        // Both asked before the item's first write, as the single save and publish would ask them
+        // (decision: the publication is asked about the values as imported, before the relations
+        // are linked: docs/imports.md, "Content policies").
+        const [relate, publish] = await Promise.all([
+          Object.keys(relations).length > 0 ? askImportWrite(ctx, "saveDraft", { instance_id: instanceId, fields: relations }) : null,
+          record.published ? askImportWrite(ctx, "publish", { instance_id: instanceId }) : null,
+        ]);
+        const pausedBy = [relate, publish].find((a) => a && !a.ok && a.pause);
+        if (pausedBy && !pausedBy.ok) {
+          paused = pausedBy.error;
+          break;
+        }
+        handled++;
+        let explain: ((failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null) | undefined;
         try {
-          if (Object.keys(relations).length > 0) {
+          if (relate && !relate.ok) throw relate.error;
+          if (relate?.ok) {
+            explain = relate.explain;
             const entry = await firstRow<{ current_version_id: string }>(ctx.d1, "SELECT current_version_id FROM entries WHERE site_id = ? AND instance_id = ?", [ctx.site.id, item.instance_id]);
-            const plan = await saveDraft(ctx, { instance_id: item.instance_id ?? "", expected_version_id: entry?.current_version_id ?? "", fields: relations });
+            const plan = await saveDraft(ctx, { instance_id: instanceId, expected_version_id: entry?.current_version_id ?? "", fields: relate.input.fields });
             plan.statements.push(statement("UPDATE import_items SET version_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [plan.answer.current_version_id, ctx.site.id, job.id, item.seq]));
             events.push(...(await commitPlan(ctx, plan)).events);
+            findings.push(...policyFindings(item.seq, relate.results));
+            explain = undefined;
           }
-          if (record.published) {
-            const plan = await publishEntry(ctx, { instance_id: item.instance_id ?? "" });
+          if (publish) {
+            if (!publish.ok) throw publish.error;
+            const plan = await publishEntry(ctx, { instance_id: instanceId });
             plan.statements.push(mark(ctx, job, item.seq, "published"));
             const done = await commitPlan(ctx, plan);
             events.push(...done.events);
             purgeTags.push(...done.purgeTags);
+            findings.push(...policyFindings(item.seq, publish.results));
           } else await commit(ctx.d1, [mark(ctx, job, item.seq, "linked")]);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          findings.push({ item_seq: item.seq, code: "item_refused", message: error.message, details: { code: error.code } });
+          const refused = explain?.(error.toFailure()) ?? error;
+          findings.push({ item_seq: item.seq, code: "item_refused", message: refused.message, details: { code: refused.code, ...(refused.code.startsWith("plugin_policy") ? (refused.details ?? {}) : {}) } });
           await commit(ctx.d1, [mark(ctx, job, item.seq, "linked")]);
         }
       }
@@ -191,5 +233,8 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
   for (const o of others) findings.push({ item_seq: o.seq, code: "item_skipped", message: "Roles and media of an export are not imported by this version.", details: {} });
   const set = { state: remaining?.n === 0 ? ("done" as const) : ("writing" as const), items_done: Math.min(job.items_total, job.items_done + handled + others.length), findings_count: job.findings_count + findings.length };
   await commit(ctx.d1, [...others.map((o) => mark(ctx, job, o.seq, "skipped")), ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
+  // An enforcing policy not asked (or the policy budget spent): the progress so far is kept, the
+  // item waits staged, and the step answers the single write's refusal (advance again later).
+  if (paused) throw paused;
   return { job: movedJob(ctx, job, set), events, purgeTags };
 }

@@ -4,6 +4,7 @@ import { AppError } from "../../../errors";
 import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
 import { createEntry } from "../../lifecycle/create-entry";
 import { publishEntry } from "../../lifecycle/transitions";
+import { askImportWrite, policyFindings, policyTimeUp } from "../policies";
 import { findingStatements, type Finding } from "../findings";
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
@@ -161,8 +162,9 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
   const events: CommittedEvent[] = [];
   const purgeTags: string[] = [];
   const markers: CompiledQuery[] = [];
+  let paused: AppError | null = null;
   for (const item of batch) {
-    if (writes >= WRITE_STEP_ITEMS) break;
+    if (writes >= WRITE_STEP_ITEMS || policyTimeUp(ctx)) break;
     handled++;
     const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged'", [state, ctx.site.id, job.id, item.seq]);
     const kind = item.kind as MappedKind;
@@ -184,15 +186,34 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
     const payload = JSON.parse(item.payload) as WxrPost & WxrTerm;
     const slug = decisions.renames[String(item.seq)] ?? wantedSlug(item.kind, payload);
     const publish = kind === "category" || kind === "tag" || payload.status === "publish";
+    let values: { fields: Record<string, unknown>; dropped: string[] };
+    try {
+      values = await valuesOf(ctx, job, item, kind, target.plan);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      writes++;
+      findings.push(refusalFinding(item.seq, error, `Creating ${item.kind} ${item.source_key}`));
+      markers.push(mark("skipped"));
+      continue;
+    }
+    // The content policies are asked as the single create would ask them (imports/policies.ts).
+    const asked = await askImportWrite(ctx, "createEntry", { model_id: target.model.id, slug: slug === "" ? null : slug, fields: values.fields });
+    if (!asked.ok && asked.pause) {
+      // The item stays staged for the next step; this one ends here.
+      handled--;
+      paused = asked.error;
+      break;
+    }
     if (!publish && (payload.status === "private" || payload.status === "future")) {
       findings.push(finding(item.seq, "status_kept_as_draft", `A ${payload.status} WordPress item is imported as a draft.`, { status: payload.status }));
     }
+    const dropped = values.dropped;
     writes++;
     let created;
     try {
-      const { fields, dropped } = await valuesOf(ctx, job, item, kind, target.plan);
+      if (!asked.ok) throw asked.error;
       if (dropped.length > 0) findings.push(finding(item.seq, "rich_markup_dropped", "Markup the canonical rich text does not keep was left out of the content.", { field: target.plan.body, dropped }));
-      const plan = await createEntry(ctx, { model_id: target.model.id, slug: slug === "" ? null : slug, fields });
+      const plan = await createEntry(ctx, asked.input);
       const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
       plan.statements.push(
         guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),
@@ -209,14 +230,21 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       );
       created = await commitPlan(ctx, plan);
       events.push(...created.events);
+      findings.push(...policyFindings(item.seq, asked.results));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      findings.push(refusalFinding(item.seq, error, `Creating ${item.kind} ${item.source_key}`));
+      // Values a transform wrote and the create then refused: the transform was invalid (as for a single save).
+      const refused = (asked.ok ? asked.explain(error.toFailure()) : null) ?? error;
+      findings.push(refusalFinding(item.seq, refused, `Creating ${item.kind} ${item.source_key}`));
       markers.push(mark("skipped"));
       continue;
     }
     if (!publish) continue;
     try {
+      const allowed = await askImportWrite(ctx, "publish", { instance_id: created.answer.instance_id });
+      // A publication the policies refuse or cannot be asked about leaves the item a draft, reported.
+      if (!allowed.ok) throw allowed.error;
+      findings.push(...policyFindings(item.seq, allowed.results));
       const plan = await publishEntry(ctx, { instance_id: created.answer.instance_id });
       plan.statements.push(statement("UPDATE import_items SET state = 'published' WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, item.seq]));
       const published = await commitPlan(ctx, plan);
@@ -230,5 +258,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
   const more = handled < batch.length || staged.length > WRITE_STEP_SCAN;
   const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + handled, findings_count: job.findings_count + findings.length };
   await commit(ctx.d1, [...markers, ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
+  // An enforcing policy not asked (or the policy budget spent): progress kept, the step answers its refusal.
+  if (paused) throw paused;
   return { job: movedJob(ctx, job, set), events, purgeTags };
 }

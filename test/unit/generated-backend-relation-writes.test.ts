@@ -1,0 +1,42 @@
+/**
+ * The generated backend's relation writes without a batch runner (spec 3: 503
+ * relation_writes_unavailable): the emitted router (backend-template/src/runtime/router.ts) called
+ * with a Request, as the worker and the local server call it, but embedded without `batch`. The
+ * refusal comes before any database read, so the database is a stub that fails if touched.
+ * The rules with a runner are tested on both runtimes by test/node/generated-backend/relations.mjs.
+ */
+import { describe, expect, it } from "vitest";
+import { handle, type Backend } from "../../backend-template/src/runtime/router";
+import type { SiteSchema } from "../../backend-template/src/runtime/schema-types";
+
+const schema: SiteSchema = {
+  site: { id: "site1", slug: "demo", name: "Demo", languages: ["en"] },
+  models: [
+    {
+      api: "shelf",
+      pascal: "Shelf",
+      columns: [
+        { name: "id", type: "text", nullable: false, unique: true, private: false },
+        { name: "name", type: "text", nullable: true, unique: false, private: false },
+        { name: "created_at", type: "text", nullable: false, unique: false, private: false, system: true },
+        { name: "updated_at", type: "text", nullable: false, unique: false, private: false, system: true },
+      ],
+      uniques: [],
+      relations: [{ field: "books", toOne: false, hierarchy: false, oneOwner: true, localized: false, private: false, minItems: 0, targets: [{ model: "book", table: "shelf_books" }] }],
+    },
+  ],
+};
+
+const untouchable = new Proxy({}, { get: () => { throw new Error("the database was touched"); } }) as Backend["db"];
+const backend: Backend = { db: untouchable, schema, operations: {}, access: { version: 1, site: "site1", tokens: [] }, serviceToken: "service" };
+const send = (method: string, path: string, body: unknown) =>
+  handle(new Request(`http://backend.test${path}`, { method, headers: { authorization: "Bearer service", "content-type": "application/json" }, body: JSON.stringify(body) }), backend);
+
+describe("relation writes without a batch runner", () => {
+  it("PUT /relations/<field> and POST /with-relations answer 503 relation_writes_unavailable, writing nothing", async () => {
+    for (const answer of [await send("PUT", "/api/shelf/relations/books", { where: { id: "s1" }, set: ["b1"] }), await send("POST", "/api/shelf/with-relations", { data: { name: "x" }, relations: { books: ["b1"] } })]) {
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("relation_writes_unavailable");
+    }
+  });
+});
