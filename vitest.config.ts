@@ -141,6 +141,9 @@ async function fakePlugin(request: { url: string; method: string; headers: Heade
     if (canned.delay_ms) await sleep(canned.delay_ms);
     return jsonAnswer(canned.status, canned.body);
   }
+  const mediaSource = /\/media-sources\/[^/]+\/(items|resolve)$/.exec(url.pathname)?.[1];
+  if (mediaSource) return fakeMediaSource(mediaSource, JSON.parse(body || "{}") as Record<string, unknown>);
+  if (url.hostname === "files.example.test") return fakeSourceFile(url.pathname);
   const policy = /\/policies\/([^/]+)$/.exec(url.pathname)?.[1];
   if (policy) return fakePolicy(policy, JSON.parse(body || "{}") as { fields?: Record<string, unknown> });
   // An operation id starting with `echo` (`echo-entry`, `echo-archive`) answers like `echo`.
@@ -178,6 +181,39 @@ async function fakePlugin(request: { url: string; method: string; headers: Heade
     default:
       return jsonAnswer(404, { error: "no such route" });
   }
+}
+
+/** A 1×1 PNG: what every fake media source item's file is. */
+const SAMPLE_PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+
+/**
+ * The fake plugin's media sources (any source id): 30 images `img-1`…`img-30` titled "Sample n"
+ * ("Bad n" for n > 27), 24 a page, `q` matching titles, the cursor an offset; `resolve` names the
+ * file at `https://files.example.test/png/<n>` (`/exe/<n>` for the "Bad" ones: an executable);
+ * an unknown item is 404.
+ */
+function fakeMediaSource(route: string, sent: Record<string, unknown>) {
+  const items = Array.from({ length: 30 }, (_, i) => {
+    const n = i + 1;
+    return { id: `img-${n}`, title: n > 27 ? `Bad ${n}` : `Sample ${n}`, file_name: `sample-${n}.png`, kind: "image", size: SAMPLE_PNG.byteLength, thumbnail_url: `https://files.example.test/png/${n}`, attribution: `Photo ${n} by the demo` };
+  });
+  if (route === "items") {
+    const q = typeof sent.q === "string" ? sent.q.toLowerCase() : "";
+    const matching = items.filter((item) => item.title.toLowerCase().includes(q));
+    const offset = typeof sent.cursor === "string" ? Number(sent.cursor) : 0;
+    const page = matching.slice(offset, offset + 24);
+    return jsonAnswer(200, { items: page, next_cursor: offset + 24 < matching.length ? String(offset + 24) : null });
+  }
+  const item = items.find((x) => x.id === sent.item_id);
+  if (!item) return jsonAnswer(404, { error: "no such item" });
+  const n = item.id.slice(4);
+  return jsonAnswer(200, { item, url: `https://files.example.test/${item.title.startsWith("Bad") ? "exe" : "png"}/${n}` });
+}
+
+function fakeSourceFile(path: string) {
+  if (path.startsWith("/png/")) return new Response(SAMPLE_PNG, { status: 200, headers: { "content-type": "image/png" } });
+  if (path.startsWith("/exe/")) return new Response(new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00]), { status: 200, headers: { "content-type": "image/png" } });
+  return new Response("not found", { status: 404 });
 }
 
 /**

@@ -1578,6 +1578,118 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "list-media-sources",
+  "operationId": "listMediaSources",
+  "method": "GET",
+  "path": "/media/sources",
+  "summary": "Media sources offered by the site's active plugins holding media:source",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "list-media-source-items",
+  "operationId": "listMediaSourceItems",
+  "method": "GET",
+  "path": "/media/sources/{installationId}/{sourceId}/items",
+  "summary": "One page (at most 24) of a media source's items, asked of its plugin (5 s)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "installation-id",
+    "name": "installationId",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "source-id",
+    "name": "sourceId",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "q",
+    "name": "q",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "Search words, passed to the plugin"
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "next_cursor of the previous page"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "import-media-source-item",
+  "operationId": "importMediaSourceItem",
+  "method": "POST",
+  "path": "/media/sources/{installationId}/{sourceId}/import",
+  "summary": "Import a media source item into the library: copy stores its bytes after the upload's checks (200 reused when the bytes are held)",
+  "scope": "media:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "installation-id",
+    "name": "installationId",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "source-id",
+    "name": "sourceId",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "item-id",
+    "name": "item_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "mode",
+    "name": "mode",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "copy",
+     "reference"
+    ],
+    "required": true,
+    "description": "copy: the file's bytes are fetched and stored in the library like an upload; reference: one of the source's modes"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
   "command": "upload-media",
   "operationId": "uploadMedia",
   "method": "POST",

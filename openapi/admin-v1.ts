@@ -861,6 +861,11 @@ export interface AdminOperations {
         "mode": "validate" | "transform";
         "advisory"?: boolean;
       }>;
+      "media_sources"?: Array<{
+        "id": string;
+        "label": string;
+        "modes": Array<"copy" | "reference">;
+      }>;
       "events"?: Array<string>;
     };
     response: {

@@ -2080,6 +2080,96 @@ export interface ManageOperations {
       "replayed"?: true;
     };
   };
+  /** GET /api/manage/v1/media/sources — scope content:read */
+  listMediaSources: {
+    method: "GET";
+    path: "/api/manage/v1/media/sources";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "installation_id": string;
+        "plugin_id": string;
+        "plugin_name": string;
+        "source_id": string;
+        "label": string;
+        "modes": Array<"copy" | "reference">;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/media/sources/{installationId}/{sourceId}/items — scope content:read */
+  listMediaSourceItems: {
+    method: "GET";
+    path: "/api/manage/v1/media/sources/{installationId}/{sourceId}/items";
+    params: {
+      "installationId": string;
+      "sourceId": string;
+    };
+    query: {
+      "q"?: string;
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "title": string;
+        "file_name": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "size": number;
+        "thumbnail_url": string | null;
+        "attribution": string | null;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/manage/v1/media/sources/{installationId}/{sourceId}/import — scope media:write — needs Idempotency-Key */
+  importMediaSourceItem: {
+    method: "POST";
+    path: "/api/manage/v1/media/sources/{installationId}/{sourceId}/import";
+    params: {
+      "installationId": string;
+      "sourceId": string;
+    };
+    query: never;
+    body: {
+      "item_id": string;
+      "mode": "copy" | "reference";
+    };
+    response: {
+      "media": {
+        "id": string;
+        "kind": "image" | "document" | "audio" | "video" | "file";
+        "file_name": string;
+        "mime_type": string;
+        "byte_length": number;
+        "sha256": string;
+        "width": number | null;
+        "height": number | null;
+        "alt_texts": {
+          [key: string]: string;
+        };
+        "default_focal": {
+          "x": number;
+          "y": number;
+        } | null;
+        "loading": "eager" | "lazy";
+        "fetch_priority": "high" | "low" | "auto";
+        "folder_id": string | null;
+        "tags": Array<string>;
+        "credit": string | null;
+        "edited_from": string | null;
+        "revision": number;
+        "object_id": string;
+        "url": string;
+        "created_at": string;
+        "updated_at": string;
+      };
+      "reused"?: true;
+      "replayed"?: boolean;
+    };
+  };
   /** POST /api/manage/v1/media — scope media:write — needs Idempotency-Key */
   uploadMedia: {
     method: "POST";
@@ -5309,6 +5399,9 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   launchPluginContentAction: { method: "POST", path: "/api/manage/v1/plugins/{id}/content-actions/{action}/entries/{instance_id}/launch" },
   listPluginOperations: { method: "GET", path: "/api/manage/v1/plugins/operations" },
   invokePluginOperation: { method: "POST", path: "/api/manage/v1/plugins/{id}/operations/{operation}/invoke" },
+  listMediaSources: { method: "GET", path: "/api/manage/v1/media/sources" },
+  listMediaSourceItems: { method: "GET", path: "/api/manage/v1/media/sources/{installationId}/{sourceId}/items" },
+  importMediaSourceItem: { method: "POST", path: "/api/manage/v1/media/sources/{installationId}/{sourceId}/import" },
   uploadMedia: { method: "POST", path: "/api/manage/v1/media" },
   getMedia: { method: "GET", path: "/api/manage/v1/media/{id}" },
   listMedia: { method: "GET", path: "/api/manage/v1/media" },

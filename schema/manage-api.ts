@@ -15,6 +15,7 @@ import { mediaFolderRoutes } from "./manage-media-folders";
 import { mediaReplaceRoutes } from "./manage-media-replace";
 import { mediaOriginalRoutes } from "./manage-media-originals";
 import { mediaUsageRoutes } from "./manage-media-usage";
+import { mediaSourceRoutes } from "./manage-media-sources";
 import { importRoutes } from "./manage-imports";
 import { exportRoutes } from "./manage-exports";
 import { relatedFromRoutes } from "./manage-related-from";
@@ -64,5 +65,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...releaseRoutes, ...recoveryRoutes, ...redirectRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaSourceRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...releaseRoutes, ...recoveryRoutes, ...redirectRoutes],
 };

@@ -123,6 +123,21 @@ const Operation = v.strictObject({
  */
 const ContentPolicy = v.strictObject({ id: localId, label, mode: v.picklist(CONTENT_POLICY_MODES), advisory: v.optional(v.boolean(), false) });
 
+/** How a media source's item may come into the library (docs/media.md, "Media sources"). */
+export const MEDIA_SOURCE_MODES = ["copy", "reference"] as const;
+export type MediaSourceMode = (typeof MEDIA_SOURCE_MODES)[number];
+
+/**
+ * A media source (spec 2 "Plugin items"; docs/media.md, "Media sources"): a library of files the
+ * plugin offers to the site's media library, by copy (the bytes come into the site's storage)
+ * and/or by reference. Offered only while the plugin holds `media:source`.
+ */
+const MediaSource = v.strictObject({
+  id: localId,
+  label,
+  modes: v.pipe(v.array(v.picklist(MEDIA_SOURCE_MODES)), v.minLength(1), v.maxLength(2), v.check((items) => distinct(items), "modes must be unique")),
+});
+
 export const PluginManifestSchema = v.pipe(
   v.strictObject({
     id: v.pipe(v.string(), v.regex(ID_PATTERN, "expected a plugin id matching ^[a-z][a-z0-9-]{1,63}$")),
@@ -139,6 +154,7 @@ export const PluginManifestSchema = v.pipe(
     content_actions: v.optional(v.pipe(v.array(ContentAction), v.maxLength(50), v.check((items) => distinct(items.map((x) => x.id)), "action ids must be unique")), []),
     operations: v.optional(v.pipe(v.array(Operation), v.maxLength(50), v.check((items) => distinct(items.map((x) => x.id)), "operation ids must be unique")), []),
     content_policies: v.optional(v.pipe(v.array(ContentPolicy), v.maxLength(20), v.check((items) => distinct(items.map((x) => x.id)), "policy ids must be unique")), []),
+    media_sources: v.optional(v.pipe(v.array(MediaSource), v.maxLength(20), v.check((items) => distinct(items.map((x) => x.id)), "media source ids must be unique")), []),
     events: v.optional(
       v.pipe(v.array(v.pipe(v.string(), v.maxLength(100), v.regex(EVENT_PATTERN, "expected an event name such as entry.published"))), v.maxLength(50), v.check((items) => distinct(items), "events must be unique")),
       [],
@@ -148,6 +164,7 @@ export const PluginManifestSchema = v.pipe(
     (m) => m.operations.every((op) => op.capabilities.every((c) => m.capabilities.includes(c))),
     "an operation may only use capabilities the manifest requests",
   ),
+  v.check((m) => m.media_sources.length === 0 || m.capabilities.includes("media:source"), "media sources need the media:source capability"),
 );
 
 export type PluginManifest = v.InferOutput<typeof PluginManifestSchema>;

@@ -1,7 +1,8 @@
 /**
  * End to end against `wrangler dev` and the real demo plugin process (examples/plugin/server.mjs,
  * started by the dev server as `npm start` starts it): plugin operations (spec 2 rules 12–13,
- * docs/plugin-operations.md) and content policies (rule 14, docs/plugin-policies.md).
+ * docs/plugin-operations.md), content policies (rule 14, docs/plugin-policies.md) and the demo's
+ * media source (docs/media.md, "Media sources of plugins").
  * Run: npm run test:e2e -- test/e2e/plugin-operations.test.mjs
  */
 import assert from "node:assert/strict";
@@ -175,6 +176,29 @@ describe("demo plugin operations", () => {
     const unknown = await manage("POST", "/plugins/no-such-plugin/operations/word-count/invoke", {});
     assert.equal(unknown.status, 404, unknown.text);
     assert.equal(json(unknown).error.code, "not_found");
+  });
+});
+
+describe("demo plugin media source", () => {
+  it("lists sample-images, searches its items and imports one by copy into the library", { timeout: 60_000 }, async () => {
+    const sources = await manage("GET", "/media/sources");
+    assert.equal(sources.status, 200, sources.text);
+    assert.deepEqual(
+      json(sources).data.filter((s) => s.plugin_id === "demo-helper").map((s) => [s.source_id, s.modes]),
+      [["sample-images", ["copy"]]],
+    );
+    const items = await manage("GET", "/media/sources/demo-helper/sample-images/items?q=image%201");
+    assert.equal(items.status, 200, items.text);
+    const found = json(items).data;
+    assert.ok(found.length > 0 && found.length <= 24, items.text);
+    assert.ok(found.every((i) => i.title.includes("image 1") && i.kind === "image"), items.text);
+    const imported = await manage("POST", "/media/sources/demo-helper/sample-images/import", { item_id: found[0].id, mode: "copy" });
+    assert.ok(imported.status === 201 || imported.status === 200, imported.text);
+    const media = json(imported).media;
+    assert.equal(media.mime_type, "image/png");
+    assert.equal(media.file_name, found[0].file_name);
+    const read = await manage("GET", `/media/${media.id}`);
+    assert.equal(read.status, 200, read.text);
   });
 });
 

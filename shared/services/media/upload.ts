@@ -20,6 +20,10 @@ export interface UploadMediaInput extends StoredFile {
   folder_id?: string | null;
   edited_from?: string;
   on_duplicate: OnDuplicate;
+  /** The item's credit (a media source's attribution); else none. */
+  credit?: string | null;
+  /** The plugin media source the file was imported from (docs/media.md, "Media sources"): kept in the audit row. */
+  imported_from?: { installation_id: string; source_id: string; item_id: string };
 }
 
 export interface UploadMediaAnswer {
@@ -85,7 +89,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     fetch_priority: "auto",
     folder_id: input.folder_id !== undefined ? input.folder_id : await inheritedFolder(ctx, source?.folder_id ?? null),
     tags: source?.tags ?? "[]",
-    credit: null,
+    credit: input.credit ?? null,
     edited_from: source?.id ?? null,
     created_by: ctx.actor.id,
     revision: 0,
@@ -97,7 +101,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
     events: [{ name: "media.uploaded", payload: { media_id: row.id, kind: row.kind, edited_from: row.edited_from } }],
     purgeTags: [],
-    audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from } },
+    audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from, ...(input.imported_from ? { imported_from: input.imported_from } : {}) } },
     status: 201,
   };
 }

@@ -10,6 +10,7 @@ import * as mediaFolders from "./media-folders";
 import * as mediaEdits from "./media-edits";
 import * as mediaReplace from "./media-replace";
 import * as mediaOriginals from "./media-originals";
+import * as mediaSources from "./media-sources";
 import * as mediaUsage from "./media-usage";
 import * as modelProposals from "./model-proposals";
 import * as models from "./models";
@@ -48,6 +49,10 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   takeOverEditing: editing.takeOverEditing,
   listRichBlocks: plugins.listRichBlocks,
   listPluginOperations: pluginOperations.listPluginOperations,
+  // Media sources of plugins (docs/media.md, "Media sources").
+  listMediaSources: mediaSources.listMediaSources,
+  listMediaSourceItems: mediaSources.listMediaSourceItems,
+  importMediaSourceItem: mediaSources.importMediaSourceItem,
   invokePluginOperation: pluginOperations.invokePluginOperation,
   listModels: models.listModels,
   getModel: models.getModel,

@@ -1,0 +1,60 @@
+import type * as v from "valibot";
+import type { ImportMediaSourceItemBody, MediaSourceItemsQuery } from "../../../schema/manage-media-sources";
+import { sha256Hex } from "../../../shared/crypto/digest";
+import { AppError } from "../../../shared/errors";
+import { newId } from "../../../shared/ids";
+import { inspectMedia } from "../../../shared/services/media/inspect";
+import { newObjectKey } from "../../../shared/services/media/object-keys";
+import { assertMayUpload } from "../../../shared/services/media/upload";
+import { cleanFileName, uploadCommandInput } from "../../../shared/services/media/upload-fields";
+import { fetchSourceFile } from "../../../shared/services/plugins/media-source-file";
+import { findMediaSource, listMediaSources as sourcesOf, listSourceItems, resolveSourceItem } from "../../../shared/services/plugins/media-sources";
+import { json } from "../../http/respond";
+import type { ManageCall } from "../context";
+import { storeThenCommand } from "./media";
+
+/** Media sources of plugins (docs/media.md, "Media sources"; spec 2). */
+
+/** GET /media/sources. */
+export async function listMediaSources(call: ManageCall): Promise<Response> {
+  return json({ data: await sourcesOf(call.ctx) });
+}
+
+/** GET /media/sources/{installationId}/{sourceId}/items?q=&cursor=: one page asked of the plugin. */
+export async function listMediaSourceItems(call: ManageCall): Promise<Response> {
+  const found = await findMediaSource(call.ctx, call.params.installationId ?? "", call.params.sourceId ?? "");
+  const q = call.query as v.InferOutput<typeof MediaSourceItemsQuery>;
+  return json(await listSourceItems(call.env, found, { q: q.q ?? null, cursor: q.cursor ?? null }, Date.now()));
+}
+
+/**
+ * POST /media/sources/{installationId}/{sourceId}/import `{ item_id, mode }`. Copy: the plugin
+ * names the item's file, whose bytes are fetched (outbound address policy, 32 MiB, 30 s), judged by
+ * the upload's own checks and stored through the upload's store-then-command path — one batch
+ * with its answer (spec 2 idempotency rule 3). A file the site already holds is reused (200).
+ */
+export async function importMediaSourceItem(call: ManageCall): Promise<Response> {
+  // Authorise before asking the plugin or storing anything; the object asks again inside the write.
+  assertMayUpload(call.ctx);
+  const body = call.body as v.InferOutput<typeof ImportMediaSourceItemBody>;
+  const found = await findMediaSource(call.ctx, call.params.installationId ?? "", call.params.sourceId ?? "");
+  if (!found.source.modes.includes(body.mode)) {
+    throw new AppError("invalid_request", `This media source offers ${found.source.modes.join(" and ")} only.`, { field: "mode", modes: found.source.modes });
+  }
+  if (body.mode === "reference") {
+    throw new AppError("invalid_request", "Importing by reference is not available yet; import by copy.", { field: "mode", modes: ["copy"] });
+  }
+  const resolved = await resolveSourceItem(call.env, found, body.item_id, body.mode, Date.now());
+  const file = await fetchSourceFile(call.env, resolved.url);
+  const claims = { fileName: cleanFileName(resolved.item.file_name), declaredType: file.contentType };
+  const inspected = await inspectMedia(file.bytes, claims, call.site.settings.media.allowed);
+  const sha256 = await sha256Hex(file.bytes);
+  const mediaId = newId("med");
+  const stored = newObjectKey(call.site.id, mediaId);
+  const input = uploadCommandInput({ mediaId, objectKey: stored.objectKey }, { byteLength: file.bytes.byteLength, sha256 }, inspected, { claims, on_duplicate: "use_existing" });
+  return storeThenCommand(call, { ...stored, bytes: file.bytes, sha256, mimeType: inspected.mimeType }, "uploadMedia", {
+    ...input,
+    credit: resolved.item.attribution,
+    imported_from: { installation_id: found.row.id, source_id: found.source.source_id, item_id: resolved.item.id },
+  });
+}
