@@ -3469,6 +3469,307 @@ const COMMANDS = [
   "hasBody": false
  },
  {
+  "command": "list-pages",
+  "operationId": "listPages",
+  "method": "GET",
+  "path": "/pages",
+  "summary": "The site's pages in one language with their parents and paths, by path",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "lang",
+    "name": "lang",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-page",
+  "operationId": "getPage",
+  "method": "GET",
+  "path": "/pages/{id}",
+  "summary": "One page's current draft with its parent and path",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "save-page",
+  "operationId": "savePage",
+  "method": "POST",
+  "path": "/pages",
+  "summary": "The page editor's save: creates the page (201, created: true) or saves its draft (200, created: false) in one write; a replay answers created: false",
+  "scope": "pages:write",
+  "keyed": true,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The page (an instance id of the page model) whose draft is saved; absent: a new page"
+   },
+   {
+    "flag": "lang",
+    "name": "lang",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "A new page's language (default: the site's); an update keeps the page's"
+   },
+   {
+    "flag": "slug",
+    "name": "slug",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The page's own path segment (default for a new page: made from its title)"
+   },
+   {
+    "flag": "parent-id",
+    "name": "parent_id",
+    "in": "body",
+    "type": "string",
+    "nullable": true,
+    "required": false
+   },
+   {
+    "flag": "expected-version-id",
+    "name": "expected_version_id",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "The draft version the editor started from; a save over a newer one is 409 version_conflict"
+   }
+  ],
+  "bodyOnly": [
+   "fields"
+  ],
+  "hasBody": true
+ },
+ {
+  "command": "list-comments",
+  "operationId": "listComments",
+  "method": "GET",
+  "path": "/comments",
+  "summary": "The site's comments, newest first, on models the caller may read",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "pending",
+     "approved",
+     "rejected",
+     "spam"
+    ],
+    "required": false
+   },
+   {
+    "flag": "entry-id",
+    "name": "entry_id",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "An item's instance id or translation group id"
+   },
+   {
+    "flag": "cursor",
+    "name": "cursor",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false
+   },
+   {
+    "flag": "limit",
+    "name": "limit",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "required": false,
+    "description": "1 to 100; default 50"
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "moderate-comment",
+  "operationId": "moderateComment",
+  "method": "POST",
+  "path": "/comments/{id}/moderate",
+  "summary": "Approve, reject or mark a comment as spam; moderating it to the state it has (a repeat after commit) is 409 conflict with the comment as it is",
+  "scope": "content:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "status",
+    "name": "status",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "approved",
+     "rejected",
+     "spam"
+    ],
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": true
+ },
+ {
+  "command": "delete-comment",
+  "operationId": "deleteComment",
+  "method": "DELETE",
+  "path": "/comments/{id}",
+  "summary": "Delete a comment for good; a repeat is 404 not_found",
+  "scope": "content:trash",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-comment-settings",
+  "operationId": "getCommentSettings",
+  "method": "GET",
+  "path": "/settings/comments",
+  "summary": "The site's comment settings",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "put-comment-settings",
+  "operationId": "putCommentSettings",
+  "method": "PUT",
+  "path": "/settings/comments",
+  "summary": "Replace the site's comment settings (docs/comments.md)",
+  "scope": "settings:write",
+  "keyed": true,
+  "destructive": true,
+  "flags": [
+   {
+    "flag": "enabled",
+    "name": "enabled",
+    "in": "body",
+    "type": "boolean",
+    "nullable": false,
+    "required": true,
+    "description": "Readers may post (the public comment routes answer 404 while off)"
+   },
+   {
+    "flag": "moderation",
+    "name": "moderation",
+    "in": "body",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "pending",
+     "approved"
+    ],
+    "required": true,
+    "description": "Where a new comment starts: pending (a moderator approves it) or approved"
+   },
+   {
+    "flag": "difficulty",
+    "name": "difficulty",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true,
+    "description": "Proof-of-work: leading zero bits of SHA-256(challenge:nonce); 18 takes a browser about a quarter second"
+   },
+   {
+    "flag": "max-length",
+    "name": "max_length",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true,
+    "description": "Longest comment body, in characters"
+   },
+   {
+    "flag": "per-hour",
+    "name": "per_hour",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true,
+    "description": "Comments one client address may post per hour"
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": false
+   }
+  ],
+  "bodyOnly": [
+   "model_ids"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "put-site-chrome",
   "operationId": "putSiteChrome",
   "method": "PUT",

@@ -4143,6 +4143,312 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/pages — scope content:read */
+  listPages: {
+    method: "GET";
+    path: "/api/manage/v1/pages";
+    params: never;
+    query: {
+      "lang"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "lang": string;
+        "slug": string | null;
+        "label": string | null;
+        "parent_id": string | null;
+        "path": string | null;
+        "current_version_id": string | null;
+        "published_version_id": string | null;
+        "updated_at": string;
+      }>;
+    };
+  };
+  /** GET /api/manage/v1/pages/{id} — scope content:read */
+  getPage: {
+    method: "GET";
+    path: "/api/manage/v1/pages/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "instance_id": string;
+      "primary_instance_id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "model_slug": string;
+      "lang": string;
+      "slug": string | null;
+      "label": string | null;
+      "current_version_id": string | null;
+      "published_version_id": string | null;
+      "published_at": string | null;
+      "owner_id": string | null;
+      "trashed_at": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "workflow": {
+        "state": string;
+        "revision": number;
+        "transitions": Array<{
+          "to": string;
+          "kind": "publish" | "unpublish" | "move";
+        }>;
+      };
+      "fields": {
+        [key: string]: unknown;
+      };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
+      "replayed"?: boolean;
+      "parent_id": string | null;
+      "path": string | null;
+      "created"?: boolean;
+    };
+  };
+  /** POST /api/manage/v1/pages — scope pages:write — needs Idempotency-Key */
+  savePage: {
+    method: "POST";
+    path: "/api/manage/v1/pages";
+    params: never;
+    query: never;
+    body: {
+      "id"?: string;
+      "lang"?: string;
+      "slug"?: string;
+      "parent_id"?: string | null;
+      "expected_version_id"?: string;
+      "fields"?: {
+        [key: string]: null | string | {
+          "model": string;
+          "id": string;
+        } | Array<string | {
+          "model": string;
+          "id": string;
+        }> | {
+          "set": null | string | {
+            "model": string;
+            "id": string;
+          } | Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "replace"?: boolean;
+        } | {
+          "connect"?: Array<string | {
+            "model": string;
+            "id": string;
+          } | {
+            "model"?: string;
+            "id": string;
+            "position"?: {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "disconnect"?: Array<string | {
+            "model": string;
+            "id": string;
+          }>;
+          "move"?: Array<{
+            "model"?: string;
+            "id": string;
+            "position": {
+              "before": string;
+            } | {
+              "after": string;
+            } | {
+              "start": true;
+            } | {
+              "end": true;
+            };
+          }>;
+          "replace"?: boolean;
+        } | unknown;
+      };
+    };
+    response: {
+      "instance_id": string;
+      "primary_instance_id": string;
+      "translation_group_id": string;
+      "model_id": string;
+      "model_slug": string;
+      "lang": string;
+      "slug": string | null;
+      "label": string | null;
+      "current_version_id": string | null;
+      "published_version_id": string | null;
+      "published_at": string | null;
+      "owner_id": string | null;
+      "trashed_at": string | null;
+      "created_at": string;
+      "updated_at": string;
+      "workflow": {
+        "state": string;
+        "revision": number;
+        "transitions": Array<{
+          "to": string;
+          "kind": "publish" | "unpublish" | "move";
+        }>;
+      };
+      "fields": {
+        [key: string]: unknown;
+      };
+      "warnings"?: Array<{
+        "code": "rich_markup_dropped";
+        "path": string;
+        "dropped": Array<string>;
+      }>;
+      "schedules"?: Array<{
+        "id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+        "state": string;
+        "outcome_code": string | null;
+      }>;
+      "replayed"?: boolean;
+      "parent_id": string | null;
+      "path": string | null;
+      "created"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/comments — scope content:read */
+  listComments: {
+    method: "GET";
+    path: "/api/manage/v1/comments";
+    params: never;
+    query: {
+      "status"?: "pending" | "approved" | "rejected" | "spam";
+      "entry_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "model_id": string;
+        "translation_group_id": string;
+        "instance_id": string;
+        "lang": string;
+        "author_name": string;
+        "body": string;
+        "status": "pending" | "approved" | "rejected" | "spam";
+        "revision": number;
+        "moderated_by": string | null;
+        "moderated_at": string | null;
+        "created_at": string;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/manage/v1/comments/{id}/moderate — scope content:write — needs Idempotency-Key */
+  moderateComment: {
+    method: "POST";
+    path: "/api/manage/v1/comments/{id}/moderate";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "status": "approved" | "rejected" | "spam";
+    };
+    response: {
+      "id": string;
+      "model_id": string;
+      "translation_group_id": string;
+      "instance_id": string;
+      "lang": string;
+      "author_name": string;
+      "body": string;
+      "status": "pending" | "approved" | "rejected" | "spam";
+      "revision": number;
+      "moderated_by": string | null;
+      "moderated_at": string | null;
+      "created_at": string;
+    };
+  };
+  /** DELETE /api/manage/v1/comments/{id} — scope content:trash — needs Idempotency-Key */
+  deleteComment: {
+    method: "DELETE";
+    path: "/api/manage/v1/comments/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "deleted": true;
+    };
+  };
+  /** GET /api/manage/v1/settings/comments — scope content:read */
+  getCommentSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/comments";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "comments": {
+        "enabled": boolean;
+        "model_ids": Array<string>;
+        "moderation": string;
+        "difficulty": number;
+        "max_length": number;
+        "per_hour": number;
+      };
+      "revision": number;
+    };
+  };
+  /** PUT /api/manage/v1/settings/comments — scope settings:write — needs Idempotency-Key */
+  putCommentSettings: {
+    method: "PUT";
+    path: "/api/manage/v1/settings/comments";
+    params: never;
+    query: never;
+    body: {
+      "enabled": boolean;
+      "model_ids": Array<string>;
+      "moderation": "pending" | "approved";
+      "difficulty": number;
+      "max_length": number;
+      "per_hour": number;
+      "expected_revision"?: number;
+    };
+    response: {
+      "comments": {
+        "enabled": boolean;
+        "model_ids": Array<string>;
+        "moderation": string;
+        "difficulty": number;
+        "max_length": number;
+        "per_hour": number;
+      };
+      "revision": number;
+      "replayed"?: boolean;
+    };
+  };
   /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
   putSiteChrome: {
     method: "PUT";
@@ -5420,6 +5726,14 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getMenu: { method: "GET", path: "/api/manage/v1/menus/{name}" },
   putMenu: { method: "PUT", path: "/api/manage/v1/menus/{name}" },
   deleteMenu: { method: "DELETE", path: "/api/manage/v1/menus/{name}" },
+  listPages: { method: "GET", path: "/api/manage/v1/pages" },
+  getPage: { method: "GET", path: "/api/manage/v1/pages/{id}" },
+  savePage: { method: "POST", path: "/api/manage/v1/pages" },
+  listComments: { method: "GET", path: "/api/manage/v1/comments" },
+  moderateComment: { method: "POST", path: "/api/manage/v1/comments/{id}/moderate" },
+  deleteComment: { method: "DELETE", path: "/api/manage/v1/comments/{id}" },
+  getCommentSettings: { method: "GET", path: "/api/manage/v1/settings/comments" },
+  putCommentSettings: { method: "PUT", path: "/api/manage/v1/settings/comments" },
   putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
   putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },

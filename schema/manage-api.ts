@@ -28,6 +28,8 @@ import { settingsRoutes } from "./manage-settings";
 import { corsRoutes } from "./manage-cors";
 import { savedQueryRoutes } from "./manage-saved-queries";
 import { menuRoutes } from "./manage-menus";
+import { pageRoutes } from "./manage-pages";
+import { commentRoutes } from "./manage-comments";
 import { siteChromeRoutes } from "./manage-site-chrome";
 import { accessRuleRoutes } from "./manage-access-rules";
 
@@ -63,5 +65,5 @@ export const manageSurface: Surface = {
   // A site the operators suspended (docs/operations-api.md): every operation, after the credential.
   callerErrors: ["site_suspended"],
   security: { name: "managementCredential", scheme: { type: "http", scheme: "bearer", description: "dwm_… management credential" } },
-  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaSourceRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...releaseRoutes, ...recoveryRoutes, ...redirectRoutes],
+  routes: [...siteRoutes, ...entryRoutes, ...relatedFromRoutes, ...editingRoutes, ...modelProposalRoutes, ...modelRoutes, ...proposalRoutes, ...roleRoutes, ...settingsRoutes, ...pluginRoutes, ...mediaSourceRoutes, ...mediaRoutes, ...mediaEditRoutes, ...mediaFolderRoutes, ...mediaReplaceRoutes, ...mediaOriginalRoutes, ...mediaUsageRoutes, ...generatedBackendRoutes, ...importRoutes, ...exportRoutes, ...corsRoutes, ...savedQueryRoutes, ...menuRoutes, ...pageRoutes, ...commentRoutes, ...siteChromeRoutes, ...accessRuleRoutes, ...trashRoutes, ...bulkRoutes, ...scheduleRoutes, ...releaseRoutes, ...recoveryRoutes, ...redirectRoutes],
 };

@@ -25,8 +25,7 @@ export const Workflow = v.pipe(
 );
 
 /** An entry (one language instance) as management reads and writes answer it. */
-export const Entry = v.pipe(
-  v.object({
+export const EntryObject = v.object({
     instance_id: v.string(),
     primary_instance_id: v.string(),
     translation_group_id: v.string(),
@@ -57,9 +56,8 @@ export const Entry = v.pipe(
       ),
     ),
     replayed: v.optional(v.boolean()),
-  }),
-  v.title("Entry"),
-);
+  });
+export const Entry = v.pipe(EntryObject, v.title("Entry"));
 
 const EntryPath = v.strictObject({ id: Id });
 const Version = v.pipe(

@@ -127,6 +127,19 @@ const SiteChromeOut = v.pipe(
   v.title("SiteChrome"),
 );
 
+/** An approved comment as the public API serves it (docs/comments.md). */
+const PublicComment = v.pipe(v.strictObject({ id: v.string(), author_name: v.string(), body: v.string(), locale: v.string(), created_at: v.string() }), v.title("PublicComment"));
+
+/** A page of the public page tree (GET /v1/_pages). */
+const PublicPageNode = v.pipe(
+  v.strictObject({ id: v.string(), slug: v.nullable(v.string()), title: v.nullable(v.string()), locale: v.string(), path: v.string(), parent_id: v.pipe(v.nullable(v.string()), v.description("The parent page's translation group id")) }),
+  v.title("PublicPageNode"),
+);
+const PublicPagePlace = v.pipe(
+  v.strictObject({ path: v.string(), parent_id: v.nullable(v.string()), breadcrumbs: v.array(v.strictObject({ id: v.string(), title: v.nullable(v.string()), path: v.string() })) }),
+  v.title("PublicPagePlace"),
+);
+
 const Locale = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
 const ModelPath = v.strictObject({ model: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) });
 
@@ -278,6 +291,73 @@ export const publicSurface: Surface = {
       params: v.strictObject({ name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,63}$/)) }),
       query: v.strictObject({ locale: v.optional(Locale) }),
       response: v.strictObject({ data: v.strictObject({ name: v.string(), locale: v.string(), items: v.array(PublicMenuItem) }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listPages",
+      method: "get",
+      path: "/v1/_pages",
+      summary: "The published pages in one language with their paths (docs/pages.md): each page in the first language of the chain it is published in; a page under an unpublished parent is left out",
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({ data: v.array(PublicPageNode) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getPageByPath",
+      method: "get",
+      path: "/v1/_pages/resolve",
+      summary: "The published page at a path (/about/team), as GET /v1/page/{slug} answers it, with its place in the tree (docs/pages.md)",
+      query: v.strictObject({ path: v.pipe(v.string(), v.description("/ then the slugs from the top page down")), locale: v.optional(Locale) }),
+      response: v.strictObject({ data: PublicItem, page: PublicPagePlace }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "getCommentChallenge",
+      method: "get",
+      path: "/v1/_comments/challenge",
+      summary: "A proof-of-work challenge for one comment (docs/comments.md): find a nonce (1 to 64 letters and digits) such that SHA-256(challenge + \":\" + nonce) starts with `difficulty` zero bits; 404 while comments are off",
+      response: v.strictObject({ data: v.strictObject({ challenge: v.string(), difficulty: v.number(), expires_at: v.string() }) }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "listComments",
+      method: "get",
+      path: "/v1/{model}/{slug}/comments",
+      summary: "Approved comments of a published item, oldest first (docs/comments.md); 404 when the model takes no comments",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale), limit: v.optional(v.pipe(v.string(), v.regex(PUBLIC_LIMIT), v.description("default 50; more than 100 gives 100"))), cursor: v.optional(v.string()) }),
+      response: v.strictObject({ data: v.array(PublicComment), page: Page }),
+      errors: ["invalid_request", "not_found"],
+    },
+    {
+      operationId: "postComment",
+      method: "post",
+      path: "/v1/{model}/{slug}/comments",
+      summary: "A reader's comment on a published item (docs/comments.md): a solved challenge of GET /v1/_comments/challenge, used once; stored pending unless the site publishes comments at once; rate-limited per client address",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      body: v.strictObject({ author_name: v.pipe(v.string(), v.minLength(1), v.maxLength(80)), body: v.pipe(v.string(), v.minLength(1), v.description("at most the site's max_length characters; line breaks kept")), challenge: v.string(), nonce: v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,64}$/)) }),
+      status: 201,
+      response: v.strictObject({ data: v.strictObject({ id: v.string(), status: v.picklist(["pending", "approved"]), created_at: v.string() }) }),
+      errors: ["invalid_request", "not_found", "comment_challenge_invalid", "rate_limited", "payload_too_large"],
+    },
+    {
+      operationId: "getItemSeo",
+      method: "get",
+      path: "/v1/{model}/{slug}/seo",
+      summary: "An item's SEO for a page head (docs/site-chrome.md, \"Per-item SEO\"): its own seo component (title, description, share_image, noindex) merged over the site's SEO defaults of the language",
+      params: v.strictObject({ model: v.string(), slug: v.string() }),
+      query: v.strictObject({ locale: v.optional(Locale) }),
+      response: v.strictObject({
+        data: v.strictObject({
+          locale: v.string(),
+          title: v.pipe(v.string(), v.description("The title template with the item's SEO title (else its title) in place of %s")),
+          description: v.nullable(v.string()),
+          share_image: ChromeMedia,
+          noindex: v.boolean(),
+          canonical_path: v.pipe(v.nullable(v.string()), v.description("From the model's site_path; null without one")),
+        }),
+      }),
       errors: ["invalid_request", "not_found"],
     },
     {

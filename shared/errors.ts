@@ -35,8 +35,14 @@ export const ERROR_STATUS = {
   invitation_not_found: 404,
   saved_query_not_found: 404,
   menu_not_found: 404,
+  // Pages (docs/pages.md): the site has no model with slug "page".
+  page_model_missing: 404,
   method_not_allowed: 405,
   version_conflict: 409,
+  // Comments (docs/comments.md): a moderation repeated after it committed (spec 2 rule 4), with the comment as it is.
+  conflict: 409,
+  // Comments: a proof-of-work challenge not signed here, expired, unsolved, or used already.
+  comment_challenge_invalid: 400,
   workflow_conflict: 409,
   dependent_content: 409,
   // The generated backend (docs/generated-backend.md): `problems` lists every reason.

@@ -59,7 +59,7 @@ async function dispatchPublic(request: Request, env: Env, ctx: ExecutionContext,
   const hit = pathname.startsWith(MEDIA_PATH_PREFIX) ? undefined : await cachedAnswer(request, cacheMaxAge(env));
   const site = await siteForRequest(request, env);
   if (hit) return site ? withCorsHeaders(hit, request, env, site) : hit;
-  if (site && isPreflight(request) && (await isPublicRoute(request.url))) return answerPreflight(request, env, site, requestId);
+  if (site && isPreflight(request) && (await isPublicRoute(request.url))) return answerPreflight(request, env, site, requestId, await isPublicRoute(request.url, "POST"));
   let answer: Response;
   try {
     answer = await handlePublic(request, env, ctx, site);

@@ -21,6 +21,8 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/media", screen: lazyScreen(() => import("./screens/media-library")) },
   { pattern: "/sites/:site/people", screen: lazyScreen(() => import("./screens/people")) },
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
+  { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
+  { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

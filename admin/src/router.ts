@@ -49,6 +49,8 @@ export const paths = {
   media: (site: string) => `/sites/${encodeURIComponent(site)}/media`,
   people: (site: string) => `/sites/${encodeURIComponent(site)}/people`,
   sourcePublishing: (site: string) => `/sites/${encodeURIComponent(site)}/settings/source`,
+  pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
+  comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -10,6 +10,9 @@ import * as siteSettings from "../../shared/services/settings";
 import { putCorsSettings } from "../../shared/services/cors/cors-settings";
 import * as savedQueries from "../../shared/services/saved-queries/saved-queries";
 import * as menus from "../../shared/services/menus/menus";
+import { savePage } from "../../shared/services/pages/save-page";
+import * as comments from "../../shared/services/comments/comments";
+import { putCommentSettings } from "../../shared/services/comments/comment-settings-write";
 import * as siteChrome from "../../shared/services/site-chrome/chrome-writes";
 import { putAccessRules } from "../../shared/services/access-rules/access-rules";
 import { uploadMedia } from "../../shared/services/media/upload";
@@ -61,6 +64,13 @@ export const COMMANDS = {
   // Menus (docs/menus.md): the plan answers 201 when it creates the menu.
   putMenu: { build: menus.putMenu, status: 200 },
   deleteMenu: { build: menus.deleteMenu, status: 200 },
+  // Pages (docs/pages.md): the plan answers 201 when it creates the page.
+  savePage: { build: savePage, status: 200 },
+  // Comments (docs/comments.md): the public post (201), moderation and deletes (run again when repeated, spec 2 rule 4), settings.
+  postComment: { build: comments.postComment, status: 201 },
+  moderateComment: { build: comments.moderateComment, status: 200 },
+  deleteComment: { build: comments.deleteComment, status: 200 },
+  putCommentSettings: { build: putCommentSettings, status: 200 },
   // Site Chrome, SEO and robots (docs/site-chrome.md).
   putSiteChrome: { build: siteChrome.putSiteChrome, status: 200 },
   putSeoSettings: { build: siteChrome.putSeoSettings, status: 200 },

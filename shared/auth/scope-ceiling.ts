@@ -28,7 +28,7 @@ export const SCOPE_CEILING: Readonly<Record<Scope, ScopeGrant>> = {
   "content:read": { models: ["read"], system: [] },
   "content:write": { models: ["create", "update", "update:own", "restore"], system: ["content:restore"] },
   "content:propose": { models: ["read"], system: [] },
-  "pages:write": { models: ["update"], system: [] },
+  "pages:write": { models: ["create", "update"], system: [] },
   "media:write": { models: [], system: ["media:upload", "media:update", "media:delete"] },
   "lifecycle:publish": { models: ["update", "publish", "unpublish"], system: [] },
   "content:trash": { models: ["delete"], system: [] },

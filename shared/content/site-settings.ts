@@ -30,6 +30,8 @@ export interface SiteSettings {
   chrome?: unknown;
   seo?: unknown;
   robots?: unknown;
+  /** Comment settings (docs/comments.md): read with storedCommentSettings. */
+  comments?: unknown;
   /** Access-proxy rules (docs/access-rules.md): read with storedAccessRules. */
   access_rules?: unknown;
 }

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
-import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
+import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
 /**
@@ -50,6 +50,7 @@ export interface Database {
   sync_changes: SyncChangesTable;
   saved_queries: SavedQueriesTable;
   menus: MenusTable;
+  comments: CommentsTable;
   schedules: SchedulesTable;
   releases: ReleasesTable;
   recovery_drafts: RecoveryDraftsTable;

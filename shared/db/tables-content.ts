@@ -268,6 +268,24 @@ export interface SyncChangesTable {
   changed_at: string;
 }
 
+/** Comments (0050, docs/comments.md). */
+export interface CommentsTable {
+  id: string;
+  site_id: string;
+  model_id: string;
+  translation_group_id: string;
+  instance_id: string;
+  lang: string;
+  author_name: string;
+  body: string;
+  status: "pending" | "approved" | "rejected" | "spam";
+  challenge_id: string;
+  revision: number;
+  moderated_by: string | null;
+  moderated_at: string | null;
+  created_at: string;
+}
+
 /** Menus (0045, docs/menus.md). */
 export interface MenusTable {
   id: string;

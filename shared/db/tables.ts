@@ -71,6 +71,7 @@ export const SITE_TABLES = [
   "export_pages",
   "saved_queries",
   "menus",
+  "comments",
   "schedules",
   "releases",
   "recovery_drafts",

@@ -51,6 +51,10 @@ export const EVENT_NAMES = [
   // Menus (docs/menus.md).
   "menu.updated",
   "menu.deleted",
+  // Comments (docs/comments.md).
+  "comment.posted",
+  "comment.moderated",
+  "comment.deleted",
   // Scheduled publishing (docs/scheduled-publishing.md).
   "schedule.created",
   "schedule.updated",

@@ -252,6 +252,42 @@ export interface SiteChrome {
   seo: { title_template: string; description: string | null; share_image: ChromeMedia | null };
 }
 
+/** A published page of the page tree (GET /v1/_pages; docs/pages.md). */
+export interface PageNode {
+  id: string;
+  slug: string | null;
+  title: string | null;
+  locale: string;
+  path: string;
+  parent_id: string | null;
+}
+
+/** Where a page sits (GET /v1/_pages/resolve): its path, parent and the pages above it, top first. */
+export interface PagePlace {
+  path: string;
+  parent_id: string | null;
+  breadcrumbs: Array<{ id: string; title: string | null; path: string }>;
+}
+
+/** An item's SEO for a page head (GET /v1/{model}/{slug}/seo; docs/site-chrome.md, "Per-item SEO"). */
+export interface ItemSeo {
+  locale: string;
+  title: string;
+  description: string | null;
+  share_image: ChromeMedia | null;
+  noindex: boolean;
+  canonical_path: string | null;
+}
+
+/** An approved comment (docs/comments.md). */
+export interface PublicComment {
+  id: string;
+  author_name: string;
+  body: string;
+  locale: string;
+  created_at: string;
+}
+
 /** A media item a sync serves: its pinned public files. */
 export interface SyncMedia {
   type: "media";
@@ -305,7 +341,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** A site API token (dw_site_…) for private models; answers are then never cached. */
   token?: string;
-  fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ status: number; ok: boolean; json(): Promise<unknown> }>;
+  fetch?: (input: string, init?: { headers?: Record<string, string>; method?: string; body?: string }) => Promise<{ status: number; ok: boolean; json(): Promise<unknown> }>;
 }
 
 export function createClient(options: ClientOptions) {
@@ -319,6 +355,19 @@ export function createClient(options: ClientOptions) {
     const body = (await response.json()) as { error?: { code?: string; message?: string } };
     if (!response.ok) throw new DriftwoodError(response.status, body.error?.code ?? "error", body.error?.message ?? "Request failed");
     return body as T;
+  }
+  /** Leading zero bits of SHA-256(text), for the comment challenge (docs/comments.md, "Spam resistance"). */
+  async function zeroBits(text: string): Promise<number> {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+    let bits = 0;
+    for (const byte of digest) {
+      if (byte === 0) {
+        bits += 8;
+        continue;
+      }
+      return bits + Math.clz32(byte) - 24;
+    }
+    return bits;
   }
   return {
     health: () => get<{ ok: true; site: string }>("/health", []),
@@ -384,6 +433,40 @@ export function createClient(options: ClientOptions) {
       get<{ data: { name: string; locale: string; items: MenuItem[] } }>("/v1/_menus/" + encodeURIComponent(name), opts.locale ? [["locale", opts.locale]] : []),
     /** Site Chrome and SEO defaults in one language (docs/site-chrome.md). */
     site: (opts: { locale?: Locale } = {}) => get<{ data: SiteChrome }>("/v1/_site", opts.locale ? [["locale", opts.locale]] : []),
+    /** The published pages in one language with their paths (docs/pages.md). */
+    pages: (opts: { locale?: Locale } = {}) => get<{ data: PageNode[] }>("/v1/_pages", opts.locale ? [["locale", opts.locale]] : []),
+    /** The published page at a path such as /about/team, with its breadcrumbs (docs/pages.md). */
+    pageAt: (path: string, opts: { locale?: Locale } = {}) =>
+      get<{ data: AnyItem; page: PagePlace }>("/v1/_pages/resolve", opts.locale ? [["path", path], ["locale", opts.locale]] : [["path", path]]),
+    /** An item's SEO: its own seo fields merged over the site's defaults (docs/site-chrome.md). */
+    seo: (model: string, slug: string, opts: { locale?: Locale } = {}) =>
+      get<{ data: ItemSeo }>("/v1/" + encodeURIComponent(model) + "/" + encodeURIComponent(slug) + "/seo", opts.locale ? [["locale", opts.locale]] : []),
+    /** Approved comments of an item, oldest first (docs/comments.md). */
+    comments: (model: string, slug: string, opts: { locale?: Locale; limit?: number; cursor?: string } = {}) => {
+      const query: Array<[string, string]> = [];
+      if (opts.locale) query.push(["locale", opts.locale]);
+      if (opts.limit !== undefined) query.push(["limit", String(opts.limit)]);
+      if (opts.cursor) query.push(["cursor", opts.cursor]);
+      return get<{ data: PublicComment[]; page: Page }>("/v1/" + encodeURIComponent(model) + "/" + encodeURIComponent(slug) + "/comments", query);
+    },
+    /**
+     * Posts a reader's comment: asks for a challenge, solves it (a fraction of a second at the usual
+     * difficulty) and posts; pending until a moderator approves it unless the site publishes at once.
+     */
+    async postComment(model: string, slug: string, comment: { author_name: string; body: string }, opts: { locale?: Locale } = {}): Promise<{ data: { id: string; status: "pending" | "approved"; created_at: string } }> {
+      const issued = await get<{ data: { challenge: string; difficulty: number } }>("/v1/_comments/challenge", []);
+      let n = 0;
+      while ((await zeroBits(issued.data.challenge + ":" + n)) < issued.data.difficulty) n++;
+      const qs = opts.locale ? "?locale=" + encodeURIComponent(opts.locale) : "";
+      const response = await doFetch(base + "/v1/" + encodeURIComponent(model) + "/" + encodeURIComponent(slug) + "/comments" + qs, {
+        method: "POST",
+        headers: { accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify({ author_name: comment.author_name, body: comment.body, challenge: issued.data.challenge, nonce: String(n) }),
+      });
+      const body = (await response.json()) as { error?: { code?: string; message?: string } };
+      if (!response.ok) throw new DriftwoodError(response.status, body.error?.code ?? "error", body.error?.message ?? "Request failed");
+      return body as { data: { id: string; status: "pending" | "approved"; created_at: string } };
+    },
     /** One page of GET /v1/_sync (docs/sync.md). */
     syncPage: (opts: { cursor?: string; limit?: number } = {}) => {
       const query: Array<[string, string]> = [];

@@ -1,7 +1,7 @@
 import { base64url, base64urlDecode } from "../crypto/digest";
 import { newId } from "../ids";
 
-export type KeyPurpose = "cursor" | "preview" | "sync";
+export type KeyPurpose = "cursor" | "preview" | "sync" | "comments";
 
 const cache = new Map<KeyPurpose, Promise<Uint8Array>>();
 

@@ -282,4 +282,49 @@ describe("admin UI: content home, entries list, entry editor", () => {
     assert.equal(await page.getByLabel(/^Title/).getAttribute("readonly"), "");
     await context.close();
   });
+  // Last in the file: it adds the demo's page model (docs/pages.md), which the tests above do not expect.
+  it("lists pages by path and creates nested pages with savePage, each opening in the editor", async () => {
+    const shown = (path) => admin.manage("GET", "/pages").then((res) => res.body?.data?.map((p) => p.path));
+    const { context, page } = await newPerson(admin);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/sites/${demo.id}/pages`);
+    await page.getByRole("heading", { name: "Pages", level: 1 }).waitFor();
+    await page.getByText("This site has no page model yet.").waitFor();
+
+    const created = await admin.manage("POST", "/models", {
+      definition: {
+        model: { name: "Page", slug: "page" },
+        fields: [
+          { key: "title", label: "Title", type: "text", title: true, required: true },
+          { key: "parent", label: "Parent page", type: "relation", relation: "many_to_one", hierarchy: true },
+        ],
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await page.reload();
+    await page.getByRole("heading", { name: "Site pages" }).waitFor();
+    await page.getByText("No page yet.").waitFor();
+    await checkScreen(page, "pages-empty");
+
+    await page.getByLabel("Title").fill("About us");
+    await page.getByLabel("Slug (address segment, optional)").fill("about");
+    await page.getByRole("button", { name: "Create and edit" }).click();
+    await page.waitForURL(/\/entries\/ent_/);
+    assert.deepEqual(await shown(), ["/about"]);
+
+    await page.goto(`${admin.origin}/sites/${demo.id}/pages`);
+    await page.getByRole("row").filter({ hasText: "/about" }).waitFor();
+    await page.getByLabel("Title").fill("Our team");
+    await page.getByLabel("Slug (address segment, optional)").fill("team");
+    await page.getByLabel("Parent page").selectOption({ label: "/about" });
+    await page.getByRole("button", { name: "Create and edit" }).click();
+    await page.waitForURL(/\/entries\/ent_/);
+    assert.deepEqual(await shown(), ["/about", "/about/team"]);
+
+    await page.goto(`${admin.origin}/sites/${demo.id}/pages`);
+    await page.getByRole("row").filter({ hasText: "/about/team" }).waitFor();
+    await page.getByRole("link", { name: "Our team" }).waitFor();
+    await checkScreen(page, "pages-tree");
+    await context.close();
+  });
 });

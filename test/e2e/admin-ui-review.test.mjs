@@ -8,7 +8,9 @@
  * Run: node --test test/e2e/admin-ui-review.test.mjs
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { request } from "../../scripts/lib/dev-server.mjs";
 import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
 const PORT = 8784;
@@ -269,7 +271,67 @@ describe("admin UI: review", () => {
     assert.equal(await reviewLinks.count(), Math.min(open.length, 40));
     await context.close();
   });
+
+  it("moderates readers' comments: a posted comment waits, is approved (served publicly) and deleted", async () => {
+    const site = admin.info.sites.find((s) => s.slug === "demo");
+    const { model } = await articleSetup();
+    const published = (await admin.publicRead(`/v1/${model.slug}?limit=1`)).body.data[0];
+    assert.ok(published, "the demo has a published item of that model");
+    await ok(admin.manage("PUT", "/settings/comments", { enabled: true, model_ids: [model.id], moderation: "pending", difficulty: 8, max_length: 2000, per_hour: 10 }));
+    // A reader's post: a challenge solved like the browser would (docs/comments.md, "Spam resistance").
+    // The site host reads settings through its config cache (a few seconds): poll until comments are on there.
+    let issued;
+    for (const started = Date.now(); !issued && Date.now() - started < 20_000; ) {
+      const res = await admin.publicRead("/v1/_comments/challenge");
+      if (res.status === 200) issued = res.body.data;
+    }
+    assert.ok(issued, "the site host hands out comment challenges once comments are enabled");
+    let nonce = 0;
+    while (!leadingZeroBits(createHash("sha256").update(`${issued.challenge}:${nonce}`).digest(), issued.difficulty)) nonce++;
+    const stamp = Date.now().toString(36);
+    const author = `Reader ${stamp}`;
+    const posted = await request(PORT, { method: "POST", host: "demo.localhost", path: `/v1/${model.slug}/${published.slug}/comments`, body: { author_name: author, body: "Lovely piece.\nMore please.", challenge: issued.challenge, nonce: String(nonce) } });
+    assert.equal(posted.status, 201, posted.text);
+
+    const { context, page } = await newPerson(admin);
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+    await page.goto(`${admin.origin}/sites/${site.id}/comments`);
+    await page.getByRole("heading", { name: "Comments", level: 1 }).waitFor();
+    const row = page.getByRole("row").filter({ hasText: author });
+    await row.waitFor();
+    assert.match(await row.innerText(), /Lovely piece\.\s+More please\./);
+    await checkScreen(page, "comments-pending");
+
+    await page.getByRole("button", { name: `Approve the comment by ${author}` }).click();
+    await page.getByRole("status").filter({ hasText: `The comment by ${author} was approved` }).waitFor();
+    await row.waitFor({ state: "detached" });
+    const served = (await admin.publicRead(`/v1/${model.slug}/${published.slug}/comments`)).body.data;
+    assert.ok(served.some((c) => c.author_name === author), "the approved comment is served on the site host");
+
+    await page.getByLabel("Show").selectOption("approved");
+    await page.getByRole("row").filter({ hasText: author }).waitFor();
+    await checkScreen(page, "comments-approved");
+    await page.getByRole("button", { name: `Delete the comment by ${author}` }).click();
+    await page.getByRole("status").filter({ hasText: `The comment by ${author} was deleted` }).waitFor();
+    const left = (await ok(admin.manage("GET", "/comments?status=approved"))).data;
+    assert.ok(!left.some((c) => c.author_name === author), "the comment is gone");
+    await context.close();
+  });
 });
+
+/** Whether a SHA-256 digest starts with `bits` zero bits. */
+function leadingZeroBits(digest, bits) {
+  let seen = 0;
+  for (const byte of digest) {
+    if (byte === 0) {
+      seen += 8;
+      if (seen >= bits) return true;
+      continue;
+    }
+    return seen + Math.clz32(byte) - 24 >= bits;
+  }
+  return true;
+}
 
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

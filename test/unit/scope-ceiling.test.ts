@@ -46,7 +46,7 @@ describe("scopeCeiling", () => {
     const cases: [Scope, string[], string[]][] = [
       ["content:write", ["read", "create", "update", "update:own", "restore"], ["content:restore"]],
       ["content:propose", ["read"], []],
-      ["pages:write", ["read", "update"], []],
+      ["pages:write", ["read", "create", "update"], []],
       ["media:write", ["read"], ["media:upload", "media:update", "media:delete"]],
       ["lifecycle:publish", ["read", "update", "publish", "unpublish"], []],
       ["content:trash", ["read", "delete"], []],

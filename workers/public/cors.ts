@@ -28,11 +28,12 @@ export function isPreflight(request: Request): boolean {
  * The answer to a preflight of a public route: 204 with the allowed method and headers, or a plain
  * 403 (no CORS header) when the site does not allow the origin, the method or a requested header.
  */
-export function answerPreflight(request: Request, env: Env, site: Site, requestId: string): Response {
+export function answerPreflight(request: Request, env: Env, site: Site, requestId: string, writable = false): Response {
   const headers = preflightHeaders(
     site.settings.cors.origins,
     { origin: request.headers.get("origin"), method: request.headers.get("access-control-request-method") ?? "", headers: requestedHeaders(request.headers.get("access-control-request-headers")) },
     isLocalDevelopment(env),
+    writable,
   );
   if (!headers) return errorResponse(new AppError("forbidden", "This origin may not call this address from a browser page (docs/cors.md)."), requestId);
   return new Response(null, { status: 204, headers: { ...headers, "cache-control": "no-store" } });

@@ -20,7 +20,7 @@ interface MediaOut {
  * the site's library is public, else a file published content pins, else `url: null` (public
  * delivery serves only those; docs/media.md, "Public delivery").
  */
-async function mediaOut(d1: D1Database, site: Site, id: string | null, lang: string): Promise<MediaOut | null> {
+export async function mediaOut(d1: D1Database, site: Site, id: string | null, lang: string): Promise<MediaOut | null> {
   if (id === null) return null;
   const row = await d1
     .prepare("SELECT id, object_key, file_name, mime_type, width, height, alt_texts FROM media WHERE site_id = ? AND id = ?")
@@ -38,7 +38,7 @@ async function mediaOut(d1: D1Database, site: Site, id: string | null, lang: str
 }
 
 /** The first language of the chain the value has, else the chain's first. */
-function pick<T>(values: Record<string, T>, chain: readonly string[]): T | undefined {
+export function pick<T>(values: Record<string, T>, chain: readonly string[]): T | undefined {
   for (const lang of chain) if (values[lang] !== undefined) return values[lang];
   return undefined;
 }

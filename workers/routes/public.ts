@@ -12,12 +12,16 @@ import { listItems } from "../public/list";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
 import { richBlocks } from "../public/rich-blocks";
-import { parseItemParams, parseListParams, parseNoParams } from "../public/params";
+import { checkNames, locale, parseItemParams, parseListParams, parseNoParams } from "../public/params";
 import { handleSearch, handleSuggest } from "../public/search";
 import { serveMediaFile } from "../public/media-file";
 import { readSync } from "../public/sync";
 import { runSavedQuery } from "../public/saved-query";
 import { readPublicMenu } from "../public/menu";
+import { pagePathParam, publicPageTree, resolvePublicPage } from "../public/pages";
+import { commentChallenge, listPublicComments, postPublicComment } from "../public/comments";
+import { readItemSeo } from "../public/item-seo";
+import { PAGE_MODEL_SLUG } from "../../shared/services/pages/page-model";
 import { readSiteChrome, robotsResponse } from "../public/site-chrome";
 import { publicResponse } from "../public/respond";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
@@ -46,6 +50,13 @@ function modelParam(call: PublicCall): string {
   const model = call.params.model ?? "";
   if (!MODEL_SLUG.test(model)) throw publicNotFound();
   return model;
+}
+
+/** The path's item slug, or the public 404. */
+function slugParam(call: PublicCall): string {
+  const slug = call.params.slug ?? "";
+  if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
+  return slug;
 }
 
 /** One handler per operation of schema/public-api.ts. */
@@ -92,6 +103,52 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readPublicMenu(await siteScopedDatabase(env, site.id), site, params.name ?? "", url, request, !bypass));
   },
+  // Pages (docs/pages.md): the page model read like any model (public, or named by the token).
+  listPages: async ({ request, env, ctx, url, site }) => {
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, PAGE_MODEL_SLUG, request);
+      return publicPageTree(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), url, !bypass);
+    });
+  },
+  getPageByPath: async ({ request, env, ctx, url, site }) => {
+    const path = pagePathParam(url);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, PAGE_MODEL_SLUG, request);
+      return resolvePublicPage(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), path, !bypass);
+    });
+  },
+  getItemSeo: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = slugParam(call);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, modelSlug, request);
+      return readItemSeo(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
+    });
+  },
+  // Comments (docs/comments.md): the challenge and the post are never cached.
+  getCommentChallenge: async ({ env, url, site }) => commentChallenge(await siteScopedDatabase(env, site.id), site, url),
+  listComments: async (call) => {
+    const { request, env, ctx, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = slugParam(call);
+    const bypass = carriesToken(request);
+    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+      const model = await readableModel(env, site, modelSlug, request);
+      return listPublicComments(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
+    });
+  },
+  postComment: async (call) => {
+    const { request, env, url, site } = call;
+    const modelSlug = modelParam(call);
+    const slug = slugParam(call);
+    checkNames(url, ["locale"]);
+    const model = await readableModel(env, site, modelSlug, request);
+    return postPublicComment(request, env, await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)));
+  },
   getSite: async ({ request, env, ctx, url, site }) => {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => readSiteChrome(await siteScopedDatabase(env, site.id), site, url, !bypass));
@@ -132,8 +189,8 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
 const match = routeTable(publicSurface.basePath, publicSurface.routes, { headAsGet: true });
 
 /** Whether a path names a public route (a CORS preflight is answered only for those). */
-export async function isPublicRoute(url: string): Promise<boolean> {
-  return (await match({ method: "GET", url })).kind === "matched";
+export async function isPublicRoute(url: string, method: "GET" | "POST" = "GET"): Promise<boolean> {
+  return (await match({ method, url })).kind === "matched";
 }
 
 /**

@@ -12,7 +12,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const sections = site
     ? [
         { href: paths.content(site.id), label: "Content" },
+        { href: paths.pages(site.id), label: "Pages" },
         { href: paths.review(site.id), label: "Review" },
+        { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
         { href: paths.sourcePublishing(site.id), label: "Settings" },

@@ -67,19 +67,21 @@ export interface Preflight {
 }
 
 /**
- * A preflight's answer headers, or undefined for a refusal: the method must be GET or HEAD, and every
- * requested header allowed to this origin (`authorization` only to a token origin).
+ * A preflight's answer headers, or undefined for a refusal: the method must be GET or HEAD (or POST
+ * with `content-type` on a route readers post to: `writable`, the comment post of docs/comments.md),
+ * and every requested header allowed to this origin (`authorization` only to a token origin).
  */
-export function preflightHeaders(origins: readonly CorsOrigin[], preflight: Preflight, localDevelopment: boolean): Record<string, string> | undefined {
-  if (preflight.method !== "GET" && preflight.method !== "HEAD") return undefined;
+export function preflightHeaders(origins: readonly CorsOrigin[], preflight: Preflight, localDevelopment: boolean, writable = false): Record<string, string> | undefined {
+  const posts = writable && preflight.method === "POST";
+  if (preflight.method !== "GET" && preflight.method !== "HEAD" && !posts) return undefined;
   const wantsToken = preflight.headers.includes("authorization");
   const decision = decide(origins, { origin: preflight.origin, carriesToken: wantsToken }, localDevelopment);
   if (!decision.allow) return undefined;
-  const allowed = new Set([...READ_HEADERS, ...(decision.tokens ? ["authorization"] : [])]);
+  const allowed = new Set([...READ_HEADERS, ...(posts ? ["content-type"] : []), ...(decision.tokens ? ["authorization"] : [])]);
   if (!preflight.headers.every((h) => allowed.has(h))) return undefined;
   const headers: Record<string, string> = {
     "access-control-allow-origin": decision.allowOrigin,
-    "access-control-allow-methods": "GET, HEAD",
+    "access-control-allow-methods": posts ? "GET, HEAD, POST" : "GET, HEAD",
     "access-control-max-age": String(PREFLIGHT_MAX_AGE_SECONDS),
     vary: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
   };

@@ -82,4 +82,6 @@ export const cacheTag = {
   redirects: (siteId: string) => `r:${siteId}`,
   /** Every stored copy of a media item's files (public delivery): purged when the item is replaced or removed. */
   media: (mediaId: string) => `f:${mediaId}`,
+  /** An item's public comments (docs/comments.md): purged when one of them is posted approved, moderated or deleted. */
+  comments: (groupId: string) => `c:${groupId}`,
 };

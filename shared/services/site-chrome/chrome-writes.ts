@@ -15,13 +15,13 @@ import type { ChromeLink, RobotsRules, SeoDefaults, SiteChrome } from "./chrome-
  */
 
 type Issue = { path: string; message: string };
-type Setting = "chrome" | "seo" | "robots";
+type Setting = "chrome" | "seo" | "robots" | "comments";
 
-function requireSettings(ctx: LifecycleContext, what: string): void {
+export function requireSettings(ctx: LifecycleContext, what: string): void {
   if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", `Changing ${what} needs site:settings.`, { permission: "site:settings" });
 }
 
-function checkRevision(ctx: LifecycleContext, expected: number | undefined): void {
+export function checkRevision(ctx: LifecycleContext, expected: number | undefined): void {
   if (expected !== undefined && expected !== ctx.site.settings_revision) {
     throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: ctx.site.settings_revision });
   }
@@ -42,8 +42,8 @@ async function mediaIssue(ctx: LifecycleContext, id: string | null, path: string
   return row ? [] : [{ path, message: `"${id}" is not a media item of this site` }];
 }
 
-/** The statements and answer of replacing one setting. */
-function writeSetting<K extends Setting, V>(ctx: LifecycleContext, key: K, value: V, action: string): WritePlan<{ [P in K]: V } & { revision: number }> {
+/** The statements and answer of replacing one setting (also the comment settings, docs/comments.md). */
+export function writeSetting<K extends Setting, V>(ctx: LifecycleContext, key: K, value: V, action: string): WritePlan<{ [P in K]: V } & { revision: number }> {
   const site = ctx.site;
   const after: SiteSettings = { ...site.settings, [key]: value };
   const revision = site.settings_revision + 1;

@@ -27,6 +27,8 @@ import * as settings from "./settings";
 import * as cors from "./cors";
 import * as savedQueries from "./saved-queries";
 import * as menus from "./menus";
+import * as pages from "./pages";
+import * as comments from "./comments";
 import * as siteChrome from "./site-chrome";
 import * as accessRules from "./access-rules";
 import * as trash from "./trash";
@@ -75,6 +77,16 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   getMenu: menus.getMenu,
   putMenu: menus.putMenu,
   deleteMenu: menus.deleteMenu,
+  // Pages (docs/pages.md).
+  listPages: pages.listPages,
+  getPage: pages.getPage,
+  savePage: pages.savePage,
+  // Comments (docs/comments.md).
+  listComments: comments.listComments,
+  moderateComment: comments.moderateComment,
+  deleteComment: comments.deleteComment,
+  getCommentSettings: comments.getCommentSettings,
+  putCommentSettings: comments.putCommentSettings,
   putSiteChrome: siteChrome.putSiteChrome,
   putSeoSettings: siteChrome.putSeoSettings,
   putRobotsRules: siteChrome.putRobotsRules,
