@@ -4575,7 +4575,7 @@ const COMMANDS = [
   "method": "PUT",
   "path": "/entries/{id}/recovery-draft",
   "summary": "Keep your unsaved text of this entry language as your recovery draft (replaces the one you had)",
-  "scope": "content:read",
+  "scope": "content:write",
   "keyed": true,
   "destructive": false,
   "flags": [
@@ -4627,7 +4627,7 @@ const COMMANDS = [
   "method": "DELETE",
   "path": "/entries/{id}/recovery-draft",
   "summary": "Drop your recovery draft of this entry language (restored and saved, or discarded)",
-  "scope": "content:read",
+  "scope": "content:write",
   "keyed": true,
   "destructive": true,
   "flags": [

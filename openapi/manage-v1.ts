@@ -5420,7 +5420,7 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
-  /** PUT /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  /** PUT /api/manage/v1/entries/{id}/recovery-draft — scope content:write — needs Idempotency-Key */
   keepRecoveryDraft: {
     method: "PUT";
     path: "/api/manage/v1/entries/{id}/recovery-draft";
@@ -5450,7 +5450,7 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
-  /** DELETE /api/manage/v1/entries/{id}/recovery-draft — scope content:read — needs Idempotency-Key */
+  /** DELETE /api/manage/v1/entries/{id}/recovery-draft — scope content:write — needs Idempotency-Key */
   deleteRecoveryDraft: {
     method: "DELETE";
     path: "/api/manage/v1/entries/{id}/recovery-draft";

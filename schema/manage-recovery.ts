@@ -38,7 +38,7 @@ export const recoveryRoutes: readonly RouteSpec[] = [
     method: "put",
     path: "/entries/{id}/recovery-draft",
     summary: "Keep your unsaved text of this entry language as your recovery draft (replaces the one you had)",
-    scope: "content:read",
+    scope: "content:write",
     idempotent: true,
     params: EntryPath,
     body: v.strictObject({
@@ -56,7 +56,7 @@ export const recoveryRoutes: readonly RouteSpec[] = [
     method: "delete",
     path: "/entries/{id}/recovery-draft",
     summary: "Drop your recovery draft of this entry language (restored and saved, or discarded)",
-    scope: "content:read",
+    scope: "content:write",
     idempotent: true,
     params: EntryPath,
     response: v.object({ instance_id: v.string(), deleted: v.literal(true), replayed: v.optional(v.boolean()) }),
