@@ -57,12 +57,11 @@ export default function Comments({ site, search }: ScreenProps) {
     <>
       <PageHeader title="Comments" />
       <p class="muted">Readers' comments on the website. New ones wait here until someone approves them.</p>
+      {/* The Notice is itself the live region (status, or alert for a refusal): one announcement, not two. */}
       {outcome ? (
-        <div role="status">
-          <Notice kind={outcome.kind} title={outcome.title}>
-            {outcome.detail ? <p>{outcome.detail}</p> : null}
-          </Notice>
-        </div>
+        <Notice kind={outcome.kind} title={outcome.title}>
+          {outcome.detail ? <p>{outcome.detail}</p> : null}
+        </Notice>
       ) : null}
       <ProposalListFrame
         id="comments-heading"
