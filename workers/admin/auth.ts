@@ -48,10 +48,15 @@ export async function requireSession(request: Request, env: Env, params: string[
 /** The refusals of a session found (or not) for the cookie's secret: 401, then the CSRF token on writes. */
 async function sessionCall(request: Request, env: Env, params: string[], secret: string, session: Session | undefined): Promise<SessionCall> {
   if (!session) throw unauthorized();
+  await requireCsrfOnWrite(request, session);
+  return { request, env, session, secret, params };
+}
+
+/** A write within a session carries the session's CSRF token (403 `csrf_failed`); reads need none. */
+export async function requireCsrfOnWrite(request: Request, session: Session): Promise<void> {
   if (WRITE_METHODS.has(request.method) && !(await csrfMatches(session, request.headers.get("x-csrf-token")))) {
     throw new AppError("csrf_failed", "The X-CSRF-Token header is missing or is not this session's token.");
   }
-  return { request, env, session, secret, params };
 }
 
 const SITE_ID = /^site_[A-Za-z0-9_-]{1,64}$/;

@@ -1,15 +1,14 @@
-import { csrfMatches, findSession } from "../../shared/auth/sessions";
+import { findSession } from "../../shared/auth/sessions";
 import { systemClock } from "../../shared/clock";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { createDb } from "../../shared/db/client";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
+import { requireCsrfOnWrite } from "../admin/auth";
 import { sessionSecretOf } from "../admin/cookies";
 
 /** Who runs an operators' route: a script with the deployment's token, or a superadmin in the admin. */
 export type OpsCaller = { kind: "token" } | { kind: "superadmin"; personId: string };
-
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const notFound = () => new AppError("not_found", "No such admin route.");
 const needsToken = () => new AppError("unauthorized", "This route needs the operators' token.");
@@ -33,9 +32,7 @@ export async function opsCaller(request: Request, env: Env): Promise<OpsCaller> 
   if (authorization === null && cookieSecret) {
     const session = await findSession(createDb(env.DB), cookieSecret, systemClock.now());
     if (session?.person.superadmin) {
-      if (WRITE_METHODS.has(request.method) && !(await csrfMatches(session, request.headers.get("x-csrf-token")))) {
-        throw new AppError("csrf_failed", "The X-CSRF-Token header is missing or is not this session's token.");
-      }
+      await requireCsrfOnWrite(request, session);
       return { kind: "superadmin", personId: session.person.id };
     }
   }
