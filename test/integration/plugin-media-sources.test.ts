@@ -96,6 +96,20 @@ describe("plugin media sources", () => {
     expect(await mediaCount(s.site.id)).toBe(before + 1);
   });
 
+  it("refuses a file address the outbound policy forbids (cloud metadata, loopback, plain http) before any fetch, writing nothing", async () => {
+    const { s, plugin, path, token } = await setup({ modes: ["copy"] });
+    const before = await mediaCount(s.site.id);
+    const item = { id: "img-1", title: "Sample 1", file_name: "sample-1.png", kind: "image", size: 70, thumbnail_url: null, attribution: null };
+    for (const url of ["https://169.254.169.254/latest/meta-data/x.png", "https://127.0.0.1/x.png", "http://files.example.test/png/1", "file:///etc/passwd"]) {
+      await answerWith(`${path}/media-sources/photos/resolve`, { status: 200, body: { item, url } });
+      const refused = await manage<Err>(token, "POST", `/media/sources/${plugin.id}/photos/import`, { body: { item_id: "img-1", mode: "copy" } });
+      expect(refused.status, url).toBe(502);
+      expect(refused.body.error.code, url).toBe("plugin_response_invalid");
+    }
+    expect(await mediaCount(s.site.id)).toBe(before);
+    for (const host of ["169.254.169.254", "127.0.0.1"]) expect((await pluginCalls("/latest/meta-data/x.png")).filter((c) => c.host === host)).toEqual([]);
+  });
+
   it("needs media:write and the upload permission to import; content:read to list", async () => {
     const { s, plugin } = await setup();
     const reader = await credential(s, ["content:read"]);
