@@ -23,7 +23,7 @@ import { manageClient } from "./generated-backend/cms.mjs";
 import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
 import { pointTests, seedPoints } from "./generated-backend/points.mjs";
 import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
-import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
+import { configureRelationOperations, prepareOverrides, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
@@ -128,6 +128,7 @@ before(async () => {
   configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   prepareSessions(project);
+  prepareOverrides(project);
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);

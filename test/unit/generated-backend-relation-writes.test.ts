@@ -4,8 +4,11 @@
  * with a Request, as the worker and the local server call it, but embedded without `batch`. The
  * refusal comes before any database read, so the database is a stub that fails if touched.
  * The rules with a runner are tested on both runtimes by test/node/generated-backend/relations.mjs.
+ * Also: an operation override of create (runtime/overrides.ts) turning with-relations into 501
+ * atomic_create_unavailable, and the start-time check of src/overrides.ts.
  */
 import { describe, expect, it } from "vitest";
+import { checkOverrides } from "../../backend-template/src/runtime/overrides";
 import { handle, type Backend } from "../../backend-template/src/runtime/router";
 import type { SiteSchema } from "../../backend-template/src/runtime/schema-types";
 
@@ -38,5 +41,26 @@ describe("relation writes without a batch runner", () => {
       expect(answer.status).toBe(503);
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("relation_writes_unavailable");
     }
+  });
+});
+
+describe("an overridden create (src/overrides.ts)", () => {
+  it("with-relations answers 501 atomic_create_unavailable before any database read; the guard still answers first", async () => {
+    let ran = 0;
+    const overridden: Backend = { ...backend, batch: async () => undefined, overrides: { "Shelf.create": async ({ next }) => (ran++, next()) } };
+    const post = (authorization: string | undefined) =>
+      handle(new Request("http://backend.test/api/shelf/with-relations", { method: "POST", headers: { ...(authorization ? { authorization } : {}), "content-type": "application/json" }, body: JSON.stringify({ data: { name: "x" }, relations: { books: ["b1"] } }) }), overridden);
+    const refused = await post("Bearer service");
+    expect(refused.status).toBe(501);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("atomic_create_unavailable");
+    expect((await post(undefined)).status).toBe(401);
+    expect(ran).toBe(0);
+  });
+
+  it("a key naming no operation of the backend, or a handler that is no function, refuses start", () => {
+    expect(() => checkOverrides({ "Shelf.create": async ({ next }) => next() }, schema)).not.toThrow();
+    expect(() => checkOverrides({ "Shelf.createWithRelations": async ({ next }) => next() }, schema)).toThrow(/no operation of this backend/);
+    expect(() => checkOverrides({ "Book.create": async ({ next }) => next() }, schema)).toThrow(/no operation of this backend/);
+    expect(() => checkOverrides({ "Shelf.update": "yes" } as never, schema)).toThrow(/must be a function/);
   });
 });
