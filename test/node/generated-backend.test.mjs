@@ -383,6 +383,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     },
     startLocal: runtime === "local server" ? (env) => startBackend(FILES_PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
     localPort: FILES_PORT,
+    workerConfig: runtime === "wrangler dev" ? () => path.join(project, "wrangler.jsonc") : undefined,
   });
   translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
   relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });
