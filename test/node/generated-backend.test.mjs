@@ -356,6 +356,19 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     assert.equal(service.status, 200);
   });
 
+  it("absent operations: reads have no POST alias; no bulk, aggregate, count, groupBy, upsert or updateEach route", async () => {
+    for (const pathname of ["/api/article/paginated", "/api/article/unique"]) {
+      const alias = await call("POST", pathname, { token: SERVICE, body: { where: {} } });
+      assert.equal(alias.status, 405, pathname);
+      assert.equal(alias.headers.get("allow"), "GET");
+    }
+    for (const name of ["createMany", "updateMany", "deleteMany", "aggregate", "count", "groupBy", "upsert", "updateEach"]) {
+      const absent = await call("POST", `/api/article/${name}`, { token: SERVICE, body: { data: {} } });
+      assert.equal(absent.status, 404, name);
+      assert.equal(absent.body.error.code, "not_found");
+    }
+  });
+
   it("a disabled operation leaves execution and openapi.json; its path stays reserved", async () => {
     const removed = await call("DELETE", "/api/article", { token: SERVICE, body: { where: { id: "contract-1" } } });
     assert.equal(removed.status, 405);

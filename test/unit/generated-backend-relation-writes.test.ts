@@ -7,6 +7,7 @@
  * Also: an operation override of create (runtime/overrides.ts) turning with-relations into 501
  * atomic_create_unavailable, and the start-time check of src/overrides.ts.
  */
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from "kysely";
 import { describe, expect, it } from "vitest";
 import { checkOverrides } from "../../backend-template/src/runtime/overrides";
 import { handle, type Backend } from "../../backend-template/src/runtime/router";
@@ -62,5 +63,26 @@ describe("an overridden create (src/overrides.ts)", () => {
     expect(() => checkOverrides({ "Shelf.createWithRelations": async ({ next }) => next() }, schema)).toThrow(/no operation of this backend/);
     expect(() => checkOverrides({ "Book.create": async ({ next }) => next() }, schema)).toThrow(/no operation of this backend/);
     expect(() => checkOverrides({ "Shelf.update": "yes" } as never, schema)).toThrow(/must be a function/);
+  });
+});
+
+describe("a batch failure the pre-checks could not see", () => {
+  // A database that answers every read with no rows: every pre-check passes (no taken unique value,
+  // no linked target), as when a concurrent write commits between the checks and the batch.
+  const empty = new Kysely<Record<string, never>>({ dialect: { createAdapter: () => new SqliteAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new SqliteIntrospector(db), createQueryCompiler: () => new SqliteQueryCompiler() } });
+  const failingWith = (message: string): Backend => ({ ...backend, db: empty, batch: async () => { throw new Error(message); } });
+  const create = (b: Backend) =>
+    handle(new Request("http://backend.test/api/shelf/with-relations", { method: "POST", headers: { authorization: "Bearer service", "content-type": "application/json" }, body: JSON.stringify({ data: { id: "s1", name: "x" }, relations: { books: [] } }) }), b);
+
+  // (A one-owner target claimed first, 409 relation_target_taken, is raced for real on both runtimes.)
+  it("a unique value or foreign key taken first is 409 write_conflict (SQLite's and D1's messages)", async () => {
+    for (const [message, code] of [
+      ["UNIQUE constraint failed: shelf.id", "write_conflict"],
+      ["D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT", "write_conflict"],
+    ] as const) {
+      const answer = await create(failingWith(message));
+      expect(answer.status, message).toBe(409);
+      expect(((await answer.json()) as { error: { code: string } }).error.code, message).toBe(code);
+    }
   });
 });
