@@ -264,6 +264,20 @@ export function EntryActions(props: EntryActionsProps) {
     }
   };
 
+  // Reload or closing the tab with text the server does not keep yet asks first (the browser's own
+  // question). Text already kept (while typing, or by a take-over) is offered back on return, so
+  // the page goes without a question: nothing is lost.
+  const unkept = dirty && !(recovery && !restored) && !typing.keeps(values);
+  useEffect(() => {
+    if (!unkept) return;
+    const onUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onUnload);
+    return () => window.removeEventListener("beforeunload", onUnload);
+  }, [unkept]);
+
   // Ctrl/Cmd+S saves (issue #30 item 8): the browser's "save page" never opens on the editor.
   const saveKey = useRef<() => void>(() => {});
   saveKey.current = () => {

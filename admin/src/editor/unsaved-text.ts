@@ -14,6 +14,8 @@ export const KEEP_AFTER_MS = 1_200;
 export function useKeptWhileTyping(options: { id: string; values: Record<string, unknown>; slug: string | null; dirty: boolean; baseVersionId: string | null; active: boolean }) {
   const { id, values, slug, dirty, baseVersionId, active } = options;
   const [keptAt, setKeptAt] = useState<string | null>(null);
+  /** The values (as JSON) the last successful keep stored: equal to the form's, nothing is at risk. */
+  const [keptValues, setKeptValues] = useState<string | null>(null);
   const pending = useRef<Promise<unknown>>(Promise.resolve());
   const kept = useRef(false);
 
@@ -26,6 +28,7 @@ export function useKeptWhileTyping(options: { id: string; values: Record<string,
           if (!ok) return;
           kept.current = true;
           setKeptAt(draft.saved_at);
+          setKeptValues(JSON.stringify(draft.values));
         }),
       );
     }, KEEP_AFTER_MS);
@@ -34,9 +37,12 @@ export function useKeptWhileTyping(options: { id: string; values: Record<string,
 
   return {
     keptAt,
+    /** Whether the form's text is what the server keeps (no question needed before the page goes). */
+    keeps: (now: Record<string, unknown>) => keptValues !== null && keptValues === JSON.stringify(now),
     /** A save succeeded: the kept text is in the entry now. */
     saved: () => {
       setKeptAt(null);
+      setKeptValues(null);
       pending.current = pending.current.then(() => {
         if (!kept.current) return;
         kept.current = false;

@@ -90,20 +90,12 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
   const issueList = [...issues.entries()];
 
   // Leaving with unsaved changes asks first (issue #30 item 7): in-app links and Back through the
-  // router's leave guard, reload and closing the tab through beforeunload (the browser's own question).
+  // router's leave guard; reload and closing the tab through EntryActions' beforeunload.
   const dirty = form.dirty;
   useEffect(() => {
     if (!dirty) return;
     setLeaveGuard(() => window.confirm("Leave this entry? You have unsaved changes. They stay in your recovery draft and are offered back when you return."));
-    const onUnload = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", onUnload);
-    return () => {
-      setLeaveGuard(null);
-      window.removeEventListener("beforeunload", onUnload);
-    };
+    return () => setLeaveGuard(null);
   }, [dirty]);
 
   return (
