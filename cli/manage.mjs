@@ -4611,9 +4611,11 @@ const COMMANDS = [
     "nullable": false,
     "enum": [
      "lock_lost",
-     "version_conflict"
+     "version_conflict",
+     "unsaved"
     ],
-    "required": true
+    "required": true,
+    "description": "unsaved: text kept while typing, before any save (an editor's continuous recovery draft)."
    }
   ],
   "bodyOnly": [

@@ -1101,6 +1101,74 @@ export interface AdminOperations {
       };
     };
   };
+  /** GET /api/dashboard */
+  getDashboard: {
+    method: "GET";
+    path: "/api/dashboard";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "my_drafts": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "assigned_to_me": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "waiting_for_review": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "scheduled_this_week": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+        "schedule_id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+      }>;
+      "recently_published": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1164,6 +1232,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   launchManageView: { method: "POST", path: "/api/plugin-launches/{id}/manage-views/{view}" },
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
   getPermissions: { method: "GET", path: "/api/permissions" },
+  getDashboard: { method: "GET", path: "/api/dashboard" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

@@ -5414,7 +5414,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;
@@ -5434,7 +5434,7 @@ export interface ManageOperations {
       };
       "slug"?: string | null;
       "base_version_id"?: string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
     };
     response: {
       "instance_id": string;
@@ -5444,7 +5444,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;

@@ -23,6 +23,8 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
   { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
+  // Issue #30 items 7–12 (the editor's day): the home dashboard.
+  { pattern: "/sites/:site/home", screen: lazyScreen(() => import("./screens/dashboard")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

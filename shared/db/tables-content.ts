@@ -348,7 +348,7 @@ export interface ReleasesTable {
   published_at: string | null;
 }
 
-/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, docs/recovery-drafts.md). */
+/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, 0057, docs/recovery-drafts.md). */
 export interface RecoveryDraftsTable {
   site_id: string;
   person_id: string;
@@ -357,7 +357,8 @@ export interface RecoveryDraftsTable {
   field_values: string;
   slug: string | null;
   base_version_id: string | null;
-  reason: "lock_lost" | "version_conflict";
+  /** `unsaved`: the admin editor's text kept while typing (migrations/d1/0057_recovery_draft_unsaved.sql). */
+  reason: "lock_lost" | "version_conflict" | "unsaved";
   saved_at: string;
   expires_at: string;
 }

@@ -9,6 +9,7 @@ import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
 import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
 import { getPermissions } from "./permissions";
+import { getDashboard } from "./dashboard";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
@@ -67,6 +68,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   streamMediaUpload,
   getMediaLimits: mediaLimits,
   getPermissions,
+  getDashboard,
   getMediaItemFile: mediaFile,
   applyProposal,
   rejectProposal,

@@ -11,6 +11,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const here = location.value.path;
   const sections = site
     ? [
+        { href: paths.dashboard(site.id), label: "Home" },
         { href: paths.content(site.id), label: "Content" },
         { href: paths.pages(site.id), label: "Pages" },
         { href: paths.review(site.id), label: "Review" },
