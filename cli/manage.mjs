@@ -1879,7 +1879,7 @@ const COMMANDS = [
   "operationId": "updateMedia",
   "method": "PUT",
   "path": "/media/{id}",
-  "summary": "Edit alt texts, focal point, loading or fetch priority; bumps revision",
+  "summary": "Edit alt texts, focal point, crop, loading or fetch priority; bumps revision",
   "scope": "media:write",
   "keyed": true,
   "destructive": true,
@@ -1928,7 +1928,8 @@ const COMMANDS = [
   ],
   "bodyOnly": [
    "alt_texts",
-   "default_focal"
+   "default_focal",
+   "crop"
   ],
   "hasBody": true
  },

@@ -763,6 +763,12 @@ export interface AdminOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -1169,6 +1175,96 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** POST /api/people/{person_id}/password-reset */
+  createPasswordReset: {
+    method: "POST";
+    path: "/api/people/{person_id}/password-reset";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "person_id": string;
+      "email": string;
+      "created_at": string;
+      "expires_at": string;
+      "link": string;
+    };
+  };
+  /** POST /api/password-resets/inspect */
+  inspectPasswordReset: {
+    method: "POST";
+    path: "/api/password-resets/inspect";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+    };
+    response: {
+      "email": string;
+      "name": string;
+      "expires_at": string;
+    };
+  };
+  /** POST /api/password-resets/complete */
+  completePasswordReset: {
+    method: "POST";
+    path: "/api/password-resets/complete";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+      "password": string;
+    };
+    response: {
+      "person": {
+        "id": string;
+        "email": string;
+        "name": string;
+        "superadmin": boolean;
+      };
+      "sites": Array<{
+        "id": string;
+        "slug": string;
+        "name": string;
+        "role": string;
+        "suspended": boolean;
+      }>;
+      "csrf_token": string;
+    };
+  };
+  /** GET /api/sessions */
+  listSessions: {
+    method: "GET";
+    path: "/api/sessions";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "user_agent": string | null;
+        "created_at": string;
+        "expires_at": string;
+        "current": boolean;
+      }>;
+    };
+  };
+  /** DELETE /api/sessions/{id} */
+  revokeSession: {
+    method: "DELETE";
+    path: "/api/sessions/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "revoked": true;
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1233,6 +1329,11 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
   getPermissions: { method: "GET", path: "/api/permissions" },
   getDashboard: { method: "GET", path: "/api/dashboard" },
+  createPasswordReset: { method: "POST", path: "/api/people/{person_id}/password-reset" },
+  inspectPasswordReset: { method: "POST", path: "/api/password-resets/inspect" },
+  completePasswordReset: { method: "POST", path: "/api/password-resets/complete" },
+  listSessions: { method: "GET", path: "/api/sessions" },
+  revokeSession: { method: "DELETE", path: "/api/sessions/{id}" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

@@ -2154,6 +2154,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2205,6 +2211,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2246,6 +2258,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2291,6 +2309,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2327,6 +2351,12 @@ export interface ManageOperations {
         "x": number;
         "y": number;
       } | null;
+      "crop"?: {
+        "x": number;
+        "y": number;
+        "width": number;
+        "height": number;
+      } | null;
       "loading"?: "eager" | "lazy";
       "fetch_priority"?: "high" | "low" | "auto";
     };
@@ -2346,6 +2376,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2508,6 +2544,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2557,6 +2599,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2721,6 +2769,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";

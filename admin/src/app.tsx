@@ -25,9 +25,12 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
   // Issue #30 items 7–12 (the editor's day): the home dashboard.
   { pattern: "/sites/:site/home", screen: lazyScreen(() => import("./screens/dashboard")) },
+  // Issue #30 item 14: the person's own sessions.
+  { pattern: "/sites/:site/account", screen: lazyScreen(() => import("./screens/account")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));
+const ResetPassword = lazyScreen<object>(() => import("./screens/reset-password"));
 
 /** The superadmin's screens (issue #23 item 5): shown only to a person flagged superadmin. */
 const OPERATOR_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazyScreen<OperatorScreenProps>> }[] = [
@@ -46,7 +49,7 @@ export function App() {
   if (currentSiteId.value !== (member ? siteId : null)) chooseSite(member ? siteId : null);
 
   useEffect(() => {
-    if (who === null && path !== paths.signIn() && path !== "/invite") {
+    if (who === null && path !== paths.signIn() && path !== "/invite" && path !== paths.resetPassword()) {
       navigate(`${paths.signIn()}?next=${encodeURIComponent(path + window.location.search)}`, { replace: true });
     }
     if (siteId && !siteMatch && member) navigate(paths.content(siteId), { replace: true });
@@ -58,6 +61,7 @@ export function App() {
   });
 
   if (path === "/invite") return <AcceptInvitation />;
+  if (path === paths.resetPassword()) return <ResetPassword />;
   if (who === undefined) return <Loading />;
   if (path === paths.signIn()) return <SignIn />;
   if (who === null) return <Loading label="Signing in…" />;

@@ -77,6 +77,9 @@ export const paths = {
   sourcePublishing: (site: string) => `/sites/${encodeURIComponent(site)}/settings/source`,
   pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
+  // A person's own account (sessions) and the public page of a password reset link (issue #30 item 14).
+  account: (site: string) => `/sites/${encodeURIComponent(site)}/account`,
+  resetPassword: () => "/reset-password",
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -97,6 +97,8 @@ export interface MediaTable {
   credit: Generated<string | null>;
   edited_from: Generated<string | null>;
   created_by: Generated<string | null>;
+  /** JSON `{ x, y, width, height }` fractions of the picture, or NULL (migrations/d1/0059_account_sessions_resets_crop.sql). */
+  crop: Generated<string | null>;
 }
 
 /** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */

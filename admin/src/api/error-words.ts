@@ -71,6 +71,8 @@ const WORDS: Record<string, string> = {
   // People and invitations (docs/people.md).
   escalation_refused: "You can only give roles, and change people, within what your own role may do.",
   last_administrator: "This would leave the site without an active administrator. Make someone else an administrator first.",
+  password_reset_refused: "A reset link cannot be made for this person from this site.",
+  password_reset_not_found: "This password reset link is not valid any more — ask an administrator for a new one.",
   own_membership: "You cannot deactivate or remove yourself. Ask another administrator.",
   already_member: "This person is already a member of this site.",
   account_exists: "An account with this email exists now. Enter that account's password.",

@@ -51,7 +51,7 @@ type Ask = null | "unpublish" | "trash" | "restore" | "assign" | "schedule";
 
 let publicOrigin: Promise<string | null> | null = null;
 /** Where the site's public API answers (its first host, on this page's protocol and port). */
-function siteOrigin(): Promise<string | null> {
+export function siteOrigin(): Promise<string | null> {
   publicOrigin ??= admin("listSiteHosts")
     .then((answer) => {
       const host = answer.data[0]?.host;

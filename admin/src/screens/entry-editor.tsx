@@ -3,6 +3,7 @@ import { manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
 import { EntrySidePanel } from "../editor/entry-side-panel";
+import { PublishingDetails } from "../editor/publishing-details";
 import { AddressField } from "../editor/form-address";
 import { FormFields } from "../editor/form-fields";
 import { entryReadOnlyReason, fieldReadable, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
@@ -151,6 +152,7 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
               </ul>
             </Notice>
           ) : null}
+          <PublishingDetails model={model} entry={entry} fields={fields} values={form.values} readOnly={locked} onFill={form.setValue} />
           <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
             {model.kind === "single" && !entry.slug ? null : (
               <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={locked} errors={issues.get("slug") ?? []} />

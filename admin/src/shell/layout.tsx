@@ -75,7 +75,14 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <span class="spacer" />
         {person ? (
           <span class="muted" title={person.email}>
-            {person.name}
+            {site ? (
+              <Link href={paths.account(site.id)} aria-current={here === paths.account(site.id) ? "page" : undefined}>
+                <span class="visually-hidden">Your account: </span>
+                {person.name}
+              </Link>
+            ) : (
+              person.name
+            )}
             {site ? ` · ${site.role}` : ""}
           </span>
         ) : null}
