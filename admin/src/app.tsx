@@ -23,6 +23,14 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
   { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
+  // Site screens (admin/src/site/, docs/admin-ui-site.md).
+  { pattern: "/sites/:site/import", screen: lazyScreen(() => import("./site/import-screen")) },
+  { pattern: "/sites/:site/export", screen: lazyScreen(() => import("./site/export-screen")) },
+  { pattern: "/sites/:site/releases", screen: lazyScreen(() => import("./site/releases-screen")) },
+  { pattern: "/sites/:site/calendar", screen: lazyScreen(() => import("./site/calendar-screen")) },
+  { pattern: "/sites/:site/settings/redirects", screen: lazyScreen(() => import("./site/redirects-screen")) },
+  { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
+  { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

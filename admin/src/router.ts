@@ -51,6 +51,16 @@ export const paths = {
   sourcePublishing: (site: string) => `/sites/${encodeURIComponent(site)}/settings/source`,
   pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
+  // Site screens (admin/src/site/, docs/admin-ui-site.md): imports, exports, releases, settings.
+  siteImport: (site: string, job?: string) => `/sites/${encodeURIComponent(site)}/import${job ? `?job=${encodeURIComponent(job)}` : ""}`,
+  siteExport: (site: string, job?: string) => `/sites/${encodeURIComponent(site)}/export${job ? `?job=${encodeURIComponent(job)}` : ""}`,
+  siteReleases: (site: string) => `/sites/${encodeURIComponent(site)}/releases`,
+  siteCalendar: (site: string) => `/sites/${encodeURIComponent(site)}/calendar`,
+  siteRedirects: (site: string) => `/sites/${encodeURIComponent(site)}/settings/redirects`,
+  siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
+  siteChrome: (site: string) => `/sites/${encodeURIComponent(site)}/settings/chrome`,
+  siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
+  siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,
