@@ -30,6 +30,7 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/calendar", screen: lazyScreen(() => import("./site/calendar-screen")) },
   { pattern: "/sites/:site/settings/redirects", screen: lazyScreen(() => import("./site/redirects-screen")) },
   { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
+  { pattern: "/sites/:site/settings/queries", screen: lazyScreen(() => import("./site/queries-screen")) },
   { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
 ];
 

@@ -58,7 +58,6 @@ export const paths = {
   siteCalendar: (site: string) => `/sites/${encodeURIComponent(site)}/calendar`,
   siteRedirects: (site: string) => `/sites/${encodeURIComponent(site)}/settings/redirects`,
   siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
-  siteChrome: (site: string) => `/sites/${encodeURIComponent(site)}/settings/chrome`,
   siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
   siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.

@@ -33,7 +33,7 @@ export default function CorsScreen({ site }: ScreenProps) {
       const saved = await manage("putCorsSettings", { body: { origins: origins.filter((o) => o.origin.trim()).map((o) => ({ origin: o.origin.trim(), tokens: o.tokens })), ...(revision === undefined ? {} : { expected_revision: revision }) }, key: newActionKey() });
       setOrigins(saved.cors.origins.map((o, i) => ({ ...o, key: i })));
       setRevision(saved.revision);
-      note.say(saved.cors.origins.length ? `Saved: ${saved.cors.origins.length} origins may call the public API from a browser.` : "Saved: no browser page of another origin may call the public API.");
+      note.say(saved.cors.origins.length ? `Saved: ${saved.cors.origins.length} ${saved.cors.origins.length === 1 ? "origin" : "origins"} may call the public API from a browser.` : "Saved: no browser page of another origin may call the public API.");
     } catch (error) {
       const issues = error instanceof ApiError && Array.isArray(error.details.issues) ? (error.details.issues as { path?: string; message?: string }[]).map((i) => `${originAt(origins, i.path)}${i.message ?? ""}`) : [];
       note.fail(error, { invalid_request: "Some origins are not valid. Each is https://host (with a port if needed), or * without tokens." }, issues);

@@ -18,6 +18,7 @@ export function siteScreens(site: string): readonly { href: string; label: strin
     { href: paths.siteExport(site), label: "Export" },
     { href: paths.siteRedirects(site), label: "Redirects" },
     { href: paths.siteMenus(site), label: "Menus" },
+    { href: paths.siteQueries(site), label: "Saved queries" },
     { href: paths.siteCors(site), label: "Browser access (CORS)" },
   ];
 }
