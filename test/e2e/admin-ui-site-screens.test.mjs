@@ -49,6 +49,12 @@ after(async () => {
 });
 
 const at = (address) => `${admin.origin}/sites/${encodeURIComponent(site)}${address}`;
+/** Waits for `locator`, failing at once with the screen's words when a refusal shows instead. */
+async function shownOrRefused(locator, timeout = 60_000) {
+  const alert = page.getByRole("alert");
+  const first = await Promise.race([locator.waitFor({ timeout }).then(() => "shown"), alert.first().waitFor({ timeout }).then(() => "refused")]);
+  if (first === "refused") assert.fail(`refused: ${await alert.first().textContent()}`);
+}
 const status = () => page.getByRole("status").filter({ hasNotText: /Loading/ });
 
 describe("admin UI: site screens", () => {
@@ -58,14 +64,15 @@ describe("admin UI: site screens", () => {
     await checkScreen(page, "site-import");
     await page.getByLabel("WordPress export file (WXR)").setInputFiles(WXR);
     await page.getByRole("button", { name: "Upload and read the file" }).click();
-    await page.waitForURL(/\/import\?job=/);
-    await page.getByRole("button", { name: "Read the file" }).click();
+    await shownOrRefused(page.getByRole("button", { name: "Read the file", exact: true }));
+    assert.match(await page.evaluate(() => window.location.search), /^\?job=/, "the job is in the address");
+    await page.getByRole("button", { name: "Read the file", exact: true }).click();
     const review = page.getByRole("region", { name: "Review before anything is written" });
     await review.waitFor({ timeout: 60_000 });
     assert.equal(await review.getByLabel("Posts go into").inputValue(), postModel, "the review proposes the post model");
     await checkScreen(page, "site-import-review");
     await review.getByRole("button", { name: "Approve and import" }).click();
-    await status().filter({ hasText: /The import is done: (\d+) of \1 items/ }).waitFor({ timeout: 120_000 });
+    await shownOrRefused(status().filter({ hasText: /The import is done: (\d+) of \1 items/ }), 180_000);
     await page.getByRole("cell", { name: "status_kept_as_draft" }).first().waitFor();
     await page.getByRole("button", { name: "Show the receipt" }).click();
     const receipt = page.getByRole("region", { name: "Receipt" });
@@ -77,7 +84,7 @@ describe("admin UI: site screens", () => {
 
     await page.getByRole("button", { name: "Undo the import" }).click();
     await page.getByRole("dialog", { name: "Undo this import?" }).getByRole("button", { name: "Undo the import" }).click();
-    await status().filter({ hasText: "The import is undone." }).waitFor({ timeout: 120_000 });
+    await shownOrRefused(status().filter({ hasText: "The import is undone." }), 180_000);
     assert.equal((await admin.publicRead("/v1/post/top-level-foo")).status, 404, "the undo removed the imported post");
   });
 
@@ -133,7 +140,7 @@ describe("admin UI: site screens", () => {
     await status().filter({ hasText: "This rule can be added." }).waitFor();
     await form.getByRole("button", { name: "Add the redirect" }).click();
     await status().filter({ hasText: "The redirect from /old-harbour is added." }).waitFor();
-    await page.getByRole("cell", { name: "/old-harbour" }).waitFor();
+    await page.getByRole("cell", { name: "/old-harbour", exact: true }).waitFor();
     await form.getByLabel("From (a site path)").fill("/api/old");
     await form.getByLabel("To (a site path or an https URL)").fill("/harbour");
     await form.getByRole("button", { name: "Add the redirect" }).click();
@@ -162,15 +169,15 @@ describe("admin UI: site screens", () => {
     await editor.getByRole("button", { name: "Add a sub-item under About" }).click();
     await editor.getByLabel("Label of sub-item 1").fill("Team");
     await editor.getByLabel("Team points at").selectOption("entry");
-    await editor.getByRole("button", { name: "Choose the entry Team points at" }).click();
+    await editor.getByRole("button", { name: "Choose an entry for Team" }).click();
     const picker = page.getByRole("dialog", { name: "Choose the entry this item points at" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
     await picker.getByRole("button", { name: /Harbour release one/ }).click();
     await editor.getByText("Harbour release one").waitFor();
-    await editor.getByRole("button", { name: "Move About up" }).focus();
+    await editor.getByRole("button", { name: "Move up: About" }).focus();
     await page.keyboard.press("Enter");
     await status().filter({ hasText: "Moved About to position 1 of 2." }).waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Move About down", "focus stays on the moved item");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Move down: About", "focus stays on the moved item");
     await editor.getByRole("button", { name: "Save the menu" }).click();
     await status().filter({ hasText: "The menu main is saved." }).waitFor();
     await checkScreen(page, "site-menus");
@@ -211,10 +218,10 @@ describe("admin UI: site screens", () => {
   it("saves CORS origins", async () => {
     await page.goto(at("/settings/cors"));
     await page.getByRole("button", { name: "Add an origin" }).click();
-    await page.getByLabel("Origin 1").fill("https://app.example.com");
+    await page.getByLabel("Origin 1", { exact: true }).fill("https://app.example.com");
     await page.getByRole("checkbox", { name: "May send a site API token" }).check();
     await page.getByRole("button", { name: "Add an origin" }).click();
-    await page.getByLabel("Origin 2").fill("ftp://nope.example.com");
+    await page.getByLabel("Origin 2", { exact: true }).fill("ftp://nope.example.com");
     await page.getByRole("button", { name: "Save browser access" }).click();
     await page.getByRole("alert").filter({ hasText: "Some origins are not valid." }).waitFor();
     await page.getByRole("button", { name: /Remove origin 2/ }).click();

@@ -146,17 +146,17 @@ export default function MenusScreen({ site, search }: ScreenProps) {
               ) : (
                 <span class="row">
                   <span>{item.entry ? item.entryLabel : "No entry chosen"}</span>
-                  <Button onClick={() => setPicking(item.key)} aria-label={`Choose the entry ${named} points at`}>
+                  <Button onClick={() => setPicking(item.key)} aria-label={`Choose an entry for ${named}`}>
                     Choose an entry
                   </Button>
                 </span>
               )}
             </div>
             <div class="row">
-              <Button variant="ghost" data-move="up" disabled={i === 0} aria-label={`Move ${named} up`} onClick={() => move(item, -1)}>
+              <Button variant="ghost" data-move="up" disabled={i === 0} aria-label={`Move up: ${named}`} onClick={() => move(item, -1)}>
                 Move up
               </Button>
-              <Button variant="ghost" data-move="down" disabled={i === its.length - 1} aria-label={`Move ${named} down`} onClick={() => move(item, 1)}>
+              <Button variant="ghost" data-move="down" disabled={i === its.length - 1} aria-label={`Move down: ${named}`} onClick={() => move(item, 1)}>
                 Move down
               </Button>
               {depth < MAX_DEPTH ? (
