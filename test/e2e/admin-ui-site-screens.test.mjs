@@ -129,6 +129,17 @@ describe("admin UI: site screens", () => {
     await page.getByRole("dialog", { name: "Publish Harbour launch now?" }).getByRole("button", { name: "Publish every change" }).click();
     await status().filter({ hasText: "The release Harbour launch is published: 2 changes made together." }).waitFor();
     for (const slug of ["harbour-release-one", "harbour-release-two"]) assert.equal((await admin.publicRead(`/v1/post/${slug}`)).status, 200, `${slug} is published`);
+
+    // The calendar lists a schedule (made through the API) by day and cancels it.
+    const two = (await admin.manage("GET", `/entries?model_id=${postModel}&limit=100`)).body.data.find((e) => e.slug === "harbour-release-two");
+    const fireAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    assert.equal((await admin.manage("POST", "/schedules", { entry_id: two.instance_id, action: "unpublish", at: fireAt })).status, 201);
+    await page.getByRole("link", { name: "Calendar" }).click();
+    const cancel = page.getByRole("button", { name: /^Cancel the unpublish at / });
+    await cancel.waitFor();
+    await checkScreen(page, "site-calendar");
+    await cancel.click();
+    await status().filter({ hasText: /The unpublish at .* is cancelled\./ }).waitFor();
   });
 
   it("adds a redirect and shows a refused one in words", async () => {
