@@ -121,7 +121,7 @@ describe("admin UI: site screens", () => {
     assert.equal(await form.getByLabel("What happens to Harbour release one").inputValue(), "publish");
     await form.getByRole("button", { name: "Create the release" }).click();
     const detail = page.getByRole("region", { name: "Harbour launch" });
-    await detail.getByRole("button", { name: "Publish now" }).waitFor();
+    await shownOrRefused(detail.getByRole("button", { name: "Publish now" }));
     await checkScreen(page, "site-releases");
     await detail.getByRole("button", { name: "Preview" }).click();
     await detail.getByText("Every change can be published.").waitFor();

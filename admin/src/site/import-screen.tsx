@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { manage, newActionKey, type ManageAnswer } from "../api/client";
+import { ApiError, manage, newActionKey, type ManageAnswer } from "../api/client";
 import { navigate, paths } from "../router";
 import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
@@ -69,10 +69,13 @@ function UploadForm({ site }: { site: string }) {
         const slice = bytes.subarray((part - 1) * PART_BYTES, part * PART_BYTES);
         // A part's key follows from its bytes: sending the same part again is the same write.
         const key = `ui-part-${job.id}-${part}-${(await sha256Hex(slice)).slice(0, 32)}`;
-        await manage("uploadImportPart", { params: { id: job.id, part: String(part) }, body: { content_base64: toBase64(slice) }, key });
+        const body = { content_base64: toBase64(slice) };
+        await again(() => manage("uploadImportPart", { params: { id: job.id, part: String(part) }, body, key }));
         setSent({ done: Math.min(bytes.length, part * PART_BYTES), total: bytes.length });
       }
-      await manage("completeImportUpload", { params: { id: job.id }, body: { sha256: await sha256Hex(bytes) }, key: newActionKey() });
+      const complete = { sha256: await sha256Hex(bytes) };
+      const completeKey = newActionKey();
+      await again(() => manage("completeImportUpload", { params: { id: job.id }, body: complete, key: completeKey }));
       navigate(paths.siteImport(site, job.id), { replace: true });
     } catch (error) {
       note.fail(error);
@@ -96,6 +99,21 @@ function UploadForm({ site }: { site: string }) {
       </div>
     </form>
   );
+}
+
+/**
+ * A write that may be sent again with the same key: tried up to three times while it fails without
+ * a refusal the service decided (no answer, or a 5xx such as a runtime restarted mid-request).
+ */
+async function again<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const decided = error instanceof ApiError && error.status < 500;
+      if (decided || attempt >= 3) throw error;
+    }
+  }
 }
 
 /** A labelled progress bar with its figures in words beside it. */
