@@ -27,6 +27,15 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/home", screen: lazyScreen(() => import("./screens/dashboard")) },
   // Issue #30 item 14: the person's own sessions.
   { pattern: "/sites/:site/account", screen: lazyScreen(() => import("./screens/account")) },
+  // Site screens (admin/src/site/, docs/admin-ui-site.md).
+  { pattern: "/sites/:site/import", screen: lazyScreen(() => import("./site/import-screen")) },
+  { pattern: "/sites/:site/export", screen: lazyScreen(() => import("./site/export-screen")) },
+  { pattern: "/sites/:site/releases", screen: lazyScreen(() => import("./site/releases-screen")) },
+  { pattern: "/sites/:site/calendar", screen: lazyScreen(() => import("./site/calendar-screen")) },
+  { pattern: "/sites/:site/settings/redirects", screen: lazyScreen(() => import("./site/redirects-screen")) },
+  { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
+  { pattern: "/sites/:site/settings/queries", screen: lazyScreen(() => import("./site/queries-screen")) },
+  { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

@@ -80,6 +80,15 @@ export const paths = {
   // A person's own account (sessions) and the public page of a password reset link (issue #30 item 14).
   account: (site: string) => `/sites/${encodeURIComponent(site)}/account`,
   resetPassword: () => "/reset-password",
+  // Site screens (admin/src/site/, docs/admin-ui-site.md): imports, exports, releases, settings.
+  siteImport: (site: string, job?: string) => `/sites/${encodeURIComponent(site)}/import${job ? `?job=${encodeURIComponent(job)}` : ""}`,
+  siteExport: (site: string, job?: string) => `/sites/${encodeURIComponent(site)}/export${job ? `?job=${encodeURIComponent(job)}` : ""}`,
+  siteReleases: (site: string) => `/sites/${encodeURIComponent(site)}/releases`,
+  siteCalendar: (site: string) => `/sites/${encodeURIComponent(site)}/calendar`,
+  siteRedirects: (site: string) => `/sites/${encodeURIComponent(site)}/settings/redirects`,
+  siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
+  siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
+  siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,
