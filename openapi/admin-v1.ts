@@ -1101,6 +1101,78 @@ export interface AdminOperations {
       };
     };
   };
+  /** GET /api/audit-log */
+  listAuditLog: {
+    method: "GET";
+    path: "/api/audit-log";
+    params: never;
+    query: {
+      "person"?: string;
+      "credential"?: string;
+      "entry"?: string;
+      "action"?: string;
+      "surface"?: "admin" | "credential" | "oauth_app" | "plugin" | "system";
+      "before"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "at": string;
+        "surface": "admin" | "credential" | "oauth_app" | "plugin" | "system";
+        "actor_kind": string;
+        "person_id": string | null;
+        "person_name": string | null;
+        "credential_id": string | null;
+        "action": string;
+        "target_kind": string | null;
+        "target_id": string | null;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/webhooks/{id}/test */
+  testWebhook: {
+    method: "POST";
+    path: "/api/webhooks/{id}/test";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "webhook_id": string;
+      "delivery_id": string;
+      "ok": boolean;
+      "status": number | null;
+      "error": string | null;
+      "duration_ms": number;
+    };
+  };
+  /** GET /api/webhooks/{id}/deliveries */
+  listWebhookDeliveries: {
+    method: "GET";
+    path: "/api/webhooks/{id}/deliveries";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "event_id": string;
+        "event_name": string | null;
+        "state": "pending" | "delivered" | "dead";
+        "attempts": number;
+        "last_status": number | null;
+        "last_error": string | null;
+        "created_at": string;
+        "updated_at": string;
+      }>;
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1164,6 +1236,9 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   launchManageView: { method: "POST", path: "/api/plugin-launches/{id}/manage-views/{view}" },
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
   getPermissions: { method: "GET", path: "/api/permissions" },
+  listAuditLog: { method: "GET", path: "/api/audit-log" },
+  testWebhook: { method: "POST", path: "/api/webhooks/{id}/test" },
+  listWebhookDeliveries: { method: "GET", path: "/api/webhooks/{id}/deliveries" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

@@ -25,6 +25,7 @@ import { currentSession, signIn, signOut } from "./session";
 import * as people from "./people";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
+import { auditLog, webhookDeliveries, webhookTest } from "./site-admin";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
@@ -89,6 +90,10 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   listLaunchContentActions,
   launchManageView,
   launchContentAction,
+  // Site administration screens (schema/admin-siteadmin.ts).
+  listAuditLog: auditLog,
+  testWebhook: webhookTest,
+  listWebhookDeliveries: webhookDeliveries,
 };
 
 /** Every handler, by the access it is written for (the OpenAPI test checks them against the table). */
