@@ -23,6 +23,12 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
   { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
+  // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
+  { pattern: "/sites/:site/settings", screen: lazyScreen(() => import("./settings/general-screen")) },
+  { pattern: "/sites/:site/settings/credentials", screen: lazyScreen(() => import("./settings/credentials-screen")) },
+  { pattern: "/sites/:site/settings/plugins", screen: lazyScreen(() => import("./settings/plugins-screen")) },
+  { pattern: "/sites/:site/settings/webhooks", screen: lazyScreen(() => import("./settings/webhooks-screen")) },
+  { pattern: "/sites/:site/settings/audit", screen: lazyScreen(() => import("./settings/audit-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

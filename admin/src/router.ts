@@ -51,6 +51,12 @@ export const paths = {
   sourcePublishing: (site: string) => `/sites/${encodeURIComponent(site)}/settings/source`,
   pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
+  // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
+  settings: (site: string) => `/sites/${encodeURIComponent(site)}/settings`,
+  settingsCredentials: (site: string) => `/sites/${encodeURIComponent(site)}/settings/credentials`,
+  settingsPlugins: (site: string) => `/sites/${encodeURIComponent(site)}/settings/plugins`,
+  settingsWebhooks: (site: string) => `/sites/${encodeURIComponent(site)}/settings/webhooks`,
+  settingsAudit: (site: string, query = "") => `/sites/${encodeURIComponent(site)}/settings/audit${query ? `?${query}` : ""}`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -66,7 +66,11 @@ describe("audit log", () => {
 
     const byCredential = await adminCall<AuditPage>(session, "GET", `/api/audit-log?credential=${created.body.id}`, { siteId: s.site.id });
     expect(byCredential.status).toBe(200);
-    expect(byCredential.body.data.map((r) => [r.action, r.surface, r.credential_id])).toEqual([["site.settings_update", "credential", created.body.id]]);
+    // What the credential did, and what was done to it.
+    expect(byCredential.body.data.map((r) => [r.action, r.surface, r.credential_id])).toEqual([
+      ["site.settings_update", "credential", created.body.id],
+      ["management_credential.create", "admin", null],
+    ]);
     expect(byCredential.body.data[0]?.person_id).toBe(session.body.person.id);
     expect(byCredential.body.data[0]?.person_name).toBe(session.body.person.name);
 

@@ -17,7 +17,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
-        { href: paths.sourcePublishing(site.id), label: "Settings" },
+        { href: paths.settings(site.id), label: "Settings" },
       ]
     : [];
   return (

@@ -16,6 +16,7 @@ export type AuditSurface = "admin" | "credential" | "oauth_app" | "plugin" | "sy
 
 export interface AuditFilter {
   person?: string;
+  /** Rows written with this credential, connection or installation, and rows about it. */
   credential?: string;
   entry?: string;
   /** An exact action, or a family when it ends with a dot (`entry.`). */
@@ -87,8 +88,9 @@ function pageQuery(siteId: string, filter: AuditFilter, limit: number): { sql: s
     binds.push(filter.person);
   }
   if (filter.credential) {
-    where.push("credential_id = ?");
-    binds.push(filter.credential);
+    // What the credential (or OAuth connection, or plugin) did, and what was done to it (created, revoked).
+    where.push("(credential_id = ? OR target_id = ?)");
+    binds.push(filter.credential, filter.credential);
   }
   if (filter.entry) {
     where.push("target_kind = 'entry' AND target_id = ?");
