@@ -523,6 +523,7 @@ export interface AdminOperations {
         "created_at": string;
         "revoked_at": string | null;
         "revoked_reason": "person" | "client" | "code_reused" | "refresh_reused" | null;
+        "last_refresh_at": string | null;
       }>;
     };
   };
@@ -544,6 +545,7 @@ export interface AdminOperations {
       "created_at": string;
       "revoked_at": string | null;
       "revoked_reason": "person" | "client" | "code_reused" | "refresh_reused" | null;
+      "last_refresh_at": string | null;
     };
   };
   /** GET /api/webhooks */

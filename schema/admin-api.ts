@@ -88,6 +88,7 @@ const ConnectionView = v.pipe(
     created_at: v.string(),
     revoked_at: v.nullable(v.string()),
     revoked_reason: v.nullable(v.picklist(["person", "client", "code_reused", "refresh_reused"])),
+    last_refresh_at: v.pipe(v.nullable(v.string()), v.description("When the newest access token was issued (connecting, then each refresh); null once none is left")),
   }),
   v.title("OAuthConnectionView"),
 );

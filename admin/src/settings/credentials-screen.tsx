@@ -121,7 +121,7 @@ export default function CredentialsSettings({ site }: ScreenProps) {
                 id: c.id,
                 name: c.client_name ?? c.client_id,
                 revoked: c.revoked_at,
-                lines: [`Scopes: ${c.scopes.join(", ")}`, `Connected ${when(c.created_at)}`],
+                lines: [`Scopes: ${c.scopes.join(", ")}`, `Connected ${when(c.created_at)}`, `Last refresh ${c.last_refresh_at ? when(c.last_refresh_at) : "— no live token"}`],
                 onRevoke: () => setRevoking({ kind: "connection", item: c }),
               }))}
             />
