@@ -5,6 +5,7 @@ import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
 import { Button, Field, Loading, Notice, PageHeader } from "../ui/controls";
 import { OrderedList } from "../ui/ordered-list";
+import { CorsSection } from "./cors-section";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
 import { SETTINGS_WORDS } from "./words";
@@ -144,7 +145,7 @@ export default function GeneralSettings({ site }: ScreenProps) {
                   {code === draft.default_language ? <strong> · default</strong> : null}
                 </span>
                 {code === draft.default_language ? null : (
-                  <Button variant="ghost" aria-label={`Remove ${languageName(code)}`} onClick={() => removeLanguage(code)}>
+                  <Button variant="ghost" aria-label={`Remove ${languageName(code)} from the site`} onClick={() => removeLanguage(code)}>
                     Remove
                   </Button>
                 )}
@@ -262,6 +263,7 @@ export default function GeneralSettings({ site }: ScreenProps) {
           </Button>
         </div>
       </form>
+      <CorsSection onDone={done} onFailed={failed} />
     </>
   );
 }
