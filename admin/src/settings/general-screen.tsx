@@ -28,6 +28,16 @@ const languageName = (code: string) => {
   }
 };
 
+/** A language's name and its code (the code alone when the browser has no name for it). */
+function LangLabel({ code }: { code: string }) {
+  const name = languageName(code);
+  return name === code ? <code>{code}</code> : (
+    <>
+      {name} <code>{code}</code>
+    </>
+  );
+}
+
 /**
  * Settings › General (issue #30 item 3, docs/admin-ui-settings.md): the site's languages and
  * fallback order, search, validation mode, review, Trash, embeds and media files, saved together
@@ -141,7 +151,7 @@ export default function GeneralSettings({ site }: ScreenProps) {
             {draft.languages.map((code) => (
               <li>
                 <span>
-                  {languageName(code)} <code>{code}</code>
+                  <LangLabel code={code} />
                   {code === draft.default_language ? <strong> · default</strong> : null}
                 </span>
                 {code === draft.default_language ? null : (
@@ -170,7 +180,7 @@ export default function GeneralSettings({ site }: ScreenProps) {
             nameOf={(code) => languageName(code)}
             render={(code) => (
               <span>
-                {languageName(code)} <code>{code}</code>
+                <LangLabel code={code} />
               </span>
             )}
             reorderable

@@ -120,7 +120,7 @@ export default function PluginSettings({ site }: ScreenProps) {
                     ) : null}
                     <Button
                       busy={busy === p.id}
-                      aria-label={`Rotate the token of ${p.name}`}
+                      aria-label={`Rotate token of ${p.name}`}
                       onClick={() =>
                         act(p, "has a new token (the old one works one more hour)", async () => {
                           const answer = await admin("rotatePluginToken", { params: { id: p.id } });

@@ -86,7 +86,7 @@ export default function WebhookSettings({ site }: ScreenProps) {
                     {deliveries[hook.id] ? <DeliveryList url={hook.url} rows={deliveries[hook.id] ?? []} /> : null}
                   </div>
                   <div class="row settings-item-actions">
-                    <Button busy={busy === hook.id} aria-label={`Send a test delivery to ${hook.url}`} onClick={() => test(hook)}>
+                    <Button busy={busy === hook.id} aria-label={`Send test delivery to ${hook.url}`} onClick={() => test(hook)}>
                       Send test
                     </Button>
                     <Button busy={busy === hook.id} aria-label={`Recent deliveries to ${hook.url}`} onClick={() => showDeliveries(hook)}>
