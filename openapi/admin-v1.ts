@@ -1103,6 +1103,28 @@ export interface AdminOperations {
       };
     };
   };
+  /** POST /api/plugin-manifests/fetch */
+  fetchPluginManifest: {
+    method: "POST";
+    path: "/api/plugin-manifests/fetch";
+    params: never;
+    query: never;
+    body: {
+      "url": string;
+    };
+    response: {
+      "manifest": {
+        [key: string]: unknown;
+      };
+      "installed": {
+        "installation_id": string;
+        "version": string;
+        "added_capabilities": Array<string>;
+        "removed_capabilities": Array<string>;
+        "granted_capabilities": Array<string>;
+      } | null;
+    };
+  };
   /** GET /api/audit-log */
   listAuditLog: {
     method: "GET";
@@ -1238,6 +1260,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   launchManageView: { method: "POST", path: "/api/plugin-launches/{id}/manage-views/{view}" },
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
   getPermissions: { method: "GET", path: "/api/permissions" },
+  fetchPluginManifest: { method: "POST", path: "/api/plugin-manifests/fetch" },
   listAuditLog: { method: "GET", path: "/api/audit-log" },
   testWebhook: { method: "POST", path: "/api/webhooks/{id}/test" },
   listWebhookDeliveries: { method: "GET", path: "/api/webhooks/{id}/deliveries" },

@@ -70,7 +70,35 @@ const Delivery = v.pipe(
   v.title("WebhookDelivery"),
 );
 
+export const FetchManifestBody = v.strictObject({ url: v.pipe(v.string(), v.minLength(1), v.maxLength(2000)) });
+
+const FetchedManifest = v.pipe(
+  v.strictObject({
+    manifest: v.pipe(v.looseObject({}), v.title("PluginManifest")),
+    installed: v.nullable(
+      v.strictObject({
+        installation_id: v.string(),
+        version: v.string(),
+        added_capabilities: v.array(v.string()),
+        removed_capabilities: v.array(v.string()),
+        granted_capabilities: v.array(v.string()),
+      }),
+    ),
+  }),
+  v.title("FetchedPluginManifest"),
+);
+
 export const siteAdminRoutes: readonly AdminRouteSpec[] = [
+  {
+    operationId: "fetchPluginManifest",
+    method: "post",
+    path: "/api/plugin-manifests/fetch",
+    access: "site",
+    summary: "Read a plugin's manifest from its address (outbound policy, 5 s, 32768 bytes), checked as an install would; for an installed plugin, the capabilities it adds and drops; writes nothing; needs site:plugins",
+    body: FetchManifestBody,
+    response: FetchedManifest,
+    errors: [...siteErrors, "manifest_too_large", "plugin_unreachable", "plugin_timeout", "plugin_response_invalid"],
+  },
   {
     operationId: "listAuditLog",
     method: "get",

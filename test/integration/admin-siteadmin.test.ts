@@ -4,6 +4,7 @@ import { adminCall, signIn, type AdminSession } from "../helpers/admin-api";
 import { callsTo, driveQueue, hmacHex, messagesOf, setFailing, silenceAutoQueue } from "../helpers/event-receiver";
 import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { manage } from "../helpers/manage-api";
+import { installTestPlugin, testManifest } from "../helpers/plugins";
 
 /**
  * The site administration screens' own routes (issue #30 items 3–6, schema/admin-siteadmin.ts,
@@ -144,5 +145,46 @@ describe("webhooks: test delivery and recent deliveries", () => {
     expect((await adminCall(session, "GET", "/api/webhooks/whk_nope/deliveries", { siteId: s.site.id })).status).toBe(404);
     const other = await setup();
     expect((await adminCall(other.session, "POST", `/api/webhooks/${hook.body.id}/test`, { siteId: other.s.site.id })).status).toBe(404);
+  });
+});
+
+describe("plugins: a manifest read from its address", () => {
+  /** Makes the fake plugin host answer `body` with `status` at `path` (vitest.config.ts, fakePlugin). */
+  const answerAt = async (path: string, status: number, body: unknown) => {
+    const bound = env.PLUGIN_FETCH;
+    if (!bound) throw new Error("PLUGIN_FETCH is not bound");
+    await bound.fetch(`http://plugin.control/answer?path=${encodeURIComponent(path)}`, { method: "PUT", body: JSON.stringify({ status, body }) });
+  };
+  const fetchAt = (session: AdminSession, s: SeededSite, url: string) =>
+    adminCall<{ manifest: { id: string; version: string }; installed: { installation_id: string; version: string; added_capabilities: string[]; removed_capabilities: string[] } | null } & Err>(session, "POST", "/api/plugin-manifests/fetch", { siteId: s.site.id, body: { url } });
+
+  it("reads and checks it, says what it adds and drops against the installed plugin, writes nothing, refuses what an install would", async () => {
+    const { s, session } = await setup();
+    const base = `/siteadmin-${crypto.randomUUID()}`;
+    await answerAt(`${base}/new.json`, 200, testManifest({ id: "fresh", name: "Fresh" }));
+    const fresh = await fetchAt(session, s, `https://plugins.example.test${base}/new.json`);
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.body).toMatchObject({ manifest: { id: "fresh", version: "1.0.0" }, installed: null });
+
+    const installed = await installTestPlugin(s, { modelIds: [] });
+    const next = testManifest({ version: "2.0.0", capabilities: ["content:read", "workflow:read", "workflow:publish", "workflow:unpublish", "content:write", "media:read"] });
+    await answerAt(`${base}/update.json`, 200, next);
+    const update = await fetchAt(session, s, `https://plugins.example.test${base}/update.json`);
+    expect(update.body.installed).toEqual({ installation_id: installed.id, version: "1.0.0", added_capabilities: ["media:read"], removed_capabilities: ["content:propose"], granted_capabilities: expect.any(Array) });
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM plugin_installations WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+
+    await answerAt(`${base}/big.json`, 200, testManifest({ description: "x".repeat(40_000) }));
+    const big = await fetchAt(session, s, `https://plugins.example.test${base}/big.json`);
+    expect([big.status, big.body.error.code]).toEqual([400, "manifest_too_large"]);
+    await answerAt(`${base}/bad.json`, 200, { id: "no shape" });
+    const bad = await fetchAt(session, s, `https://plugins.example.test${base}/bad.json`);
+    expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_request"]);
+    await answerAt(`${base}/gone.json`, 404, { error: "gone" });
+    const gone = await fetchAt(session, s, `https://plugins.example.test${base}/gone.json`);
+    expect([gone.status, gone.body.error.code]).toEqual([502, "plugin_response_invalid"]);
+    // The outbound address policy: loopback only in local development (the tests run the production one).
+    const local = await fetchAt(session, s, "http://127.0.0.1:8787/manifest.json");
+    expect([local.status, local.body.error.code]).toEqual([400, "invalid_request"]);
   });
 });

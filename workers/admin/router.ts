@@ -25,7 +25,7 @@ import { currentSession, signIn, signOut } from "./session";
 import * as people from "./people";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
-import { auditLog, webhookDeliveries, webhookTest } from "./site-admin";
+import { auditLog, pluginManifest, webhookDeliveries, webhookTest } from "./site-admin";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
@@ -94,6 +94,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   listAuditLog: auditLog,
   testWebhook: webhookTest,
   listWebhookDeliveries: webhookDeliveries,
+  fetchPluginManifest: pluginManifest,
 };
 
 /** Every handler, by the access it is written for (the OpenAPI test checks them against the table). */

@@ -1,4 +1,6 @@
-import { AuditLogQuery } from "../../schema/admin-siteadmin";
+import { AuditLogQuery, FetchManifestBody } from "../../schema/admin-siteadmin";
+import { fetchPluginManifest } from "../../shared/services/plugins/manifest-fetch";
+import { readBody } from "./body";
 import { listWebhookDeliveries, testWebhook } from "../../shared/events/webhook-test";
 import { listAuditLog } from "../../shared/services/audit/audit-log";
 import { parse } from "../../shared/services/validation";
@@ -20,4 +22,10 @@ export async function webhookTest(call: SiteCall): Promise<Response> {
 /** GET /api/webhooks/{id}/deliveries: the webhook's recent deliveries. */
 export async function webhookDeliveries(call: SiteCall): Promise<Response> {
   return json({ data: await listWebhookDeliveries(call.ctx, call.params[0] ?? "") });
+}
+
+/** POST /api/plugin-manifests/fetch: a manifest read from its address, and what it changes for an installed plugin. */
+export async function pluginManifest(call: SiteCall): Promise<Response> {
+  const { url } = await readBody(call.request, FetchManifestBody);
+  return json(await fetchPluginManifest(call.ctx, call.env, url));
 }

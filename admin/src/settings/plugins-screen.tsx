@@ -229,18 +229,44 @@ function GrantEditor({ plugin, models, busy, onSave }: { plugin: Installation; m
   );
 }
 
-/** Install from a manifest: pasted JSON (the browser may only talk to this service). */
+/**
+ * Install from a manifest: read from its address by the service (the page may only talk to this
+ * service), or pasted. For a plugin already installed, the capabilities the new manifest adds and
+ * drops are shown (what a grant would then need).
+ */
 function InstallPlugin({ onInstalled, onFailed }: { onInstalled: (a: { name: string; token: string; event_secret: string }) => void; onFailed: (e: unknown) => void }) {
+  const [address, setAddress] = useState("");
   const [text, setText] = useState("");
+  const [diff, setDiff] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fetchManifest = async () => {
+    if (busy || !address.trim()) return;
+    setBusy(true);
+    try {
+      const answer = await admin("fetchPluginManifest", { body: { url: address.trim() } });
+      setText(JSON.stringify(answer.manifest, null, 2));
+      const m = answer.manifest as { name?: string; version?: string; capabilities?: string[] };
+      const installed = answer.installed;
+      setDiff(
+        installed
+          ? `${m.name ?? "This plugin"} ${installed.version} is installed; this manifest is ${m.version ?? "?"}. It adds: ${installed.added_capabilities.join(", ") || "nothing"}; it drops: ${installed.removed_capabilities.join(", ") || "nothing"}.`
+          : `${m.name ?? "The plugin"} ${m.version ?? ""} asks for: ${(m.capabilities ?? []).join(", ") || "nothing"}.`,
+      );
+    } catch (error) {
+      setDiff(null);
+      onFailed(error);
+    } finally {
+      setBusy(false);
+    }
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     let manifest: unknown;
     try {
       manifest = JSON.parse(text);
     } catch {
-      return setProblem("This is not JSON: paste the plugin's manifest.json as it is.");
+      return setProblem("This is not JSON: fetch the manifest from its address or paste its manifest.json as it is.");
     }
     setProblem(null);
     setBusy(true);
@@ -248,6 +274,7 @@ function InstallPlugin({ onInstalled, onFailed }: { onInstalled: (a: { name: str
       const answer = await admin("installPlugin", { body: manifest as never });
       const installation = answer.installation as unknown as Installation;
       setText("");
+      setDiff(null);
       onInstalled({ name: installation.name, token: answer.token, event_secret: answer.event_secret });
     } catch (error) {
       onFailed(error);
@@ -258,8 +285,17 @@ function InstallPlugin({ onInstalled, onFailed }: { onInstalled: (a: { name: str
   return (
     <details class="settings-create">
       <summary>Install a plugin</summary>
+      <div class="row settings-add">
+        <Field label="Manifest address" hint="https://…/manifest.json: the service reads it (5 s, at most 32 KB).">
+          {(f) => <input id={f.id} type="url" aria-describedby={f.describedBy} value={address} onInput={(e) => setAddress(e.currentTarget.value)} />}
+        </Field>
+        <Button busy={busy} onClick={fetchManifest}>
+          Fetch manifest
+        </Button>
+      </div>
+      {diff ? <p class="settings-line">{diff}</p> : null}
       <form onSubmit={submit}>
-        <Field label="Plugin manifest (JSON)" hint="Open the plugin's manifest address (often /manifest.json) and paste it here; at most 32 KB." errors={problem ? [problem] : []}>
+        <Field label="Plugin manifest (JSON)" hint="Fetched from the address above, or pasted; at most 32 KB." errors={problem ? [problem] : []}>
           {(f) => <textarea id={f.id} rows={6} required aria-describedby={f.describedBy} value={text} onInput={(e) => setText(e.currentTarget.value)} spellcheck={false} />}
         </Field>
         <Button type="submit" variant="primary" busy={busy}>
