@@ -1386,6 +1386,7 @@ const COMMANDS = [
    }
   ],
   "bodyOnly": [
+   "languages",
    "locale_fallback",
    "search",
    "embed_origins",

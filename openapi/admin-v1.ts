@@ -523,6 +523,7 @@ export interface AdminOperations {
         "created_at": string;
         "revoked_at": string | null;
         "revoked_reason": "person" | "client" | "code_reused" | "refresh_reused" | null;
+        "last_refresh_at": string | null;
       }>;
     };
   };
@@ -544,6 +545,7 @@ export interface AdminOperations {
       "created_at": string;
       "revoked_at": string | null;
       "revoked_reason": "person" | "client" | "code_reused" | "refresh_reused" | null;
+      "last_refresh_at": string | null;
     };
   };
   /** GET /api/webhooks */
@@ -1265,6 +1267,100 @@ export interface AdminOperations {
       "revoked": true;
     };
   };
+  /** POST /api/plugin-manifests/fetch */
+  fetchPluginManifest: {
+    method: "POST";
+    path: "/api/plugin-manifests/fetch";
+    params: never;
+    query: never;
+    body: {
+      "url": string;
+    };
+    response: {
+      "manifest": {
+        [key: string]: unknown;
+      };
+      "installed": {
+        "installation_id": string;
+        "version": string;
+        "added_capabilities": Array<string>;
+        "removed_capabilities": Array<string>;
+        "granted_capabilities": Array<string>;
+      } | null;
+    };
+  };
+  /** GET /api/audit-log */
+  listAuditLog: {
+    method: "GET";
+    path: "/api/audit-log";
+    params: never;
+    query: {
+      "person"?: string;
+      "credential"?: string;
+      "entry"?: string;
+      "action"?: string;
+      "surface"?: "admin" | "credential" | "oauth_app" | "plugin" | "system";
+      "before"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "at": string;
+        "surface": "admin" | "credential" | "oauth_app" | "plugin" | "system";
+        "actor_kind": string;
+        "person_id": string | null;
+        "person_name": string | null;
+        "credential_id": string | null;
+        "action": string;
+        "target_kind": string | null;
+        "target_id": string | null;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
+  /** POST /api/webhooks/{id}/test */
+  testWebhook: {
+    method: "POST";
+    path: "/api/webhooks/{id}/test";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "webhook_id": string;
+      "delivery_id": string;
+      "ok": boolean;
+      "status": number | null;
+      "error": string | null;
+      "duration_ms": number;
+    };
+  };
+  /** GET /api/webhooks/{id}/deliveries */
+  listWebhookDeliveries: {
+    method: "GET";
+    path: "/api/webhooks/{id}/deliveries";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "event_id": string;
+        "event_name": string | null;
+        "state": "pending" | "delivered" | "dead";
+        "attempts": number;
+        "last_status": number | null;
+        "last_error": string | null;
+        "created_at": string;
+        "updated_at": string;
+      }>;
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1334,6 +1430,10 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   completePasswordReset: { method: "POST", path: "/api/password-resets/complete" },
   listSessions: { method: "GET", path: "/api/sessions" },
   revokeSession: { method: "DELETE", path: "/api/sessions/{id}" },
+  fetchPluginManifest: { method: "POST", path: "/api/plugin-manifests/fetch" },
+  listAuditLog: { method: "GET", path: "/api/audit-log" },
+  testWebhook: { method: "POST", path: "/api/webhooks/{id}/test" },
+  listWebhookDeliveries: { method: "GET", path: "/api/webhooks/{id}/deliveries" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

@@ -1785,6 +1785,8 @@ export interface ManageOperations {
     body: never;
     response: {
       "settings": {
+        "languages": Array<string>;
+        "default_language": string;
         "locale_fallback": Array<string>;
         "locale_fallback_enabled": boolean;
         "search": {
@@ -1823,6 +1825,7 @@ export interface ManageOperations {
     params: never;
     query: never;
     body: {
+      "languages"?: Array<string>;
       "locale_fallback"?: Array<string>;
       "locale_fallback_enabled"?: boolean;
       "search"?: {
@@ -1856,6 +1859,8 @@ export interface ManageOperations {
     };
     response: {
       "settings": {
+        "languages": Array<string>;
+        "default_language": string;
         "locale_fallback": Array<string>;
         "locale_fallback_enabled": boolean;
         "search": {

@@ -22,6 +22,7 @@ import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
 import { MediaAnswer, UploadMediaFields } from "./manage-media";
 import { dashboardRoutes } from "./admin-dashboard";
 import { accountRoutes } from "./admin-account";
+import { siteAdminRoutes } from "./admin-siteadmin";
 
 /**
  * The admin JSON API on the admin host (docs/admin-api.md) as a route table: the router
@@ -89,6 +90,7 @@ const ConnectionView = v.pipe(
     created_at: v.string(),
     revoked_at: v.nullable(v.string()),
     revoked_reason: v.nullable(v.picklist(["person", "client", "code_reused", "refresh_reused"])),
+    last_refresh_at: v.pipe(v.nullable(v.string()), v.description("When the newest access token was issued (connecting, then each refresh); null once none is left")),
   }),
   v.title("OAuthConnectionView"),
 );
@@ -394,7 +396,7 @@ const permissionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "getPermissions", method: "get", path: "/api/permissions", access: "site", summary: "The signed-in person's effective permissions on the site: role, permission set, per readable model the operations and readable/writable field ids, per language action the languages", response: EffectivePermissions, errors: [...siteErrors] },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer)];
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer), ...siteAdminRoutes];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",

@@ -25,6 +25,12 @@ const MediaSettingsBody = v.strictObject({
 });
 
 export const UpdateSettingsBody = v.strictObject({
+  languages: v.optional(v.pipe(
+    v.array(Lang),
+    v.minLength(1),
+    v.maxLength(50),
+    v.description("Every language of the site (docs/admin-ui-settings.md): the default language must stay; a language that still has entries cannot be removed; a removed language leaves locale_fallback and search.hidden_languages"),
+  )),
   locale_fallback: v.optional(v.pipe(v.array(Lang), v.maxLength(50))),
   locale_fallback_enabled: v.optional(v.boolean()),
   search: v.optional(SearchBody),
@@ -40,6 +46,8 @@ export const UpdateSettingsBody = v.strictObject({
 export const Settings = v.pipe(
   v.object({
     settings: v.object({
+      languages: v.pipe(v.array(v.string()), v.description("The site's languages, the default first")),
+      default_language: v.string(),
       locale_fallback: v.array(v.string()),
       locale_fallback_enabled: v.boolean(),
       search: v.object({ enabled: v.boolean(), models: v.array(v.string()), mode: v.string(), weights: v.record(v.string(), v.number()), hidden_languages: v.array(v.string()) }),

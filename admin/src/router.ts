@@ -89,6 +89,12 @@ export const paths = {
   siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
   siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
   siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
+  // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
+  settings: (site: string) => `/sites/${encodeURIComponent(site)}/settings`,
+  settingsCredentials: (site: string) => `/sites/${encodeURIComponent(site)}/settings/credentials`,
+  settingsPlugins: (site: string) => `/sites/${encodeURIComponent(site)}/settings/plugins`,
+  settingsWebhooks: (site: string) => `/sites/${encodeURIComponent(site)}/settings/webhooks`,
+  settingsAudit: (site: string, query = "") => `/sites/${encodeURIComponent(site)}/settings/audit${query ? `?${query}` : ""}`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

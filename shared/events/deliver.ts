@@ -40,14 +40,14 @@ function outboundFetch(env: Env): (request: Request) => Promise<Response> {
   return binding ? (request) => binding.fetch(request) : (request) => fetch(request);
 }
 
-interface AttemptResult {
+export interface AttemptResult {
   ok: boolean;
   status: number | null;
   error: string | null;
 }
 
-/** One signed POST of the envelope; success is any 2xx answer within the timeout. */
-async function attempt(env: Env, clock: Clock, subscriber: Subscriber, deliveryId: string, name: string, body: string): Promise<AttemptResult> {
+/** One signed POST of the envelope; success is any 2xx answer within the timeout (also the admin's test delivery, shared/events/webhook-test.ts). */
+export async function attempt(env: Env, clock: Clock, subscriber: Subscriber, deliveryId: string, name: string, body: string): Promise<AttemptResult> {
   const timestamp = Math.floor(clock.now() / 1000);
   const request = new Request(subscriber.url, {
     method: "POST",

@@ -33,22 +33,27 @@ export interface SettingsPatch {
 }
 
 export interface UpdateSettingsInput extends SettingsPatch {
+  /** Every language of the site; stored on the site row (default first), not in `settings`. */
+  languages?: string[];
   expected_revision?: number;
 }
 
 export interface SettingsView {
   /** CORS has its own routes (GET/PUT /settings/cors, docs/cors.md). */
-  settings: Omit<SiteSettings, "cors">;
+  settings: Omit<SiteSettings, "cors"> & { languages: string[]; default_language: string };
   revision: number;
   /** Present on a write: whether the search index was rebuilt in the write's batch. */
   search_reindexed?: boolean;
 }
 
-/** The settings as answered: only the documented keys. */
-export function settingsView(settings: SiteSettings, revision: number): SettingsView {
+/** The settings as answered: only the documented keys, with the site's languages (default first). */
+export function settingsView(site: { settings: SiteSettings; languages: readonly string[]; default_lang: string }, revision: number): SettingsView {
+  const settings = site.settings;
   const { locale_fallback, locale_fallback_enabled, search, embed_origins, retention, review, validation_mode, media } = settings;
   return {
     settings: {
+      languages: [site.default_lang, ...site.languages.filter((l) => l !== site.default_lang)],
+      default_language: site.default_lang,
       locale_fallback,
       locale_fallback_enabled,
       search: { enabled: search.enabled, models: search.models, mode: search.mode, weights: search.weights, hidden_languages: search.hidden_languages },
@@ -91,7 +96,8 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   }
 
   const issues: { path: string; message: string }[] = [];
-  const languages = new Set(site.languages);
+  const nextLanguages = input.languages === undefined ? site.languages : await checkedLanguages(ctx, input.languages, issues);
+  const languages = new Set(nextLanguages);
   input.locale_fallback?.forEach((lang, i) => {
     if (!languages.has(lang)) issues.push({ path: `locale_fallback[${i}]`, message: `"${lang}" is not a language of the site` });
   });
@@ -138,11 +144,15 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   if (issues.length > 0) throw new AppError("invalid_request", "Some settings are not valid for this site.", { issues });
 
   const before = site.settings;
+  const removed = new Set(site.languages.filter((l) => !languages.has(l)));
+  const kept = (list: string[]) => list.filter((l) => !removed.has(l));
   const after: SiteSettings = {
     ...before,
+    // A removed language leaves the fallback order and the hidden search languages with it.
+    ...(removed.size > 0 ? { locale_fallback: kept(before.locale_fallback), search: { ...before.search, hidden_languages: kept(before.search.hidden_languages) } } : {}),
     ...(input.locale_fallback !== undefined ? { locale_fallback: input.locale_fallback } : {}),
     ...(input.locale_fallback_enabled !== undefined ? { locale_fallback_enabled: input.locale_fallback_enabled } : {}),
-    ...(search !== undefined ? { search: { ...before.search, ...search } } : {}),
+    ...(search !== undefined ? { search: { ...before.search, hidden_languages: kept(before.search.hidden_languages), ...search } } : {}),
     ...(input.embed_origins !== undefined ? { embed_origins: input.embed_origins } : {}),
     ...(input.retention !== undefined ? { retention: input.retention } : {}),
     ...(input.review !== undefined ? { review: input.review } : {}),
@@ -156,7 +166,8 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
         }
       : {}),
   };
-  const localeChanged = !same(before.locale_fallback, after.locale_fallback) || before.locale_fallback_enabled !== after.locale_fallback_enabled;
+  const languagesChanged = !same(site.languages, nextLanguages);
+  const localeChanged = languagesChanged || !same(before.locale_fallback, after.locale_fallback) || before.locale_fallback_enabled !== after.locale_fallback_enabled;
   const searchChanged = !same(before.search, after.search);
   const weightsChanged = !same(before.search.weights, after.search.weights);
   const embedsChanged = !same(before.embed_origins, after.embed_origins);
@@ -168,7 +179,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   const statements: CompiledQuery[] = [
     ctx.db
       .updateTable("sites")
-      .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: at })
+      .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: at, ...(languagesChanged ? { languages: JSON.stringify(nextLanguages) } : {}) })
       .where("id", "=", site.id)
       .where("settings_revision", "=", site.settings_revision)
       .compile(),
@@ -179,14 +190,44 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   const purgeTags: string[] = [];
   if (localeChanged || searchChanged || embedsChanged || libraryChanged) purgeTags.push(cacheTag.site(site.id));
   if (localeChanged || searchChanged) purgeTags.push(...models.map((m) => cacheTag.list(m.id)));
-  const changed = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode", "media"] as const).filter(
+  const changedSettings = (["locale_fallback", "locale_fallback_enabled", "search", "embed_origins", "retention", "review", "validation_mode", "media"] as const).filter(
     (key) => !same(before[key], after[key]),
   );
+  const changed = languagesChanged ? ["languages", ...changedSettings] : changedSettings;
+  const afterSite = { settings: after, languages: nextLanguages, default_lang: site.default_lang };
   return {
     statements,
-    answer: { ...settingsView(after, revision), search_reindexed: weightsChanged },
+    answer: { ...settingsView(afterSite, revision), search_reindexed: weightsChanged },
     events: [{ name: "site.settings_updated", payload: { revision, changed } }],
     purgeTags,
-    audit: { action: "site.settings_update", targetKind: "site", targetId: site.id, details: Object.fromEntries(changed.map((key) => [key, after[key]])) },
+    audit: {
+      action: "site.settings_update",
+      targetKind: "site",
+      targetId: site.id,
+      details: { ...Object.fromEntries(changedSettings.map((key) => [key, after[key]])), ...(languagesChanged ? { languages: nextLanguages } : {}) },
+    },
   };
+}
+
+/**
+ * The site's next languages (default first), or problems in `issues`: the default language stays
+ * (an operator changes it), none twice, and a language leaves only when no entry (Trash included)
+ * is written in it — removing one never hides or deletes content.
+ */
+async function checkedLanguages(ctx: LifecycleContext, wanted: string[], issues: { path: string; message: string }[]): Promise<string[]> {
+  const site = ctx.site;
+  if (new Set(wanted).size !== wanted.length) issues.push({ path: "languages", message: "a language is named twice" });
+  if (!wanted.includes(site.default_lang)) issues.push({ path: "languages", message: `"${site.default_lang}" is the site's default language and stays` });
+  const removed = site.languages.filter((l) => !wanted.includes(l));
+  if (removed.length > 0) {
+    const used = await ctx.db
+      .selectFrom("entries")
+      .select(["lang"])
+      .where("site_id", "=", site.id)
+      .where("lang", "in", removed)
+      .groupBy("lang")
+      .execute();
+    for (const { lang } of used) issues.push({ path: "languages", message: `"${lang}" still has entries: move them to Trash and empty it first` });
+  }
+  return [site.default_lang, ...wanted.filter((l) => l !== site.default_lang)];
 }

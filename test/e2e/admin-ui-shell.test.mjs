@@ -65,6 +65,8 @@ describe("admin UI: sign-in, sites, no access", () => {
     const demo = admin.info.sites.find((s) => s.slug === "demo");
     await page.goto(`${admin.origin}/sites/${demo.id}/content`);
     await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Settings" }).click();
+    // Settings opens on General (admin/src/settings/); Source and publishing is one of its sections.
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Source and publishing" }).click();
     await page.waitForURL(`**/sites/${demo.id}/settings/source`);
     await page.getByRole("heading", { name: "Source and publishing" }).waitFor();
     await page.getByText("Ready: the backend can be generated from this site.").waitFor();

@@ -19,6 +19,7 @@ interface ConnectionView {
   created_at: string;
   revoked_at: string | null;
   revoked_reason: string | null;
+  last_refresh_at: string | null;
 }
 
 describe("Authorization: Bearer dwo_… on /api/manage/v1 (a connection acts like a management credential)", () => {
@@ -126,8 +127,10 @@ describe("admin: GET/DELETE /api/oauth-connections", () => {
     const list = await adminCall<{ data: ConnectionView[] }>(session, "GET", "/api/oauth-connections", { siteId: s.site.id });
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([
-      { id: tokens.connection_id, client_id: tokens.client_id, client_name: "Test app", person_id: s.adminId, scopes: ["content:read", "media:write"], created_at: expect.any(String), revoked_at: null, revoked_reason: null },
+      { id: tokens.connection_id, client_id: tokens.client_id, client_name: "Test app", person_id: s.adminId, scopes: ["content:read", "media:write"], created_at: expect.any(String), revoked_at: null, revoked_reason: null, last_refresh_at: expect.any(String) },
     ]);
+    // Connecting issued the first access token: its time is the last refresh until the app refreshes.
+    expect(Math.abs(Date.parse(list.body.data[0]?.last_refresh_at ?? "") - Date.now())).toBeLessThan(60_000);
     expect(JSON.stringify(list.body)).not.toContain(tokens.access_token);
 
     const revoked = await adminCall<ConnectionView>(session, "DELETE", `/api/oauth-connections/${tokens.connection_id}`, { siteId: s.site.id });

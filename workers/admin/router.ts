@@ -27,6 +27,7 @@ import * as people from "./people";
 import * as account from "./account";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
+import { auditLog, pluginManifest, webhookDeliveries, webhookTest } from "./site-admin";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
@@ -100,6 +101,11 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   listLaunchContentActions,
   launchManageView,
   launchContentAction,
+  // Site administration screens (schema/admin-siteadmin.ts).
+  listAuditLog: auditLog,
+  testWebhook: webhookTest,
+  listWebhookDeliveries: webhookDeliveries,
+  fetchPluginManifest: pluginManifest,
 };
 
 /** Every handler, by the access it is written for (the OpenAPI test checks them against the table). */

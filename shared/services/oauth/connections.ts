@@ -1,7 +1,9 @@
 import { hasSystemPermission } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
+import { isoAt } from "../../clock";
 import { revokeConnectionRow } from "./connection-store";
+import { ACCESS_TOKEN_TTL_MS } from "./tokens";
 
 /**
  * OAuth connections as the admin lists and revokes them (docs/oauth.md). A person sees and revokes
@@ -19,6 +21,11 @@ export interface ConnectionView {
   created_at: string;
   revoked_at: string | null;
   revoked_reason: string | null;
+  /**
+   * When the connection's newest access token was issued: at connecting, then at each refresh
+   * (tokens are kept until they expire, so null once none is left: the app has not refreshed lately).
+   */
+  last_refresh_at: string | null;
 }
 
 interface Row {
@@ -30,13 +37,16 @@ interface Row {
   created_at: string;
   revoked_at: string | null;
   revoked_reason: string | null;
+  newest_access_expires: number | null;
 }
 
 function toView(row: Row): ConnectionView {
-  return { ...row, scopes: JSON.parse(row.scopes) as string[] };
+  const { newest_access_expires, ...rest } = row;
+  return { ...rest, scopes: JSON.parse(row.scopes) as string[], last_refresh_at: newest_access_expires === null ? null : isoAt(newest_access_expires - ACCESS_TOKEN_TTL_MS) };
 }
 
-const SELECT = `SELECT c.id, c.client_id, k.client_name, c.person_id, c.scopes, c.created_at, c.revoked_at, c.revoked_reason
+const SELECT = `SELECT c.id, c.client_id, k.client_name, c.person_id, c.scopes, c.created_at, c.revoked_at, c.revoked_reason,
+  (SELECT MAX(t.expires_at) FROM oauth_tokens t WHERE t.connection_id = c.id AND t.kind = 'access') AS newest_access_expires
   FROM oauth_connections c JOIN oauth_clients k ON k.id = c.client_id`;
 
 /** Whether the actor sees every connection of the site (else only their own). */

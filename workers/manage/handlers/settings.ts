@@ -7,7 +7,7 @@ import { runCommand } from "../respond";
 
 /** GET /settings */
 export async function getSettings(call: ManageCall): Promise<Response> {
-  return json(settingsView(call.site.settings, call.site.settings_revision));
+  return json(settingsView(call.site, call.site.settings_revision));
 }
 
 export const updateSettings = (call: ManageCall) => runCommand(call, "updateSettings", call.body as v.InferOutput<typeof UpdateSettingsBody>);

@@ -1,0 +1,28 @@
+import { location, paths } from "../router";
+import { Link } from "../ui/controls";
+
+/** The settings area's own sections (docs/admin-ui-settings.md), under the top bar's "Settings". */
+export function SettingsNav({ site }: { site: string }) {
+  const here = location.value.path;
+  const items = [
+    { href: paths.settings(site), label: "General" },
+    { href: paths.settingsCredentials(site), label: "Credentials" },
+    { href: paths.settingsPlugins(site), label: "Plugins" },
+    { href: paths.settingsWebhooks(site), label: "Webhooks" },
+    { href: paths.settingsAudit(site), label: "Audit log" },
+    { href: paths.sourcePublishing(site), label: "Source and publishing" },
+  ];
+  return (
+    <nav aria-label="Settings sections" class="settings-nav">
+      <ul>
+        {items.map((item) => (
+          <li>
+            <Link href={item.href} aria-current={here === item.href ? "page" : undefined}>
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
