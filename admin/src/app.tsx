@@ -23,6 +23,10 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
   { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
+  // Model builder and roles (issue #30 items 1 and 2, docs/admin-ui-models.md).
+  { pattern: "/sites/:site/settings/models", screen: lazyScreen(() => import("./models/models-screen")) },
+  { pattern: "/sites/:site/settings/models/:model", screen: lazyScreen(() => import("./models/model-builder")) },
+  { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

@@ -51,6 +51,10 @@ export const paths = {
   sourcePublishing: (site: string) => `/sites/${encodeURIComponent(site)}/settings/source`,
   pages: (site: string) => `/sites/${encodeURIComponent(site)}/pages`,
   comments: (site: string) => `/sites/${encodeURIComponent(site)}/comments`,
+  // Model builder and roles (issue #30 items 1 and 2, docs/admin-ui-models.md).
+  models: (site: string) => `/sites/${encodeURIComponent(site)}/settings/models`,
+  model: (site: string, model: string) => `/sites/${encodeURIComponent(site)}/settings/models/${encodeURIComponent(model)}`,
+  roles: (site: string) => `/sites/${encodeURIComponent(site)}/settings/roles`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -82,6 +82,14 @@ const WORDS: Record<string, string> = {
   entry_not_in_trash: "This entry is not in Trash (someone may have restored it already).",
   locale_exists: "The entry has this language already.",
   language_in_trash: "This language of the entry is in Trash. Restore it instead of adding it again.",
+  // Roles (docs/admin-ui-models.md, docs/people.md).
+  role_seeded: "This role came with the site. It can be changed but not deleted, and its slug stays.",
+  role_in_use: "People hold this role, so it cannot be deleted. Give them another role on the People screen first.",
+  last_granting_role: "This is the last role that may manage roles and people: it must keep that permission and cannot be deleted.",
+  role_in_access_rule: "An access rule names this role. Change that rule first.",
+  role_changed: "Someone changed this role after you opened it, so nothing was saved. Reload the roles to see their change, then make yours again.",
+  role_slug_taken: "Another role already uses this slug.",
+  invalid_permissions: "Some permissions are not valid.",
 };
 
 /**

@@ -17,6 +17,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
+        { href: paths.models(site.id), label: "Models" },
         { href: paths.sourcePublishing(site.id), label: "Settings" },
       ]
     : [];
