@@ -31,6 +31,9 @@ const OWN_WORDS: Record<string, string> = {
   unique_unsupported: "Only text, slug and number fields can hold unique values.",
 };
 
+/** What the builder said before it moved to a new model's own address (the screen starts afresh there). */
+let carried = "";
+
 const EMPTY_MODEL: DraftModel = { name: "", slug: "", description: "", kind: "collection", is_public: true, enableI18n: false, folder: "", unique_combinations: [] };
 
 function fromModel(model: Model): DraftModel {
@@ -59,7 +62,11 @@ export default function ModelBuilder({ site, params }: ScreenProps) {
   const [openField, setOpenField] = useState<string | null>(null);
   const [plan, setPlan] = useState<DefinitionPlan | null>(null);
   const [previewing, setPreviewing] = useState(false);
-  const [said, say] = useState("");
+  const [said, say] = useState(() => {
+    const words = carried;
+    carried = "";
+    return words;
+  });
   const action = useAction();
   const base = loaded.data?.model ?? null;
 
@@ -119,7 +126,10 @@ export default function ModelBuilder({ site, params }: ScreenProps) {
     if (outcome?.ok) {
       say(base ? `Saved ${draft.name} (revision ${outcome.value.revision}).` : `Created ${draft.name}.`);
       if (base) loaded.reload();
-      else navigate(paths.model(site, outcome.value.model_id), { replace: true });
+      else {
+        carried = `Created ${draft.name}.`;
+        navigate(paths.model(site, outcome.value.model_id), { replace: true });
+      }
     }
   };
 

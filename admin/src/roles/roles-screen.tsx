@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { PermissionSet } from "../../../schema/permissions";
+import type { ModelOperation, PermissionSet, SystemPermission } from "../../../schema/permissions";
 import { ALL_MODEL_OPERATIONS, ALL_SYSTEM_PERMISSIONS, isWithin } from "../../../shared/auth/permissions";
 import { ApiError, admin, manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
@@ -11,6 +11,7 @@ import { Button, Field, Link, Loading, Notice, PageHeader } from "../ui/controls
 import { useAction } from "../ui/use-action";
 import { LimitsEditor } from "./limits-editor";
 import { PermissionMatrix } from "./permission-matrix";
+import { OPERATION_WORDS, SYSTEM_WORDS } from "./words";
 import "../styles/models.css";
 
 type Role = ManageAnswer<"listRoles">["data"][number];
@@ -32,9 +33,17 @@ function reasonsOf(error: unknown): string[] {
   return Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === "string") : [];
 }
 
-/** A reason with model ids replaced by the models' names. */
+/**
+ * A ceiling reason of the service (shared/auth/permissions.ts `isWithin`) in the screen's words:
+ * permission and model names instead of codes and ids; other reasons (limits) keep the service's text.
+ */
 function named(reason: string, names: ReadonlyMap<string, string>): string {
-  return reason.replace(/model "?([A-Za-z0-9_-]+)"?/g, (whole, id: string) => (names.has(id) ? `model “${names.get(id)}”` : whole));
+  const model = (id: string) => (id === "*" ? "every model" : (names.get(id) ?? id));
+  const op = /^operation "([^"]+)" on (?:model "([^"]+)"|every model \("\*"\))/.exec(reason);
+  if (op) return `${OPERATION_WORDS[op[1] as ModelOperation] ?? op[1]} on ${model(op[2] ?? "*")}: your role does not hold it.`;
+  const system = /^system permission "([^"]+)"/.exec(reason);
+  if (system) return `${SYSTEM_WORDS[system[1] as SystemPermission] ?? system[1]} (${system[1]}): your role does not hold it.`;
+  return reason.replace(/model "([A-Za-z0-9_-]+)"/g, (whole, id: string) => (names.has(id) ? `model “${names.get(id)}”` : whole));
 }
 
 /**
