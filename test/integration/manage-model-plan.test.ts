@@ -39,9 +39,11 @@ describe("management API: planning a model change", () => {
     expect(await modelRow(s, article.id)).toEqual(row);
 
     // Keeping the field: nothing blocks, and still nothing is written.
-    const keep = [...model.definition.fields, { key: "rating", label: "Rating", type: "integer" }];
+    // A client that leaves out `false` flags changes nothing either.
+    const withoutFalse = (f: object) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== false));
+    const keep = [...model.definition.fields.map(withoutFalse), { key: "rating", label: "Rating", type: "integer" }];
     const clear = await manage<Plan>(token, "POST", `/models/${article.id}/definition/plan`, { body: { ...body, definition: { ...body.definition, fields: keep } } });
-    expect(clear.body).toMatchObject({ changes: [], can_apply: true, fields: { added: ["rating"], removed: [] } });
+    expect(clear.body).toMatchObject({ changes: [], can_apply: true, fields: { added: ["rating"], removed: [], changed: [], renamed: [] } });
     expect(await modelRow(s, article.id)).toEqual(row);
   });
 

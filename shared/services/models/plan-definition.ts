@@ -45,9 +45,18 @@ export function fieldSummary(before: readonly (FieldShape & Record<string, unkno
   return { added, removed, changed, renamed };
 }
 
-/** Settings compared as JSON with sorted keys: an absent key and the same value agree. */
+/**
+ * Settings compared as JSON with sorted keys. A flag left out and the same flag `false` agree (a
+ * client may drop `required: false`), as do a key left out and `undefined`.
+ */
 function sameSettings(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const norm = (x: Record<string, unknown>) => JSON.stringify(Object.keys(x).sort().map((k) => [k, x[k]]));
+  const norm = (x: Record<string, unknown>) =>
+    JSON.stringify(
+      Object.keys(x)
+        .filter((k) => x[k] !== undefined && x[k] !== false)
+        .sort()
+        .map((k) => [k, x[k]]),
+    );
   return norm(a) === norm(b);
 }
 
