@@ -1911,7 +1911,7 @@ const COMMANDS = [
   "operationId": "updateMedia",
   "method": "PUT",
   "path": "/media/{id}",
-  "summary": "Edit alt texts, focal point, loading or fetch priority; bumps revision",
+  "summary": "Edit alt texts, focal point, crop, loading or fetch priority; bumps revision",
   "scope": "media:write",
   "keyed": true,
   "destructive": true,
@@ -1960,7 +1960,8 @@ const COMMANDS = [
   ],
   "bodyOnly": [
    "alt_texts",
-   "default_focal"
+   "default_focal",
+   "crop"
   ],
   "hasBody": true
  },
@@ -4643,9 +4644,11 @@ const COMMANDS = [
     "nullable": false,
     "enum": [
      "lock_lost",
-     "version_conflict"
+     "version_conflict",
+     "unsaved"
     ],
-    "required": true
+    "required": true,
+    "description": "unsaved: text kept while typing, before any save (an editor's continuous recovery draft)."
    }
   ],
   "bodyOnly": [

@@ -2245,6 +2245,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2296,6 +2302,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2337,6 +2349,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2382,6 +2400,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2418,6 +2442,12 @@ export interface ManageOperations {
         "x": number;
         "y": number;
       } | null;
+      "crop"?: {
+        "x": number;
+        "y": number;
+        "width": number;
+        "height": number;
+      } | null;
       "loading"?: "eager" | "lazy";
       "fetch_priority"?: "high" | "low" | "auto";
     };
@@ -2437,6 +2467,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2599,6 +2635,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2648,6 +2690,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2812,6 +2860,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -5505,7 +5559,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;
@@ -5525,7 +5579,7 @@ export interface ManageOperations {
       };
       "slug"?: string | null;
       "base_version_id"?: string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
     };
     response: {
       "instance_id": string;
@@ -5535,7 +5589,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;

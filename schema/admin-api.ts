@@ -20,6 +20,8 @@ import { PluginManifestSchema } from "./plugin-manifest";
 import { ContentReadinessAnswer, ContentReadinessQuery, ReadinessAnswer } from "./manage-generated-backend";
 import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
 import { MediaAnswer, UploadMediaFields } from "./manage-media";
+import { dashboardRoutes } from "./admin-dashboard";
+import { accountRoutes } from "./admin-account";
 
 /**
  * The admin JSON API on the admin host (docs/admin-api.md) as a route table: the router
@@ -392,7 +394,7 @@ const permissionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "getPermissions", method: "get", path: "/api/permissions", access: "site", summary: "The signed-in person's effective permissions on the site: role, permission set, per readable model the operations and readable/writable field ids, per language action the languages", response: EffectivePermissions, errors: [...siteErrors] },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes];
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer)];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",
