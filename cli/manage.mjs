@@ -938,6 +938,38 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "plan-model-definition",
+  "operationId": "planModelDefinition",
+  "method": "POST",
+  "path": "/models/{id}/definition/plan",
+  "summary": "Dry run of PUT /models/{id}/definition: the same checks and refusals, with the changes the content would block listed in `changes` (affected_count, suggestion); writes nothing (no Idempotency-Key)",
+  "scope": "schema:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "definition"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "set-model-folder",
   "operationId": "setModelFolder",
   "method": "PUT",

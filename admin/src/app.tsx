@@ -42,6 +42,10 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/plugins", screen: lazyScreen(() => import("./settings/plugins-screen")) },
   { pattern: "/sites/:site/settings/webhooks", screen: lazyScreen(() => import("./settings/webhooks-screen")) },
   { pattern: "/sites/:site/settings/audit", screen: lazyScreen(() => import("./settings/audit-screen")) },
+  // Model builder and roles (issue #30 items 1 and 2, docs/admin-ui-models.md).
+  { pattern: "/sites/:site/settings/models", screen: lazyScreen(() => import("./models/models-screen")) },
+  { pattern: "/sites/:site/settings/models/:model", screen: lazyScreen(() => import("./models/model-builder")) },
+  { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

@@ -95,6 +95,10 @@ export const paths = {
   settingsPlugins: (site: string) => `/sites/${encodeURIComponent(site)}/settings/plugins`,
   settingsWebhooks: (site: string) => `/sites/${encodeURIComponent(site)}/settings/webhooks`,
   settingsAudit: (site: string, query = "") => `/sites/${encodeURIComponent(site)}/settings/audit${query ? `?${query}` : ""}`,
+  // Model builder and roles (issue #30 items 1 and 2, docs/admin-ui-models.md).
+  models: (site: string) => `/sites/${encodeURIComponent(site)}/settings/models`,
+  model: (site: string, model: string) => `/sites/${encodeURIComponent(site)}/settings/models/${encodeURIComponent(model)}`,
+  roles: (site: string) => `/sites/${encodeURIComponent(site)}/settings/roles`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -112,6 +112,14 @@ const WORDS: Record<string, string> = {
   saved_query_name_taken: "Another saved query has this name.",
   saved_query_changed: "Someone changed this saved query after you opened it. Reload to see their changes.",
   saved_query_not_found: "This saved query no longer exists.",
+  // Roles (docs/admin-ui-models.md, docs/people.md).
+  role_seeded: "This role came with the site. It can be changed but not deleted, and its slug stays.",
+  role_in_use: "People hold this role, so it cannot be deleted. Give them another role on the People screen first.",
+  last_granting_role: "This is the last role that may manage roles and people: it must keep that permission and cannot be deleted.",
+  role_in_access_rule: "An access rule names this role. Change that rule first.",
+  role_changed: "Someone changed this role after you opened it, so nothing was saved. Reload the roles to see their change, then make yours again.",
+  role_slug_taken: "Another role already uses this slug.",
+  invalid_permissions: "Some permissions are not valid.",
 };
 
 /**

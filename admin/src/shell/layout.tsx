@@ -19,6 +19,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
         { href: paths.siteReleases(site.id), label: "Site" },
+        { href: paths.models(site.id), label: "Models" },
         { href: paths.settings(site.id), label: "Settings" },
       ]
     : [];
