@@ -5144,6 +5144,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** GET /api/manage/v1/releases — scope content:read */
@@ -5191,6 +5202,17 @@ export interface ManageOperations {
         "updated_at": string;
         "published_at": string | null;
         "replayed"?: boolean;
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "page": {
         "limit": number;
@@ -5241,6 +5263,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** PUT /api/manage/v1/releases/{id} — scope lifecycle:publish — needs Idempotency-Key */
@@ -5296,6 +5329,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** POST /api/manage/v1/releases/{id}/publish — scope lifecycle:publish — needs Idempotency-Key */
@@ -5342,6 +5386,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** POST /api/manage/v1/releases/{id}/preview — scope content:read */
