@@ -2163,6 +2163,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2214,6 +2215,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2256,6 +2258,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2300,6 +2303,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       }>;
@@ -2356,6 +2360,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2517,6 +2522,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       }>;
@@ -2567,6 +2573,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2731,6 +2738,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };

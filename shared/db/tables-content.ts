@@ -97,6 +97,8 @@ export interface MediaTable {
   credit: Generated<string | null>;
   edited_from: Generated<string | null>;
   created_by: Generated<string | null>;
+  /** A linked external item's file address (migrations/d1/0053_media_external.sql); null for a stored file. */
+  external_url: Generated<string | null>;
 }
 
 /** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */
