@@ -780,6 +780,7 @@ export interface AdminOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };

@@ -2265,6 +2265,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2322,6 +2323,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2370,6 +2372,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2420,6 +2423,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       }>;
@@ -2488,6 +2492,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2655,6 +2660,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       }>;
@@ -2711,6 +2717,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -2881,6 +2888,7 @@ export interface ManageOperations {
         "revision": number;
         "object_id": string;
         "url": string;
+        "external_url": string | null;
         "created_at": string;
         "updated_at": string;
       };
@@ -5294,6 +5302,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** GET /api/manage/v1/releases — scope content:read */
@@ -5341,6 +5360,17 @@ export interface ManageOperations {
         "updated_at": string;
         "published_at": string | null;
         "replayed"?: boolean;
+        "policy_results"?: Array<{
+          "installation_id": string;
+          "plugin_name": string;
+          "policy_id": string;
+          "policy_label": string;
+          "locale": string;
+          "message": string | null;
+          "fields": Array<string>;
+          "outcome": "transformed" | "unavailable";
+          "failure"?: string;
+        }>;
       }>;
       "page": {
         "limit": number;
@@ -5391,6 +5421,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** PUT /api/manage/v1/releases/{id} — scope lifecycle:publish — needs Idempotency-Key */
@@ -5446,6 +5487,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** POST /api/manage/v1/releases/{id}/publish — scope lifecycle:publish — needs Idempotency-Key */
@@ -5492,6 +5544,17 @@ export interface ManageOperations {
       "updated_at": string;
       "published_at": string | null;
       "replayed"?: boolean;
+      "policy_results"?: Array<{
+        "installation_id": string;
+        "plugin_name": string;
+        "policy_id": string;
+        "policy_label": string;
+        "locale": string;
+        "message": string | null;
+        "fields": Array<string>;
+        "outcome": "transformed" | "unavailable";
+        "failure"?: string;
+      }>;
     };
   };
   /** POST /api/manage/v1/releases/{id}/preview — scope content:read */

@@ -75,7 +75,7 @@ export const mediaOriginalRoutes: readonly RouteSpec[] = [
     multipart: { file: "file", maxFileBytes: MEDIA_UPLOAD_MAX_BYTES, maxBodyBytes: MEDIA_UPLOAD_MAX_BYTES + MEDIA_UPLOAD_FORM_OVERHEAD_BYTES },
     status: 201,
     response: v.object({ media_id: v.string(), original: MediaOriginal, previous_object_id: v.nullable(v.string()), replayed: v.optional(v.boolean()) }),
-    errors: [...writeErrors, "executable_file", "unsupported_media_type", "media_kind_mismatch"],
+    errors: [...writeErrors, "executable_file", "unsupported_media_type", "media_kind_mismatch", "media_linked"],
   },
   {
     operationId: "removeMediaOriginal",

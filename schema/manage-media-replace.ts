@@ -35,7 +35,7 @@ export const mediaReplaceRoutes: readonly RouteSpec[] = [
     response: v.object({ media: MediaItem, unchanged: v.optional(v.literal(true)), replayed: v.optional(v.boolean()) }),
     errors: [
       "invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited",
-      "executable_file", "unsupported_media_type", "media_changed", "media_kind_mismatch",
+      "executable_file", "unsupported_media_type", "media_changed", "media_kind_mismatch", "media_linked",
     ],
   },
 ];

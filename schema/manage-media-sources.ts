@@ -71,7 +71,7 @@ export const mediaSourceRoutes: readonly RouteSpec[] = [
     operationId: "importMediaSourceItem",
     method: "post",
     path: "/media/sources/{installationId}/{sourceId}/import",
-    summary: "Import a media source item into the library: copy stores its bytes after the upload's checks (200 reused when the bytes are held)",
+    summary: "Import a media source item into the library: copy stores its bytes after the upload's checks (200 reused when the bytes are held); reference links the file at the plugin's address (checked, never stored, cannot be replaced)",
     scope: "media:write",
     idempotent: true,
     params,

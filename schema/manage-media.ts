@@ -48,6 +48,7 @@ export const MediaItem = v.pipe(
     revision: v.number(),
     object_id: v.string(),
     url: v.string(),
+    external_url: v.pipe(v.nullable(v.string()), v.description("A linked external item (imported from a plugin's media source by reference): the file's address at the plugin, where `url` redirects; it cannot be replaced. Null for a stored file.")),
     created_at: v.string(),
     updated_at: v.string(),
   }),

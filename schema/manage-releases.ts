@@ -41,6 +41,24 @@ export const Release = v.pipe(
     updated_at: v.string(),
     published_at: v.nullable(v.string()),
     replayed: v.optional(v.boolean()),
+    policy_results: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            installation_id: v.string(),
+            plugin_name: v.string(),
+            policy_id: v.string(),
+            policy_label: v.string(),
+            locale: v.string(),
+            message: v.nullable(v.string()),
+            fields: v.array(v.string()),
+            outcome: v.picklist(["transformed", "unavailable"]),
+            failure: v.optional(v.string()),
+          }),
+        ),
+        v.description("On a publish: advisory content policies that could not be asked about a change (the release was published; docs/plugin-policies.md, \"Releases and schedules\")."),
+      ),
+    ),
   }),
   v.title("Release"),
 );
@@ -104,7 +122,8 @@ export const releaseRoutes: readonly RouteSpec[] = [
     params: ReleasePath,
     body: v.strictObject({ expected_revision: v.optional(Revision) }),
     response: Release,
-    errors: [...writes, "release_published", "release_refused", "workflow_conflict", "locked", "lock_lost", "write_conflict"],
+    // Content policies asked about every change at once (docs/plugin-policies.md, "Releases and schedules"): one refused change refuses the release.
+    errors: [...writes, "release_published", "release_refused", "workflow_conflict", "locked", "lock_lost", "write_conflict", "plugin_policy_refused", "plugin_policy_unavailable", "plugin_policy_budget_exhausted"],
   },
   {
     operationId: "previewRelease",

@@ -167,6 +167,8 @@ export const ERROR_STATUS = {
   media_changed: 409,
   // Media replace (POST /media/{id}/replace, docs/media.md): a file of another kind than the item's.
   media_kind_mismatch: 409,
+  // A linked external item (media source, mode reference; spec 2 rule 6): no replace, no originals.
+  media_linked: 409,
   // Media remove (POST /media/{id}/remove, docs/media.md "Remove"): the file is referenced.
   media_in_use: 409,
   media_usage_unreadable: 409,

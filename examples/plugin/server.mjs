@@ -350,7 +350,7 @@ export async function startPlugin({ port = 8789, host = "127.0.0.1", baseUrl, to
 
   /**
    * The media source `sample-images` (docs/media.md, "Media sources"): 30 generated 64×64 PNGs,
-   * each its own colour. Items and resolve are signed calls like policies; the files are public.
+   * each its own colour, imported by copy or linked by reference (the same `resolve` answer). Items and resolve are signed calls like policies; the files are public.
    */
   const SAMPLE_COUNT = 30;
   const sampleUrl = (n) => `http://${host}:${server.address().port}/media/sample-images/${n}.png`;

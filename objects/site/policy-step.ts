@@ -7,7 +7,7 @@ import { findSiteById } from "../../shared/repositories/site-repository";
 import { askPolicies, policiesFor, sitePolicies, transformRefused, type PolicyAsker, type Prepared } from "../../shared/services/plugins/policies";
 
 export type { PolicyAsker, Prepared };
-import { policySubject, POLICY_COMMANDS, withFields } from "../../shared/services/plugins/policy-subjects";
+import { policySubject, POLICY_COMMANDS, SET_COMMANDS, setMembers, withFields } from "../../shared/services/plugins/policy-subjects";
 import type { WriteRequest } from "./commands";
 import type { RateLimiter } from "./rate-limits";
 
@@ -28,11 +28,17 @@ export function policyBudget(env: Pick<Env, "PLUGIN_POLICY_BUDGET">): number {
 
 export type WritePrepare<I> = (input: I) => Promise<Prepared<I>>;
 
-/** The policy step of command `name`, or undefined when the command asks no policy. */
-export function policyStep<I extends object>(env: Env, clock: Clock, limits: RateLimiter, name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
+/**
+ * Where a write runner gets the site's policies for a request: {@link policyAsker} bound to the
+ * object's env, clock and budget (site-object.ts gives it to its WriteRunner).
+ */
+export type PolicySource = (request: Pick<WriteRequest<object>, "siteId" | "actor">) => Promise<PolicyAsker | undefined>;
+
+/** The policy step of command `name`, or undefined when the command asks no policy (write-runner.ts `policyStep`). */
+export function policyStep<I extends object>(source: PolicySource, name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
   if (!POLICY_COMMANDS.has(name)) return undefined;
   return async (input) => {
-    const ask = await policyAsker(env, clock, limits, request);
+    const ask = await source(request);
     return ask ? ask(name, input) : unchanged(input);
   };
 }
@@ -44,7 +50,8 @@ function unchanged<I>(input: I): Prepared<I> {
 /**
  * The site's policies read once, then asked for any number of commands: a single write asks for
  * its own command, a bulk action (write-runner.ts `runBulk`) for each step of each id, exactly as
- * that step's single route would. Undefined when the site declares no content policy (one read).
+ * that step's single route would, and a set command (a release, a firing schedule) for each entry
+ * language it changes, all at once. Undefined when the site declares no content policy (one read).
  */
 export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, request: Pick<WriteRequest<object>, "siteId" | "actor">): Promise<PolicyAsker | undefined> {
   const d1 = await siteScopedDatabase(env, request.siteId);
@@ -53,13 +60,10 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
   if (declared.length === 0) return undefined;
   const site = await findSiteById(db, request.siteId);
   if (!site) return undefined;
-  return async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
-    const subject = await policySubject(db, site, name, input as Record<string, unknown>);
-    if (!subject) return unchanged(input);
-    const asks = policiesFor(declared, subject.model_id);
-    if (asks.length === 0) return unchanged(input);
-    const budget = policyBudget(env);
-    for (let i = 0; i < asks.length; i++) {
+  const budget = policyBudget(env);
+  /** Spends `calls` of the site's budget before any is asked (a set command spends for all its members first). */
+  const spend = (calls: number) => {
+    for (let i = 0; i < calls; i++) {
       const spent = limits.take(`plugin-policy:${site.id}`, budget, POLICY_BUDGET.windowMs);
       if (!spent.allowed) {
         throw new AppError("plugin_policy_budget_exhausted", `The site's plugins were asked ${budget} times in the last minute; try again later.`, {
@@ -69,6 +73,13 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
         });
       }
     }
+  };
+  const single = async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
+    const subject = await policySubject(db, site, name, input as Record<string, unknown>);
+    if (!subject) return unchanged(input);
+    const asks = policiesFor(declared, subject.model_id);
+    if (asks.length === 0) return unchanged(input);
+    spend(asks.length);
     const verdict = await askPolicies(env, asks, subject, request.actor, clock.now());
     const transformed = verdict.transformedBy.length > 0;
     return {
@@ -77,4 +88,54 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
       explain: (failure) => (transformed && failure.code === "field_validation_failed" ? transformRefused(verdict, subject.lang, failure) : null),
     };
   };
+  /**
+   * A set command: every member asked as its single publish or unpublish would be, all at once.
+   * Any member refused (or its enforcing policy unavailable) refuses the whole set with the first
+   * refused member's own code, naming it (`change`, `instance_id`) and listing every refused
+   * member in `problems` (the release's problem shape); nothing of the set is written.
+   */
+  const set = async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
+    const members = await setMembers(db, site, name, input as Record<string, unknown>);
+    const asked = (
+      await Promise.all(
+        members.map(async (member) => {
+          const subject = await policySubject(db, site, member.command, { instance_id: member.instance_id });
+          return subject ? { member, subject, asks: policiesFor(declared, subject.model_id) } : null;
+        }),
+      )
+    ).filter((one): one is NonNullable<typeof one> => one !== null && one.asks.length > 0);
+    if (asked.length === 0) return unchanged(input);
+    spend(asked.reduce((n, one) => n + one.asks.length, 0));
+    const now = clock.now();
+    const settled = await Promise.allSettled(asked.map((one) => askPolicies(env, one.asks, one.subject, request.actor, now)));
+    const problems: SetProblem[] = [];
+    const results = settled.flatMap((outcome, i) => {
+      const one = asked[i];
+      if (!one) return [];
+      if (outcome.status === "fulfilled") return outcome.value.results;
+      if (!(outcome.reason instanceof AppError)) throw outcome.reason;
+      const error = outcome.reason;
+      problems.push({ index: one.member.index, instance_id: one.member.instance_id, lang: one.subject.lang, action: one.member.command, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), error });
+      return [];
+    });
+    const first = problems[0];
+    if (first) {
+      const listed = problems.map(({ error: _error, ...problem }) => problem);
+      throw new AppError(first.error.code, first.error.message, { ...first.error.details, change: first.index, instance_id: first.instance_id, problems: listed });
+    }
+    return { input, extra: results.length > 0 ? { policy_results: results } : null, explain: () => null };
+  };
+  return async <I extends object>(name: string, input: I): Promise<Prepared<I>> => (SET_COMMANDS.has(name) ? set(name, input) : single(name, input));
+}
+
+/** A refused member of a set command, with its error (the first names the set's refusal). */
+interface SetProblem {
+  index: number;
+  instance_id: string;
+  lang: string;
+  action: string;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  error: AppError;
 }

@@ -12,6 +12,8 @@ import { dueReleases, endRelease, publishRelease, STALE_CHANGE_CODES } from "../
 import type { ReleaseProblem } from "../../shared/services/releases/releases";
 import { LEASE_TTL_MS } from "./leases";
 import type { WriteRunner } from "./write-runner";
+import { AppError } from "../../shared/errors";
+import type { PolicyResult } from "../../shared/services/plugins/policies";
 
 /** When the next pending schedule is due (ms; -1: none; absent: unknown, look in D1). */
 const NEXT_KEY = "schedules_next";
@@ -21,8 +23,11 @@ const RETRY_MS = 5 * 60_000;
 
 /** Refusals that mean the pinned version moved between the look and the write: the schedule is stale. */
 const STALE_CODES = new Set(["version_conflict", "workflow_conflict", "transition_unavailable", "entry_in_trash"]);
-/** Refusals that end when a lease does: the schedule waits and tries again. */
-const WAIT_CODES = new Set(["locked", "lock_lost"]);
+/**
+ * Refusals that end by themselves: an editing lease, the site's policy budget (docs/plugin-policies.md,
+ * "Releases and schedules"). The schedule or release waits and tries again.
+ */
+const WAIT_CODES = new Set(["locked", "lock_lost", "plugin_policy_budget_exhausted"]);
 
 /**
  * Fires due schedules from the site object's alarm (docs/scheduled-publishing.md): for each, the
@@ -82,8 +87,16 @@ export class ScheduleRunner {
     }
     const pins = JSON.parse(row.pins) as Pin[];
     const entries = new Map((await entryRepository(reads.db, reads.scope).findMany(pins.map((p) => p.instance_id))).map((e) => [e.instance_id, e]));
-    for (const pin of pins) {
-      if (pinDone(row.action, pin, entries.get(pin.instance_id))) continue;
+    const due = pins.filter((pin) => !pinDone(row.action, pin, entries.get(pin.instance_id)));
+    // Content policies (spec 2 rule 14): every language it is about to move asked at once, before
+    // the first moves, so a refusal (or an enforcing policy that cannot be asked) moves none.
+    const policies = await this.#askPolicies(siteId, row, due);
+    if (policies === "wait") return true;
+    if (!policies.ok) {
+      await end({ state: "failed", code: policies.error.code, message: policies.error.message, ...(policies.error.details ? { refusal: policies.error.details } : {}) });
+      return false;
+    }
+    for (const pin of due) {
       const outcome = await this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { schedule_id: row.id, action: row.action, pin } }, firePin);
       if (outcome.ok) continue;
       const { code, message } = outcome.error;
@@ -92,8 +105,22 @@ export class ScheduleRunner {
       else await end({ state: "failed", code, message });
       return false;
     }
-    await end({ state: "done" });
+    await end({ state: "done", ...(policies.results.length > 0 ? { policy_results: policies.results } : {}) });
     return false;
+  }
+
+  /** The policies of a firing schedule's languages (`fireSchedule`, policy-step.ts): allowed (with any results), refused, or wait. */
+  async #askPolicies(siteId: string, row: ScheduleRow, pins: Pin[]): Promise<{ ok: true; results: PolicyResult[] } | { ok: false; error: AppError } | "wait"> {
+    const input = { schedule_id: row.id, action: row.action, pins };
+    const step = this.writes.policyStep("fireSchedule", { siteId, actor: SCHEDULE_ACTOR, input });
+    if (!step || pins.length === 0) return { ok: true, results: [] };
+    try {
+      const prepared = await step(input);
+      return { ok: true, results: prepared.extra?.policy_results ?? [] };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return WAIT_CODES.has(error.code) ? "wait" : { ok: false, error };
+    }
   }
 
   /**
@@ -102,7 +129,9 @@ export class ScheduleRunner {
    * `failed`, with the problems. True when it waits for an editing lease to end.
    */
   async #fireRelease(siteId: string, row: ReleaseRow): Promise<boolean> {
-    const outcome = await this.writes.run({ siteId, actor: SCHEDULE_ACTOR, input: { release_id: row.id } }, publishRelease);
+    // Asked of the content policies as the publishRelease route asks them (every change at once, before the queue).
+    const request = { siteId, actor: SCHEDULE_ACTOR, input: { release_id: row.id } };
+    const outcome = await this.writes.run(request, publishRelease, 200, this.writes.policyStep("publishRelease", request));
     if (outcome.ok) return false;
     const { code, message, details } = outcome.error;
     if (WAIT_CODES.has(code)) return true;

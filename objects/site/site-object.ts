@@ -28,7 +28,7 @@ import { mediaRepository } from "../../shared/repositories/media-repository";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
-import { policyAsker, policyStep, type WritePrepare } from "./policy-step";
+import { policyAsker, type PolicySource, type WritePrepare } from "./policy-step";
 import { JobStepRunner, type JobStepAnswer, type JobStepRequest } from "./job-steps";
 import { JOB_STEPS, type JobStepName } from "./job-step-registry";
 import { TrashRetention } from "./trash-retention";
@@ -75,11 +75,19 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
     this.#uploads = new UploadObjects(ctx.storage, this.#clock);
     this.#cleanup = new MediaCleanup(ctx.storage, this.#clock, env);
-    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env), (request) => policyAsker(env, this.#clock, this.#limits, request));
-    this.#writes = new WriteRunner(env, this.#clock, this.#queue, this.#ledger, this.#leases, cloudflarePurger(env), this.#cleanup, {
-      events: this.#sent,
-      armMarks: () => this.#wakeBy(this.#sent.nextDue()),
-    });
+    const policies: PolicySource = (request) => policyAsker(env, this.#clock, this.#limits, request);
+    this.#jobSteps = new JobStepRunner(env, this.#clock, this.#queue, this.#ledger, cloudflarePurger(env), policies);
+    this.#writes = new WriteRunner(
+      env,
+      this.#clock,
+      this.#queue,
+      this.#ledger,
+      this.#leases,
+      cloudflarePurger(env),
+      this.#cleanup,
+      { events: this.#sent, armMarks: () => this.#wakeBy(this.#sent.nextDue()) },
+      policies,
+    );
     this.#trash = new TrashRetention(ctx.storage, this.#clock, env, this.#writes);
     this.#schedules = new ScheduleRunner(ctx.storage, this.#clock, env, this.#writes);
   }
@@ -126,7 +134,7 @@ export class SiteObject extends DurableObject<Env> {
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
   async command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, policyStep(this.env, this.#clock, this.#limits, name, request));
+    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, this.#writes.policyStep(name, request));
     // A save refused because the lease was lost: its text is kept as the person's recovery draft (docs/recovery-drafts.md).
     if (!outcome.ok && outcome.error.code === "lock_lost" && name === "saveDraft") return this.#keepRefusedText(request as C.SaveDraftRequest, outcome);
     // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
@@ -172,7 +180,7 @@ export class SiteObject extends DurableObject<Env> {
       const refused = this.#spendRate(request.rate);
       if (refused) return refused;
     }
-    const outcome = await this.#writes.runBulk(request, action, () => policyAsker(this.env, this.#clock, this.#limits, request));
+    const outcome = await this.#writes.runBulk(request, action);
     if (outcome.ok && !outcome.value.replayed && action === "trash") await this.#wakeBy(await this.#trash.forget());
     return outcome;
   }

@@ -16,7 +16,7 @@ import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { WriteQueue } from "./write-queue";
-import type { PolicyAsker, Prepared, WritePrepare } from "./policy-step";
+import { policyStep, type PolicyAsker, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
@@ -41,7 +41,22 @@ export class WriteRunner {
      * when the first arrive, to wake the alarm that marks them. Without it, each write marks its own.
      */
     private readonly sent?: { events: SentEvents; armMarks: () => Promise<void> },
+    /**
+     * The site's content policies (policy-step.ts). Every write that changes an entry takes its
+     * policy step from here — single writes, bulk actions, releases and the alarm's schedules and
+     * releases — so no path can skip them (docs/plugin-policies.md). Absent only in unit tests.
+     */
+    private readonly policies?: PolicySource,
   ) {}
+
+  /**
+   * The content-policy step of command `name` for this request (spec 2 rule 14), or undefined when
+   * the command asks none: given to {@link run} as `prepare`, or run first by a caller that fires
+   * several writes as one (a schedule's languages: schedule-runner.ts).
+   */
+  policyStep<I extends object>(name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
+    return this.policies ? policyStep(this.policies, name, request) : undefined;
+  }
 
   async run<I extends object, T>(
     request: WriteRequest<I>,
@@ -108,17 +123,17 @@ export class WriteRunner {
    * one language leaves the whole item unchanged; a refused id never stops the others. The answer
    * is recorded with the key once every id ran.
    *
-   * Content policies (`policies`, policy-step.ts) are asked as every step's single write would ask
+   * Content policies (the runner's `policies`, policy-step.ts) are asked as every step's single write would ask
    * them: after the claim (a replay asks nothing) and before the queue (so a slow plugin never holds
    * the site's other writers), per id and language; a refusal refuses that id alone with the single
    * write's code, and nothing of it is written (docs/plugin-policies.md, "Bulk actions").
    */
-  async runBulk(request: WriteRequest<BulkInput>, action: BulkAction, policies?: () => Promise<PolicyAsker | undefined>): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
+  async runBulk(request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
     const idem = request.idempotency;
     const early = await this.#claim<BulkAnswer>(request);
     if (early) return early;
     try {
-      const ask = policies ? await policies() : undefined;
+      const ask = this.policies ? await this.policies(request) : undefined;
       const asked = ask ? await this.#askBulk(request, action, ask) : undefined;
       const done = await this.queue.run(async () => {
         const ctx = await this.#context(request);

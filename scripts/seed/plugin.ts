@@ -59,8 +59,8 @@ export const DEMO_PLUGIN_MANIFEST = {
     { id: "no-forbidden-words", label: "No forbidden words", mode: "validate", advisory: false },
     { id: "trim-title", label: "Trim the title", mode: "transform", advisory: false },
   ],
-  // docs/media.md, "Media sources": 30 generated images, imported by copy (reference is not built yet).
-  media_sources: [{ id: "sample-images", label: "Sample images", modes: ["copy"] }],
+  // docs/media.md, "Media sources": 30 generated images, imported by copy or linked by reference.
+  media_sources: [{ id: "sample-images", label: "Sample images", modes: ["copy", "reference"] }],
   events: ["entry.published"],
 } satisfies PluginManifest;
 

@@ -99,6 +99,8 @@ export interface MediaTable {
   created_by: Generated<string | null>;
   /** JSON `{ x, y, width, height }` fractions of the picture, or NULL (migrations/d1/0059_account_sessions_resets_crop.sql). */
   crop: Generated<string | null>;
+  /** A linked external item's file address (migrations/d1/0053_media_external.sql); null for a stored file. */
+  external_url: Generated<string | null>;
 }
 
 /** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */

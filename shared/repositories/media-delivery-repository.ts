@@ -40,6 +40,15 @@ export function mediaDeliveryRepository(d1: D1Database, scope: SiteScope) {
       return result.results;
     },
 
+    /** A linked external item's address, when `objectId` is its file (docs/media.md, "Linked items"); undefined for a stored file. */
+    async linkedAddress(mediaId: string, objectId: string): Promise<string | undefined> {
+      const row = await d1
+        .prepare("SELECT external_url FROM media WHERE site_id = ? AND id = ? AND object_key = ? AND external_url IS NOT NULL")
+        .bind(siteId, mediaId, keyOf(mediaId, objectId))
+        .first<{ external_url: string }>();
+      return row?.external_url ?? undefined;
+    },
+
     /** The item's current file, when `objectId` is it (the public library serves only that). */
     async currentFile(mediaId: string, objectId: string): Promise<{ file_name: string } | undefined> {
       const row = await d1

@@ -180,12 +180,12 @@ describe("demo plugin operations", () => {
 });
 
 describe("demo plugin media source", () => {
-  it("lists sample-images, searches its items and imports one by copy into the library", { timeout: 60_000 }, async () => {
+  it("lists sample-images, searches its items, imports one by copy and links one by reference", { timeout: 60_000 }, async () => {
     const sources = await manage("GET", "/media/sources");
     assert.equal(sources.status, 200, sources.text);
     assert.deepEqual(
       json(sources).data.filter((s) => s.plugin_id === "demo-helper").map((s) => [s.source_id, s.modes]),
-      [["sample-images", ["copy"]]],
+      [["sample-images", ["copy", "reference"]]],
     );
     const items = await manage("GET", "/media/sources/demo-helper/sample-images/items?q=image%201");
     assert.equal(items.status, 200, items.text);
@@ -199,6 +199,11 @@ describe("demo plugin media source", () => {
     assert.equal(media.file_name, found[0].file_name);
     const read = await manage("GET", `/media/${media.id}`);
     assert.equal(read.status, 200, read.text);
+    // By reference: the item links the demo's file address (loopback is allowed in the local run).
+    const linked = await manage("POST", "/media/sources/demo-helper/sample-images/import", { item_id: found[1].id, mode: "reference" });
+    assert.ok(linked.status === 201 || linked.status === 200, linked.text);
+    assert.match(json(linked).media.external_url, /\/media\/sample-images\/[0-9]+\.png$/);
+    assert.equal(json(linked).media.mime_type, "image/png");
   });
 });
 

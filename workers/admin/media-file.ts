@@ -16,6 +16,8 @@ export async function mediaFile(call: SiteCall): Promise<Response> {
   const notFound = () => new AppError("not_found", "No such media item on this site.");
   const row = await mediaRepository(call.ctx.db, call.ctx.scope).findById(id);
   if (!row) throw notFound();
+  // A linked external item (docs/media.md, "Linked items"): its file is at the plugin's address.
+  if (row.external_url) return new Response(null, { status: 302, headers: { location: row.external_url, "cache-control": "private, no-store", "referrer-policy": "no-referrer" } });
   const object = await call.env.MEDIA.get(row.object_key);
   if (!object) throw notFound();
   const type = object.httpMetadata?.contentType ?? row.mime_type;

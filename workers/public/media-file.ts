@@ -79,6 +79,18 @@ function fileHeaders(object: R2Object, fileName: string, shared: boolean): Heade
   });
 }
 
+/**
+ * A linked external item (docs/media.md, "Linked items"): 302 to the file's address at the plugin,
+ * the one judged by the outbound address policy at import and kept in the item's row (never taken
+ * from the request). Cached like the public API's answers when the request may be shared.
+ */
+function linkedRedirect(address: string, maxAge: number): Response {
+  return new Response(null, {
+    status: 302,
+    headers: { location: address, "cache-control": maxAge > 0 ? `public, max-age=${maxAge}` : "private, no-store", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" },
+  });
+}
+
 /** 304: the client's copy is current. */
 function notModified(headers: Headers): Response {
   const out = new Headers();
@@ -131,13 +143,20 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
 
   const access = await accessOf(env, site, request, mediaId, objectId, fileName);
   if (!access) throw publicNotFound();
-  const objectKey = mediaDeliveryRepository(await siteScopedDatabase(env, site.id), siteScope(site.id)).keyOf(mediaId, objectId);
+  const delivery = mediaDeliveryRepository(await siteScopedDatabase(env, site.id), siteScope(site.id));
+  const objectKey = delivery.keyOf(mediaId, objectId);
+  // A linked external item has no stored object (one read, only when R2 has none): a redirect.
+  const missing = async (): Promise<Response> => {
+    const linked = await delivery.linkedAddress(mediaId, objectId);
+    if (!linked) throw publicNotFound();
+    return linkedRedirect(linked, shared ? maxAge : 0);
+  };
   const conditional = request.headers.get("if-none-match");
 
   // HEAD, ranges and conditionals read the object's metadata first, so no body is opened to be dropped.
   if (head || rangeHeader !== null || conditional !== null) {
     const info = await env.MEDIA.head(objectKey);
-    if (!info) throw publicNotFound();
+    if (!info) return missing();
     const headers = fileHeaders(info, access.fileName, shared);
     if (etagMatches(conditional, info.httpEtag)) return notModified(headers);
     headers.set("content-length", String(info.size));
@@ -158,7 +177,7 @@ export async function serveMediaFile(request: Request, env: Env, ctx: ExecutionC
   }
 
   const object = await env.MEDIA.get(objectKey);
-  if (!object) throw publicNotFound();
+  if (!object) return missing();
   const headers = fileHeaders(object, access.fileName, shared);
   if (etagMatches(conditional, object.httpEtag)) {
     await object.body.cancel();

@@ -51,6 +51,7 @@ const WORDS: Record<string, string> = {
   media_changed: "Someone changed this file after you opened it. Reload it to see their changes.",
   media_framing_not_image: "Only images have a focal point.",
   media_kind_mismatch: "The new file must be of the same kind as the old one (an image for an image).",
+  media_linked: "This file is linked from a plugin's media source and cannot be replaced here; import it by copy to manage it.",
   media_folder_exists: "A folder with this name is already there.",
   media_folder_too_deep: "Folders may be nested at most five levels deep.",
   media_folder_limit: "This site has the most folders it may have.",

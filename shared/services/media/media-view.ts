@@ -21,6 +21,11 @@ export interface MediaItem extends FileFacts {
   /** The current stored object: changes when the file is replaced, so read `url` again then. */
   object_id: string;
   url: string;
+  /**
+   * A linked external item (imported from a plugin's media source by `reference`): the file's
+   * address at the plugin, where `url` redirects. Null for a stored file. Cannot be replaced.
+   */
+  external_url: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -78,6 +83,7 @@ export function mediaItem(row: MediaRow): MediaItem {
     revision: row.revision,
     object_id: objectIdOf(row.object_key),
     url: mediaUrl(row),
+    external_url: row.external_url ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -29,11 +29,13 @@ export function assertMayReplace(ctx: Pick<LifecycleContext, "actor">): void {
 
 /**
  * What the router and the object both check about the item before a replace: of this site (else
- * `not_found`), at the expected revision (else `media_changed`), of the file's kind (else
+ * `not_found`), not a linked external item (else `media_linked`), at the expected revision (else `media_changed`), of the file's kind (else
  * `media_kind_mismatch`). The kind is checked only once the bytes are known.
  */
 export function assertReplaceable(row: MediaRow | undefined, expectedRevision: number | undefined, kind?: MediaKind): MediaRow {
   if (!row) throw new AppError("not_found", "No such media item.");
+  // Spec 2 rule 6: linked external media cannot be replaced (nor given originals: its file is the plugin's).
+  if (row.external_url) throw new AppError("media_linked", "This item is linked from a plugin's media source; its file cannot be replaced. Import the file by copy to manage it here.", { external_url: row.external_url });
   if (expectedRevision !== undefined && expectedRevision !== row.revision) {
     throw new AppError("media_changed", "The media item changed since you read it.", { current_revision: row.revision });
   }

@@ -24,6 +24,12 @@ export interface UploadMediaInput extends StoredFile {
   credit?: string | null;
   /** The plugin media source the file was imported from (docs/media.md, "Media sources"): kept in the audit row. */
   imported_from?: { installation_id: string; source_id: string; item_id: string };
+  /**
+   * A linked external item (a media source's `reference` mode; docs/media.md, "Linked items"): the
+   * file's address at the plugin, no R2 object stored (`object_key` names none; the object ledger
+   * lists it as the item's file). Delivery redirects to it; it cannot be replaced.
+   */
+  external_url?: string;
 }
 
 export interface UploadMediaAnswer {
@@ -93,16 +99,19 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     credit: input.credit ?? null,
     edited_from: source?.id ?? null,
     created_by: ctx.actor.id,
+    external_url: input.external_url ?? null,
     revision: 0,
     created_at: at,
     updated_at: at,
   };
   return {
+    // A linked item's key names no stored object, but the ledger still lists it: published items pin
+    // it like any file (delivery then redirects), and removal's delete of a missing key is a no-op.
     statements: [...(row.folder_id !== null ? [folderExistsGuard(ctx, row.folder_id)] : []), media.insert(row), media.recordCurrentFile(row.id)],
     answer: { media: mediaItem({ ...row, site_id: ctx.site.id }) },
     events: [{ name: "media.uploaded", payload: { media_id: row.id, kind: row.kind, edited_from: row.edited_from } }],
     purgeTags: [],
-    audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from, ...(input.imported_from ? { imported_from: input.imported_from } : {}) } },
+    audit: { action: "media.upload", targetKind: "media", targetId: row.id, details: { sha256: input.sha256, kind: input.kind, edited_from: row.edited_from, ...(input.imported_from ? { imported_from: input.imported_from } : {}), ...(row.external_url !== null ? { linked: true } : {}) } },
     status: 201,
   };
 }

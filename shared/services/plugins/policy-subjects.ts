@@ -27,8 +27,39 @@ const ENTRY_WRITES: Readonly<Record<string, PolicyOperation>> = {
   restoreVersion: "restore",
 };
 
+/**
+ * Writes of several entry languages at once, asked as each language's single publish or unpublish
+ * would be (docs/plugin-policies.md, "Releases and schedules"): a release (`publishRelease`, on
+ * demand or fired by the alarm) and a schedule the alarm fires (`fireSchedule`, input
+ * `{ action, pins }`: the pins it is about to move). Never transformable.
+ */
+export const SET_COMMANDS: ReadonlySet<string> = new Set(["publishRelease", "fireSchedule"]);
+
 /** The commands that ask content policies. */
-export const POLICY_COMMANDS: ReadonlySet<string> = new Set(["createEntry", "saveDraft", "addLanguage", "applyProposal", ...Object.keys(ENTRY_WRITES)]);
+export const POLICY_COMMANDS: ReadonlySet<string> = new Set(["createEntry", "saveDraft", "addLanguage", "applyProposal", ...Object.keys(ENTRY_WRITES), ...SET_COMMANDS]);
+
+/** One entry language a set command changes, in its order: what its single route would be. */
+export interface SetMember {
+  index: number;
+  command: "publish" | "unpublish";
+  instance_id: string;
+}
+
+/** The members of a set command (a release's changes, a firing schedule's pins); empty for any other command. */
+export async function setMembers(db: Kysely<Database>, site: Site, command: string, input: Input): Promise<SetMember[]> {
+  if (command === "publishRelease") {
+    const row = await db.selectFrom("releases").select("changes").where("site_id", "=", site.id).where("id", "=", str(input.release_id) ?? "").executeTakeFirst();
+    if (!row) return [];
+    const changes = JSON.parse(row.changes) as { instance_id: string; action: "publish" | "unpublish" }[];
+    return changes.map((c, index) => ({ index, command: c.action, instance_id: c.instance_id }));
+  }
+  if (command === "fireSchedule") {
+    const action = input.action === "unpublish" ? "unpublish" : "publish";
+    const pins = Array.isArray(input.pins) ? (input.pins as { instance_id?: unknown }[]) : [];
+    return pins.flatMap((pin, index) => (typeof pin.instance_id === "string" ? [{ index, command: action, instance_id: pin.instance_id } as const] : []));
+  }
+  return [];
+}
 
 type Input = Record<string, unknown>;
 

@@ -81,6 +81,10 @@ export interface EndScheduleInput {
   code?: string;
   message?: string;
   stale?: StalePin[];
+  /** A content policy's refusal (its `details`: plugin, policy, `refusal`, `problems`), recorded in the audit row and the event. */
+  refusal?: Record<string, unknown>;
+  /** Advisory policies that could not be asked (the firing went on), recorded in the audit row. */
+  policy_results?: unknown[];
 }
 
 /** Ends a schedule that fired: done, stale (`scheduled_target_stale`) or failed, with its audit row and event. */
@@ -97,7 +101,7 @@ export async function endSchedule(ctx: LifecycleContext, input: EndScheduleInput
       ? { name: "schedule.fired", payload: { ...base, lang: row.lang, pins: JSON.parse(row.pins) as unknown } }
       : input.state === "stale"
         ? { name: "schedule.stale", payload: { ...base, code, stale: input.stale ?? [] } }
-        : { name: "schedule.failed", payload: { ...base, code, message } };
+        : { name: "schedule.failed", payload: { ...base, code, message, ...(input.refusal ? { details: input.refusal } : {}) } };
   return {
     statements: [
       guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM schedules WHERE id = ? AND state = 'scheduled' AND revision = ?)", [row.id, row.revision]),
@@ -107,6 +111,13 @@ export async function endSchedule(ctx: LifecycleContext, input: EndScheduleInput
     events: [event],
     purgeTags: [],
     locks: [],
-    audit: { action: `schedule.${input.state === "done" ? "fire" : input.state}`, targetKind: "schedule", targetId: row.id, details: { created_by: row.created_by, ...(code ? { code } : {}), ...(input.stale ? { stale: input.stale } : {}) } },
+    audit: { action: `schedule.${input.state === "done" ? "fire" : input.state}`, targetKind: "schedule", targetId: row.id, details: {
+        created_by: row.created_by,
+        ...(code ? { code } : {}),
+        ...(input.stale ? { stale: input.stale } : {}),
+        ...(input.refusal ? { refusal: input.refusal } : {}),
+        ...(input.policy_results ? { policy_results: input.policy_results } : {}),
+      },
+    },
   };
 }

@@ -10,6 +10,7 @@ import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { firstRow, rows, statement } from "../statements";
 import { convertContent } from "./content";
+import { attachmentOf, contentImages, linkContentImages } from "./content-images";
 import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { mediaOfAttachment, writeAttachment } from "./attachments";
@@ -96,6 +97,15 @@ async function withParentsFirst(ctx: StepContext, job: ImportJobRow, items: Stag
         const attachment = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'attachment' AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, image]);
         if (attachment && !seen.has(attachment.seq)) chain.unshift(attachment);
       }
+      // So are the attachments of the images inside its content (content-images.ts).
+      if ((current.kind === "post" || current.kind === "page") && depth === 0 && typeof payload.content === "string") {
+        for (const img of contentImages(payload.content)) {
+          const found = await attachmentOf(ctx, job.id, img);
+          if (!found || found.state !== "staged" || seen.has(found.seq) || chain.some((c) => c.seq === found.seq)) continue;
+          const row = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, found.seq]);
+          if (row) chain.unshift(row);
+        }
+      }
       const parentKey = current.kind === "page" ? payload.post_parent : current.kind === "category" ? payload.parent : undefined;
       if (!parentKey || parentKey === "0") break;
       const parent = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND state = 'staged'", [ctx.site.id, job.id, current.kind, parentKey]);
@@ -129,7 +139,8 @@ async function valuesOf(ctx: StepContext, job: ImportJobRow, item: StagedRow, ki
   if (plan.title) fields[plan.title] = post.title;
   let dropped: string[] = [];
   if (plan.body) {
-    const converted = convertContent(post.content);
+    const withImages = await linkContentImages(ctx, job.id, post.content);
+    const converted = convertContent(withImages.content);
     fields[plan.body] = converted.html;
     dropped = converted.dropped;
   }
