@@ -115,7 +115,7 @@ describe("admin UI: site screens", () => {
     const picker = page.getByRole("dialog", { name: "Add entries to the release" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
     await picker.getByLabel("Search by title").fill("Harbour release");
-    await picker.getByRole("checkbox", { name: /Harbour release one/ }).check();
+    await picker.getByRole("checkbox", { name: /Harbour release one/ }).check({ timeout: 60_000 });
     await picker.getByRole("checkbox", { name: /Harbour release two/ }).check();
     await picker.getByRole("button", { name: "Add 2 selected" }).click();
     assert.equal(await form.getByLabel("What happens to Harbour release one").inputValue(), "publish");
@@ -183,7 +183,7 @@ describe("admin UI: site screens", () => {
     await editor.getByRole("button", { name: "Choose an entry for Team" }).click();
     const picker = page.getByRole("dialog", { name: "Choose the entry this item points at" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
-    await picker.getByRole("button", { name: /Harbour release one/ }).click();
+    await picker.getByRole("button", { name: /Harbour release one/ }).click({ timeout: 60_000 });
     await editor.getByText("Harbour release one").waitFor();
     await editor.getByRole("button", { name: "Move up: About" }).focus();
     await page.keyboard.press("Enter");
