@@ -183,7 +183,11 @@ describe("admin UI: site screens", () => {
     await editor.getByRole("button", { name: "Choose an entry for Team" }).click();
     const picker = page.getByRole("dialog", { name: "Choose the entry this item points at" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
-    await picker.getByRole("button", { name: /Harbour release one/ }).click({ timeout: 60_000 });
+    await picker.getByLabel("Search by title").fill("Harbour release one");
+    await picker
+      .getByRole("button", { name: /Harbour release one/ })
+      .click({ timeout: 60_000 })
+      .catch(async (error) => assert.fail(`${error.message}\n${await picker.innerText()}`));
     await editor.getByText("Harbour release one").waitFor();
     await editor.getByRole("button", { name: "Move up: About" }).focus();
     await page.keyboard.press("Enter");

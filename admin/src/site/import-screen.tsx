@@ -129,7 +129,10 @@ async function stepOnce(operation: "advanceImport" | "advanceImportUndo", id: st
     try {
       return await manage(operation, { params: { id }, body: {}, key: newActionKey() });
     } catch (error) {
-      if (!(error instanceof ApiError) || !TRANSIENT.has(error.code) || attempt >= 4) throw error;
+      // A 5xx without the error envelope (the runtime restarted mid-request): the documented
+      // recovery is the same command with a new key (a moved job answers as it is now).
+      const passing = error instanceof ApiError && (TRANSIENT.has(error.code) || /^http_5\d\d$/.test(error.code));
+      if (!passing || attempt >= 4) throw error;
       tell(`The site is busy (${error.message}). Trying this step again…`);
       await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
     }
