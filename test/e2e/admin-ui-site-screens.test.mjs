@@ -41,6 +41,8 @@ before(async () => {
   assert.equal(created.status, 201, JSON.stringify(created.body));
   postModel = created.body.model_id;
   ({ page } = await newPerson(admin));
+  // The first page of a fresh server on the shared 2-core machine can take longer than 30 s to load.
+  page.setDefaultNavigationTimeout(90_000);
   await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
 });
 
