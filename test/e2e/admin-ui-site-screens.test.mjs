@@ -41,6 +41,8 @@ before(async () => {
   assert.equal(created.status, 201, JSON.stringify(created.body));
   postModel = created.body.model_id;
   ({ page } = await newPerson(admin));
+  // The first page of a fresh server on the shared 2-core machine can take longer than 30 s to load.
+  page.setDefaultNavigationTimeout(90_000);
   await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
 });
 
@@ -115,7 +117,7 @@ describe("admin UI: site screens", () => {
     const picker = page.getByRole("dialog", { name: "Add entries to the release" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
     await picker.getByLabel("Search by title").fill("Harbour release");
-    await picker.getByRole("checkbox", { name: /Harbour release one/ }).check();
+    await picker.getByRole("checkbox", { name: /Harbour release one/ }).check({ timeout: 60_000 });
     await picker.getByRole("checkbox", { name: /Harbour release two/ }).check();
     await picker.getByRole("button", { name: "Add 2 selected" }).click();
     assert.equal(await form.getByLabel("What happens to Harbour release one").inputValue(), "publish");
@@ -183,7 +185,11 @@ describe("admin UI: site screens", () => {
     await editor.getByRole("button", { name: "Choose an entry for Team" }).click();
     const picker = page.getByRole("dialog", { name: "Choose the entry this item points at" });
     await picker.getByLabel("Model").selectOption({ label: "Post" });
-    await picker.getByRole("button", { name: /Harbour release one/ }).click();
+    await picker.getByLabel("Search by title").fill("Harbour release one");
+    await picker
+      .getByRole("button", { name: /Harbour release one/ })
+      .click({ timeout: 60_000 })
+      .catch(async (error) => assert.fail(`${error.message}\n${await picker.innerText()}`));
     await editor.getByText("Harbour release one").waitFor();
     await editor.getByRole("button", { name: "Move up: About" }).focus();
     await page.keyboard.press("Enter");

@@ -116,6 +116,29 @@ async function again<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Refusals after which the same step may simply be tried again (docs/imports.md, "Content policies"). */
+const TRANSIENT = new Set(["plugin_policy_unavailable", "plugin_policy_budget_exhausted", "rate_limited"]);
+
+/**
+ * One step; a step the site could not finish for a passing reason (a plugin's policy could not be
+ * asked, the policy budget or the rate limit spent: the job kept its progress) is tried again up to
+ * three times, a little later each time, saying so; any other refusal stops the screen's run.
+ */
+async function stepOnce(operation: "advanceImport" | "advanceImportUndo", id: string, tell: (words: string) => void) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await manage(operation, { params: { id }, body: {}, key: newActionKey() });
+    } catch (error) {
+      // A 5xx without the error envelope (the runtime restarted mid-request): the documented
+      // recovery is the same command with a new key (a moved job answers as it is now).
+      const passing = error instanceof ApiError && (TRANSIENT.has(error.code) || /^http_5\d\d$/.test(error.code));
+      if (!passing || attempt >= 4) throw error;
+      tell(`The site is busy (${error.message}). Trying this step again…`);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
+
 /** A labelled progress bar with its figures in words beside it. */
 export function Meter({ label, value, max, text }: { label: string; value: number; max: number; text: string }) {
   return (
@@ -161,7 +184,7 @@ function JobView({ site, jobId }: { site: string; jobId: string }) {
               ? RUNNING.includes(current.state) || (opening && current.state === "review" && Boolean(first))
               : current.state === "undoing" || (opening && (current.state === "done" || current.state === "cancelled"));
           if (!step) break;
-          current = (await manage(how === "advance" ? "advanceImport" : "advanceImportUndo", { params: { id: jobId }, body: {}, key: newActionKey() })).import;
+          current = (await stepOnce(how === "advance" ? "advanceImport" : "advanceImportUndo", jobId, (words) => note.say(words, "info"))).import;
           opening = false;
           setJob(current);
           note.say(progressWords(current), "info");
