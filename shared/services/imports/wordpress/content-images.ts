@@ -1,4 +1,4 @@
-import { firstRow } from "../statements";
+import { rows } from "../statements";
 import type { StepContext } from "../job-step";
 import { mediaRepository } from "../../../repositories/media-repository";
 import { mediaUrl } from "../../media/media-view";
@@ -40,16 +40,37 @@ export function originalAddress(src: string): string | null {
   return url.toString();
 }
 
-/** The staged or written attachment item of this job for one image (its WordPress id, or its original address). */
-export async function attachmentOf(ctx: StepContext, jobId: string, image: ContentImage): Promise<{ seq: number; source_key: string; state: string; media_id: string | null } | undefined> {
-  const base = "SELECT seq, source_key, state, media_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'attachment'";
-  if (image.attachmentId) {
-    const byId = await firstRow<{ seq: number; source_key: string; state: string; media_id: string | null }>(ctx.d1, `${base} AND source_key = ?`, [ctx.site.id, jobId, image.attachmentId]);
-    if (byId) return byId;
-  }
-  const original = image.src ? originalAddress(image.src) : null;
-  if (!original) return undefined;
-  return firstRow(ctx.d1, `${base} AND json_extract(payload, '$.attachment_url') IN (?, ?) LIMIT 1`, [ctx.site.id, jobId, original, image.src]);
+/** An attachment item of the job, with the address it was exported under. */
+export interface AttachmentItem {
+  seq: number;
+  source_key: string;
+  state: string;
+  media_id: string | null;
+  url: string | null;
+}
+
+/**
+ * The attachment items of this job for a content's images, in one read: by WordPress id
+ * (`wp-image-N`) or by original address. `of` answers one image's (the id first).
+ */
+export async function attachmentsOf(ctx: StepContext, jobId: string, images: readonly ContentImage[]): Promise<{ of: (image: ContentImage) => AttachmentItem | undefined }> {
+  const ids = [...new Set(images.flatMap((i) => (i.attachmentId ? [i.attachmentId] : [])))];
+  const urls = [...new Set(images.flatMap((i) => (i.src ? [i.src, originalAddress(i.src)].filter((u): u is string => u !== null) : [])))];
+  const found =
+    ids.length + urls.length === 0
+      ? []
+      : await rows<AttachmentItem>(
+          ctx.d1,
+          `SELECT seq, source_key, state, media_id, json_extract(payload, '$.attachment_url') AS url FROM import_items
+           WHERE site_id = ? AND job_id = ? AND kind = 'attachment'
+             AND (source_key IN (${ids.map(() => "?").join(", ") || "NULL"}) OR json_extract(payload, '$.attachment_url') IN (${urls.map(() => "?").join(", ") || "NULL"}))`,
+          [ctx.site.id, jobId, ...ids, ...urls],
+        );
+  const byId = new Map(found.map((a) => [a.source_key, a]));
+  const byUrl = new Map(found.flatMap((a) => (a.url ? [[a.url, a] as const] : [])));
+  return {
+    of: (image) => (image.attachmentId ? byId.get(image.attachmentId) : undefined) ?? (image.src ? (byUrl.get(originalAddress(image.src) ?? "") ?? byUrl.get(image.src)) : undefined),
+  };
 }
 
 /** The tag pointing at the library image `mediaId` (its current file's address), other attributes as written. */
@@ -67,13 +88,14 @@ export async function linkContentImages(ctx: StepContext, jobId: string, content
   const images = contentImages(content);
   if (images.length === 0) return { content, linked: [] };
   const media = mediaRepository(ctx.db, ctx.scope);
+  const attachments = await attachmentsOf(ctx, jobId, images);
   const replaced = new Map<string, string>();
   /** A linked image's original address → its library address: a link to the full-size file (`<a href>` around it) follows it. */
   const addresses = new Map<string, string>();
   const linked: string[] = [];
   for (const image of images) {
     if (replaced.has(image.tag)) continue;
-    const attachment = await attachmentOf(ctx, jobId, image);
+    const attachment = attachments.of(image);
     const row = attachment?.media_id ? await media.findById(attachment.media_id) : undefined;
     if (!row) continue;
     replaced.set(image.tag, libraryTag(image.tag, mediaUrl(row), row.id));

@@ -10,7 +10,7 @@ import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { firstRow, rows, statement } from "../statements";
 import { convertContent } from "./content";
-import { attachmentOf, contentImages, linkContentImages } from "./content-images";
+import { attachmentsOf, contentImages, linkContentImages } from "./content-images";
 import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { mediaOfAttachment, writeAttachment } from "./attachments";
@@ -99,8 +99,10 @@ async function withParentsFirst(ctx: StepContext, job: ImportJobRow, items: Stag
       }
       // So are the attachments of the images inside its content (content-images.ts).
       if ((current.kind === "post" || current.kind === "page") && depth === 0 && typeof payload.content === "string") {
-        for (const img of contentImages(payload.content)) {
-          const found = await attachmentOf(ctx, job.id, img);
+        const images = contentImages(payload.content);
+        const attachments = images.length > 0 ? await attachmentsOf(ctx, job.id, images) : undefined;
+        for (const img of images) {
+          const found = attachments?.of(img);
           if (!found || found.state !== "staged" || seen.has(found.seq) || chain.some((c) => c.seq === found.seq)) continue;
           const row = await firstRow<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, found.seq]);
           if (row) chain.unshift(row);
