@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 
 /** The variables that turn sessions on in both runtimes. */
@@ -226,8 +227,12 @@ export function deployContract({ it, project }) {
     // What the bucket holds, read back through the local R2 runtime (miniflare, which wrangler runs
     // for local mode) as the worker's binding reads it.
     const bucket = /"binding":\s*"PRIVATE_FILES",\s*"bucket_name":\s*"([^"]+)"/.exec(readFileSync(path.join(project(), "wrangler.jsonc"), "utf8"))[1];
-    const read = spawnSync(process.execPath, ["--input-type=module", "-e", `
-      const { Miniflare } = await import("miniflare");
+    // A script file (an inline -e program never finished under spawnSync here) writing its answer to a file.
+    const script = path.join(state, "read.mjs");
+    const answer = path.join(state, "read.json");
+    writeFileSync(script, `
+      import { writeFileSync } from "node:fs";
+      const { Miniflare } = await import(${JSON.stringify(pathToFileURL(path.join(project(), "node_modules", "miniflare", "dist", "src", "index.js")).href)});
       const mf = new Miniflare({ modules: true, script: "export default { fetch() { return new Response(null, { status: 404 }); } };", r2Buckets: { PRIVATE_FILES: ${JSON.stringify(bucket)} }, r2Persist: ${JSON.stringify(path.join(state, "v3", "r2"))} });
       const out = {};
       try {
@@ -239,10 +244,11 @@ export function deployContract({ it, project }) {
       } finally {
         await mf.dispose();
       }
-      process.stdout.write(JSON.stringify(out));
-    `], { cwd: project(), encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 240_000, killSignal: "SIGKILL" });
+      writeFileSync(${JSON.stringify(answer)}, JSON.stringify(out));
+    `);
+    const read = spawnSync(process.execPath, [script], { cwd: project(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000, killSignal: "SIGKILL" });
     assert.equal(read.status, 0, read.stderr);
-    const stored = JSON.parse(read.stdout);
+    const stored = JSON.parse(readFileSync(answer, "utf8"));
     for (const file of files) {
       const meta = metaOf(file);
       assert.ok(stored[file.key], `${file.key} is in ${bucket}`);
