@@ -70,6 +70,17 @@ function sessionCall(page, site, method, path, body) {
   );
 }
 
+/** A plain JSON call from a page (its own cookies): the browser resolves *.localhost, Node in the test's namespace does not. */
+function pageFetch(page, method, path, body) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return res.status;
+    },
+    { method, path, body },
+  );
+}
+
 const rowOf = (page, text) => page.getByRole("row").filter({ hasText: text });
 
 before(async () => {
@@ -95,9 +106,9 @@ describe("admin UI II: people and sign-in, media details, publishing details", (
     const email = `rita-${Date.now()}@example.test`;
     const invited = await sessionCall(page, demo.id, "POST", "/api/invitations", { email, role_id: editorRole.id });
     assert.equal(invited.status, 201);
-    const { context: first } = await newPerson(admin);
-    const accepted = await first.request.post(`${admin.origin}/api/invitations/accept`, { data: { token: invited.body.link.split("#")[1], name: "Rita Reset", password: "the first long password" } });
-    assert.equal(accepted.status(), 200);
+    const { context: first, page: firstPage } = await newPerson(admin);
+    await firstPage.goto(`${admin.origin}/sign-in`);
+    assert.equal(await pageFetch(firstPage, "POST", "/api/invitations/accept", { token: invited.body.link.split("#")[1], name: "Rita Reset", password: "the first long password" }), 200);
     await page.evaluate(() => window.dispatchEvent(new Event("focus")));
     const row = rowOf(page, email);
     await row.getByRole("cell", { name: /^Rita Reset/ }).waitFor();
@@ -138,9 +149,8 @@ describe("admin UI II: people and sign-in, media details, publishing details", (
     await reset.getByRole("button", { name: "Set password and sign in" }).click();
     await reset.getByRole("button", { name: "Sign out" }).waitFor();
     // Every earlier session of the member ended; the old password no longer signs in.
-    assert.equal((await first.request.get(`${admin.origin}/api/session`)).status(), 401);
-    const oldPassword = await first.request.post(`${admin.origin}/api/session`, { data: { email, password: "the first long password" } });
-    assert.equal(oldPassword.status(), 401);
+    assert.equal(await pageFetch(firstPage, "GET", "/api/session"), 401);
+    assert.equal(await pageFetch(firstPage, "POST", "/api/session", { email, password: "the first long password" }), 401);
     // The same link is dead now.
     const { context: third, page: dead } = await newPerson(admin);
     await dead.goto(link);
@@ -159,8 +169,8 @@ describe("admin UI II: people and sign-in, media details, publishing details", (
     await checkScreen(reset, "account-sessions");
     await reset.getByRole("button", { name: /^End session/ }).click();
     await reset.getByRole("status").filter({ hasText: "is ended." }).waitFor();
-    assert.equal((await fourth.request.get(`${admin.origin}/api/session`)).status(), 401, "the ended session is refused");
-    assert.equal((await second.request.get(`${admin.origin}/api/session`)).status(), 200, "this session lives on");
+    assert.equal(await pageFetch(other, "GET", "/api/session"), 401, "the ended session is refused");
+    assert.equal(await pageFetch(reset, "GET", "/api/session"), 200, "this session lives on");
     await fourth.close();
     await second.close();
     await first.close();
@@ -169,13 +179,24 @@ describe("admin UI II: people and sign-in, media details, publishing details", (
     const folder = await admin.manage("POST", "/media/folders", { name: `A folder whose long name must wrap in the narrow list ${Date.now()}` });
     assert.equal(folder.status, 201);
     const folderId = folder.body.folder?.id ?? folder.body.id;
-    await page.goto(`${admin.origin}/sites/${demo.id}/media`);
-    await page.getByRole("heading", { name: "Media", level: 1 }).waitFor();
     const stamp = Date.now();
-    await page.getByLabel("choose files to upload").setInputFiles([
-      { name: `left-${stamp}.png`, mimeType: "image/png", buffer: png(40, 30, stamp % 200) },
-      { name: `right-${stamp}.png`, mimeType: "image/png", buffer: png(40, 30, (stamp + 7) % 200) },
-    ]);
+    // The two files come through the management API (uploading is the media test's subject).
+    for (const [name, tint] of [[`left-${stamp}.png`, stamp % 200], [`right-${stamp}.png`, (stamp + 97) % 200]]) {
+      const up = await page.evaluate(
+        async ({ site, name, bytes }) => {
+          const who = await fetch("/api/session").then((r) => r.json());
+          const form = new FormData();
+          form.append("file", new File([new Uint8Array(bytes)], name, { type: "image/png" }));
+          const res = await fetch("/api/v1/media", { method: "POST", headers: { "x-site-id": site, "x-csrf-token": who.csrf_token, "idempotency-key": crypto.randomUUID() }, body: form });
+          return res.status;
+        },
+        { site: demo.id, name, bytes: [...png(40, 30, tint)] },
+      );
+      assert.equal(up, 201, `upload of ${name}`);
+    }
+    // Through the top bar (the page keeps its session and loaded code), as a person goes there.
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Media" }).click();
+    await page.getByRole("heading", { name: "Media", level: 1 }).waitFor({ timeout: 60000 });
     const grid = page.getByRole("list", { name: "Files" });
     await grid.getByRole("button", { name: new RegExp(`right-${stamp}`) }).waitFor();
     await grid.getByRole("checkbox", { name: `Select left-${stamp}.png` }).check();

@@ -78,7 +78,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         {person ? (
           <span class="muted" title={person.email}>
             {site ? (
-              <Link href={paths.account(site.id)} aria-current={here === paths.account(site.id) ? "page" : undefined}>
+              <Link class="account-link" href={paths.account(site.id)} aria-current={here === paths.account(site.id) ? "page" : undefined}>
                 <span class="visually-hidden">Your account: </span>
                 {person.name}
               </Link>
