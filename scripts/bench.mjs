@@ -22,7 +22,8 @@
  *   6. write figures (scripts/bench/write-figures.mjs, issue #14) on a fresh runtime over the same storage.
  *
  * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
- * BENCH_ONLY=read|write|search|backend (default read and write; search: only the search figures; backend: only the
+ * BENCH_ONLY=read|write|search|rows|backend (default read and write; search: only the search figures; rows: only the
+ * list rows-read figures (issue #27 item 8); backend: only the
  * generated backend beside Directus, scripts/bench/generated-backend-figures.mjs), BENCH_BACKEND=0 (skip those),
  * BENCH_DIRECTUS=0 (skip the peer), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
  */
@@ -331,13 +332,19 @@ async function primeMediaDelivery(base, url) {
   if (again.status !== 200 || again.headers["cf-cache-status"] !== "HIT") throw new Error(`${url} was not served from the cache on a second request (${again.status}, ${again.headers["cf-cache-status"]})`);
 }
 
+/** The served view's figures are the targets (what the route reads); the read-time query's are printed beside them. */
 function rowsLines(report) {
   const limit = report.page_size + 1;
   const out = [];
   for (const f of report.figures) {
+    if (f.query === "read_time") {
+      print(`ROWS list.${f.list}.read_time@${report.items}.page${f.page}=${f.rows_read} rows_read (${f.rows} served; the read-time query before the served view)`);
+      continue;
+    }
     out.push({ ...f, items: report.items, limit, met: f.rows_read <= limit });
     print(`ROWS list.${f.list}@${report.items}.page${f.page}=${f.rows_read} rows_read (${f.rows} served) target<=${limit} ${f.rows_read <= limit ? "met" : "MISSED"}`);
   }
+  print(`ROWS list.relation.target_lookup@${report.items}=${report.target_lookup} rows_read (the author's instance id to its group: once per isolate and target)`);
   return out;
 }
 
@@ -439,6 +446,21 @@ async function main() {
       await applyMigrations(runtime.mf, bindings);
       await writeFigures(runtime.base, print, say);
       await stop();
+      print(`Load average at start ${loadAtStart}, at end ${load()}. Done in ${elapsed()}.`);
+      return;
+    }
+    if (ONLY === "rows") {
+      // Rows read by the public list forms (issue #27 item 8): seed, measure, grow to LARGE_ITEMS, measure.
+      runtime = await startRuntime(script, bindings, persistDir, 0);
+      say(`Miniflare on ${runtime.base.origin}, storage ${persistDir}; list rows-read figures only`);
+      await applyMigrations(runtime.mf, bindings);
+      await seed(runtime.base);
+      const rows = rowsLines(await bench(runtime.base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`));
+      const grown = await bench(runtime.base, "POST", "/_bench/grow", { target: LARGE_ITEMS });
+      say(`  ${grown.items} items, ${grown.rows} published rows`);
+      rows.push(...rowsLines(await bench(runtime.base, "GET", `/_bench/rows?deep=${DEEP_PAGE}`)));
+      await stop();
+      for (const r of rows) print(`  TARGET rows_read list.${r.list} page ${r.page} at ${r.items} items <= ${r.limit}: ${r.rows_read} ${r.met ? "met" : "MISSED"}`);
       print(`Load average at start ${loadAtStart}, at end ${load()}. Done in ${elapsed()}.`);
       return;
     }

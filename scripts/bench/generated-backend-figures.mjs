@@ -159,6 +159,11 @@ export async function generatedBackendFigures(print, say) {
         print(`  TARGET backend.${operation} >= ${min} x Directus: not measured — ${peer.reason ?? `the peer printed no ${PEER_LABELS[operation]}`}`);
         continue;
       }
+      // A peer that completed nothing (a starved machine) gives no ratio: never "Infinity met".
+      if (!(theirs.rps > 0)) {
+        print(`  TARGET backend.${operation} >= ${min} x Directus: not measured — ${PEER_LABELS[operation]} completed no request in the figure`);
+        continue;
+      }
       const ratio = ours[operation].rps / theirs.rps;
       print(`  TARGET backend.${operation} >= ${min} x Directus (${PEER_LABELS[operation]} ${theirs.rps} rps): ${ratio.toFixed(2)} ${ratio >= min ? "met" : "MISSED"}`);
     }

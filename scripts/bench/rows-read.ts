@@ -1,18 +1,24 @@
 /**
- * Rows read by the public list query (D1 meta `rows_read` of publishedRepository.list), for the
- * plain list, the relation-filtered list and the fallback-locale list, on the first page and on a
- * page further down (reached with keyset `after` positions, as cursors do).
+ * Rows read by the public list query (D1 meta `rows_read`), for the plain list, the relation-filtered
+ * list and the fallback-locale list, on the first page and on a page further down (reached with
+ * keyset `after` positions, as cursors do): the served view the route reads
+ * (publishedRepository.servedList, the targets) and, for comparison, the read-time query it
+ * replaced (publishedRepository.list, `read_time`). The relation list names its author by an
+ * instance id, as clients do: the route resolves it to the group once per isolate (the lookup's
+ * rows are reported apart, `target_lookup`).
  */
 import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import { modelRepository } from "../../shared/repositories/model-repository";
-import { publishedRepository, type PublishedFilter, type PublishedPosition } from "../../shared/repositories/published-repository";
+import { publishedRepository, type PublishedFilter, type PublishedPosition, type ServedFilter } from "../../shared/repositories/published-repository";
 import { findSiteByHost } from "../../shared/repositories/site-repository";
 import { servedChain } from "../../workers/public/models";
 import { DEFAULT_PAGE_SIZE } from "../../workers/public/params";
 
 export interface RowsReadFigure {
   list: "plain" | "relation" | "fallback";
+  /** `served`: the served view (what the route reads); `read_time`: the query before it. */
+  query: "served" | "read_time";
   page: number;
   rows: number;
   rows_read: number;
@@ -22,6 +28,8 @@ export interface RowsReadReport {
   page_size: number;
   items: number;
   figures: RowsReadFigure[];
+  /** Rows read resolving the relation filter's instance id to its group (once per isolate and target). */
+  target_lookup: number;
 }
 
 /** Walks `deepPage` pages of each list and reports rows read for page 1 and page `deepPage`. */
@@ -41,20 +49,26 @@ export async function measureRowsRead(d1: D1Database, host: string, modelSlug: s
     (await d1.prepare("SELECT count(DISTINCT translation_group_id) AS n FROM published_items WHERE site_id = ? AND model_id = ?").bind(site.id, model.id).first<{ n: number }>())?.n ?? 0;
 
   const repo = publishedRepository(d1, scope);
-  const lists: { list: RowsReadFigure["list"]; chain: string[]; filters: PublishedFilter[] }[] = [
-    { list: "plain", chain: servedChain(site, undefined), filters: [] },
-    { list: "relation", chain: servedChain(site, undefined), filters: [{ kind: "relation", field: "author", target: author.i }] },
-    { list: "fallback", chain: servedChain(site, "fr"), filters: [] },
+  const lookup = await d1.prepare("SELECT translation_group_id AS g FROM entries WHERE site_id = ? AND instance_id = ?").bind(site.id, author.i).all<{ g: string }>();
+  const group = lookup.results[0]?.g;
+  if (!group) throw new Error(`no entry for author ${author.i}`);
+  const lists: { list: RowsReadFigure["list"]; chain: string[]; filters: PublishedFilter[]; served: ServedFilter[] }[] = [
+    { list: "plain", chain: servedChain(site, undefined), filters: [], served: [] },
+    { list: "relation", chain: servedChain(site, undefined), filters: [{ kind: "relation", field: "author", target: author.i }], served: [{ kind: "relation", field: "author", group }] },
+    { list: "fallback", chain: servedChain(site, "fr"), filters: [], served: [] },
   ];
   const figures: RowsReadFigure[] = [];
-  for (const { list, chain, filters } of lists) {
-    let from: PublishedPosition | undefined;
-    for (let page = 1; page <= deepPage; page++) {
-      const result = await repo.list({ modelId: model.id, chain, order: "desc", limit: DEFAULT_PAGE_SIZE, filters, ...(from ? { from } : {}) });
-      if (page === 1 || page === deepPage) figures.push({ list, page, rows: result.rows.length, rows_read: result.rowsRead });
-      if (!result.next) break;
-      from = { sort_at: result.next.sort_at, instance_id: result.next.instance_id };
+  for (const query of ["served", "read_time"] as const) {
+    for (const { list, chain, filters, served } of lists) {
+      let from: PublishedPosition | undefined;
+      for (let page = 1; page <= deepPage; page++) {
+        const base = { modelId: model.id, chain, order: "desc" as const, limit: DEFAULT_PAGE_SIZE, ...(from ? { from } : {}) };
+        const result = query === "served" ? await repo.servedList({ ...base, filters: served }) : await repo.list({ ...base, filters });
+        if (page === 1 || page === deepPage) figures.push({ list, query, page, rows: result.rows.length, rows_read: result.rowsRead });
+        if (!result.next) break;
+        from = { sort_at: result.next.sort_at, instance_id: result.next.instance_id };
+      }
     }
   }
-  return { page_size: DEFAULT_PAGE_SIZE, items, figures };
+  return { page_size: DEFAULT_PAGE_SIZE, items, figures, target_lookup: lookup.meta.rows_read ?? 0 };
 }

@@ -237,6 +237,15 @@ export async function growArticles(d1: D1Database, siteId: string, modelId: stri
            FROM published_relations r, k WHERE r.site_id = ? AND r.model_id = ? AND r.instance_id NOT LIKE '%-x%'`,
         )
         .bind(made + 1, copies, siteId, modelId),
+      // The served view (shared/services/lifecycle/served-view.ts) of the copies: the same rows under the copies' ids.
+      d1
+        .prepare(
+          `${k} INSERT INTO served_items (site_id, model_id, lang, list_key, translation_group_id, instance_id, sort_at, manual_position, body, mentions)
+           SELECT s.site_id, s.model_id, s.lang, s.list_key, s.translation_group_id || '-x' || k.n, s.instance_id || '-x' || k.n, ${older("s.sort_at")}, s.manual_position,
+                  json_set(s.body, '$.first_published_at', ${older("s.sort_at")}), s.mentions
+           FROM served_items s, k WHERE s.site_id = ? AND s.model_id = ? AND s.instance_id NOT LIKE '%-x%'`,
+        )
+        .bind(made + 1, copies, siteId, modelId),
     ]);
   }
   const rows = (await d1.prepare("SELECT count(*) AS n FROM published_items WHERE site_id = ? AND model_id = ?").bind(siteId, modelId).first<{ n: number }>())?.n ?? 0;

@@ -144,6 +144,22 @@ export interface PublishedRelationsTable {
   sort_at: string;
 }
 
+/** The served-per-language view of public lists (migration 0051, shared/services/lifecycle/served-view.ts). */
+export interface ServedItemsTable {
+  site_id: string;
+  model_id: string;
+  /** The language asked for; the served instance's own language may be a fallback. */
+  lang: string;
+  /** '' the plain list, 'r:<field>:<target group>', 't:<field>:<target slug>'. */
+  list_key: string;
+  translation_group_id: string;
+  instance_id: string;
+  sort_at: string;
+  manual_position: number;
+  body: string;
+  mentions: string;
+}
+
 /** Every R2 object a media item has had (migrations/d1/0016_media_objects.sql). */
 export interface MediaObjectsTable {
   object_key: string;

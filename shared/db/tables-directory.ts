@@ -13,6 +13,8 @@ export interface SitesTable {
   updated_at: string;
   /** Set while an operator has suspended the site (migration 0032); absent from older inserts. */
   suspended_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when the site's public lists read `served_items` (migration 0051); 0 until its view is built. */
+  served_view: ColumnType<number, number | undefined, number>;
 }
 
 /** Idempotency claims of the operators' writes (migration 0032, workers/ops/idempotency.ts). */

@@ -56,6 +56,7 @@ export const SITE_TABLES = [
   "media_usage",
   "published_items",
   "published_relations",
+  "served_items",
   "published_media",
   "search_documents",
   "entry_proposals",

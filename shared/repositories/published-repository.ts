@@ -130,6 +130,43 @@ function listSql(siteId: string, q: PublishedListQuery): Sql {
   };
 }
 
+/**
+ * A list of the served view (`served_items.list_key`): '' the plain list; a relation filter by
+ * target group; a tag filter by target slug (shared/services/lifecycle/served-view.ts writes them).
+ */
+export const servedListKey = {
+  plain: "",
+  relation: (field: string, targetGroupId: string) => `r:${field}:${targetGroupId}`,
+  tag: (field: string, targetSlug: string) => `t:${field}:${targetSlug}`,
+};
+
+/** A filter as the served view keys it: a relation target already resolved to its group. */
+export type ServedFilter = { kind: "relation"; field: string; group: string } | { kind: "tag"; field: string; slug: string };
+
+function listKey(filter: ServedFilter): string {
+  return filter.kind === "tag" ? servedListKey.tag(filter.field, filter.slug) : servedListKey.relation(filter.field, filter.group);
+}
+
+/**
+ * One page from the served view (`served_items`, migration 0051): one index range of the asked
+ * language's list — the plain one or the first filter's — holding the bodies, so a page reads
+ * page + 1 rows whatever the filter or fallback. Further filters cost one lookup per candidate.
+ */
+function servedListSql(siteId: string, q: Omit<PublishedListQuery, "filters"> & { filters: readonly ServedFilter[] }): Sql {
+  const params: unknown[] = [siteId, q.modelId, q.chain[0], q.filters[0] ? listKey(q.filters[0]) : servedListKey.plain];
+  const where = ["s.site_id = ? AND s.model_id = ? AND s.lang = ? AND s.list_key = ?"];
+  for (const filter of q.filters.slice(1)) {
+    params.push(listKey(filter));
+    where.push("EXISTS (SELECT 1 FROM served_items f WHERE f.site_id = s.site_id AND f.model_id = s.model_id AND f.lang = s.lang AND f.list_key = ? AND f.sort_at = s.sort_at AND f.instance_id = s.instance_id)");
+  }
+  if (q.from) where.push(keyset("s", q.order, q.from, params));
+  params.push(q.limit + 1);
+  return {
+    text: `SELECT s.body, s.mentions, s.sort_at, s.instance_id, s.manual_position FROM served_items s WHERE ${where.join(" AND ")} ORDER BY ${orderBy("s", q.order)} LIMIT ?`,
+    params,
+  };
+}
+
 /** Reads of the published snapshots that the public API serves; always within one site. */
 export function publishedRepository(d1: D1Database, scope: SiteScope) {
   const siteId = assertScope(scope);
@@ -137,6 +174,14 @@ export function publishedRepository(d1: D1Database, scope: SiteScope) {
     /** A page and, when there is more, the first row of the next page (the next cursor's position). */
     async list(q: PublishedListQuery): Promise<{ rows: PublishedListRow[]; next: PublishedListRow | undefined; rowsRead: number }> {
       const sql = listSql(siteId, q);
+      const result = await d1.prepare(sql.text).bind(...sql.params).all<PublishedListRow>();
+      const rows = result.results;
+      return { rows: rows.slice(0, q.limit), next: rows[q.limit], rowsRead: result.meta.rows_read ?? 0 };
+    },
+
+    /** The same page from the served view (a site whose view is built: `Site.served_view`). */
+    async servedList(q: Omit<PublishedListQuery, "filters"> & { filters: readonly ServedFilter[] }): Promise<{ rows: PublishedListRow[]; next: PublishedListRow | undefined; rowsRead: number }> {
+      const sql = servedListSql(siteId, q);
       const result = await d1.prepare(sql.text).bind(...sql.params).all<PublishedListRow>();
       const rows = result.results;
       return { rows: rows.slice(0, q.limit), next: rows[q.limit], rowsRead: result.meta.rows_read ?? 0 };

@@ -14,6 +14,8 @@ export interface Site {
   settings_revision: number;
   /** When an operator suspended the site (docs/operations-api.md), or null: it serves as usual. */
   suspended_at: string | null;
+  /** Public lists read the served view (`served_items`, migration 0051); false until it is built. */
+  served_view: boolean;
 }
 
 export function toSite(row: SiteRow): Site {
@@ -26,6 +28,7 @@ export function toSite(row: SiteRow): Site {
     settings: parseSiteSettings(row.settings),
     settings_revision: row.settings_revision,
     suspended_at: row.suspended_at ?? null,
+    served_view: (row.served_view ?? 1) === 1,
   };
 }
 

@@ -8,6 +8,7 @@ import { modelRepository } from "../repositories/model-repository";
 import { reindexSiteStatements } from "../search/reindex";
 import { MAX_SEARCH_MODELS } from "../search/settings";
 import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
+import { servedSiteStatements } from "./lifecycle/served-view";
 
 /**
  * Site settings writes (docs/management-api.md, "Settings"). Needs `site:settings`; a change of
@@ -184,6 +185,8 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
       .where("settings_revision", "=", site.settings_revision)
       .compile(),
   ];
+  // The chains decide which instance each language's lists serve: the served view is rebuilt, in this batch.
+  if (localeChanged) statements.push(...servedSiteStatements(ctx.db, { ...site, settings: after }));
   // Weights decide which column a field's text is in: rebuild the index with the new weights, in this batch.
   if (weightsChanged) statements.push(...(await reindexSiteStatements({ ...ctx, site: { ...site, settings: after } })));
 

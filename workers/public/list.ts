@@ -3,7 +3,8 @@ import { sha256Hex } from "../../shared/crypto/digest";
 import { decodeCursor, encodeCursor } from "../../shared/public/cursor";
 import { signingSecret } from "../../shared/public/signing-keys";
 import { siteScope } from "../../shared/db/site-scope";
-import { publishedRepository, type PublishedFilter } from "../../shared/repositories/published-repository";
+import { groupOfInstance } from "../../shared/repositories/instance-groups";
+import { publishedRepository, type PublishedFilter, type PublishedListQuery, type ServedFilter } from "../../shared/repositories/published-repository";
 import type { Model } from "../../shared/repositories/model-repository";
 import type { Site } from "../../shared/repositories/site-repository";
 import { cacheTag } from "../../shared/services/lifecycle/context";
@@ -21,7 +22,26 @@ function filterField(model: Model, field: string, parameter: string) {
 }
 
 /** GET /v1/{model}: one cursor page of published items. */
-export async function listItems(d1: D1Database, site: Site, model: Model, chain: string[], params: ListParams, cacheable: boolean): Promise<PublicAnswer> {
+/**
+ * A page from the served view: relation targets named by an instance id are resolved to their group
+ * first (kept per isolate: an instance never changes group). A target that names no entry matches
+ * nothing, as in the read-time query.
+ */
+async function servedPage(d1: D1Database, siteId: string, repo: ReturnType<typeof publishedRepository>, query: Omit<PublishedListQuery, "filters">, filters: PublishedFilter[], groupTtlMs: number) {
+  const served: ServedFilter[] = [];
+  for (const f of filters) {
+    if (f.kind === "tag") served.push(f);
+    else {
+      const group = f.target.startsWith("grp_") ? f.target : await groupOfInstance(d1, siteId, f.target, groupTtlMs);
+      if (group === undefined) return { rows: [], next: undefined, rowsRead: 0 };
+      served.push({ kind: "relation", field: f.field, group });
+    }
+  }
+  return repo.servedList({ ...query, filters: served });
+}
+
+/** GET /v1/{model}: one cursor page of published items. `groupTtlMs`: how long an instance's group is kept (instanceGroupTtlMs). */
+export async function listItems(d1: D1Database, site: Site, model: Model, chain: string[], params: ListParams, cacheable: boolean, groupTtlMs = 0): Promise<PublicAnswer> {
   const repo = publishedRepository(d1, siteScope(site.id));
   if (params.selection) checkSelection(model, params.selection);
   const filters: PublishedFilter[] = params.filters.map((f) => {
@@ -39,7 +59,8 @@ export async function listItems(d1: D1Database, site: Site, model: Model, chain:
     if (!state || state.q !== shape) throw new AppError("invalid_request", "This cursor is not valid for this list.", { parameter: "cursor" });
     from = { sort_at: state.s, instance_id: state.g, ...(state.p !== undefined ? { manual_position: state.p } : {}) };
   }
-  const page = await repo.list({ modelId: model.id, chain, order: params.order, limit: params.limit, filters, ...(from ? { from } : {}) });
+  const query = { modelId: model.id, chain, order: params.order, limit: params.limit, ...(from ? { from } : {}) };
+  const page = site.served_view ? await servedPage(d1, site.id, repo, query, filters, groupTtlMs) : await repo.list({ ...query, filters });
   const next = page.next;
   const nextCursor = next
     ? await encodeCursor(secret, { q: shape, s: next.sort_at, g: next.instance_id, ...(params.order === "manual" ? { p: next.manual_position } : {}) })

@@ -9,6 +9,8 @@ import { readItem } from "../public/item";
 import { readPreview } from "../public/preview";
 import { readSitemapIndex, readSitemapPart } from "../public/sitemap";
 import { listItems } from "../public/list";
+import { configCacheMs } from "../../shared/public/config-cache";
+import { instanceGroupTtlMs } from "../../shared/repositories/instance-groups";
 import { publicNotFound, readableModel, servedChain } from "../public/models";
 import { embeds } from "../public/site-info";
 import { richBlocks } from "../public/rich-blocks";
@@ -90,7 +92,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
       const model = await readableModel(env, site, slug, request);
-      return listItems(await siteScopedDatabase(env, site.id), site, model, servedChain(site, params.locale), params, !bypass);
+      return listItems(await siteScopedDatabase(env, site.id), site, model, servedChain(site, params.locale), params, !bypass, instanceGroupTtlMs(configCacheMs(env)));
     });
   },
   // Never cached: each answer depends on the log at the moment it is read (docs/sync.md).

@@ -7,6 +7,7 @@ import { indexStatements, unindexStatements } from "../../search/index-statement
 import type { LifecycleContext } from "./context";
 import { entryChanged, entryWithdrawn, mediaChanged, pinnedMediaChanged } from "../sync/change-log";
 import type { MediaPin, RenderedSnapshot } from "./snapshot";
+import { servedGroupStatements } from "./served-view";
 
 /** Items outside the model's manual order sort after every placed item. */
 export const UNPLACED = 2147483647;
@@ -65,6 +66,8 @@ export function snapshotStatements(
         .compile(),
     );
   }
+  // The served lists of every language this instance can serve, from the rows just written.
+  statements.push(...servedGroupStatements(ctx.db, ctx.site, entry.translation_group_id, entry.lang));
   statements.push(...pinStatements(ctx, entry.instance_id, rendered.mediaPins));
   statements.push(...indexStatements(ctx, entry, version.id, rendered.item, model));
   return statements;
@@ -91,12 +94,15 @@ function pinStatements(ctx: LifecycleContext, instanceId: string, pins: readonly
 }
 
 /** Statements withdrawing an instance from the public API. */
-export function withdrawStatements(ctx: LifecycleContext, instanceId: string): CompiledQuery[] {
+export function withdrawStatements(ctx: LifecycleContext, entry: Pick<EntryRow, "instance_id" | "translation_group_id" | "lang">): CompiledQuery[] {
+  const instanceId = entry.instance_id;
   return [
     // Before the row goes: a `deleted` sync row names what was served (docs/sync.md).
     entryWithdrawn(ctx, instanceId),
     ctx.db.deleteFrom("published_items").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
     ctx.db.deleteFrom("published_relations").where("site_id", "=", ctx.site.id).where("instance_id", "=", instanceId).compile(),
+    // Its languages' lists serve the group's next chain language, or nothing.
+    ...servedGroupStatements(ctx.db, ctx.site, entry.translation_group_id, entry.lang),
     ...pinStatements(ctx, instanceId, []),
     ...unindexStatements(ctx, instanceId),
   ];

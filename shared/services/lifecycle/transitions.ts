@@ -254,7 +254,7 @@ export async function unpublishEntry(ctx: LifecycleContext, input: UnpublishInpu
   const dependentModels = reads.otherLanguageServed ? await modelsOfGroups(ctx, dependents.groups) : [];
   const set = { published_version_id: null, published_at: null, workflow_state: "unpublished", updated_at: at };
   return {
-    statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry.instance_id), ...dependents.statements, pruneSyncLog(ctx)],
+    statements: [...transitionStatements(ctx, entry, set), ...withdrawStatements(ctx, entry), ...dependents.statements, pruneSyncLog(ctx)],
     answer: entryView(withdrawn, model, version, ctx.actor),
     events: [{ name: "entry.unpublished", payload: { instance_id: entry.instance_id, translation_group_id: entry.translation_group_id, model_id: model.id, lang: entry.lang } }],
     purgeTags: publicationTags(model.id, entry.translation_group_id, dependents.groups, dependentModels),

@@ -56,6 +56,12 @@ export async function setManualOrder(ctx: LifecycleContext, input: ManualOrderIn
       sql: `UPDATE published_items SET manual_position = COALESCE((SELECT CAST(key AS INTEGER) FROM json_each(?) WHERE value = published_items.translation_group_id), ${UNPLACED}) WHERE site_id = ? AND model_id = ?`,
       parameters: [JSON.stringify(groups), ctx.site.id, model.id],
     },
+    // The served lists carry the position too (shared/services/lifecycle/served-view.ts).
+    {
+      ...ctx.db.updateTable("served_items").set({ manual_position: UNPLACED }).compile(),
+      sql: `UPDATE served_items SET manual_position = COALESCE((SELECT CAST(key AS INTEGER) FROM json_each(?) WHERE value = served_items.translation_group_id), ${UNPLACED}) WHERE site_id = ? AND model_id = ?`,
+      parameters: [JSON.stringify(groups), ctx.site.id, model.id],
+    },
   ];
   return {
     statements,

@@ -6,6 +6,7 @@ import { primaryKey } from "../site-move";
 import { IdRemap } from "./id-remap";
 import { progressOf, readCopy, type CopyProgress, type SiteCopyRow } from "./progress";
 import { COPY_CONTROL_TABLES, copyTables } from "./tables";
+import { rebuildServedView } from "../lifecycle/served-view";
 
 type Env = DatabaseBindings & { MEDIA: R2Bucket; OPS_COPY_STEP_ROWS?: string; PUBLIC_CACHE_MAX_AGE?: string };
 type Row = Record<string, unknown>;
@@ -90,6 +91,9 @@ export async function runCopyStep(env: Env, clock: Clock, purger: CachePurger, k
     const at = isoAt(clock.now());
     const finish = [control.prepare("UPDATE site_copies SET state = 'done', updated_at = ? WHERE key = ?").bind(at, row.key)];
     if (row.created_target === 1) finish.push(control.prepare("UPDATE sites SET suspended_at = NULL, updated_at = ? WHERE id = ?").bind(at, row.target_id));
+    // The copied published rows are served through the target's own chains: its view is rebuilt
+    // from them (served_items is never copied: its rows name the template's ids).
+    if (row.content === 1) await rebuildServedView(control, target, row.target_id);
     await control.batch(finish);
     // An existing target served before the copy: its cached public answers are stale now.
     if (row.created_target === 0) await purgeAfterCommit(env, purger, [cacheTag.site(row.target_id)]);
