@@ -62,6 +62,7 @@ describe("admin UI: site administration", () => {
       // What the page showed when a step failed, as a test artefact only (never into docs/).
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(ARTIFACTS, "settings-failure.png") }).catch(() => {});
+      if (page.problems.length > 0) error.message += `\npage problems: ${page.problems.join("; ")}`;
       throw error;
     }
     await context.close();
