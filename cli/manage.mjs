@@ -938,6 +938,38 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "plan-model-definition",
+  "operationId": "planModelDefinition",
+  "method": "POST",
+  "path": "/models/{id}/definition/plan",
+  "summary": "Dry run of PUT /models/{id}/definition: the same checks and refusals, with the changes the content would block listed in `changes` (affected_count, suggestion); writes nothing (no Idempotency-Key)",
+  "scope": "schema:write",
+  "keyed": false,
+  "destructive": false,
+  "flags": [
+   {
+    "flag": "id",
+    "name": "id",
+    "in": "path",
+    "type": "string",
+    "nullable": false,
+    "required": true
+   },
+   {
+    "flag": "expected-revision",
+    "name": "expected_revision",
+    "in": "body",
+    "type": "integer",
+    "nullable": false,
+    "required": true
+   }
+  ],
+  "bodyOnly": [
+   "definition"
+  ],
+  "hasBody": true
+ },
+ {
   "command": "set-model-folder",
   "operationId": "setModelFolder",
   "method": "PUT",
@@ -1880,7 +1912,7 @@ const COMMANDS = [
   "operationId": "updateMedia",
   "method": "PUT",
   "path": "/media/{id}",
-  "summary": "Edit alt texts, focal point, loading or fetch priority; bumps revision",
+  "summary": "Edit alt texts, focal point, crop, loading or fetch priority; bumps revision",
   "scope": "media:write",
   "keyed": true,
   "destructive": true,
@@ -1929,7 +1961,8 @@ const COMMANDS = [
   ],
   "bodyOnly": [
    "alt_texts",
-   "default_focal"
+   "default_focal",
+   "crop"
   ],
   "hasBody": true
  },
@@ -4612,9 +4645,11 @@ const COMMANDS = [
     "nullable": false,
     "enum": [
      "lock_lost",
-     "version_conflict"
+     "version_conflict",
+     "unsaved"
     ],
-    "required": true
+    "required": true,
+    "description": "unsaved: text kept while typing, before any save (an editor's continuous recovery draft)."
    }
   ],
   "bodyOnly": [

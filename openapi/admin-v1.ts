@@ -765,6 +765,12 @@ export interface AdminOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -1103,6 +1109,164 @@ export interface AdminOperations {
       };
     };
   };
+  /** GET /api/dashboard */
+  getDashboard: {
+    method: "GET";
+    path: "/api/dashboard";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "my_drafts": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "assigned_to_me": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "waiting_for_review": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+      "scheduled_this_week": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+        "schedule_id": string;
+        "action": "publish" | "unpublish";
+        "at": string;
+      }>;
+      "recently_published": Array<{
+        "instance_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "state": string;
+        "owner_id": string | null;
+        "updated_at": string;
+        "published_at": string | null;
+      }>;
+    };
+  };
+  /** POST /api/people/{person_id}/password-reset */
+  createPasswordReset: {
+    method: "POST";
+    path: "/api/people/{person_id}/password-reset";
+    params: {
+      "person_id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "person_id": string;
+      "email": string;
+      "created_at": string;
+      "expires_at": string;
+      "link": string;
+    };
+  };
+  /** POST /api/password-resets/inspect */
+  inspectPasswordReset: {
+    method: "POST";
+    path: "/api/password-resets/inspect";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+    };
+    response: {
+      "email": string;
+      "name": string;
+      "expires_at": string;
+    };
+  };
+  /** POST /api/password-resets/complete */
+  completePasswordReset: {
+    method: "POST";
+    path: "/api/password-resets/complete";
+    params: never;
+    query: never;
+    body: {
+      "token": string;
+      "password": string;
+    };
+    response: {
+      "person": {
+        "id": string;
+        "email": string;
+        "name": string;
+        "superadmin": boolean;
+      };
+      "sites": Array<{
+        "id": string;
+        "slug": string;
+        "name": string;
+        "role": string;
+        "suspended": boolean;
+      }>;
+      "csrf_token": string;
+    };
+  };
+  /** GET /api/sessions */
+  listSessions: {
+    method: "GET";
+    path: "/api/sessions";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "data": Array<{
+        "id": string;
+        "user_agent": string | null;
+        "created_at": string;
+        "expires_at": string;
+        "current": boolean;
+      }>;
+    };
+  };
+  /** DELETE /api/sessions/{id} */
+  revokeSession: {
+    method: "DELETE";
+    path: "/api/sessions/{id}";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "revoked": true;
+    };
+  };
   /** POST /api/plugin-manifests/fetch */
   fetchPluginManifest: {
     method: "POST";
@@ -1260,6 +1424,12 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   launchManageView: { method: "POST", path: "/api/plugin-launches/{id}/manage-views/{view}" },
   launchContentAction: { method: "POST", path: "/api/plugin-launches/{id}/content-actions/{action}/entries/{instance_id}" },
   getPermissions: { method: "GET", path: "/api/permissions" },
+  getDashboard: { method: "GET", path: "/api/dashboard" },
+  createPasswordReset: { method: "POST", path: "/api/people/{person_id}/password-reset" },
+  inspectPasswordReset: { method: "POST", path: "/api/password-resets/inspect" },
+  completePasswordReset: { method: "POST", path: "/api/password-resets/complete" },
+  listSessions: { method: "GET", path: "/api/sessions" },
+  revokeSession: { method: "DELETE", path: "/api/sessions/{id}" },
   fetchPluginManifest: { method: "POST", path: "/api/plugin-manifests/fetch" },
   listAuditLog: { method: "GET", path: "/api/audit-log" },
   testWebhook: { method: "POST", path: "/api/webhooks/{id}/test" },

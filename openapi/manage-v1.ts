@@ -1417,6 +1417,97 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** POST /api/manage/v1/models/{id}/definition/plan — scope schema:write */
+  planModelDefinition: {
+    method: "POST";
+    path: "/api/manage/v1/models/{id}/definition/plan";
+    params: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      "expected_revision": number;
+      "definition": {
+        "model": {
+          "name": string;
+          "slug": string;
+          "description"?: string | null;
+          "kind"?: "collection" | "single";
+          "is_public"?: boolean;
+          "enableI18n"?: boolean;
+          "settings"?: {
+            "preview_url"?: string | null;
+            "icon"?: string | null;
+            "help_text"?: string | null;
+            "site_path"?: string | null;
+          };
+          "unique_combinations"?: Array<{
+            "name": string;
+            "fields": Array<string>;
+            "scope": "model" | "language";
+          }>;
+        };
+        "fields": Array<{
+          "id"?: string;
+          "key": string;
+          "label": string;
+          "type": "text" | "long_text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "select" | "slug" | "media" | "relation" | "location" | "component";
+          "required"?: boolean;
+          "private"?: boolean;
+          "title"?: boolean;
+          "help"?: string;
+          "multiple"?: boolean;
+          "options"?: Array<{
+            "value": string;
+            "label": string;
+          }>;
+          "targets"?: Array<string>;
+          "relation"?: "one_to_one" | "many_to_one" | "one_to_many" | "many_to_many";
+          "hierarchy"?: boolean;
+          "localized_membership"?: boolean;
+          "validation"?: {
+            "min_length"?: number;
+            "max_length"?: number;
+            "pattern"?: string;
+            "min"?: number;
+            "max"?: number;
+            "step"?: number;
+            "min_items"?: number;
+            "max_items"?: number;
+            "min_date"?: string;
+            "max_date"?: string;
+            "custom"?: unknown;
+          };
+          "unique"?: "model" | "language";
+          "condition"?: unknown;
+          "fields"?: Array<{
+            [key: string]: unknown;
+          }>;
+        }>;
+      };
+    };
+    response: {
+      "model_id": string;
+      "revision": number;
+      "changes": Array<{
+        "kind": string;
+        "field": string | null;
+        "affected_count": number;
+        "message": string;
+        "suggestion": string;
+      }>;
+      "fields": {
+        "added": Array<string>;
+        "removed": Array<string>;
+        "changed": Array<string>;
+        "renamed": Array<{
+          "from": string;
+          "to": string;
+        }>;
+      };
+      "can_apply": boolean;
+    };
+  };
   /** PUT /api/manage/v1/models/{id}/folder — scope schema:write — needs Idempotency-Key */
   setModelFolder: {
     method: "PUT";
@@ -2159,6 +2250,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2210,6 +2307,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2251,6 +2354,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2296,6 +2405,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2332,6 +2447,12 @@ export interface ManageOperations {
         "x": number;
         "y": number;
       } | null;
+      "crop"?: {
+        "x": number;
+        "y": number;
+        "width": number;
+        "height": number;
+      } | null;
       "loading"?: "eager" | "lazy";
       "fetch_priority"?: "high" | "low" | "auto";
     };
@@ -2351,6 +2472,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2513,6 +2640,12 @@ export interface ManageOperations {
           "x": number;
           "y": number;
         } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
+        } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
         "folder_id": string | null;
@@ -2562,6 +2695,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -2726,6 +2865,12 @@ export interface ManageOperations {
         "default_focal": {
           "x": number;
           "y": number;
+        } | null;
+        "crop": {
+          "x": number;
+          "y": number;
+          "width": number;
+          "height": number;
         } | null;
         "loading": "eager" | "lazy";
         "fetch_priority": "high" | "low" | "auto";
@@ -5419,7 +5564,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;
@@ -5439,7 +5584,7 @@ export interface ManageOperations {
       };
       "slug"?: string | null;
       "base_version_id"?: string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
     };
     response: {
       "instance_id": string;
@@ -5449,7 +5594,7 @@ export interface ManageOperations {
       };
       "slug": string | null;
       "base_version_id": string | null;
-      "reason": "lock_lost" | "version_conflict";
+      "reason": "lock_lost" | "version_conflict" | "unsaved";
       "saved_at": string;
       "expires_at": string;
       "replayed"?: boolean;
@@ -5650,6 +5795,7 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   getModel: { method: "GET", path: "/api/manage/v1/models/{id}" },
   updateModel: { method: "PUT", path: "/api/manage/v1/models/{id}" },
   replaceModelDefinition: { method: "PUT", path: "/api/manage/v1/models/{id}/definition" },
+  planModelDefinition: { method: "POST", path: "/api/manage/v1/models/{id}/definition/plan" },
   setModelFolder: { method: "PUT", path: "/api/manage/v1/models/{id}/folder" },
   removeModel: { method: "POST", path: "/api/manage/v1/models/{id}/remove" },
   createEntryProposal: { method: "POST", path: "/api/manage/v1/entries/{id}/proposals" },

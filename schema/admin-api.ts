@@ -20,6 +20,8 @@ import { PluginManifestSchema } from "./plugin-manifest";
 import { ContentReadinessAnswer, ContentReadinessQuery, ReadinessAnswer } from "./manage-generated-backend";
 import { LaunchAnswer, PluginListEntry } from "./manage-plugins";
 import { MediaAnswer, UploadMediaFields } from "./manage-media";
+import { dashboardRoutes } from "./admin-dashboard";
+import { accountRoutes } from "./admin-account";
 import { siteAdminRoutes } from "./admin-siteadmin";
 
 /**
@@ -394,7 +396,7 @@ const permissionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "getPermissions", method: "get", path: "/api/permissions", access: "site", summary: "The signed-in person's effective permissions on the site: role, permission set, per readable model the operations and readable/writable field ids, per language action the languages", response: EffectivePermissions, errors: [...siteErrors] },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...siteAdminRoutes];
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer), ...siteAdminRoutes];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",

@@ -8,11 +8,25 @@ const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Fraction = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 
+/** The smallest side of a crop, as a fraction of the picture (1 %): a crop narrower is a slip of the pointer. */
+export const MEDIA_CROP_MIN = 0.01;
+const CropSide = v.pipe(v.number(), v.minValue(MEDIA_CROP_MIN), v.maxValue(1));
+
+/**
+ * A crop of an image (docs/media.md, "Crop"): the kept rectangle as fractions 0..1 of the picture's
+ * width and height, wholly inside it. Stored on the item; delivery applies it when responsive images come.
+ */
+export const MediaCrop = v.pipe(
+  v.strictObject({ x: Fraction, y: Fraction, width: CropSide, height: CropSide }),
+  v.check((c) => c.x + c.width <= 1 + 1e-9 && c.y + c.height <= 1 + 1e-9, "The crop must lie inside the picture: x + width and y + height at most 1."),
+  v.description("Kept rectangle as fractions 0..1 of width and height (x, y: top-left corner; width, height at least 0.01), inside the picture; images only (else 400 media_framing_not_image); null: the whole picture"),
+);
+
 /** Longest alt text in one language (the upload's limit too). */
 export const MEDIA_ALT_TEXT_MAX = 1000;
 
 /**
- * PUT /media/{id} body (spec 2 rule 5): at least one of `alt_texts`, `default_focal`, `loading`,
+ * PUT /media/{id} body (spec 2 rule 5): at least one of `alt_texts`, `default_focal`, `crop`, `loading`,
  * `fetch_priority` (checked by the handler: 400 `invalid_request`). In `alt_texts` a language
  * omitted keeps its text and `""` clears it.
  */
@@ -27,6 +41,7 @@ export const UpdateMediaBody = v.strictObject({
   default_focal: v.optional(
     v.nullable(v.pipe(v.strictObject({ x: Fraction, y: Fraction }), v.description("Focal point as fractions 0..1 of width and height; images only (else 400 media_framing_not_image)"))),
   ),
+  crop: v.optional(v.nullable(MediaCrop)),
   loading: v.optional(v.picklist(["eager", "lazy"])),
   fetch_priority: v.optional(v.picklist(["high", "low", "auto"])),
 });
@@ -60,7 +75,7 @@ export const mediaEditRoutes: readonly RouteSpec[] = [
     destructive: true,
     method: "put",
     path: "/media/{id}",
-    summary: "Edit alt texts, focal point, loading or fetch priority; bumps revision",
+    summary: "Edit alt texts, focal point, crop, loading or fetch priority; bumps revision",
     scope: "media:write",
     idempotent: true,
     params: v.strictObject({ id: Id }),

@@ -37,6 +37,8 @@ export const MediaItem = v.pipe(
     height: v.nullable(v.number()),
     alt_texts: v.record(v.string(), v.string()),
     default_focal: v.nullable(v.object({ x: v.number(), y: v.number() })),
+    /** The kept rectangle (fractions of the picture), or null (docs/media.md, "Crop"). */
+    crop: v.nullable(v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() })),
     loading: v.picklist(["eager", "lazy"]),
     fetch_priority: v.picklist(["high", "low", "auto"]),
     folder_id: v.nullable(v.string()),

@@ -104,6 +104,20 @@ export const ModelFolderBody = v.strictObject({ folder: v.nullable(v.pipe(v.stri
 export const RemoveModelBody = v.strictObject({ expected_revision: Revision, confirm: Id });
 
 const ModelPath = v.strictObject({ id: Id });
+
+/** A blocked change: what the content holds against it, how many entries, and what to do first. */
+const BlockedChange = v.object({ kind: v.string(), field: v.nullable(v.string()), affected_count: v.number(), message: v.string(), suggestion: v.string() });
+/** What a dry run of a definition replace answers (docs/admin-ui-models.md, "Changes before saving"). */
+export const DefinitionPlan = v.pipe(
+  v.object({
+    model_id: v.string(),
+    revision: v.number(),
+    changes: v.array(BlockedChange),
+    fields: v.object({ added: v.array(v.string()), removed: v.array(v.string()), changed: v.array(v.string()), renamed: v.array(v.object({ from: v.string(), to: v.string() })) }),
+    can_apply: v.boolean(),
+  }),
+  v.title("DefinitionPlan"),
+);
 const writeErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited"] as const;
 const applyErrors = [...writeErrors, "model_changed", "model_change_blocked", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_field_key", "invalid_unique_combination", "single_entry_conflict"] as const;
 
@@ -114,6 +128,19 @@ export const modelRoutes: readonly RouteSpec[] = [
   { operationId: "getModel", method: "get", path: "/models/{id}", summary: "A model's complete definition { model, fields } (writable back with PUT /models/{id}/definition), updated_at and revision", scope: "content:read", params: ModelPath, response: ModelView, errors: ["unauthorized", "creator_unauthorized", "not_found", "rate_limited"] },
   { operationId: "updateModel", destructive: true, method: "put", path: "/models/{id}", summary: "Change a model's name, slug, description, languages or visibility; fields kept", scope: "schema:write", idempotent: true, params: ModelPath, body: UpdateModelBody, response: ModelWriteAnswer, errors: [...applyErrors] },
   { operationId: "replaceModelDefinition", destructive: true, method: "put", path: "/models/{id}/definition", summary: "Replace a model's complete definition: model (a new name or slug renames it) and fields kept by id, added without id, removed by omission", scope: "schema:write", idempotent: true, params: ModelPath, body: ReplaceDefinitionBody, response: ModelWriteAnswer, errors: [...applyErrors] },
+  {
+    operationId: "planModelDefinition",
+    method: "post",
+    path: "/models/{id}/definition/plan",
+    summary: "Dry run of PUT /models/{id}/definition: the same checks and refusals, with the changes the content would block listed in `changes` (affected_count, suggestion); writes nothing (no Idempotency-Key)",
+    scope: "schema:write",
+    noKey: true,
+    readOnly: true,
+    params: ModelPath,
+    body: ReplaceDefinitionBody,
+    response: DefinitionPlan,
+    errors: ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "missing_permission", "not_found", "rate_limited", "model_changed", "duplicate_field_key", "field_not_found", "model_slug_taken", "model_name_collision", "stale_role_grant", "unique_unsupported", "invalid_field_validation", "unsupported_text_validation", "invalid_field_config", "invalid_field_condition", "relation_type_not_authorable", "invalid_field_key", "invalid_unique_combination", "single_entry_conflict"],
+  },
   { operationId: "setModelFolder", method: "put", path: "/models/{id}/folder", summary: "File a model in a display folder (revision unchanged)", scope: "schema:write", idempotent: true, params: ModelPath, body: ModelFolderBody, response: v.object({ model_id: v.string(), slug: v.string(), folder: v.nullable(v.string()), replayed: v.optional(v.boolean()) }), errors: [...writeErrors] },
   { operationId: "removeModel", destructive: true, repeatable: true, method: "post", path: "/models/{id}/remove", summary: "Delete a model without content", scope: "schema:write", idempotent: true, params: ModelPath, body: RemoveModelBody, response: ModelWriteAnswer, errors: [...writeErrors, "model_changed", "model_not_empty", "dependent_content", "stale_role_grant", "stale_token_scope"] },
 ];

@@ -89,9 +89,14 @@ function runLane(name, files, env, isolated) {
 }
 
 const chosen = process.argv.slice(2);
-// A template named by the caller (a seeded state kept between runs) is used as it is and kept.
+// `E2E_PART`: `all` (default), `node` (test/node only) or `e2e` (test/e2e only) — scripts/test.mjs
+// runs the Node files beside the workerd suite and the end-to-end files after it.
+const part = process.env.E2E_PART ?? "all";
+// A template named by the caller (a seeded state kept between runs) is used as it is and kept;
+// `E2E_SEED_INTO=<dir>` seeds into that directory and keeps it for a later part.
 const given = process.env[SEED_TEMPLATE_VARIABLE];
-const template = given || mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-template-"));
+const seedInto = process.env.E2E_SEED_INTO;
+const template = given || seedInto || mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-template-"));
 let status = 1;
 try {
   const started = Date.now();
@@ -99,16 +104,22 @@ try {
   process.stderr.write(`test:e2e: demo ${given ? "template given" : "seeded once"} in ${((Date.now() - started) / 1000).toFixed(1)} s (${template})\n`);
   const env = { ...process.env, [SEED_TEMPLATE_VARIABLE]: template };
   const wanted = Number(process.env.E2E_LANES ?? 1);
-  if (chosen.length > 0 || wanted <= 1 || !namespacesWork()) {
-    const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...(chosen.length > 0 ? chosen : ["test/node/", "test/e2e/"])], { cwd: root, stdio: "inherit", env });
+  const nodeFiles = part === "e2e" ? [] : testFiles("test/node");
+  const e2eFiles = part === "node" ? [] : testFiles("test/e2e");
+  if (chosen.length > 0 || wanted <= 1 || !namespacesWork() || e2eFiles.length === 0) {
+    const files = chosen.length > 0 ? chosen : [...nodeFiles, ...e2eFiles];
+    const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });
     status = run.status ?? 1;
   } else {
-    const lanes = [runLane("node", testFiles("test/node"), env, false), ...balance(testFiles("test/e2e"), wanted).map((files, i) => runLane(`e2e-${i + 1}`, files, env, true))];
+    const lanes = [
+      ...(nodeFiles.length > 0 ? [runLane("node", nodeFiles, env, false)] : []),
+      ...balance(e2eFiles, wanted).map((files, i) => runLane(`e2e-${i + 1}`, files, env, true)),
+    ];
     const results = await Promise.all(lanes);
     for (const r of results) process.stderr.write(`test:e2e: lane ${r.name.padEnd(6)} ${r.files} files ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s\n`);
     status = results.every((r) => r.code === 0) ? 0 : 1;
   }
 } finally {
-  if (!given) rmSync(template, { recursive: true, force: true });
+  if (!given && !seedInto) rmSync(template, { recursive: true, force: true });
 }
 process.exit(status);

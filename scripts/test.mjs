@@ -1,23 +1,31 @@
 /**
- * `npm test`: the quick checks (typecheck, contract check, admin build), then the two long suites —
- * the workerd suite (vitest, one runtime at a time) and the Node / end-to-end suite
- * (scripts/test-e2e.mjs, one file at a time) — one after the other, and how long each step took.
- * The exit code is non-zero when any step failed.
+ * `npm test`: the quick checks (typecheck, contract check, admin build), then the long suites —
+ * the workerd suite (vitest), the Node files (test/node) and the end-to-end files (test/e2e, through
+ * scripts/test-e2e.mjs) — and how long each step took. The exit code is non-zero when any failed.
  *
- * `TEST_PARALLEL=1` runs the two long suites side by side (output lines prefixed `[workerd]`,
- * `[e2e]`). Not the default: measured on a 2-core machine they slowed each other more than they
- * overlapped (docs/testing.md), and browser tests waiting 30 s for a screen timed out under it.
+ * `TEST_MODE` chooses how the long suites share the machine (docs/testing.md, "What runs"):
+ * - `phased` (default): first the workerd suite **beside** the demo's seeding and the Node files
+ *   (none opens a browser; the workerd suite keeps one core busy, the seed and the Node files
+ *   mostly wait on child processes), then the end-to-end files in `E2E_LANES` lanes on the seeded
+ *   template, with the machine to themselves.
+ * - `sequential`: the workerd suite, then scripts/test-e2e.mjs with everything.
+ * - `parallel`: the workerd suite and scripts/test-e2e.mjs side by side (measured slower on two
+ *   cores: docs/testing.md). `TEST_PARALLEL=1` is the old name of this mode.
+ * Output lines of steps that run side by side are prefixed with the step's name.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { root } from "./lib/load-ts.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** Runs one command; resolves with its exit code and wall time. Output lines get `prefix`. */
-function run(label, command, args, { prefix = "" } = {}) {
+function run(label, command, args, { prefix = "", env = {} } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", prefix ? "pipe" : "inherit", prefix ? "pipe" : "inherit"], env: process.env });
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", prefix ? "pipe" : "inherit", prefix ? "pipe" : "inherit"], env: { ...process.env, ...env } });
     if (prefix) {
       for (const [stream, target] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
         let rest = "";
@@ -40,10 +48,21 @@ for (const [label, script] of [["typecheck", "typecheck"], ["contract check", "c
   if (result.code !== 0) break;
 }
 if (results.every((r) => r.code === 0)) {
+  const mode = process.env.TEST_MODE ?? (process.env.TEST_PARALLEL === "1" ? "parallel" : "phased");
   const workerd = (prefix) => run("workerd suite", process.execPath, ["node_modules/vitest/vitest.mjs", "run"], { prefix });
-  const e2e = (prefix) => run("node and end-to-end suite", process.execPath, ["scripts/test-e2e.mjs"], { prefix });
-  if (process.env.TEST_PARALLEL === "1") results.push(...(await Promise.all([workerd("[workerd]"), e2e("[e2e]")])));
-  else results.push(await workerd(""), await e2e(""));
+  const e2e = (label, prefix, env = {}) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env });
+  if (mode === "parallel") results.push(...(await Promise.all([workerd("[workerd]"), e2e("node and end-to-end suite", "[e2e]")])));
+  else if (mode === "sequential") results.push(await workerd(""), await e2e("node and end-to-end suite", ""));
+  else {
+    // The seeded template is made by the first phase's Node part and used by the end-to-end files.
+    const template = mkdtempSync(path.join(os.tmpdir(), "driftwood-test-template-"));
+    try {
+      results.push(...(await Promise.all([workerd("[workerd]"), e2e("seed and node suite", "[node]", { E2E_PART: "node", E2E_SEED_INTO: template })])));
+      results.push(await e2e("end-to-end suite", "", { E2E_PART: "e2e", DRIFTWOOD_E2E_SEED_TEMPLATE: template }));
+    } finally {
+      rmSync(template, { recursive: true, force: true });
+    }
+  }
 }
 process.stdout.write("\n");
 for (const r of results) process.stdout.write(`npm test: ${r.label.padEnd(26)} ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s\n`);

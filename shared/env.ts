@@ -23,6 +23,8 @@ export interface Env {
   CONFIG_CACHE_MS?: string;
   /** Tests only: the sync retention window in seconds (default 30 days; docs/sync.md). */
   SYNC_RETENTION_SECONDS?: string;
+  /** Local runs and tests only: how soon unconsumed events are sent again (ms; default 45000; shared/events/timing.ts). */
+  EVENT_RESEND_AFTER_MS?: string;
   /** Management API requests per credential per minute (default 600). */
   MANAGE_RATE_LIMIT?: string;
   /**

@@ -33,6 +33,8 @@ export const ERROR_STATUS = {
   content_not_found: 404,
   search_off: 404,
   invitation_not_found: 404,
+  // A dead password reset link: unknown, used, replaced or expired (docs/people.md, "Password reset").
+  password_reset_not_found: 404,
   saved_query_not_found: 404,
   menu_not_found: 404,
   // Pages (docs/pages.md): the site has no model with slug "page".
@@ -111,6 +113,8 @@ export const ERROR_STATUS = {
   account_exists: 409,
   last_administrator: 409,
   own_membership: 409,
+  // A reset link for an account that reaches beyond this site (docs/people.md, "Password reset").
+  password_reset_refused: 409,
   // Operators' API (docs/operations-api.md): a host another site serves; a site's only host.
   host_taken: 409,
   model_conflict: 409,

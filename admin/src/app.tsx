@@ -23,15 +23,33 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/source", screen: lazyScreen(() => import("./screens/source-publishing")) },
   { pattern: "/sites/:site/pages", screen: lazyScreen(() => import("./screens/pages")) },
   { pattern: "/sites/:site/comments", screen: lazyScreen(() => import("./screens/comments")) },
+  // Issue #30 items 7–12 (the editor's day): the home dashboard.
+  { pattern: "/sites/:site/home", screen: lazyScreen(() => import("./screens/dashboard")) },
+  // Issue #30 item 14: the person's own sessions.
+  { pattern: "/sites/:site/account", screen: lazyScreen(() => import("./screens/account")) },
+  // Site screens (admin/src/site/, docs/admin-ui-site.md).
+  { pattern: "/sites/:site/import", screen: lazyScreen(() => import("./site/import-screen")) },
+  { pattern: "/sites/:site/export", screen: lazyScreen(() => import("./site/export-screen")) },
+  { pattern: "/sites/:site/releases", screen: lazyScreen(() => import("./site/releases-screen")) },
+  { pattern: "/sites/:site/calendar", screen: lazyScreen(() => import("./site/calendar-screen")) },
+  { pattern: "/sites/:site/settings/redirects", screen: lazyScreen(() => import("./site/redirects-screen")) },
+  { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
+  { pattern: "/sites/:site/settings/queries", screen: lazyScreen(() => import("./site/queries-screen")) },
+  { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
   // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
   { pattern: "/sites/:site/settings", screen: lazyScreen(() => import("./settings/general-screen")) },
   { pattern: "/sites/:site/settings/credentials", screen: lazyScreen(() => import("./settings/credentials-screen")) },
   { pattern: "/sites/:site/settings/plugins", screen: lazyScreen(() => import("./settings/plugins-screen")) },
   { pattern: "/sites/:site/settings/webhooks", screen: lazyScreen(() => import("./settings/webhooks-screen")) },
   { pattern: "/sites/:site/settings/audit", screen: lazyScreen(() => import("./settings/audit-screen")) },
+  // Model builder and roles (issue #30 items 1 and 2, docs/admin-ui-models.md).
+  { pattern: "/sites/:site/settings/models", screen: lazyScreen(() => import("./models/models-screen")) },
+  { pattern: "/sites/:site/settings/models/:model", screen: lazyScreen(() => import("./models/model-builder")) },
+  { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));
+const ResetPassword = lazyScreen<object>(() => import("./screens/reset-password"));
 
 /** The superadmin's screens (issue #23 item 5): shown only to a person flagged superadmin. */
 const OPERATOR_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazyScreen<OperatorScreenProps>> }[] = [
@@ -50,7 +68,7 @@ export function App() {
   if (currentSiteId.value !== (member ? siteId : null)) chooseSite(member ? siteId : null);
 
   useEffect(() => {
-    if (who === null && path !== paths.signIn() && path !== "/invite") {
+    if (who === null && path !== paths.signIn() && path !== "/invite" && path !== paths.resetPassword()) {
       navigate(`${paths.signIn()}?next=${encodeURIComponent(path + window.location.search)}`, { replace: true });
     }
     if (siteId && !siteMatch && member) navigate(paths.content(siteId), { replace: true });
@@ -62,6 +80,7 @@ export function App() {
   });
 
   if (path === "/invite") return <AcceptInvitation />;
+  if (path === paths.resetPassword()) return <ResetPassword />;
   if (who === undefined) return <Loading />;
   if (path === paths.signIn()) return <SignIn />;
   if (who === null) return <Loading label="Signing in…" />;

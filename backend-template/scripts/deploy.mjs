@@ -3,14 +3,18 @@
 // refusal — (1) the relation_ids_dangling check on data/, (2) ACCESS_CONFIG built as the union of
 // the owner's own value (wrangler.jsonc `vars.ACCESS_CONFIG`) and the CMS-issued tokens in
 // access/read-tokens.json, validated by src/access-config-rules.js, (3) remote D1 migrations,
-// (4) `wrangler deploy` with the union as the ACCESS_CONFIG var — so a value set only in the hosting
-// dashboard is replaced at every deploy. Steps 1 and 2 touch neither the database nor the worker.
+// (4) the private files of private-files/ put into the PRIVATE_FILES bucket (one `wrangler r2
+// object put --remote` each, with content type and file name), (5) `wrangler deploy` with the union
+// as the ACCESS_CONFIG var — so a value set only in the hosting dashboard is replaced at every
+// deploy. Steps 1 and 2 touch neither the database, the bucket nor the worker; the files go before
+// the worker, so a deployed worker never serves a marker whose object is still missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { accessConfigUnion } from "../src/access-config-rules.js";
 import { refuseDangling } from "./dangling.mjs";
+import { listPrivateFiles, putPrivateFiles } from "./private-files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -64,4 +68,9 @@ const run = (args) => {
   if (step.status !== 0) process.exit(step.status ?? 1);
 };
 run(["d1", "migrations", "apply", "DB", "--remote"]);
+const privateFiles = listPrivateFiles(root).length;
+if (privateFiles > 0) {
+  process.stdout.write(`private files: putting ${privateFiles} into the PRIVATE_FILES bucket\n`);
+  putPrivateFiles(root, ["--remote"]);
+}
 run(["deploy", "--var", `ACCESS_CONFIG:${JSON.stringify(union.config)}`]);

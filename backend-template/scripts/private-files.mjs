@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The private files the generator copied into private-files/ (a file per key, <key>.meta.json with its
-// content type and file name), put into the PRIVATE_FILES bucket: `npm run private-files:upload`
-// for the deployed bucket (one `wrangler r2 object put` each); `npm run dev:worker` calls
+// content type and file name), put into the PRIVATE_FILES bucket: `npm run deploy` (before the
+// worker) and `npm run private-files:upload` (the files alone) for the deployed bucket (one
+// `wrangler r2 object put --remote` each); `npm run dev:worker` calls
 // putLocalPrivateFiles for the local one (one local runtime for all of them). The local
 // server reads the folder itself: PRIVATE_FILES_DIRECTORY="$PWD/private-files".
 import { spawnSync } from "node:child_process";

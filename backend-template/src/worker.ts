@@ -12,9 +12,11 @@ import { loadAccessConfig, type AccessConfig } from "./runtime/access.js";
 import { errorResponse, HttpError } from "./runtime/errors.js";
 import { r2Store } from "./runtime/private-files.js";
 import { loadRoles, type RolesConfig } from "./runtime/roles.js";
+import { checkOverrides } from "./runtime/overrides.js";
 import { handle } from "./runtime/router.js";
 import { Sessions } from "./runtime/sessions.js";
 import type { OperationsConfig } from "./runtime/schema-types.js";
+import { overrides } from "./overrides.js";
 import { SCHEMA } from "./schema.js";
 
 interface Env {
@@ -50,17 +52,18 @@ export default {
     if (bound === undefined) {
       const db = new Kysely<Record<string, never>>({ dialect: new D1Dialect({ database: env.DB }) });
       try {
+        checkOverrides(overrides, SCHEMA);
         const roles = loadRoles(rolesFile, SCHEMA);
         const sessions = env.AUTH_SECRET ? { sessions: new Sessions({ db, secret: env.AUTH_SECRET, baseURL: env.AUTH_URL, roles, rateLimit: env.AUTH_RATE_LIMIT !== "off" }), roles } : undefined;
         bound = { db, sessions };
       } catch (error) {
         access = error instanceof Error ? error : new Error(String(error));
         console.error(access.message);
-        return errorResponse(new HttpError(500, "access_config_invalid", "The backend's access/roles.json or AUTH_SECRET is invalid; see the worker's log."));
+        return errorResponse(new HttpError(500, "access_config_invalid", "The backend's access/roles.json, src/overrides.ts or AUTH_SECRET is invalid; see the worker's log."));
       }
     }
     // List relations commit as one D1 batch (one implicit transaction: all statements or none).
     const batch: BatchRunner = async (statements) => void (await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.parameters))));
-    return handle(request, { db: bound.db, batch, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN, privateFiles: env.PRIVATE_FILES ? r2Store(env.PRIVATE_FILES) : undefined, sessions: bound.sessions });
+    return handle(request, { db: bound.db, batch, schema: SCHEMA, operations: operations as OperationsConfig, access, serviceToken: env.API_BEARER_TOKEN, privateFiles: env.PRIVATE_FILES ? r2Store(env.PRIVATE_FILES) : undefined, sessions: bound.sessions, overrides });
   },
 };

@@ -409,6 +409,12 @@ export async function startPlugin({ port = 8789, host = "127.0.0.1", baseUrl, to
       return send(res, error?.status ?? 500, { error: String(error?.message ?? error) });
     }
   });
+  // The service's runtime keeps connections to the plugin open and reuses them. Node closes an idle
+  // one after 5 s by default: a request sent on it just as it closes fails as "Network connection
+  // lost" (a policy question refused as unavailable). Idle connections live a minute instead, the
+  // usual figure behind load balancers.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, resolve);

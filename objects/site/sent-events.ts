@@ -4,16 +4,10 @@ export const MARK_DELAY_MS = 2_000;
 export const MARK_AT_MOST = 500;
 /** The alarm looks for committed-but-unsent events at least this often even when none failed. */
 export const SCAN_INTERVAL_MS = 60 * 60 * 1000;
-/**
- * A row handed to the queue whose message no consumer took within this long is sent again by the
- * alarm (docs/events.md, "After a crash"). 45 s: above the consumer's claim on an attempt (30 s,
- * shared/events/deliver.ts), so a resend after a stop mid-attempt finds the claim lapsed and
- * attempts at once; well above what a live queue takes to hand a message to the consumer (the
- * local queue waits at most 1 s for a batch); and short enough that an event lost with a killed
- * local runtime arrives within a minute of the restart. A consumer slower than this (a batch of
- * deliveries to subscribers that time out) only causes a duplicate message, which it absorbs.
- */
-export const RESEND_AFTER_MS = 45_000;
+/** The production resend time (shared/events/timing.ts); a local run may shorten it. */
+import { RESEND_AFTER_MS } from "../../shared/events/timing";
+
+export { RESEND_AFTER_MS };
 
 /**
  * Outbox events a write handed to the queue whose rows are not yet marked enqueued. Marking each
@@ -28,6 +22,8 @@ export const RESEND_AFTER_MS = 45_000;
  * again (`checkDue`).
  */
 export class SentEvents {
+  /** How long a handed-over row may stay unconsumed before it is sent again (eventTiming). */
+  readonly #resendAfterMs: number;
   #ids: string[] = [];
   #since: number | null = null;
   // Whether the alarm must look for unsent events: at the object's start (a stop may have come
@@ -36,6 +32,10 @@ export class SentEvents {
   #lastScan: number | null = null;
   // When the alarm must look for rows handed over but not consumed (null: none known to wait).
   #checkAt: number | null = null;
+
+  constructor(resendAfterMs: number = RESEND_AFTER_MS) {
+    this.#resendAfterMs = resendAfterMs;
+  }
 
   /** Notes sent ids; true when these are the first since the last take (the alarm must be armed). */
   add(ids: readonly string[], now: number): boolean {
@@ -78,7 +78,7 @@ export class SentEvents {
    * any of them still unconsumed RESEND_AFTER_MS later (an earlier look stands).
    */
   marked(now: number): void {
-    this.lookForUnconsumedBy(now + RESEND_AFTER_MS);
+    this.lookForUnconsumedBy(now + this.#resendAfterMs);
   }
 
   /** The alarm looks for handed-over, unconsumed rows by `at` (an earlier look stands). */

@@ -10,7 +10,8 @@ import * as lifecycle from "../../shared/services/lifecycle";
 import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput } from "../../shared/services/bulk/actions";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
-import { MARK_DELAY_MS, RESEND_AFTER_MS, SentEvents } from "./sent-events";
+import { eventTiming, type EventTiming } from "../../shared/events/timing";
+import { MARK_DELAY_MS, SentEvents } from "./sent-events";
 import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
 import { IdempotencyLedger, type ClaimRequest, type ClaimResult, type StoredAnswer } from "./idempotency";
@@ -56,7 +57,8 @@ export class SiteObject extends DurableObject<Env> {
   readonly #uploads: UploadObjects;
   readonly #cleanup: MediaCleanup;
   readonly #writes: WriteRunner;
-  readonly #sent = new SentEvents();
+  readonly #sent: SentEvents;
+  readonly #eventTiming: EventTiming;
   readonly #identity: SiteIdentity;
   readonly #jobSteps: JobStepRunner;
   readonly #trash: TrashRetention;
@@ -66,6 +68,8 @@ export class SiteObject extends DurableObject<Env> {
     super(ctx, env);
     migrateStorage(ctx.storage, SITE_OBJECT_MIGRATIONS);
     this.#identity = new SiteIdentity(ctx.storage, ctx.id.name);
+    this.#eventTiming = eventTiming(env);
+    this.#sent = new SentEvents(this.#eventTiming.resendAfterMs);
     this.#ledger = new IdempotencyLedger(ctx.storage, this.#clock);
     this.#leases = new LeaseBook(ctx.storage, this.#clock);
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
@@ -349,7 +353,7 @@ export class SiteObject extends DurableObject<Env> {
    */
   async #resendUnconsumed(siteId: string): Promise<void> {
     const now = this.#clock.now();
-    const found = await unconsumedEvents(this.env, siteId, now, RESEND_AFTER_MS).catch(() => null);
+    const found = await unconsumedEvents(this.env, siteId, now, this.#eventTiming.resendAfterMs).catch(() => null);
     if (found === null) return this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
     if (found.overdue.length > 0) {
       console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "events handed to the queue were not consumed; sending them again", events: found.overdue.length }));

@@ -3,6 +3,7 @@ import { isoAt } from "../clock";
 import { commit } from "../db/batch";
 import type { Database } from "../db/database";
 import { base64url, newSecret, sha256Hex } from "../crypto/digest";
+import { newId } from "../ids";
 import { PASSWORD_ITERATIONS, verifyPassword, type PasswordHash } from "./passwords";
 
 /**
@@ -16,6 +17,9 @@ export const SESSION_COOKIE = "dw_session";
 
 /** A session lives 14 days from sign-in (no sliding renewal). */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** The browser's description kept with a session (shown only to its own person), cut to this length. */
+const USER_AGENT_MAX = 300;
 
 const SESSION_SECRET = /^dws_[A-Za-z0-9_-]{43}$/;
 
@@ -78,6 +82,7 @@ export async function startSession(
   d1: D1Database,
   personId: string,
   nowMs: number,
+  userAgent: string | null = null,
 ): Promise<{ secret: string; csrfToken: string; expiresAt: string }> {
   const secret = newSecret("dws_");
   const csrfToken = await csrfTokenFor(secret);
@@ -87,7 +92,15 @@ export async function startSession(
     db.deleteFrom("sessions").where("person_id", "=", personId).where("expires_at", "<=", now).compile(),
     db
       .insertInto("sessions")
-      .values({ id_digest: await sha256Hex(secret), person_id: personId, csrf_digest: await sha256Hex(csrfToken), created_at: now, expires_at: expiresAt })
+      .values({
+        id_digest: await sha256Hex(secret),
+        public_id: newId("ses"),
+        user_agent: userAgent === null ? null : userAgent.slice(0, USER_AGENT_MAX),
+        person_id: personId,
+        csrf_digest: await sha256Hex(csrfToken),
+        created_at: now,
+        expires_at: expiresAt,
+      })
       .compile(),
   ]);
   return { secret, csrfToken, expiresAt };
@@ -141,4 +154,41 @@ export async function csrfMatches(session: Session, presented: string | null): P
   let diff = 0;
   for (let i = 0; i < actual.length; i++) diff |= actual.charCodeAt(i) ^ expected.charCodeAt(i);
   return diff === 0;
+}
+
+/** A session as its own person's list shows it (docs/people.md, "Sessions"): never a digest. */
+export interface SessionView {
+  id: string;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+  /** The session this request is made with. */
+  current: boolean;
+}
+
+/** The person's unexpired sessions, newest first. */
+export async function listSessions(db: Kysely<Database>, current: Session, nowMs: number): Promise<SessionView[]> {
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id_digest", "public_id", "user_agent", "created_at", "expires_at"])
+    .where("person_id", "=", current.person.id)
+    .where("expires_at", ">", isoAt(nowMs))
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.public_id ?? `ses_${row.id_digest.slice(0, 24)}`,
+    user_agent: row.user_agent,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    current: row.id_digest === current.digest,
+  }));
+}
+
+/**
+ * Ends one of the person's own sessions by its id (its next request gets 401). Another person's
+ * session, an expired or unknown id: false (the route answers 404 for all alike).
+ */
+export async function revokeOwnSession(db: Kysely<Database>, current: Session, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom("sessions").where("person_id", "=", current.person.id).where("public_id", "=", sessionId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -27,7 +27,7 @@ export function base64urlDecode(text: string): Uint8Array {
 }
 
 /** A secret in the service's formats: prefix + 43 base64url characters (32 random bytes). */
-export function newSecret(prefix: "dwm_" | "dw_site_" | "dwp_" | "dwl_" | "dwo_" | "dwr_" | "dws_" | "dwi_" | "dwb_" | "whsec_"): string {
+export function newSecret(prefix: "dwm_" | "dw_site_" | "dwp_" | "dwl_" | "dwo_" | "dwr_" | "dws_" | "dwi_" | "dwb_" | "dwpw_" | "whsec_"): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   return prefix + base64url(bytes);

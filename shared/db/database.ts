@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from "kysely";
-import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
+import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, PasswordResetsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
 import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
@@ -16,6 +16,7 @@ export interface Database {
   ops_claims: OpsClaimsTable;
   persons: PersonsTable;
   sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
   roles: RolesTable;
   memberships: MembershipsTable;
   invitations: InvitationsTable;

@@ -97,6 +97,8 @@ export interface MediaTable {
   credit: Generated<string | null>;
   edited_from: Generated<string | null>;
   created_by: Generated<string | null>;
+  /** JSON `{ x, y, width, height }` fractions of the picture, or NULL (migrations/d1/0059_account_sessions_resets_crop.sql). */
+  crop: Generated<string | null>;
 }
 
 /** A media folder (migrations/d1/0015_media_folders.sql; docs/media.md). */
@@ -348,7 +350,7 @@ export interface ReleasesTable {
   published_at: string | null;
 }
 
-/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, docs/recovery-drafts.md). */
+/** Personal recovery drafts (migrations/d1/0049_recovery_drafts.sql, 0057, docs/recovery-drafts.md). */
 export interface RecoveryDraftsTable {
   site_id: string;
   person_id: string;
@@ -357,7 +359,8 @@ export interface RecoveryDraftsTable {
   field_values: string;
   slug: string | null;
   base_version_id: string | null;
-  reason: "lock_lost" | "version_conflict";
+  /** `unsaved`: the admin editor's text kept while typing (migrations/d1/0057_recovery_draft_unsaved.sql). */
+  reason: "lock_lost" | "version_conflict" | "unsaved";
   saved_at: string;
   expires_at: string;
 }

@@ -50,6 +50,21 @@ export interface SessionsTable {
   csrf_digest: string;
   created_at: string;
   expires_at: string;
+  /** `ses_…`, what the person's session list shows and revokes by (never the digest itself). */
+  public_id: string | null;
+  user_agent: string | null;
+}
+
+/** One-time password reset links (docs/people.md, "Password reset"): the token's digest only. */
+export interface PasswordResetsTable {
+  token_digest: string;
+  person_id: string;
+  site_id: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  voided_at: string | null;
 }
 
 export interface RolesTable {

@@ -19,6 +19,7 @@ export const CONTROL_TABLES = [
   "site_databases",
   "persons",
   "sessions",
+  "password_resets",
   "sign_in_failures",
   "memberships",
   "roles",

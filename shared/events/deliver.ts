@@ -6,13 +6,12 @@ import { envelopeOf, type OutboxRow } from "./envelope";
 import { signatureHeader } from "./signature";
 import { subscriberById, subscribersFor, takes, type Subscriber } from "./subscribers";
 import { recordDatabases } from "../db/site-databases";
+import { eventTiming } from "./timing";
 
 /** Attempts per delivery before it is `dead` (listed in the admin dead letters). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
 /** Remote call timeout (spec Limits). */
 export const DELIVERY_TIMEOUT_MS = 5000;
-/** How long an attempt holds its claim on a delivery row (longer than the timeout). */
-const CLAIM_MS = 30_000;
 /** Longest backoff between attempts; the queue accepts at most 12 h. */
 const MAX_BACKOFF_SECONDS = 3600;
 const MAX_ERROR_LENGTH = 500;
@@ -126,6 +125,7 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
     .all<DeliveryRow>();
 
   const policy = outboundPolicy(env);
+  const { claimMs } = eventTiming(env);
   let wait: number | null = null;
   const later = (seconds: number) => {
     wait = wait === null ? seconds : Math.min(wait, seconds);
@@ -160,7 +160,7 @@ export async function processEvent(env: Env, clock: Clock, message: EventMessage
       continue;
     }
     const claim = await store.prepare("UPDATE event_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND site_id = ? AND state = 'pending' AND next_attempt_at = ?")
-      .bind(isoAt(now + CLAIM_MS), isoAt(now), delivery.id, delivery.site_id, delivery.next_attempt_at)
+      .bind(isoAt(now + claimMs), isoAt(now), delivery.id, delivery.site_id, delivery.next_attempt_at)
       .run();
     if (claim.meta.changes !== 1) continue; // another consumer holds it and owns its retry
     const result = await attempt(env, clock, subscriber, delivery.id, event.name, body);

@@ -48,12 +48,12 @@ export function mediaEditStatement(
   db: Kysely<Database>,
   scope: SiteScope,
   readRevision: number,
-  next: Pick<MediaRow, "id" | "alt_texts" | "default_focal" | "loading" | "fetch_priority" | "revision" | "updated_at">,
+  next: Pick<MediaRow, "id" | "alt_texts" | "default_focal" | "crop" | "loading" | "fetch_priority" | "revision" | "updated_at">,
 ): CompiledQuery {
   const siteId = assertScope(scope);
   return db
     .updateTable("media")
-    .set({ alt_texts: next.alt_texts, default_focal: next.default_focal, loading: next.loading, fetch_priority: next.fetch_priority, revision: next.revision, updated_at: next.updated_at })
+    .set({ alt_texts: next.alt_texts, default_focal: next.default_focal, crop: next.crop, loading: next.loading, fetch_priority: next.fetch_priority, revision: next.revision, updated_at: next.updated_at })
     .where("site_id", "=", siteId)
     .where("id", "=", next.id)
     .where("revision", "=", readRevision)

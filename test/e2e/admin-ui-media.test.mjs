@@ -241,11 +241,11 @@ describe("admin UI: media library", () => {
     await page.getByLabel("Search file names").fill("harbour-tiny");
     await grid.getByRole("button", { name: /harbour-tiny\.png/ }).click();
     const replacing = page.getByRole("region", { name: "harbour-tiny.png" });
-    await replacing.getByLabel("New file").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n") });
+    await replacing.getByLabel("Choose a new file").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n") });
     await replacing.getByRole("button", { name: "Replace", exact: true }).click();
     await replacing.getByText("The new file must be of the same kind as the old one (an image for an image).").waitFor();
     const newer = png(24, 24, 200);
-    await replacing.getByLabel("New file").setInputFiles({ name: "harbour-newer.png", mimeType: "image/png", buffer: newer });
+    await replacing.getByLabel("Choose a new file").setInputFiles({ name: "harbour-newer.png", mimeType: "image/png", buffer: newer });
     await replacing.getByRole("button", { name: "Replace", exact: true }).click();
     await page.getByRole("region", { name: "harbour-newer.png" }).getByText("Replaced with harbour-newer.png.").first().waitFor();
     const replaced = (await admin.manage("GET", `/media/${uploaded.id}`)).body.media;

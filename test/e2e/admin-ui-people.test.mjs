@@ -80,9 +80,13 @@ describe("admin UI: people and invitations", () => {
     await selfDialog.getByRole("button", { name: "Cancel" }).click();
     await selfDialog.waitFor({ state: "hidden" });
     assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ""), /^Deactivate/, "focus goes back to the button that opened the dialog");
-    await me.getByRole("combobox", { name: /^Role of/ }).selectOption({ label: "Editor" });
-    await me.getByRole("button", { name: /^Save role/ }).click();
-    await me.getByRole("alert").filter({ hasText: "without an active administrator" }).waitFor();
+    // One editor per person (issue #30 item 14): the role as radio buttons and one Save role.
+    await me.getByRole("button", { name: /^Edit/ }).click();
+    const meEditor = page.getByRole("dialog").filter({ has: page.getByRole("radio", { name: "Editor" }) });
+    await meEditor.getByRole("radio", { name: "Editor" }).check();
+    await meEditor.getByRole("button", { name: "Save role" }).click();
+    await meEditor.getByRole("alert").filter({ hasText: "without an active administrator" }).waitFor();
+    await meEditor.getByRole("button", { name: "Close" }).click();
     const stillAdmin = await sessionCall(page, demo.id, "GET", "/api/people");
     assert.equal(stillAdmin.body.data.find((m) => m.email === admin.info.admin.email).role.slug, "admin");
 
@@ -179,8 +183,10 @@ describe("admin UI: people and invitations", () => {
     await page.reload();
     const row = rowOf(page, email);
     await row.getByRole("cell", { name: /^Eddie Editor/ }).waitFor();
-    await row.getByRole("combobox", { name: "Role of Eddie Editor" }).selectOption({ label: "Author" });
-    await row.getByRole("button", { name: "Save role of Eddie Editor" }).click();
+    await row.getByRole("button", { name: "Edit Eddie Editor" }).click();
+    const eddie = page.getByRole("dialog", { name: "Eddie Editor" });
+    await eddie.getByRole("radio", { name: "Author" }).check();
+    await eddie.getByRole("button", { name: "Save role" }).click();
     await page.getByRole("status").filter({ hasText: "Eddie Editor is now Author." }).waitFor();
     let listed = await sessionCall(page, demo.id, "GET", "/api/people");
     assert.equal(listed.body.data.find((m) => m.email === email).role.slug, "author");

@@ -23,7 +23,7 @@ import { manageClient } from "./generated-backend/cms.mjs";
 import { fileTests, seedFiles, seeded as filesSeeded } from "./generated-backend/files.mjs";
 import { pointTests, seedPoints } from "./generated-backend/points.mjs";
 import { seedLocalizedList, translationTests } from "./generated-backend/translations.mjs";
-import { configureRelationOperations, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
+import { configureRelationOperations, prepareOverrides, relationRoutes, seedRelationModels } from "./generated-backend/relations.mjs";
 
 const CMS_PORT = 8811;
 const PORT = 8812;
@@ -128,6 +128,7 @@ before(async () => {
   configureRelationOperations(operations);
   writeFileSync(path.join(project, "access", "operations.json"), JSON.stringify(operations, null, 2));
   prepareSessions(project);
+  prepareOverrides(project);
   installOnce(project);
   const init = await run("npm", ["run", "db:init"], { cwd: project });
   assert.equal(init.code, 0, init.stderr);
@@ -355,6 +356,19 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     assert.equal(service.status, 200);
   });
 
+  it("absent operations: reads have no POST alias; no bulk, aggregate, count, groupBy, upsert or updateEach route", async () => {
+    for (const pathname of ["/api/article/paginated", "/api/article/unique"]) {
+      const alias = await call("POST", pathname, { token: SERVICE, body: { where: {} } });
+      assert.equal(alias.status, 405, pathname);
+      assert.equal(alias.headers.get("allow"), "GET");
+    }
+    for (const name of ["createMany", "updateMany", "deleteMany", "aggregate", "count", "groupBy", "upsert", "updateEach"]) {
+      const absent = await call("POST", `/api/article/${name}`, { token: SERVICE, body: { data: {} } });
+      assert.equal(absent.status, 404, name);
+      assert.equal(absent.body.error.code, "not_found");
+    }
+  });
+
   it("a disabled operation leaves execution and openapi.json; its path stays reserved", async () => {
     const removed = await call("DELETE", "/api/article", { token: SERVICE, body: { where: { id: "contract-1" } } });
     assert.equal(removed.status, 405);
@@ -382,6 +396,7 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     },
     startLocal: runtime === "local server" ? (env) => startBackend(FILES_PORT, { API_BEARER_TOKEN: SERVICE, ACCESS_CONFIG: accessConfig(), ...env }) : undefined,
     localPort: FILES_PORT,
+    workerConfig: runtime === "wrangler dev" ? () => path.join(project, "wrangler.jsonc") : undefined,
   });
   translationTests({ call, token: SERVICE, dataRows: (table) => JSON.parse(readFileSync(path.join(project, "data", `${table}.json`), "utf8")) });
   relationRoutes({ runtime, get project() { return project; }, call, q, SERVICE, READER, WILDCARD });

@@ -75,7 +75,7 @@ export async function acceptInvitation(request: Request, env: Env): Promise<Resp
   const body = await readBody(request, AcceptInvitationBody);
   const d = deps(env);
   const person = await accept(d, body, clientAddressOf(request));
-  const started = await startSession(d.db, env.DB, person.id, d.clock.now());
+  const started = await startSession(d.db, env.DB, person.id, d.clock.now(), request.headers.get("user-agent"));
   const answer = { person, sites: await personSites(d.db, person.id), csrf_token: started.csrfToken };
   return json(answer, 200, { "set-cookie": sessionCookie(started.secret, env.ADMIN_HOST) });
 }

@@ -9,6 +9,7 @@ import { handleSessionManage, isSessionManagePath } from "./manage-bridge";
 import { isAdminAppPath, serveAdminApp } from "./static-assets";
 import { previewEntry } from "./preview";
 import { getPermissions } from "./permissions";
+import { getDashboard } from "./dashboard";
 import { publicClient } from "./public-client";
 import { createCredential, listCredentials, revokeCredential } from "./management-credentials";
 import { putManualOrder } from "./manual-order";
@@ -23,6 +24,7 @@ import { applyModelProposal, dismissModelProposal } from "./model-proposals";
 import { applyProposal, rejectProposal } from "./proposals";
 import { currentSession, signIn, signOut } from "./session";
 import * as people from "./people";
+import * as account from "./account";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
 import { auditLog, pluginManifest, webhookDeliveries, webhookTest } from "./site-admin";
@@ -34,9 +36,16 @@ const PUBLIC_HANDLERS: Readonly<Record<string, (request: Request, env: Env) => P
   signIn,
   inspectInvitation: people.inspectInvitation,
   acceptInvitation: people.acceptInvitation,
+  inspectPasswordReset: account.inspectPasswordReset,
+  completePasswordReset: account.completePasswordReset,
 };
 
-const SESSION_HANDLERS: Readonly<Record<string, (call: SessionCall) => Promise<Response>>> = { getSession: currentSession, signOut };
+const SESSION_HANDLERS: Readonly<Record<string, (call: SessionCall) => Promise<Response>>> = {
+  getSession: currentSession,
+  signOut,
+  listSessions: account.listSessions,
+  revokeSession: account.revokeSession,
+};
 
 const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Response>>> = {
   listPeople: people.listPeople,
@@ -44,6 +53,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   deactivateMember: people.deactivateMember,
   reactivateMember: people.reactivateMember,
   removeMember: people.removeMember,
+  createPasswordReset: account.createPasswordReset,
   listInvitations: people.listInvitations,
   createInvitation: people.createInvitation,
   revokeInvitation: people.revokeInvitation,
@@ -68,6 +78,7 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   streamMediaUpload,
   getMediaLimits: mediaLimits,
   getPermissions,
+  getDashboard,
   getMediaItemFile: mediaFile,
   applyProposal,
   rejectProposal,

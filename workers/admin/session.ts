@@ -48,7 +48,7 @@ export async function startPersonSession(request: Request, env: Env, email: stri
   const person = await checkPassword(db, email, password);
   if (!person) throw new AppError("unauthorized", "Wrong email or password.");
   await recordSuccess(env.DB, keys);
-  const started = await startSession(db, env.DB, person.id, systemClock.now());
+  const started = await startSession(db, env.DB, person.id, systemClock.now(), request.headers.get("user-agent"));
   return { person, started };
 }
 

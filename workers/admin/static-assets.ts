@@ -23,7 +23,7 @@ const PAGE_POLICY = [
 ].join("; ");
 
 /** The app's own addresses (admin/src/router.ts `paths`) and its files; any other address stays the admin JSON 404. */
-const APP_PAGES = new Set(["/", "/sign-in", "/invite"]);
+const APP_PAGES = new Set(["/", "/sign-in", "/invite", "/reset-password"]);
 
 export function isAdminAppPath(request: Request, pathname: string): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;

@@ -112,9 +112,18 @@ export async function send<T>(method: string, path: string, init: { body?: unkno
   const response = await fetch(path, { method, headers: h, body, credentials: "same-origin", signal: init.signal, keepalive: init.keepalive });
   if (response.status === 204) return null as T;
   const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!response.ok) throw apiErrorOf(response.status, response.statusText, parsed);
-  return parsed as T;
+  if (!response.ok) {
+    // A refusal without the JSON envelope (the runtime's own text, e.g. a worker restarted
+    // mid-request) is still a refusal with its status, not "the service could not be reached".
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      throw new ApiError(response.status, `http_${response.status}`, text.slice(0, 300) || response.statusText, {});
+    }
+    throw apiErrorOf(response.status, response.statusText, parsed);
+  }
+  return (text ? JSON.parse(text) : null) as T;
 }
 
 const MANAGE_PREFIX = "/api/manage/v1";

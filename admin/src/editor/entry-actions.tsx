@@ -8,7 +8,9 @@ import { Button, Link, Loading, StateBadge } from "../ui/controls";
 import { AssignDialog } from "./assign-dialog";
 import { clock, holderName, LeaseBanner } from "./lease-banner";
 import { dropRecovery, keepRecovery, readRecovery, type RecoveryDraft } from "./recovery-drafts";
-import { RecoveryPanel } from "./recovery-panel";
+import { RecoveryPanel, recoveryTitle } from "./recovery-panel";
+import { ScheduleDialog } from "./schedule-dialog";
+import { useKeptWhileTyping } from "./unsaved-text";
 import { RefusalPanel, type Dependent } from "./refusal-panel";
 import { useAction } from "../ui/use-action";
 import type { LeaseState } from "./use-lease";
@@ -45,11 +47,11 @@ export interface EntryActionsProps {
 const STATE_NAMES: Record<string, string> = { draft: "Draft", in_review: "In review", published: "Published", unpublished: "Unpublished" };
 const stateName = (state: string) => STATE_NAMES[state] ?? state.replace(/_/g, " ");
 
-type Ask = null | "unpublish" | "trash" | "restore" | "assign";
+type Ask = null | "unpublish" | "trash" | "restore" | "assign" | "schedule";
 
 let publicOrigin: Promise<string | null> | null = null;
 /** Where the site's public API answers (its first host, on this page's protocol and port). */
-function siteOrigin(): Promise<string | null> {
+export function siteOrigin(): Promise<string | null> {
   publicOrigin ??= admin("listSiteHosts")
     .then((answer) => {
       const host = answer.data[0]?.host;
@@ -122,10 +124,16 @@ export function EntryActions(props: EntryActionsProps) {
 
   const reread = async () => props.onEntry(await manage("getEntry", { params: { id } }));
 
+  // Text typed and not saved yet is kept on the server as the person's recovery draft while they
+  // type (issue #30 item 7): a reload, a closed tab or a crash loses nothing; it is offered back here.
+  const typing = useKeptWhileTyping({ id, values, slug: props.slug ?? null, dirty, baseVersionId: entry.current_version_id, active: lease.status === "held" && !(recovery && !restored) });
+
   /** Runs one user action: one key per click, the refusal in words, lock lost and conflicts kept. */
   async function act<T>(name: string, write: (key: string) => Promise<T>, done: (answer: T) => void | Promise<void>, retrying = false) {
     setError(null);
     setDependents(null);
+    // A new action's outcome replaces the last one's words: no "Draft saved at…" beside a refusal.
+    setStatus("");
     lastTry.current = () => void act(name, write, done, true);
     try {
       const answer = await action.run(name, write, { retrying });
@@ -161,7 +169,7 @@ export function EntryActions(props: EntryActionsProps) {
         if (recovery && restored) {
           void dropRecovery(id);
           setRecovery(null);
-        }
+        } else typing.saved();
         setStatus(`Draft saved at ${clock(saved.updated_at)}${saved.replayed ? " (this save had already been made)" : ""}.`);
       },
     );
@@ -256,11 +264,45 @@ export function EntryActions(props: EntryActionsProps) {
     }
   };
 
+  // Reload or closing the tab with text the server does not keep yet asks first (the browser's own
+  // question). Text already kept (while typing, or by a take-over) is offered back on return, so
+  // the page goes without a question: nothing is lost.
+  const unkept = dirty && !(recovery && !restored) && !typing.keeps(values);
+  useEffect(() => {
+    if (!unkept) return;
+    const onUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onUnload);
+    return () => window.removeEventListener("beforeunload", onUnload);
+  }, [unkept]);
+
+  // Ctrl/Cmd+S saves (issue #30 item 8): the browser's "save page" never opens on the editor.
+  const saveKey = useRef<() => void>(() => {});
+  saveKey.current = () => {
+    if (entry.trashed_at !== null || lease.status !== "held" || action.busy !== null) setStatus("Nothing can be saved here right now.");
+    else if (!dirty) setStatus("No changes to save.");
+    else void save();
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        saveKey.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
   const trashed = entry.trashed_at !== null;
   const held = lease.status === "held";
   const observing = lease.status === "other" || lease.status === "lost";
   const busy = action.busy;
   const writeBlocked = observing || lease.status === "loading";
+  // While the lease is being taken the buttons wait (disabled); watching someone else, or with no lease possible, they are not offered.
+  const canWrite = !observing && lease.status !== "none";
   const transitions = entry.workflow.transitions;
   const canPublish = transitions.some((t) => t.kind === "publish");
   const canUnpublish = transitions.some((t) => t.kind === "unpublish");
@@ -277,9 +319,35 @@ export function EntryActions(props: EntryActionsProps) {
         {lease.status === "loading" && !trashed ? <Loading label="Checking who is editing…" /> : null}
       </div>
 
-      <LeaseBanner lease={lease} />
+      {recovery && !restored && observing ? (
+        // A take-over: one banner says who edits now and that the text is kept, with every action.
+        <LeaseBanner lease={lease} title={recoveryTitle(recovery, holderName(lease))}>
+          {(takeOverButton) => (
+            <RecoveryPanel
+              bare
+              draft={recovery}
+              holder={holderName(lease)}
+              canRestore={Boolean(props.onRestore)}
+              onRestore={() => {
+                props.onRestore?.(structuredClone(recovery.values));
+                setRestored(true);
+                setStatus("Your text is back in the form. Take over editing to save it.");
+              }}
+              onDiscard={() => {
+                void dropRecovery(id);
+                setRecovery(null);
+                setStatus("Recovery draft discarded.");
+              }}
+            >
+              {takeOverButton}
+            </RecoveryPanel>
+          )}
+        </LeaseBanner>
+      ) : (
+        <LeaseBanner lease={lease} />
+      )}
 
-      {recovery && !restored ? (
+      {recovery && !restored && !observing ? (
         <RecoveryPanel
           draft={recovery}
           holder={lease.status === "lost" || lease.status === "other" ? holderName(lease) : null}
@@ -311,34 +379,47 @@ export function EntryActions(props: EntryActionsProps) {
         <RefusalPanel site={site} error={error} dependents={dependents ?? undefined} fieldLabels={props.fieldLabels} onReload={() => void reload()} reloading={reloading} onRetry={action.retry ? () => lastTry.current?.() : undefined} />
       ) : null}
 
-      <div class="row action-bar">
+      {/* Sticky: save and publish stay in reach however long the form is (issue #30 item 8). */}
+      <div class="row action-bar sticky-actions">
         {trashed ? (
           <Button variant="primary" busy={busy === "restore"} disabled={busy !== null} onClick={() => setAsk("restore")}>
             Restore from Trash
           </Button>
         ) : (
           <>
-            <Button variant="primary" busy={busy === "save"} disabled={busy !== null || writeBlocked || lease.status === "none"} onClick={() => void save()}>
-              Save draft
-            </Button>
-            {canPublish ? (
+            {/* Actions an observer (or a role that cannot edit here) cannot take are not offered. */}
+            {canWrite ? (
+              <Button variant="primary" busy={busy === "save"} disabled={busy !== null || writeBlocked} aria-keyshortcuts="Control+S Meta+S" title="Save draft (Ctrl+S)" onClick={() => void save()}>
+                Save draft
+              </Button>
+            ) : null}
+            {canWrite && canPublish ? (
               <Button busy={busy === "publish"} disabled={busy !== null || writeBlocked || dirty} aria-describedby={dirty ? `publish-hint-${id}` : undefined} onClick={() => void transition("publish")}>
                 Publish {lang}
               </Button>
             ) : null}
-            {canUnpublish ? (
+            {canWrite && canUnpublish ? (
               <Button busy={busy === "unpublish"} disabled={busy !== null || writeBlocked} onClick={askUnpublish}>
                 Unpublish {lang}
               </Button>
             ) : null}
-            {moves.map((t) => (
-              <Button busy={busy === `move:${t.to}`} disabled={busy !== null || writeBlocked} onClick={() => void move(t.to)}>
-                Move to {stateName(t.to)}
+            {canWrite && (canPublish || canUnpublish) ? (
+              <Button disabled={busy !== null || writeBlocked} onClick={() => setAsk("schedule")}>
+                Schedule…
               </Button>
-            ))}
-            <Button disabled={busy !== null || writeBlocked} onClick={() => setAsk("assign")}>
-              Assign…
-            </Button>
+            ) : null}
+            {canWrite
+              ? moves.map((t) => (
+                  <Button busy={busy === `move:${t.to}`} disabled={busy !== null || writeBlocked} onClick={() => void move(t.to)}>
+                    Move to {stateName(t.to)}
+                  </Button>
+                ))
+              : null}
+            {canWrite ? (
+              <Button disabled={busy !== null || writeBlocked} onClick={() => setAsk("assign")}>
+                Assign…
+              </Button>
+            ) : null}
             <Button disabled={busy !== null} onClick={() => void preview()}>
               Preview
             </Button>
@@ -347,13 +428,16 @@ export function EntryActions(props: EntryActionsProps) {
                 Versions
               </Link>
             )}
-            <Button variant="danger" disabled={busy !== null || writeBlocked} onClick={() => setAsk("trash")}>
-              Move to Trash…
-            </Button>
+            {canWrite ? (
+              <Button variant="danger" disabled={busy !== null || writeBlocked} onClick={() => setAsk("trash")}>
+                Move to Trash…
+              </Button>
+            ) : null}
           </>
         )}
+        {typing.keptAt && dirty ? <span class="muted autosave-note">Unsaved text kept at {clock(typing.keptAt)}</span> : null}
       </div>
-      {dirty && canPublish && !trashed ? (
+      {dirty && canPublish && canWrite && !trashed ? (
         <p class="hint muted" id={`publish-hint-${id}`}>
           Publishing publishes the saved draft: save your changes first.
         </p>
@@ -392,6 +476,19 @@ export function EntryActions(props: EntryActionsProps) {
       <ConfirmDialog open={ask === "restore"} title="Restore from Trash?" confirm="Restore" busy={busy === "restore"} onConfirm={() => void restore()} onClose={() => setAsk(null)}>
         <p>It comes back as it was when it went to Trash.</p>
       </ConfirmDialog>
+
+      <ScheduleDialog
+        open={ask === "schedule"}
+        entry={entry}
+        canPublish={canPublish}
+        canUnpublish={canUnpublish}
+        onClose={() => setAsk(null)}
+        onScheduled={(words) => {
+          setAsk(null);
+          setStatus(words);
+          void reread().catch(() => {});
+        }}
+      />
 
       <AssignDialog
         open={ask === "assign"}

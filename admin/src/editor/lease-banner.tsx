@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { describeError } from "../api/error-words";
 import { ConfirmDialog } from "../ui/confirm-dialog";
@@ -20,7 +21,7 @@ export function holderName(lease: LeaseState): string {
  * read-only until they stop or this person takes over (confirmed in a dialog). The lease view has
  * no start time, so "since" is when this page first saw them holding it (said so in words).
  */
-export function LeaseBanner({ lease }: { lease: LeaseState }) {
+export function LeaseBanner({ lease, title, children }: { lease: LeaseState; title?: string; children?: (takeOver: ComponentChildren) => ComponentChildren }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ReturnType<typeof describeError> | null>(null);
@@ -47,16 +48,17 @@ export function LeaseBanner({ lease }: { lease: LeaseState }) {
   );
 
   if (lease.status === "other" || (lease.status === "lost" && lease.holder)) {
+    const takeOverButton = <Button onClick={() => setAsking(true)}>Take over</Button>;
+    // `title` and `children`: the recovery draft a take-over kept is said inside this one banner.
     return (
       <div class="lease-banner" data-lease={lease.status}>
-        <Notice kind="warning" title={`Being edited by ${name}`}>
+        <Notice kind="warning" title={title ?? `Being edited by ${name}`}>
           <p>
+            {title ? <>Being edited by {name}. </> : null}
             {lease.since ? <>Seen editing since {clock(lease.since)}. </> : null}
             You can read along: this page checks every 10 seconds and shows their saved changes. Editing opens for you when they stop.
           </p>
-          <div class="row">
-            <Button onClick={() => setAsking(true)}>Take over</Button>
-          </div>
+          {children ? children(takeOverButton) : <div class="row">{takeOverButton}</div>}
         </Notice>
         {dialog}
       </div>

@@ -12,8 +12,8 @@ export interface RecoveryDraft {
   /** The version the text was written on (what the save named as `expected_version_id`). */
   base_version_id: string | null;
   saved_at: string;
-  /** Why it was kept: the lease was taken over, or someone saved first. */
-  reason: "lock_lost" | "version_conflict";
+  /** Why it was kept: the lease was taken over, someone saved first, or it is the text typed and not saved yet (kept while typing). */
+  reason: "lock_lost" | "version_conflict" | "unsaved";
 }
 
 /** The person's draft of this entry language, or null (none, or the service could not be asked). */
@@ -28,9 +28,9 @@ export async function readRecovery(entry: string): Promise<RecoveryDraft | null>
 }
 
 /** Keeps the text on the server; false when it was not kept (the caller says so). */
-export async function keepRecovery(entry: string, draft: RecoveryDraft): Promise<boolean> {
+export async function keepRecovery(entry: string, draft: RecoveryDraft, slug?: string | null): Promise<boolean> {
   try {
-    await manage("keepRecoveryDraft", { params: { id: entry }, body: { values: draft.values, base_version_id: draft.base_version_id, reason: draft.reason }, key: newActionKey() });
+    await manage("keepRecoveryDraft", { params: { id: entry }, body: { values: draft.values, base_version_id: draft.base_version_id, reason: draft.reason, ...(slug ? { slug } : {}) }, key: newActionKey() });
     return true;
   } catch {
     return false;

@@ -4,6 +4,7 @@ import { fieldIssues } from "../api/error-words";
 import { Button, Field, Loading } from "../ui/controls";
 import { hasPreview, useFilePreview } from "./file-preview";
 import { FocalPointPicker, type FocalPoint } from "./focal-point";
+import { CropFields, cropProblem, sameCrop, type Crop } from "./crop-fields";
 import { KindMark } from "./media-grid";
 import { MoveSection } from "./move-section";
 import { Refusal } from "./refusal";
@@ -43,6 +44,7 @@ export function DetailsPanel({
   const save = useAction({ sameNameIsRetry: true });
   const [alt, setAlt] = useState<Record<string, string>>({});
   const [focal, setFocal] = useState<FocalPoint | null>(item.default_focal);
+  const [crop, setCrop] = useState<Crop | null>(item.crop);
   const [loading, setLoading] = useState(item.loading);
   const [priority, setPriority] = useState(item.fetch_priority);
   const [status, setStatus] = useState("");
@@ -50,6 +52,7 @@ export function DetailsPanel({
   useEffect(() => {
     setAlt(Object.fromEntries(languages.map((lang) => [lang, item.alt_texts[lang] ?? ""])));
     setFocal(item.default_focal);
+    setCrop(item.crop);
     setLoading(item.loading);
     setPriority(item.fetch_priority);
     // A newer revision (saved here, or reloaded after a refusal) answers any earlier refusal.
@@ -61,16 +64,18 @@ export function DetailsPanel({
     expected_revision: item.revision,
     ...(Object.keys(changedAlt).length ? { alt_texts: changedAlt } : {}),
     ...(item.kind === "image" && !samePoint(focal, item.default_focal) ? { default_focal: focal } : {}),
+    ...(item.kind === "image" && !sameCrop(crop, item.crop) ? { crop } : {}),
     ...(loading !== item.loading ? { loading } : {}),
     ...(priority !== item.fetch_priority ? { fetch_priority: priority } : {}),
   };
   const dirty = Object.keys(body).length > 1;
+  const badCrop = item.kind === "image" ? cropProblem(crop) : null;
   const issues = fieldIssues(save.error);
   const stale = save.error instanceof ApiError && save.error.code === "media_changed";
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (!dirty) return;
+    if (!dirty || badCrop) return;
     const answer = await save.attempt(`update ${item.id} ${JSON.stringify(body)}`, (key) => manage("updateMedia", { params: { id: item.id }, body, key }));
     if (answer?.ok) {
       onChanged(answer.value.media);
@@ -97,8 +102,8 @@ export function DetailsPanel({
       <form class="stack" onSubmit={submit} aria-label="File details">
         {item.kind === "image" && hasPreview(item) ? (
           preview ? (
-            <div class="stack focal-block">
-              <FocalPointPicker src={preview} alt={item.alt_texts[languages[0] ?? ""] ?? ""} value={focal} onChange={setFocal} describedBy={`focal-hint-${item.id}`} />
+            <div class="stack focal-block details-preview">
+              <FocalPointPicker src={preview} alt={item.alt_texts[languages[0] ?? ""] ?? ""} value={focal} onChange={setFocal} describedBy={`focal-hint-${item.id}`} crop={crop} />
               <p class="hint small" id={`focal-hint-${item.id}`}>
                 Focal point: the part of the picture kept when it is cropped. Click the picture, or focus it and use the arrow keys (Shift for small steps, Home to centre).{" "}
                 <strong>{focal ? `Across ${Math.round(focal.x * 100)}%, down ${Math.round(focal.y * 100)}%.` : "Not set."}</strong>
@@ -142,6 +147,8 @@ export function DetailsPanel({
           <dt>Address</dt>
           <dd class="mono">{item.url}</dd>
         </dl>
+
+        {item.kind === "image" ? <CropFields item={item} value={crop} onChange={setCrop} /> : null}
 
         <fieldset class="stack">
           <legend>Alt texts</legend>
@@ -197,7 +204,7 @@ export function DetailsPanel({
           </div>
         ) : null}
         <div class="row">
-          <Button type="submit" variant="primary" busy={save.busy !== null} disabled={!dirty}>
+          <Button type="submit" variant="primary" busy={save.busy !== null} disabled={!dirty || badCrop !== null}>
             Save changes
           </Button>
           {!dirty ? <span class="muted small">No unsaved changes.</span> : <span class="small">Unsaved changes.</span>}

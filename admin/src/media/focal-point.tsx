@@ -16,7 +16,7 @@ const percent = (value: number) => `${Math.round(value * 100)}%`;
  * 45 %"). Without a point the marker is absent and the value says so. Shared: the entry editor's
  * media picker may import it.
  */
-export function FocalPointPicker({ src, alt, value, onChange, label = "Focal point", describedBy }: { src: string; alt: string; value: FocalPoint | null; onChange: (next: FocalPoint) => void; label?: string; describedBy?: string }) {
+export function FocalPointPicker({ src, alt, value, onChange, label = "Focal point", describedBy, crop = null }: { src: string; alt: string; value: FocalPoint | null; onChange: (next: FocalPoint) => void; label?: string; describedBy?: string; crop?: { x: number; y: number; width: number; height: number } | null }) {
   const shown = value ?? { x: 0.5, y: 0.5 };
   const words = value ? `across ${percent(value.x)}, down ${percent(value.y)}` : "not set (centre used)";
   const onKey = (event: JSX.TargetedKeyboardEvent<HTMLDivElement>) => {
@@ -53,6 +53,7 @@ export function FocalPointPicker({ src, alt, value, onChange, label = "Focal poi
       onClick={onClick}
     >
       <img src={src} alt={alt} draggable={false} />
+      {crop ? <span class="crop-frame" style={{ left: percent(crop.x), top: percent(crop.y), width: percent(crop.width), height: percent(crop.height) }} aria-hidden="true" /> : null}
       {value ? (
         <span class="focal-marker" style={{ left: percent(value.x), top: percent(value.y) }} aria-hidden="true">
           <span class="focal-marker-dot" />

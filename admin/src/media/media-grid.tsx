@@ -25,9 +25,29 @@ export function Thumbnail({ item }: { item: MediaItem }) {
 /**
  * The grid of files: each card is a button (Tab reaches it, Enter or Space chooses it; the chosen
  * one is marked pressed and outlined, and says "selected" in words), showing the picture, the file
- * name and its kind and size. "Load more" follows the list's cursor.
+ * name and its kind and size. "Load more" follows the list's cursor. A checkbox on each card
+ * ("Select NAME") ticks files for the screen's actions on several at once (moving).
  */
-export function MediaGrid({ items, selectedId, onSelect, hasMore, loadingMore, onMore }: { items: readonly MediaItem[]; selectedId: string | null; onSelect: (item: MediaItem) => void; hasMore: boolean; loadingMore: boolean; onMore: () => void }) {
+export function MediaGrid({
+  items,
+  selectedId,
+  onSelect,
+  hasMore,
+  loadingMore,
+  onMore,
+  picked,
+  onPick,
+}: {
+  items: readonly MediaItem[];
+  selectedId: string | null;
+  onSelect: (item: MediaItem) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onMore: () => void;
+  /** Files ticked for an action on several at once (moving); each card has its own checkbox. */
+  picked?: ReadonlySet<string>;
+  onPick?: (item: MediaItem, on: boolean) => void;
+}) {
   return (
     <>
       <ul class="media-grid" aria-label="Files">
@@ -35,6 +55,11 @@ export function MediaGrid({ items, selectedId, onSelect, hasMore, loadingMore, o
           const selected = item.id === selectedId;
           return (
             <li key={item.id}>
+              {onPick ? (
+                <span class="media-pick">
+                  <input type="checkbox" aria-label={`Select ${item.file_name}`} checked={picked?.has(item.id) ?? false} onChange={(e) => onPick(item, (e.currentTarget as HTMLInputElement).checked)} />
+                </span>
+              ) : null}
               <button type="button" class="media-card" aria-pressed={selected ? "true" : "false"} aria-controls={selectedId ? "media-details" : undefined} onClick={() => onSelect(item)}>
                 <span class="media-thumb">
                   <Thumbnail item={item} />

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { manage } from "../api/client";
-import { Button, Field } from "../ui/controls";
+import { Button } from "../ui/controls";
 import { Refusal } from "./refusal";
 import type { MediaItem } from "./types";
 import { useAction } from "../ui/use-action";
@@ -34,9 +34,14 @@ export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem;
       <h3 id="media-replace-title">Replace file</h3>
       <p class="small muted">A new file of the same kind takes this one's place everywhere it is used; alt texts, focal point and folder stay. Published content keeps the old file until it is published again.</p>
       <div class="stack replace-row">
-        <Field label="New file">
-          {({ id }) => <input id={id} key={`${item.id}-${item.revision}`} type="file" onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />}
-        </Field>
+        {/* The native file input is hidden behind a button-styled label (its own text varies by browser and is hard to style). */}
+        <label class="button file-button">
+          Choose a new file
+          <input class="visually-hidden" key={`${item.id}-${item.revision}`} type="file" onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} />
+        </label>
+        <p class="small replace-chosen" aria-live="polite">
+          {file ? `Chosen: ${file.name}` : "No file chosen."}
+        </p>
         <Button onClick={() => void doReplace()} busy={replace.busy !== null} disabled={!file}>
           Replace
         </Button>

@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks";
 import { admin, type AdminAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
 import { Button } from "../ui/controls";
 import { ConfirmAction } from "../ui/confirm-dialog";
-import { useAction } from "../ui/use-action";
 import { formatDay } from "./format";
 import type { RoleChoice } from "./invite-dialog";
+import { PersonEditor } from "./person-editor";
 
 export type Member = AdminAnswer<"listPeople">["data"][number];
 
@@ -21,33 +20,18 @@ export function MemberState({ member }: { member: Member }) {
   );
 }
 
-type Pending = "deactivate" | "reactivate" | "remove" | null;
+type Pending = "edit" | "deactivate" | "reactivate" | "remove" | null;
 
 /**
- * One member's row: name and email, role (select + Save), state, joined, and the actions —
- * Deactivate or Reactivate and Remove, each behind a dialog that says what follows. Refusals
+ * One member's row: name and email (same-name people told apart), role, state, joined, and the
+ * actions — Edit (the person's one editor: role and reset link, person-editor.tsx), Deactivate or
+ * Reactivate and Remove, each behind a dialog that says what follows. Refusals
  * (`escalation_refused`, `last_administrator`, `own_membership`, …) are shown in words.
  */
 export function MemberRow(props: { member: Member; roles: readonly RoleChoice[]; you: boolean; siteName: string; onChanged: (member: Member, said: string) => void; onRemoved: (member: Member, said: string) => void }) {
   const m = props.member;
-  const [roleId, setRoleId] = useState(m.role.id);
   const [pending, setPending] = useState<Pending>(null);
-  // One Idempotency-Key per role change (the same role again after no answer is a retry).
-  const roleAction = useAction({ sameNameIsRetry: true });
-  const roleError = roleAction.error ? describeError(roleAction.error) : null;
   const name = m.name || m.email;
-  // The member's role may be one the list of roles does not carry (e.g. it could not be read).
-  const choices = props.roles.some((r) => r.id === m.role.id) ? props.roles : [{ id: m.role.id, name: m.role.name }, ...props.roles];
-
-  const saveRole = async (event: Event) => {
-    event.preventDefault();
-    if (roleId === m.role.id) return;
-    const outcome = await roleAction.attempt(roleId, (key) => admin("changeMemberRole", { params: { person_id: m.person_id }, body: { role_id: roleId }, key }));
-    if (outcome?.ok) props.onChanged(outcome.value, `${name} is now ${outcome.value.role.name}.`);
-  };
-
-  const roleSelectId = `role-${m.person_id}`;
-  const roleErrorId = `role-error-${m.person_id}`;
   return (
     <tr>
       <td>
@@ -56,34 +40,10 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
         <div class="muted people-email">{m.email}</div>
       </td>
       <td>
-        <form class="people-role-form" onSubmit={saveRole}>
-          <label class="visually-hidden" for={roleSelectId}>
-            Role of {name}
-          </label>
-          <select
-            id={roleSelectId}
-            value={roleId}
-            aria-describedby={roleError ? roleErrorId : undefined}
-            aria-invalid={roleError ? true : undefined}
-            onChange={(e) => {
-              setRoleId(e.currentTarget.value);
-              roleAction.clearError();
-            }}
-          >
-            {choices.map((r) => (
-              <option value={r.id}>{r.name}</option>
-            ))}
-          </select>
-          <Button type="submit" busy={roleAction.busy !== null} disabled={roleId === m.role.id}>
-            Save role<span class="visually-hidden"> of {name}</span>
-          </Button>
-        </form>
-        {roleError ? (
-          <div class="people-row-error" id={roleErrorId} role="alert">
-            <span aria-hidden="true">⚠ </span>
-            {roleError.title}
-          </div>
-        ) : null}
+        <span class="people-cell-label" aria-hidden="true">
+          Role:{" "}
+        </span>
+        {m.role.name}
       </td>
       <td>
         <span class="people-cell-label" aria-hidden="true">
@@ -99,6 +59,9 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
       </td>
       <td>
         <div class="row people-actions">
+          <Button onClick={() => setPending("edit")}>
+            Edit<span class="visually-hidden"> {name}</span>
+          </Button>
           {m.state === "active" ? (
             <Button onClick={() => setPending("deactivate")}>
               Deactivate<span class="visually-hidden"> {name}</span>
@@ -112,6 +75,13 @@ export function MemberRow(props: { member: Member; roles: readonly RoleChoice[];
             Remove<span class="visually-hidden"> {name}</span>
           </Button>
         </div>
+        {pending === "edit" ? <PersonEditor member={m} roles={props.roles} you={props.you} onClose={() => setPending(null)}
+            onChanged={(next, said) => {
+              // Saved: the editor closes (focus back on Edit) and the screen's live region says it.
+              setPending(null);
+              props.onChanged(next, said);
+            }}
+          /> : null}
         <ConfirmAction
           class="people-dialog"
           open={pending === "deactivate"}

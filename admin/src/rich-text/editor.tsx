@@ -5,6 +5,9 @@ import type { FieldInputProps } from "../fields/types";
 import { canonicalHtml } from "./canonical-html";
 import { richTextExtensions } from "./extensions";
 import { LinkDialog } from "./link-dialog";
+import { EntryLinkDialog } from "./entry-link-dialog";
+import { libraryImagesHtml } from "./library-images";
+import { MediaPicker } from "../ui/media-picker";
 import { Toolbar } from "./toolbar";
 import "../styles/rich-text.css";
 
@@ -24,6 +27,8 @@ export default function RichTextEditor(props: FieldInputProps) {
   changeRef.current = onChange;
   const [linkOpen, setLinkOpen] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
+  const [entryLinkOpen, setEntryLinkOpen] = useState(false);
+  const [imageOpen, setImageOpen] = useState(false);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const label = field.label ?? field.key;
   const a11y = useRef({ describedBy, invalid: false, readOnly });
@@ -33,7 +38,7 @@ export default function RichTextEditor(props: FieldInputProps) {
     if (!host.current) return;
     const editor = new Editor({
       element: host.current,
-      extensions: richTextExtensions({ openLinkDialog: () => setLinkOpen(true) }),
+      extensions: richTextExtensions({ openLinkDialog: () => setLinkOpen(true), openEntryLinkDialog: () => setEntryLinkOpen(true), openImageDialog: () => setImageOpen(true) }),
       content: typeof value === "string" ? value : "",
       editable: !readOnly,
       // The page's CSP allows no inline <style>: TipTap's base rules are in rich-text.css.
@@ -96,8 +101,43 @@ export default function RichTextEditor(props: FieldInputProps) {
   };
   return (
     <div class={`rt-editor${readOnly ? " rt-readonly" : ""}`}>
-      {editor && !readOnly ? <Toolbar editor={editor} fieldLabel={label} editorId={id} onLink={() => setLinkOpen(true)} /> : null}
+      {editor && !readOnly ? <Toolbar editor={editor} fieldLabel={label} editorId={id} onLink={() => setLinkOpen(true)} onEntryLink={() => setEntryLinkOpen(true)} onImage={() => setImageOpen(true)} /> : null}
       <div ref={host} class="rt-host" />
+      {editor && !readOnly ? (
+        <EntryLinkDialog
+          open={entryLinkOpen}
+          lang={props.lang}
+          onClose={() => {
+            setEntryLinkOpen(false);
+            editorRef.current?.commands.focus();
+          }}
+          onPick={(href, title) => {
+            setEntryLinkOpen(false);
+            const chain = editor.chain().focus();
+            // A selection becomes the link; with none, the entry's title is written as the link text.
+            if (editor.state.selection.empty) chain.insertContent({ type: "text", text: title, marks: [{ type: "link", attrs: { href } }] }).run();
+            else chain.setLink({ href }).setTextSelection(editor.state.selection.to).run();
+          }}
+        />
+      ) : null}
+      {editor && !readOnly ? (
+        <MediaPicker
+          open={imageOpen}
+          lang={props.lang}
+          multiple
+          kind="image"
+          exclude={[]}
+          onClose={() => {
+            setImageOpen(false);
+            editorRef.current?.commands.focus();
+          }}
+          onPick={(chosen) => {
+            setImageOpen(false);
+            const content = libraryImagesHtml(chosen, props.lang);
+            if (content) editor.chain().focus().insertContent(content).run();
+          }}
+        />
+      ) : null}
       {editor && !readOnly ? (
         <LinkDialog
           open={linkOpen}

@@ -40,22 +40,22 @@ const CanonicalCodeBlock = CodeBlock.extend({
   },
 });
 
-/** Mod-K opens the link dialog (the toolbar passes what to do). */
-function linkShortcut(openLinkDialog: () => void): AnyExtension {
+/** Mod-K opens the link dialog, Mod-Shift-K the entry link dialog, Mod-Shift-I the image library (the toolbar passes what to do). */
+function dialogShortcuts(open: { openLinkDialog: () => void; openEntryLinkDialog?: () => void; openImageDialog?: () => void }): AnyExtension {
+  const run = (action: (() => void) | undefined) => () => {
+    if (!action) return false;
+    action();
+    return true;
+  };
   return Extension.create({
-    name: "linkShortcut",
+    name: "dialogShortcuts",
     addKeyboardShortcuts() {
-      return {
-        "Mod-k": () => {
-          openLinkDialog();
-          return true;
-        },
-      };
+      return { "Mod-k": run(open.openLinkDialog), "Mod-Shift-k": run(open.openEntryLinkDialog), "Mod-Shift-i": run(open.openImageDialog) };
     },
   });
 }
 
-export function richTextExtensions(options: { openLinkDialog: () => void }): AnyExtension[] {
+export function richTextExtensions(options: { openLinkDialog: () => void; openEntryLinkDialog?: () => void; openImageDialog?: () => void }): AnyExtension[] {
   return [
     StarterKit.configure({
       bold: false,
@@ -82,6 +82,6 @@ export function richTextExtensions(options: { openLinkDialog: () => void }): Any
     PreservedBlock,
     PreservedImage,
     PreservedInline,
-    linkShortcut(options.openLinkDialog),
+    dialogShortcuts(options),
   ];
 }

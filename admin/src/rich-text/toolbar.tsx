@@ -70,7 +70,7 @@ function setCaption(editor: Editor, pos: number, text: string): void {
   editor.view.dispatch(editor.state.tr.setNodeMarkup(pos, undefined, { ...node.attrs, caption }));
 }
 
-export function Toolbar({ editor, fieldLabel, editorId, onLink }: { editor: Editor; fieldLabel: string; editorId: string; onLink: () => void }) {
+export function Toolbar({ editor, fieldLabel, editorId, onLink, onEntryLink, onImage }: { editor: Editor; fieldLabel: string; editorId: string; onLink: () => void; onEntryLink: () => void; onImage: () => void }) {
   const chain = () => editor.chain().focus();
   const inTable = editor.isActive("table");
   const caption = inTable ? tableCaption(editor) : null;
@@ -102,6 +102,12 @@ export function Toolbar({ editor, fieldLabel, editorId, onLink }: { editor: Edit
         </Tool>
         <Tool label="Link" keys="Control+K" pressed={editor.isActive("link")} onRun={onLink}>
           Link
+        </Tool>
+        <Tool label="Link to an entry" keys="Control+Shift+K" onRun={onEntryLink}>
+          Entry link
+        </Tool>
+        <Tool label="Insert image from library" keys="Control+Shift+I" onRun={onImage}>
+          Image
         </Tool>
         <Tool label="Bulleted list" keys="Control+Shift+8" pressed={editor.isActive("bulletList")} onRun={() => chain().toggleBulletList().run()}>
           •≡

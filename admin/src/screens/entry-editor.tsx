@@ -1,7 +1,9 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
+import { EntrySidePanel } from "../editor/entry-side-panel";
+import { PublishingDetails } from "../editor/publishing-details";
 import { AddressField } from "../editor/form-address";
 import { FormFields } from "../editor/form-fields";
 import { entryReadOnlyReason, fieldReadable, fieldWritable, loadPermissions, type Permissions } from "../editor/form-permissions";
@@ -9,7 +11,7 @@ import { useEntryForm } from "../editor/form-state";
 import { AddLanguageDialog, LanguageTabs } from "../editor/form-languages";
 import { useLease } from "../editor/use-lease";
 import type { Entry, FieldDefinition } from "../fields/types";
-import { navigate, paths } from "../router";
+import { navigate, paths, setLeaveGuard } from "../router";
 import { Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
 import type { ScreenProps } from "./types";
 import { useLoad } from "./use-load";
@@ -88,6 +90,15 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
   const group = [...props.group.filter((e) => e.instance_id !== entry.instance_id), entry];
   const issueList = [...issues.entries()];
 
+  // Leaving with unsaved changes asks first (issue #30 item 7): in-app links and Back through the
+  // router's leave guard; reload and closing the tab through EntryActions' beforeunload.
+  const dirty = form.dirty;
+  useEffect(() => {
+    if (!dirty) return;
+    setLeaveGuard(() => window.confirm("Leave this entry? You have unsaved changes. They stay in your recovery draft and are offered back when you return."));
+    return () => setLeaveGuard(null);
+  }, [dirty]);
+
   return (
     <>
       <p class="breadcrumb">
@@ -104,51 +115,52 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
           group={group}
           current={entry}
           canAdd={props.languages.some((l) => !group.some((e) => e.lang === l))}
-          onSelect={(sibling) => {
-            if (form.dirty && !window.confirm("Leave this language? Your unsaved changes here will be lost.")) return;
-            navigate(paths.entry(site, sibling.instance_id, sibling.lang));
-          }}
+          onSelect={(sibling) => navigate(paths.entry(site, sibling.instance_id, sibling.lang))}
           onAdd={() => {
             if (form.dirty && !window.confirm("Add a language and open it? Your unsaved changes here will be lost.")) return;
             setAdding(true);
           }}
         />
       ) : null}
-      <div id="entry-panel" role={model.i18n ? "tabpanel" : undefined} aria-labelledby={model.i18n ? `entry-panel-tab-${entry.lang}` : undefined} class="entry-panel">
-        <EntryActions
-          site={site}
-          entry={entry}
-          values={form.changes}
-          slug={form.slug}
-          dirty={form.dirty}
-          lease={lease}
-          onEntry={(next) => {
-            setEntry(next);
-            form.reset(next);
-          }}
-          onIssues={(next) => form.setIssues(next)}
-          onRestore={(values) => form.restore(values)}
-          fieldLabels={Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key]))}
-        />
-        {/* The lease's own banner (in EntryActions) says who holds it; the role's reason is said here. */}
-        {roleReason ? <Notice kind="info" title="Read-only">{roleReason}</Notice> : null}
-        {issueList.length ? (
-          <Notice kind="error" title={`${issueList.length} ${issueList.length === 1 ? "field needs" : "fields need"} attention`}>
-            <ul class="issue-list">
-              {issueList.map(([path, messages]) => (
-                <li>
-                  <code>{path || "entry"}</code>: {messages.join(" ")}
-                </li>
-              ))}
-            </ul>
-          </Notice>
-        ) : null}
-        <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
-          {model.kind === "single" && !entry.slug ? null : (
-            <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={locked} errors={issues.get("slug") ?? []} />
-          )}
-          <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
-        </form>
+      <div class="entry-layout">
+        <div id="entry-panel" role={model.i18n ? "tabpanel" : undefined} aria-labelledby={model.i18n ? `entry-panel-tab-${entry.lang}` : undefined} class="entry-panel">
+          <EntryActions
+            site={site}
+            entry={entry}
+            values={form.changes}
+            slug={form.slug}
+            dirty={form.dirty}
+            lease={lease}
+            onEntry={(next) => {
+              setEntry(next);
+              form.reset(next);
+            }}
+            onIssues={(next) => form.setIssues(next)}
+            onRestore={(values) => form.restore(values)}
+            fieldLabels={Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key]))}
+          />
+          {/* The lease's own banner (in EntryActions) says who holds it; the role's reason is said here. */}
+          {roleReason ? <Notice kind="info" title="Read-only">{roleReason}</Notice> : null}
+          {issueList.length ? (
+            <Notice kind="error" title={`${issueList.length} ${issueList.length === 1 ? "field needs" : "fields need"} attention`}>
+              <ul class="issue-list">
+                {issueList.map(([path, messages]) => (
+                  <li>
+                    <code>{path || "entry"}</code>: {messages.join(" ")}
+                  </li>
+                ))}
+              </ul>
+            </Notice>
+          ) : null}
+          <PublishingDetails model={model} entry={entry} fields={fields} values={form.values} readOnly={locked} onFill={form.setValue} />
+          <form class="entry-form stack" aria-label={`${model.name} fields`} onSubmit={(e) => e.preventDefault()} novalidate>
+            {model.kind === "single" && !entry.slug ? null : (
+              <AddressField modelId={model.id} lang={entry.lang} instanceId={entry.instance_id} saved={entry.slug ?? ""} value={form.slug} onChange={form.setSlug} readOnly={locked} errors={issues.get("slug") ?? []} />
+            )}
+            <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
+          </form>
+        </div>
+        <EntrySidePanel site={site} entry={entry} />
       </div>
       {adding ? (
         <AddLanguageDialog
@@ -159,7 +171,8 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
           onAdded={(added) => {
             setAdding(false);
             props.onGroupChange();
-            navigate(paths.entry(site, added.instance_id, added.lang));
+            // The person was asked before "Add language" opened.
+            navigate(paths.entry(site, added.instance_id, added.lang), { force: true });
           }}
         />
       ) : null}

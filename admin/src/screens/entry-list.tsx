@@ -4,6 +4,9 @@ import { describeError } from "../api/error-words";
 import { navigate, paths } from "../router";
 import { Button, Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
 import { NewEntryDialog } from "./new-entry-dialog";
+import { BulkBar, entryName, type BulkOutcome } from "./entry-bulk";
+import { languageLabel } from "../media/types";
+import { useMemberNames } from "../editor/person-names";
 import type { ScreenProps } from "./types";
 import { useLoad } from "./use-load";
 import "../styles/content.css";
@@ -30,6 +33,8 @@ export default function EntryList({ site, params, search }: ScreenProps) {
   const lang = search.get("lang") ?? "";
   const state = (search.get("state") ?? "") as State | "";
   const q = search.get("q") ?? "";
+  const size = PAGE_SIZES.includes(search.get("size") ?? "") ? (search.get("size") as string) : "20";
+  const sort = (search.get("sort") ?? "") as SortKey | "";
   const setup = useLoad(async (signal) => {
     const [model, siteInfo] = await Promise.all([manage("getModel", { params: { id: modelId }, signal }), manage("getSite", { signal })]);
     return { model, siteInfo };
@@ -48,7 +53,36 @@ export default function EntryList({ site, params, search }: ScreenProps) {
   }
   if (!model || !setup.data) return <Loading />;
   if (model.kind === "single") return <SingleEntry site={site} model={model} lang={setup.data.siteInfo.default_lang} />;
-  return <Collection site={site} model={model} languages={setup.data.siteInfo.languages} defaultLang={setup.data.siteInfo.default_lang} trash={trash} lang={lang} state={state} q={q} />;
+  return <Collection site={site} model={model} languages={setup.data.siteInfo.languages} defaultLang={setup.data.siteInfo.default_lang} trash={trash} lang={lang} state={state} q={q} size={size} sort={sort} />;
+}
+
+const PAGE_SIZES = ["20", "50", "100"];
+type SortKey = "title" | "-title" | "lang" | "-lang" | "state" | "-state" | "updated" | "-updated";
+const SORT_VALUE: Record<string, (e: Entry) => string> = {
+  title: (e) => (e.label ?? e.slug ?? "").toLocaleLowerCase(),
+  lang: (e) => languageLabel(e.lang),
+  state: (e) => e.workflow.state,
+  updated: (e) => e.updated_at,
+};
+
+/**
+ * Rows in display order (issue #30 item 10): items sorted by the chosen column (on the rows loaded,
+ * the service lists newest first), and each item's translations right under its primary language.
+ */
+function grouped(rows: readonly Entry[], sort: SortKey | ""): { entry: Entry; translation: boolean }[] {
+  const groups = new Map<string, Entry[]>();
+  for (const row of rows) groups.set(row.translation_group_id, [...(groups.get(row.translation_group_id) ?? []), row]);
+  const lead = (list: Entry[]) => list.find((e) => e.instance_id === e.primary_instance_id) ?? (list[0] as Entry);
+  let order = [...groups.values()];
+  if (sort) {
+    const key = SORT_VALUE[sort.replace("-", "")] as (e: Entry) => string;
+    const sign = sort.startsWith("-") ? -1 : 1;
+    order = order.sort((a, b) => sign * key(lead(a)).localeCompare(key(lead(b))));
+  }
+  return order.flatMap((list) => {
+    const first = lead(list);
+    return [{ entry: first, translation: false }, ...list.filter((e) => e !== first).map((entry) => ({ entry, translation: true }))];
+  });
 }
 
 /** Sets one filter in the address (empty removes it) and keeps the others. */
@@ -60,7 +94,7 @@ function withFilter(site: string, modelId: string, current: URLSearchParams, nam
   return `${paths.entries(site, modelId)}${text ? `?${text}` : ""}`;
 }
 
-function Collection(props: { site: string; model: Model; languages: string[]; defaultLang: string; trash: boolean; lang: string; state: State | ""; q: string }) {
+function Collection(props: { site: string; model: Model; languages: string[]; defaultLang: string; trash: boolean; lang: string; state: State | ""; q: string; size: string; sort: SortKey | "" }) {
   const { site, model, trash } = props;
   const [rows, setRows] = useState<Entry[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -71,11 +105,16 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
   const [searchText, setSearchText] = useState(props.q);
   const restoreKeys = useRef(new Map<string, string>());
   const [busy, setBusy] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [outcomes, setOutcomes] = useState<BulkOutcome[] | null>(null);
+  const owners = useMemberNames(site, rows.map((r) => r.owner_id));
   const current = new URLSearchParams();
   if (trash) current.set("view", "trash");
   if (props.lang) current.set("lang", props.lang);
   if (props.state && !trash) current.set("state", props.state);
   if (props.q) current.set("q", props.q);
+  if (props.size !== "20") current.set("size", props.size);
+  if (props.sort) current.set("sort", props.sort);
 
   // Each list (filters) is a generation: a "Load more" answer of an older list is not appended.
   const generation = useRef(0);
@@ -85,7 +124,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
     setLoading(true);
     try {
       const answer = await manage("listEntries", {
-        query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, cursor: cursor ?? undefined, limit: "20" },
+        query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, cursor: cursor ?? undefined, limit: props.size },
         signal,
       });
       if (mine !== generation.current) return;
@@ -103,7 +142,11 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
     setSearchText(props.q);
     void load(null, abort.signal);
     return () => abort.abort();
-  }, [model.id, trash, props.lang, props.state, props.q]);
+  }, [model.id, trash, props.lang, props.state, props.q, props.size]);
+  useEffect(() => {
+    setSelected(new Set());
+    setOutcomes(null);
+  }, [model.id, trash, props.lang, props.state, props.q, props.size]);
 
   const restore = async (entry: Entry) => {
     // One key per entry's restore action: a double click or a retry restores once.
@@ -169,7 +212,15 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
           <select id="entry-lang" value={props.lang} onChange={(e) => navigate(withFilter(site, model.id, current, "lang", (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
             <option value="">All languages</option>
             {props.languages.map((l) => (
-              <option value={l}>{l}</option>
+              <option value={l}>{languageLabel(l)}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="entry-size">Per page</label>
+          <select id="entry-size" value={props.size} onChange={(e) => navigate(withFilter(site, model.id, current, "size", (e.currentTarget as HTMLSelectElement).value === "20" ? "" : (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
+            {PAGE_SIZES.map((n) => (
+              <option value={n}>{n}</option>
             ))}
           </select>
         </div>
@@ -191,30 +242,83 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
       {message ? <Notice kind={message.kind} title={message.title}>{message.detail}</Notice> : null}
       {error ? <Notice kind="error" title={describeError(error).title}>{describeError(error).detail}</Notice> : null}
       {!loading && !error && rows.length === 0 ? <p class="muted">{trash ? "Trash is empty." : props.q || props.lang || props.state ? "No entry matches these filters." : "No entries yet."}</p> : null}
+      {outcomes ? (
+        <section class="bulk-outcomes" aria-label="Bulk results">
+          <ul>
+            {outcomes.map((o) => (
+              <li class={o.ok ? "bulk-ok" : "bulk-refused"}>
+                <span aria-hidden="true">{o.ok ? "✓ " : "✕ "}</span>
+                {o.name}: {o.words}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {!trash && rows.length > 0 ? (
+        <BulkBar
+          selected={rows.filter((r) => selected.has(r.instance_id))}
+          onDone={(results, kind) => {
+            setOutcomes(results);
+            setSelected(new Set());
+            const ok = results.filter((r) => r.ok).length;
+            setMessage({ kind: ok === results.length ? "success" : "error", title: `${ok} of ${results.length} done.` });
+            if (kind === "trash") setRows((prior) => prior.filter((r) => !results.some((o) => o.ok && o.instance_id === r.instance_id)));
+            else void load(null);
+          }}
+        />
+      ) : null}
       {rows.length > 0 ? (
         <table class="list responsive entries" aria-busy={loading ? "true" : undefined}>
           <caption class="visually-hidden">{title}</caption>
           <thead>
             <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Language</th>
-              <th scope="col">State</th>
-              <th scope="col">Updated</th>
+              {trash ? null : (
+                <th scope="col">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every entry shown"
+                    checked={rows.length > 0 && rows.every((r) => selected.has(r.instance_id))}
+                    onChange={(e) => setSelected(e.currentTarget.checked ? new Set(rows.map((r) => r.instance_id)) : new Set())}
+                  />
+                </th>
+              )}
+              <SortHeader label="Title" column="title" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
+              <SortHeader label="Language" column="lang" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
+              <SortHeader label="State" column="state" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
+              <th scope="col">Owner</th>
+              <SortHeader label="Updated" column="updated" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               {trash ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>
           <tbody>
-            {rows.map((entry) => {
+            {grouped(rows, props.sort).map(({ entry, translation }) => {
               const name = entry.label ?? entry.slug ?? "(untitled)";
               return (
-                <tr>
+                <tr class={translation ? "translation-row" : undefined}>
+                  {trash ? null : (
+                    <td data-label="Select">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${entryName(entry)}`}
+                        checked={selected.has(entry.instance_id)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.currentTarget.checked) next.add(entry.instance_id);
+                          else next.delete(entry.instance_id);
+                          setSelected(next);
+                        }}
+                      />
+                    </td>
+                  )}
                   <td data-label="Title">
+                    {translation ? <span class="muted">↳ Translation: </span> : null}
                     <Link href={paths.entry(site, entry.instance_id, entry.lang)}>{name}</Link>
                   </td>
-                  <td data-label="Language">{entry.lang}</td>
+                  <td data-label="Language">{languageLabel(entry.lang)}</td>
                   <td data-label="State">
                     <StateBadge state={entry.trashed_at ? "trash" : entry.workflow.state} />
                   </td>
+                  <td data-label="Owner">{entry.owner_id ? (owners.get(entry.owner_id) ?? "Someone") : "Nobody"}</td>
                   <td data-label="Updated">
                     <time dateTime={entry.updated_at}>{formatWhen(entry.updated_at)}</time>
                   </td>
@@ -285,4 +389,19 @@ function SingleEntry({ site, model, lang }: { site: string; model: Model; lang: 
 export function formatWhen(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A sortable column's header: a link that sorts by it (again: the other way), with aria-sort. */
+function SortHeader({ label, column, sort, href }: { label: string; column: string; sort: string; href: (value: string) => string }) {
+  const ascending = sort === column;
+  const descending = sort === `-${column}`;
+  const next = ascending ? `-${column}` : descending ? "" : column;
+  return (
+    <th scope="col" aria-sort={ascending ? "ascending" : descending ? "descending" : "none"}>
+      <Link href={href(next)} aria-label={`${label}: sort ${ascending ? "descending" : descending ? "as listed" : "ascending"}`}>
+        {label}
+        <span aria-hidden="true">{ascending ? " ▲" : descending ? " ▼" : " ↕"}</span>
+      </Link>
+    </th>
+  );
 }

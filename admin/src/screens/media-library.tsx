@@ -4,6 +4,7 @@ import { describeError } from "../api/error-words";
 import { DetailsPanel } from "../media/details-panel";
 import { FolderTreePanel, selectedFolder } from "../media/folder-tree";
 import { MediaGrid } from "../media/media-grid";
+import { SelectionBar } from "../media/selection-bar";
 import { UploadPanel } from "../media/upload-panel";
 import { folderPath, KINDS, type FolderFilter, type FolderTree, type MediaItem, type MediaKind } from "../media/types";
 import { Field, Loading, Notice, PageHeader } from "../ui/controls";
@@ -31,6 +32,8 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
   const [failure, setFailure] = useState<unknown>(null);
   const [selected, setSelected] = useState<MediaItem | null>(null);
   const [notice, setNotice] = useState("");
+  // Files ticked for moving several at once (cleared when the filters change).
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const listRun = useRef(0);
 
   const loadTree = async () => {
@@ -104,6 +107,7 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
   }, [q]);
 
   useEffect(() => {
+    setPicked(new Set());
     void loadItems(true);
   }, [site, filter.kind, filter.kind === "folder" ? filter.id : "", kind, query]);
 
@@ -186,7 +190,40 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
           ) : items.length === 0 ? (
             <p class="muted">{query || kind ? "No file matches these filters." : "No files here yet. Upload some above."}</p>
           ) : (
-            <MediaGrid items={items} selectedId={selected?.id ?? null} onSelect={setSelected} hasMore={cursor !== null} loadingMore={loadingMore} onMore={() => void loadMore()} />
+            <>
+              {picked.size > 0 ? (
+                <SelectionBar
+                  ids={[...picked]}
+                  folders={tree?.folders ?? []}
+                  onClear={() => setPicked(new Set())}
+                  onMoved={(moved, words) => {
+                    setPicked(new Set());
+                    const chosen = selected ? moved.find((m) => m.id === selected.id) : undefined;
+                    if (chosen) setSelected(chosen);
+                    void loadTree();
+                    void loadItems();
+                    setNotice(words);
+                  }}
+                />
+              ) : null}
+              <MediaGrid
+                items={items}
+                selectedId={selected?.id ?? null}
+                onSelect={setSelected}
+                hasMore={cursor !== null}
+                loadingMore={loadingMore}
+                onMore={() => void loadMore()}
+                picked={picked}
+                onPick={(item, on) =>
+                  setPicked((all) => {
+                    const next = new Set(all);
+                    if (on) next.add(item.id);
+                    else next.delete(item.id);
+                    return next;
+                  })
+                }
+              />
+            </>
           )}
         </div>
         {selected ? (

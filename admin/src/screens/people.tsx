@@ -9,6 +9,9 @@ import { Button, Loading, Notice, PageHeader } from "../ui/controls";
 import type { ScreenProps } from "./types";
 import "../styles/people.css";
 
+/** How often the open People screen reads its lists again (an accepted invitation appears). */
+const PEOPLE_REFRESH_MS = 20_000;
+
 type Loaded = { members: Member[]; invitations: PendingInvitation[]; roles: RoleChoice[]; rolesError: string | null };
 
 /**
@@ -47,6 +50,32 @@ export default function People({ site }: ScreenProps) {
     };
     void load();
     return () => abort.abort();
+  }, [site]);
+
+  // An invitee who accepts shows up without a reload: the lists are read again when the window
+  // regains focus and every 20 s while the page is visible (docs/admin-ui-people.md).
+  useEffect(() => {
+    let running = false;
+    const refresh = async () => {
+      if (running || document.visibilityState !== "visible") return;
+      running = true;
+      try {
+        const [people, pending] = await Promise.all([admin("listPeople"), admin("listInvitations")]);
+        setData((d) => (d ? { ...d, members: people.data, invitations: pending.data } : d));
+      } catch {
+        // A failed refresh keeps what is shown; the next one tries again.
+      } finally {
+        running = false;
+      }
+    };
+    const timer = window.setInterval(() => void refresh(), PEOPLE_REFRESH_MS);
+    window.addEventListener("focus", refresh);
+    document.addEventListener("visibilitychange", refresh);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener("focus", refresh);
+      document.removeEventListener("visibilitychange", refresh);
+    };
   }, [site]);
 
   if (failure) {

@@ -11,12 +11,15 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const here = location.value.path;
   const sections = site
     ? [
+        { href: paths.dashboard(site.id), label: "Home" },
         { href: paths.content(site.id), label: "Content" },
         { href: paths.pages(site.id), label: "Pages" },
         { href: paths.review(site.id), label: "Review" },
         { href: paths.comments(site.id), label: "Comments" },
         { href: paths.media(site.id), label: "Media" },
         { href: paths.people(site.id), label: "People" },
+        { href: paths.siteReleases(site.id), label: "Site" },
+        { href: paths.models(site.id), label: "Models" },
         { href: paths.settings(site.id), label: "Settings" },
       ]
     : [];
@@ -74,7 +77,14 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <span class="spacer" />
         {person ? (
           <span class="muted" title={person.email}>
-            {person.name}
+            {site ? (
+              <Link href={paths.account(site.id)} aria-current={here === paths.account(site.id) ? "page" : undefined}>
+                <span class="visually-hidden">Your account: </span>
+                {person.name}
+              </Link>
+            ) : (
+              person.name
+            )}
             {site ? ` · ${site.role}` : ""}
           </span>
         ) : null}

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { Loading, Notice } from "./controls";
+import { Button, Loading, Notice } from "./controls";
 
 /**
  * A screen loaded on first use (code splitting keeps the initial JavaScript small: the rich-text
@@ -20,7 +20,17 @@ export function lazyScreen<P extends object>(load: () => Promise<{ default: Func
         })
         .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
     }, []);
-    if (failed) return <Notice kind="error" title="This screen could not be loaded. Reload the page.">{failed}</Notice>;
+    // Its code could not be fetched (a new deployment replaced the hashed file, the network dropped):
+    // say so and offer the reload that fetches the current files, never "Loading…" forever.
+    if (failed)
+      return (
+        <Notice kind="error" title="This screen could not be loaded.">
+          <p>Its code did not arrive ({failed}). Reloading the page fetches it again.</p>
+          <Button variant="primary" onClick={() => window.location.reload()}>
+            Reload the page
+          </Button>
+        </Notice>
+      );
     return Screen ? <Screen {...props} /> : <Loading />;
   };
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { describeError } from "../api/error-words";
 import { Button, Loading, Notice } from "./controls";
 
@@ -14,17 +14,22 @@ export function usePages<T>(readPage: (cursor: string | null) => Promise<{ items
   const [cursor, setCursor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // Only the latest read may answer: a slow first page of the previous filter (another model
+  // chosen meanwhile) must not replace the page of the filter shown now.
+  const latest = useRef(0);
   const load = async (from: string | null) => {
+    const round = ++latest.current;
     setBusy(true);
     setError(null);
     try {
       const page = await readPage(from);
+      if (round !== latest.current) return;
       setItems((before) => [...(from ? (before ?? []) : []), ...page.items]);
       setCursor(page.next);
     } catch (caught) {
-      setError(caught);
+      if (round === latest.current) setError(caught);
     } finally {
-      setBusy(false);
+      if (round === latest.current) setBusy(false);
     }
   };
   return {

@@ -11,10 +11,12 @@ import { Kysely, SqliteDialect } from "kysely";
 import type { BatchRunner } from "../runtime/batch.js";
 import { loadAccessConfig } from "../runtime/access.js";
 import { loadRoles } from "../runtime/roles.js";
+import { checkOverrides } from "../runtime/overrides.js";
 import { handle } from "../runtime/router.js";
 import { Sessions } from "../runtime/sessions.js";
 import { directoryStore, privateFilesDirectory } from "./private-files-directory.js";
 import type { OperationsConfig } from "../runtime/schema-types.js";
+import { overrides } from "../overrides.js";
 import { SCHEMA } from "../schema.js";
 
 function fail(message: string): never {
@@ -27,6 +29,11 @@ const port = Number(process.env.PORT ?? "8788");
 let access;
 try {
   access = loadAccessConfig(process.env.ACCESS_CONFIG, SCHEMA);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+try {
+  checkOverrides(overrides, SCHEMA);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
@@ -47,7 +54,7 @@ try {
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
-const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN, privateFiles: filesDirectory === undefined ? undefined : directoryStore(filesDirectory), sessions };
+const backend = { db, schema: SCHEMA, operations, access, serviceToken: process.env.API_BEARER_TOKEN, privateFiles: filesDirectory === undefined ? undefined : directoryStore(filesDirectory), sessions, overrides };
 
 async function toRequest(message: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = [];

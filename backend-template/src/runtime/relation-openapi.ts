@@ -3,6 +3,7 @@
  * while the owner operation it inherits is enabled; `with-relations` marked `x-atomic-create`.
  */
 import { joinTables } from "./join-tables.js";
+import { overrideOf, type OperationOverrides } from "./overrides.js";
 import type { RelationSchema } from "./relation-types.js";
 import { operationSettings, type OperationsConfig, type SiteSchema } from "./schema-types.js";
 
@@ -19,7 +20,7 @@ function refSchema(rel: RelationSchema): Json {
   return rel.targets.length > 1 ? object : { oneOf: [{ type: "string" }, object] };
 }
 
-function listPaths(schema: SiteSchema, operations: OperationsConfig): Record<string, Json> {
+function listPaths(schema: SiteSchema, operations: OperationsConfig, overrides: OperationOverrides | undefined): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const model of schema.models) {
     for (const rel of model.relations ?? []) {
@@ -48,7 +49,8 @@ function listPaths(schema: SiteSchema, operations: OperationsConfig): Record<str
       if (Object.keys(item).length > 0) paths[`/api/${model.api}/relations/${rel.field}`] = item;
     }
     const lists = (model.relations ?? []).filter((rel) => rel.column === undefined);
-    if (lists.length > 0 && operationSettings(operations, model.api, "create").enabled) {
+    // An overridden create leaves with-relations answering 501 atomic_create_unavailable: not offered.
+    if (lists.length > 0 && operationSettings(operations, model.api, "create").enabled && overrideOf(overrides, model, "create") === undefined) {
       const relations = Object.fromEntries(lists.map((rel) => [rel.field, rel.localized ? { type: "object", additionalProperties: { type: "array", items: refSchema(rel) } } : { type: "array", items: refSchema(rel) }]));
       paths[`/api/${model.api}/with-relations`] = {
         post: {
@@ -86,6 +88,6 @@ function joinPaths(schema: SiteSchema, operations: OperationsConfig): Record<str
 }
 
 /** The relation routes' path items, by path. */
-export function relationPaths(schema: SiteSchema, operations: OperationsConfig): Record<string, Json> {
-  return { ...listPaths(schema, operations), ...joinPaths(schema, operations) };
+export function relationPaths(schema: SiteSchema, operations: OperationsConfig, overrides?: OperationOverrides): Record<string, Json> {
+  return { ...listPaths(schema, operations, overrides), ...joinPaths(schema, operations) };
 }

@@ -9,6 +9,7 @@ import { batchError, requireBatch } from "./batch.js";
 import { HttpError, invalid, json } from "./errors.js";
 import { joinRead } from "./join-reads.js";
 import { joinTables } from "./join-tables.js";
+import { overrideOf } from "./overrides.js";
 import { checkList, guardStatement, parseRefs, presentRefs, readList, sameList, writeStatements, type ListKey, type Ref } from "./relation-lists.js";
 import type { RelationSchema } from "./relation-types.js";
 import { readBody, type Backend } from "./router.js";
@@ -121,6 +122,10 @@ export async function routeRelations(request: Request, url: URL, backend: Backen
     const owner = backend.schema.models.find((m) => m.api === atomic[1]);
     if (owner === undefined || listFields(owner).length === 0) throw new HttpError(404, "not_found", "No such route: with-relations serves models with a list relation.");
     inherit(backend, caller, owner, request.method, { POST: "create" });
+    // The owner's create runs code of its own: it cannot join the row and its links in one batch.
+    if (overrideOf(backend.overrides, owner, "create") !== undefined) {
+      throw new HttpError(501, "atomic_create_unavailable", `${owner.pascal}.create is overridden (src/overrides.ts): create the row with POST /api/${owner.api}, then write its lists with PUT /api/${owner.api}/relations/<field>.`);
+    }
     if (url.search !== "") throw invalid("Writes take no query parameters.");
     const created = await createWithRelations(backend, owner, await readBody(request));
     return json(created, 201);

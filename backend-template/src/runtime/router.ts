@@ -7,6 +7,7 @@ import { errorResponse, HttpError, invalid, json } from "./errors.js";
 import type { BatchRunner } from "./batch.js";
 import { routeRelations } from "./relation-routes.js";
 import { buildOpenApi } from "./openapi.js";
+import { overrideOf, type OperationOverrides } from "./overrides.js";
 import { isPointParam, pointQuery } from "./points.js";
 import { filesRoute, filesRouteMatch, type PrivateFileStore } from "./private-files.js";
 import type { RolesConfig, SessionHandler } from "./roles.js";
@@ -27,6 +28,8 @@ export interface Backend {
   privateFiles?: PrivateFileStore | undefined;
   /** Sessions and roles (AUTH_SECRET set); without them `session` routes take the service caller only. */
   sessions?: { sessions: SessionHandler; roles: RolesConfig } | undefined;
+  /** The owner's operation overrides (`src/overrides.ts`, runtime/overrides.ts). */
+  overrides?: OperationOverrides | undefined;
   now?: () => string;
   newId?: () => string;
 }
@@ -84,7 +87,7 @@ async function route(request: Request, backend: Backend): Promise<Response> {
   if (url.pathname === "/api/openapi.json") {
     if (request.method !== "GET") throw new HttpError(405, "method_not_allowed", "Use GET.", {}, { allow: "GET" });
     authorize(caller, "openapi", null, "service", backend.serviceToken);
-    return json(buildOpenApi(backend.schema, backend.operations));
+    return json(buildOpenApi(backend.schema, backend.operations, backend.overrides));
   }
   const files = filesRouteMatch(url.pathname);
   if (files) return filesRoute({ ...backend, match: files, url, method: request.method, caller, models: backend.schema.models, store: backend.privateFiles });
@@ -111,17 +114,23 @@ async function route(request: Request, backend: Backend): Promise<Response> {
   const isRead = READ_OPERATIONS.includes(operation);
   const listing = operation === "findMany" || operation === "findManyPaginated";
   if (!isRead && url.search !== "") throw invalid("Writes take no query parameters.");
-  const result = await runOperation(operation, {
-    db: backend.db,
-    model,
-    args: isRead ? readArgs(url, listing) : {},
-    points: listing ? pointQuery(url, model, seesPrivate(caller, model.api)) : undefined,
-    body: isRead ? undefined : await readBody(request),
-    withPrivate: seesPrivate(caller, model.api),
-    now: backend.now ?? (() => new Date().toISOString()),
-    newId: backend.newId ?? randomId,
-  });
-  return json(result, operation === "create" ? 201 : 200);
+  const builtIn = async (given: Request): Promise<Response> => {
+    const result = await runOperation(operation, {
+      db: backend.db,
+      model,
+      args: isRead ? readArgs(url, listing) : {},
+      points: listing ? pointQuery(url, model, seesPrivate(caller, model.api)) : undefined,
+      body: isRead ? undefined : await readBody(given),
+      withPrivate: seesPrivate(caller, model.api),
+      now: backend.now ?? (() => new Date().toISOString()),
+      newId: backend.newId ?? randomId,
+    });
+    return json(result, operation === "create" ? 201 : 200);
+  };
+  const override = overrideOf(backend.overrides, model, operation);
+  if (override === undefined) return builtIn(request);
+  // The owner's handler answers in the operation's place; its refusals (HttpError) answer as ours do.
+  return override({ request, caller, model, operation, db: backend.db, next: (given) => builtIn(given ?? request) });
 }
 
 /** Answers one request; every refusal is `{ error: { code, message } }`. */

@@ -4,10 +4,10 @@ import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
 import { mediaEditStatement } from "../../repositories/media-list";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import { mediaItem, type MediaItem } from "./media-view";
+import { mediaItem, type MediaCrop, type MediaItem } from "./media-view";
 
 /** The fields PUT /media/{id} may change (spec 2, Endpoints: at least one of them). */
-export const MEDIA_EDIT_FIELDS = ["alt_texts", "default_focal", "loading", "fetch_priority"] as const;
+export const MEDIA_EDIT_FIELDS = ["alt_texts", "default_focal", "crop", "loading", "fetch_priority"] as const;
 
 /** PUT /media/{id} as a command: the route's closed body plus the id. Plain data for DO RPC. */
 export interface UpdateMediaInput {
@@ -16,6 +16,8 @@ export interface UpdateMediaInput {
   /** Language → text; `""` clears that language, a language omitted keeps its text. */
   alt_texts?: Record<string, string>;
   default_focal?: { x: number; y: number } | null;
+  /** The kept rectangle (fractions of the picture; the schema checks it lies inside); null removes the crop. */
+  crop?: MediaCrop | null;
   loading?: "eager" | "lazy";
   fetch_priority?: "high" | "low" | "auto";
 }
@@ -63,11 +65,15 @@ export async function updateMedia(ctx: LifecycleContext, input: UpdateMediaInput
   if (input.default_focal != null && row.kind !== "image") {
     throw new AppError("media_framing_not_image", "Only an image has a focal point.", { kind: row.kind });
   }
+  if (input.crop != null && row.kind !== "image") {
+    throw new AppError("media_framing_not_image", "Only an image can be cropped.", { kind: row.kind });
+  }
 
   const next = {
     ...row,
     alt_texts: input.alt_texts !== undefined ? JSON.stringify(mergeAltTexts(current.alt_texts, input.alt_texts)) : row.alt_texts,
     default_focal: input.default_focal !== undefined ? (input.default_focal === null ? null : JSON.stringify({ x: input.default_focal.x, y: input.default_focal.y })) : row.default_focal,
+    crop: input.crop !== undefined ? (input.crop === null ? null : JSON.stringify({ x: input.crop.x, y: input.crop.y, width: input.crop.width, height: input.crop.height })) : row.crop,
     loading: input.loading ?? row.loading,
     fetch_priority: input.fetch_priority ?? row.fetch_priority,
     revision: row.revision + 1,

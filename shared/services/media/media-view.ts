@@ -9,6 +9,8 @@ export interface MediaItem extends FileFacts {
   kind: MediaKind;
   alt_texts: Record<string, string>;
   default_focal: { x: number; y: number } | null;
+  /** The kept rectangle as fractions of the picture (docs/media.md, "Crop"); null: the whole picture. */
+  crop: MediaCrop | null;
   loading: "eager" | "lazy";
   fetch_priority: "high" | "low" | "auto";
   folder_id: string | null;
@@ -46,6 +48,14 @@ export function mediaUrl(row: Pick<MediaRow, "id" | "file_name" | "object_key">)
   return deliveryUrl(row.id, row.object_key, row.file_name);
 }
 
+/** A crop: the kept rectangle's top-left corner and size, fractions 0..1 of the picture. */
+export interface MediaCrop {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export function mediaItem(row: MediaRow): MediaItem {
   return {
     id: row.id,
@@ -58,6 +68,7 @@ export function mediaItem(row: MediaRow): MediaItem {
     height: row.height,
     alt_texts: parsed<Record<string, string>>(row.alt_texts, {}),
     default_focal: parsed<{ x: number; y: number } | null>(row.default_focal, null),
+    crop: parsed<MediaCrop | null>(row.crop ?? null, null),
     loading: row.loading === "eager" ? "eager" : "lazy",
     fetch_priority: row.fetch_priority === "high" || row.fetch_priority === "low" ? row.fetch_priority : "auto",
     folder_id: row.folder_id,

@@ -85,6 +85,7 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
     height: input.height,
     alt_texts: input.alt_texts !== undefined ? JSON.stringify(input.alt_texts) : (source?.alt_texts ?? "{}"),
     default_focal: null,
+    crop: null,
     loading: "lazy",
     fetch_priority: "auto",
     folder_id: input.folder_id !== undefined ? input.folder_id : await inheritedFolder(ctx, source?.folder_id ?? null),

@@ -7,7 +7,7 @@
  * local server reads that folder (PRIVATE_FILES_DIRECTORY), wrangler dev the local PRIVATE_FILES bucket.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -104,8 +104,9 @@ export async function seedFiles(manage, port, token) {
  * The contract tests, inside a runtime's describe. `fetchRaw(path, token)`: the answer with its bytes;
  * `project()`: the emitted project's folder; `startLocal(env)` (local server runs only) starts a local
  * server on `localPort` with extra environment: `{ child }` once listening, or `{ exited, stderr }`.
+ * `workerConfig()` (wrangler dev runs only): the wrangler.jsonc the running `wrangler dev` watches.
  */
-export function fileTests({ call, fetchRaw, token, readers, project, startLocal, localPort }) {
+export function fileTests({ call, fetchRaw, token, readers, project, startLocal, localPort, workerConfig }) {
   const route = (field, id, query = "") => `/api/dossier/files/${field}/${encodeURIComponent(id)}${query}`;
 
   it("private files: markers in the rows, the bytes and their meta in private-files/", async () => {
@@ -205,6 +206,44 @@ export function fileTests({ call, fetchRaw, token, readers, project, startLocal,
     assert.equal((await fetchRaw(route("scan", seeded.withFiles), token)).status, 404);
     assert.equal((await call("PUT", "/api/dossier", { token, body: { where: { id: seeded.withFiles }, data: { scan_url: row.scan_url } } })).status, 200);
     assert.equal((await fetchRaw(route("scan", seeded.withFiles), token)).status, 200);
+  });
+
+  // No second wrangler dev: the running one reloads when its wrangler.jsonc changes, so the worker is
+  // run without the PRIVATE_FILES binding for a moment (then given it back), as an owner would.
+  if (workerConfig !== undefined) it("private files: 503 private_files_unavailable on the worker without the PRIVATE_FILES binding, never a public fallback", async () => {
+    const file = workerConfig();
+    const original = readFileSync(file, "utf8");
+    const withoutBucket = original.replace(/,\s*"r2_buckets":\s*\[[^\]]*\]/, "");
+    assert.notEqual(withoutBucket, original, "wrangler.jsonc binds PRIVATE_FILES");
+    // Polls the file route until wrangler dev has reloaded into the wanted answer (a reload takes seconds).
+    const until = async (status) => {
+      const deadline = Date.now() + 120_000;
+      let last;
+      while (Date.now() < deadline) {
+        try {
+          last = await fetchRaw(route("scan", seeded.withFiles), token);
+          if (last.status === status) return last;
+        } catch {
+          // the runtime is restarting
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.fail(`the file route did not answer ${status} within 120 s (last: ${last?.status})`);
+    };
+    writeFileSync(file, withoutBucket);
+    try {
+      const refused = await until(503);
+      assert.equal(JSON.parse(refused.bytes.toString("utf8")).error.code, "private_files_unavailable");
+      assert.equal((await fetchRaw(route("attachments", seeded.withFiles, `?media=${seeded.media.manual}`), token)).status, 503);
+      // Access is still checked first; the rows (markers included) are served as before.
+      assert.equal((await fetchRaw(route("scan", seeded.withFiles), "not-a-token")).status, 401);
+      const row = await call("GET", `/api/dossier/unique?where=${encodeURIComponent(JSON.stringify({ id: seeded.withFiles }))}`, { token });
+      assert.match(row.body.scan_url, /^private-file:/);
+    } finally {
+      writeFileSync(file, original);
+      const back = await until(200);
+      assert.deepEqual(back.bytes, SAMPLES.scan.bytes);
+    }
   });
 
   // A second wrangler dev without the bucket would cost half a minute more: the local server tells this one.

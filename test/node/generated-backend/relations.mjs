@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { request } from "../../../scripts/lib/dev-server.mjs";
@@ -48,6 +48,28 @@ export async function seedRelationModels(cmsPort, token) {
 export function configureRelationOperations(operations) {
   operations.relcrate.create = { enabled: false, access: "service" };
   operations.relcrate.update = { enabled: false, access: "service" };
+}
+
+/**
+ * An owner's operation override, written into the unpacked project before it is built (both
+ * runtimes compile it): `Article.create` runs the built-in create and marks its answer. Article has
+ * a list relation (`categories`), so its with-relations answers 501 atomic_create_unavailable.
+ */
+export function prepareOverrides(project) {
+  writeFileSync(
+    path.join(project, "src", "overrides.ts"),
+    `import type { OperationOverrides } from "./runtime/overrides.js";
+
+export const overrides: OperationOverrides = {
+  "Article.create": async ({ request, caller, next }) => {
+    const answer = await next(request);
+    const headers = new Headers(answer.headers);
+    headers.set("x-created-by", "override:" + caller.kind);
+    return new Response(answer.body, { status: answer.status, headers });
+  },
+};
+`,
+  );
 }
 
 /**
@@ -290,5 +312,25 @@ export function relationRoutes(ctx) {
     assert.equal(openapi.paths["/api/relcrate/relations/books"].put, undefined);
     assert.ok(openapi.paths["/api/relcrate/relations/books"].get);
     assert.ok(openapi.paths["/api/relshelf_books/unique"].get);
+  });
+
+  it("an overridden create (src/overrides.ts) runs in the operation's place; with-relations then answers 501 atomic_create_unavailable", async () => {
+    const slug = `override-${ctx.runtime === "wrangler dev" ? "worker" : "local"}`;
+    const created = await call("POST", "/api/article", { token: SERVICE, body: { data: { slug, title: "Through the override" } } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.headers.get("x-created-by"), "override:service");
+    assert.equal(created.body.title, "Through the override");
+    // The guard comes first (401, 403), then the refusal; nothing is written.
+    const atomic = { data: { slug: `${slug}-atomic`, title: "Atomic" }, relations: { categories: [] } };
+    refused(await call("POST", "/api/article/with-relations", { body: atomic }), 401, "unauthorized");
+    refused(await call("POST", "/api/article/with-relations", { token: WILDCARD, body: atomic }), 403, "forbidden");
+    const unavailable = refused(await call("POST", "/api/article/with-relations", { token: SERVICE, body: atomic }), 501, "atomic_create_unavailable");
+    assert.match(unavailable.message, /Article\.create is overridden/);
+    assert.equal((await call("GET", "/api/article/unique" + q({ where: { slug: `${slug}-atomic` } }), { token: SERVICE })).body, null);
+    // Without an override the route is atomic as before; openapi.json no longer offers article's.
+    const openapi = (await call("GET", "/api/openapi.json", { token: WILDCARD })).body;
+    assert.equal(openapi.paths["/api/article/with-relations"], undefined);
+    assert.equal(openapi.paths["/api/article"].post.operationId, "Article.create");
+    assert.equal(openapi.paths["/api/relshelf/with-relations"].post["x-atomic-create"], true);
   });
 }

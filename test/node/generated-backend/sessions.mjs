@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
@@ -16,6 +16,15 @@ import { createHash } from "node:crypto";
 export const SESSION_ENV = { AUTH_SECRET: "contract-suite-auth-secret-0123456789abcdef", AUTH_RATE_LIMIT: "off" };
 
 const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+
+/** The stored files under a private-files/ folder: key and path (meta files left out). */
+function listFiles(folder, prefix = "") {
+  return readdirSync(path.join(folder, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const key = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) return listFiles(folder, key);
+    return entry.name.endsWith(".meta.json") ? [] : [{ key, path: path.join(folder, key) }];
+  });
+}
 
 /**
  * Roles and access modes as an owner would write them: `note` reads and creates take sessions; the
@@ -145,12 +154,24 @@ export function sessionContract({ it, port, service, project, startBackend, back
  * a copy of the project whose `npx` is a stand-in that only records what it was asked to run.
  */
 export function deployContract({ it, project }) {
-  const deployIn = (setup) => {
+  /**
+   * The deploy script in a copy of the project, with a stand-in `npx` that records its calls. With
+   * `localR2` (a folder), `wrangler r2 …` calls are not only recorded but run by the project's real
+   * wrangler against its local R2 persisted there: `--remote` becomes `--local --persist-to <folder>`.
+   */
+  const deployIn = (setup, { parts = [], localR2 } = {}) => {
     const copy = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-"));
-    for (const part of ["scripts", "src", "data", "access", "schema.json", "wrangler.jsonc", "package.json"]) cpSync(path.join(project(), part), path.join(copy, part), { recursive: true });
+    for (const part of ["scripts", "src", "data", "access", "schema.json", "wrangler.jsonc", "package.json", ...parts]) cpSync(path.join(project(), part), path.join(copy, part), { recursive: true });
     const bin = path.join(copy, "fake-bin");
     mkdirSync(bin);
-    writeFileSync(path.join(bin, "npx"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${path.join(copy, "npx-calls.log")}"\n`);
+    const forward = localR2 === undefined ? "" : [
+      `if [ "$1" = wrangler ] && [ "$2" = r2 ]; then`,
+      `  shift`,
+      `  for a do shift; if [ "$a" = --remote ]; then set -- "$@" --local --persist-to "${localR2}"; else set -- "$@" "$a"; fi; done`,
+      `  HOME="${process.env.HOME}" WRANGLER_SEND_METRICS=false exec "${path.join(project(), "node_modules", ".bin", "wrangler")}" "$@"`,
+      `fi`,
+    ].join("\n");
+    writeFileSync(path.join(bin, "npx"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${path.join(copy, "npx-calls.log")}"\n${forward}\n`);
     chmodSync(path.join(bin, "npx"), 0o755);
     const schema = JSON.parse(readFileSync(path.join(copy, "schema.json"), "utf8"));
     setup(copy, schema);
@@ -179,6 +200,41 @@ export function deployContract({ it, project }) {
     const union = JSON.parse(deploy.slice(deploy.indexOf("ACCESS_CONFIG:") + "ACCESS_CONFIG:".length));
     assert.deepEqual(union.tokens.map((t) => t.id), ["cms-issued", "owners"]);
     assert.equal(union.tokens[1].digest, sha256("owner secret"));
+  });
+
+  it("deploy: puts every private file into the PRIVATE_FILES bucket before the worker (against wrangler's local R2)", async () => {
+    const state = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-r2-"));
+    const run = deployIn(() => {}, { parts: ["private-files"], localR2: state });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    const files = listFiles(path.join(project(), "private-files"));
+    assert.ok(files.length >= 4, "the contract site has private files");
+    const puts = run.calls.filter((call) => call.startsWith("wrangler r2 object put "));
+    assert.equal(puts.length, files.length);
+    assert.deepEqual(run.calls, ["wrangler d1 migrations apply DB --remote", ...puts, run.calls.at(-1)]);
+    assert.match(run.calls.at(-1), /^wrangler deploy --var ACCESS_CONFIG:/);
+    for (const put of puts) assert.match(put, / --remote$/);
+    // What the bucket holds, read back through wrangler's local runtime, as the worker's binding reads it.
+    const bucket = /"binding":\s*"PRIVATE_FILES",\s*"bucket_name":\s*"([^"]+)"/.exec(readFileSync(path.join(project(), "wrangler.jsonc"), "utf8"))[1];
+    const read = spawnSync(process.execPath, ["--input-type=module", "-e", `
+      const { getPlatformProxy } = await import("wrangler");
+      const proxy = await getPlatformProxy({ configPath: "wrangler.jsonc", persist: { path: ${JSON.stringify(path.join(state, "v3"))} }, remoteBindings: false });
+      const out = {};
+      for (const key of ${JSON.stringify(files.map((f) => f.key))}) {
+        const object = await proxy.env.PRIVATE_FILES.get(key);
+        out[key] = object && { bytes: Buffer.from(await object.arrayBuffer()).toString("base64"), type: object.httpMetadata?.contentType, disposition: object.httpMetadata?.contentDisposition ?? null };
+      }
+      await proxy.dispose();
+      process.stdout.write(JSON.stringify(out));
+    `], { cwd: project(), encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME, WRANGLER_SEND_METRICS: "false" }, timeout: 120_000 });
+    assert.equal(read.status, 0, read.stderr);
+    const stored = JSON.parse(read.stdout);
+    for (const file of files) {
+      const meta = JSON.parse(readFileSync(`${file.path}.meta.json`, "utf8"));
+      assert.ok(stored[file.key], `${file.key} is in ${bucket}`);
+      assert.equal(stored[file.key].bytes, readFileSync(file.path).toString("base64"), file.key);
+      assert.equal(stored[file.key].type, meta.content_type, file.key);
+      assert.equal(stored[file.key].disposition, meta.file_name ? `attachment; filename="${meta.file_name}"` : null, file.key);
+    }
   });
 
   for (const [code, setup] of [

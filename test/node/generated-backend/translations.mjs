@@ -2,7 +2,9 @@
  * Translation tables of the generated backend (spec 3 "Rules of locale rows", issue #25 item 3),
  * run by test/node/generated-backend.test.mjs on both runtimes: the demo's i18n models (`article`
  * with en + fr published, `category`), their `<model>translation` routes, every locale rule, and
- * the inheritance of `<Model>.update` / `<Model>.delete` (the harness disables `Article.delete`).
+ * the inheritance of `<Model>.update` / `<Model>.delete` (the harness disables `Article.delete`);
+ * and a per-language list (`tour.stops`, `localized_membership`) through the relation routes
+ * (`locale` on GET/PUT, language → ids in with-relations).
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
@@ -49,6 +51,48 @@ export function translationTests({ call, token, dataRows }) {
     const french = await call("GET", "/api/tourtranslation" + q({ where: { tour_id: tour.group } }), { token });
     assert.deepEqual(french.body.map((row) => [row.lang, row.title]), [["fr", "Visite"]]);
     assert.equal("stops" in french.body[0], false, "a list is no column: it lives in the join table");
+  });
+
+  it("per-language lists: GET and PUT relations name the language; each language's list is written and checked on its own", async () => {
+    const [a, b] = tour.targets;
+    const stops = (...ids) => ids.map((id) => ({ model: "dossier", id }));
+    const get = (locale, id = tour.group) => call("GET", `/api/tour/relations/stops?id=${encodeURIComponent(id)}${locale ? `&locale=${locale}` : ""}`, { token });
+    const put = (body) => call("PUT", "/api/tour/relations/stops", { token, body: { where: { id: tour.group }, ...body } });
+    const refusedWith = (answer, status, code) => {
+      assert.equal(answer.status, status, JSON.stringify(answer.body));
+      assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
+      return answer.body.error;
+    };
+    assert.deepEqual((await get("en")).body, stops(a, b));
+    assert.deepEqual((await get("fr")).body, stops(b));
+    assert.equal(refusedWith(await get(undefined), 400, "invalid_request").path, "locale");
+    refusedWith(await get("de"), 422, "unknown_locale");
+    // A write names one language and changes that language's list only.
+    assert.deepEqual((await put({ locale: "fr", connect: [a] })).body, stops(b, a));
+    assert.deepEqual((await get("en")).body, stops(a, b));
+    assert.deepEqual((await put({ locale: "en", disconnect: [b] })).body, stops(a));
+    assert.deepEqual((await get("fr")).body, stops(b, a), "the same target in two languages is no duplicate");
+    // Every rule is checked on the named language's resulting list; a refusal writes nothing.
+    assert.deepEqual(refusedWith(await put({ locale: "fr", set: [a, a] }), 422, "relation_duplicate_target").targets, [a]);
+    assert.deepEqual(refusedWith(await put({ locale: "fr", set: [a, "no-such-dossier"] }), 422, "relation_target_missing").targets, ["no-such-dossier"]);
+    assert.equal(refusedWith(await put({ set: [a] }), 400, "invalid_request").path, "locale");
+    refusedWith(await put({ locale: "de", set: [a] }), 422, "unknown_locale");
+    assert.deepEqual((await get("fr")).body, stops(b, a));
+    // Join rows carry the locale, each language in its own order.
+    const rows = await call("GET", "/api/tour_stops" + q({ where: { owner_id: tour.group } }), { token });
+    assert.equal(rows.status, 200, JSON.stringify(rows.body));
+    assert.deepEqual(rows.body.map((row) => [row.lang, row.target_id, row.position]), [["en", a, 0], ["fr", b, 0], ["fr", a, 1]]);
+    // with-relations: a per-language list is language → ids; only the named languages are written.
+    const created = await call("POST", "/api/tour/with-relations", { token, body: { data: { title: "Second tour" }, relations: { stops: { en: [b], fr: [a, b] } } } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.stops, { en: [b], fr: [a, b] });
+    assert.deepEqual((await get("fr", created.body.id)).body, stops(a, b));
+    assert.deepEqual((await get("en", created.body.id)).body, stops(b));
+    assert.deepEqual((await call("GET", "/api/tourtranslation" + q({ where: { tour_id: created.body.id } }), { token })).body, [], "with-relations writes no locale rows");
+    refusedWith(await call("POST", "/api/tour/with-relations", { token, body: { data: { title: "x" }, relations: { stops: { de: [a] } } } }), 422, "unknown_locale");
+    refusedWith(await call("POST", "/api/tour/with-relations", { token, body: { data: { title: "x" }, relations: { stops: [a] } } }), 400, "invalid_request");
+    refusedWith(await call("POST", "/api/tour/with-relations", { token, body: { data: { title: "x" }, relations: { stops: { fr: [b, b] } } } }), 422, "relation_duplicate_target");
+    assert.deepEqual((await call("GET", "/api/tour" + q({ where: { title: "x" } }), { token })).body, [], "refused creates wrote nothing");
   });
 
   it("translations: the generated locale rows are served, one per published non-base language", async () => {

@@ -59,6 +59,7 @@ export const HANDLERS: Readonly<Record<string, ManageHandler>> = {
   createModel: models.createModel,
   updateModel: models.updateModel,
   replaceModelDefinition: models.replaceModelDefinition,
+  planModelDefinition: models.planModelDefinition,
   setModelFolder: models.setModelFolder,
   removeModel: models.removeModel,
   listRoles: roles.listRoles,

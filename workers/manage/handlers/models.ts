@@ -4,6 +4,7 @@ import { AppError } from "../../../shared/errors";
 import { authoriseModelWrite } from "../../../shared/services/models/apply-model";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
 import type { CreateModelBody, ModelFolderBody, RemoveModelBody, ReplaceDefinitionBody, UpdateModelBody } from "../../../schema/manage-models";
+import { planModelDefinition as plan } from "../../../shared/services/models/plan-definition";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";
@@ -64,3 +65,9 @@ export const replaceModelDefinition = async (call: ManageCall) =>
   runCommand(call, "replaceModelDefinition", { model_id: await writable(call), ...(call.body as v.InferOutput<typeof ReplaceDefinitionBody>) });
 export const setModelFolder = async (call: ManageCall) => runCommand(call, "setModelFolder", { model_id: await writable(call), ...(call.body as v.InferOutput<typeof ModelFolderBody>) });
 export const removeModel = async (call: ManageCall) => runCommand(call, "removeModel", { model_id: await writable(call, "remove"), ...(call.body as v.InferOutput<typeof RemoveModelBody>) });
+
+/** POST /models/{id}/definition/plan: the replace's checks in the worker, nothing written. */
+export async function planModelDefinition(call: ManageCall): Promise<Response> {
+  const model_id = await writable(call);
+  return json(await plan(call.ctx, { model_id, ...(call.body as v.InferOutput<typeof ReplaceDefinitionBody>) }));
+}

@@ -1,0 +1,31 @@
+import type { Env } from "../env";
+
+/**
+ * How long a row handed to the queue may go unconsumed before the site's object sends it again
+ * (docs/events.md, "After a crash"), and how long a consumer's claim on one delivery attempt lasts.
+ *
+ * 45 s in production: above the claim (30 s), so a resend after a stop mid-attempt finds the claim
+ * lapsed and attempts at once; well above what a live queue takes to hand a message over; short
+ * enough that an event lost with a killed local runtime arrives within a minute of the restart.
+ *
+ * `EVENT_RESEND_AFTER_MS` shortens both for local runs and tests (the crash test waits for a
+ * resend: 45 s of an otherwise idle test suite). The claim stays two thirds of the resend time,
+ * the production proportion, so the order the design relies on (claim lapses before a resend) holds
+ * at any setting; the shortest allowed (9 s) keeps the claim (6 s) longer than a delivery's 5 s
+ * timeout, so an attempt still running is never claimed twice. Values under 9 s, non-integers and
+ * values above the default are ignored.
+ */
+export const RESEND_AFTER_MS = 45_000;
+const CLAIM_SHARE = 2 / 3;
+const SHORTEST_RESEND_MS = 9_000;
+
+export interface EventTiming {
+  resendAfterMs: number;
+  claimMs: number;
+}
+
+export function eventTiming(env: Pick<Env, "EVENT_RESEND_AFTER_MS">): EventTiming {
+  const asked = Number(env.EVENT_RESEND_AFTER_MS ?? RESEND_AFTER_MS);
+  const resendAfterMs = Number.isSafeInteger(asked) && asked >= SHORTEST_RESEND_MS && asked <= RESEND_AFTER_MS ? asked : RESEND_AFTER_MS;
+  return { resendAfterMs, claimMs: Math.round(resendAfterMs * CLAIM_SHARE) };
+}

@@ -1,0 +1,222 @@
+/**
+ * Admin UI II, editor items 13–15 in a real Chromium (issue #30; docs/admin-ui-people.md,
+ * docs/admin-ui-media.md, docs/admin-ui-lifecycle.md): the People list picks up an accepted
+ * invitation on focus; a member's role is changed in the person's one editor; an administrator
+ * creates a one-time password reset link, the member uses it (their old session ends) and lands
+ * signed in; on Your account the member ends another of their sessions; two files are ticked and
+ * moved at once; a crop is saved on an image; "View on site" shows the published language's
+ * address from the model's site_path. Results are checked through the API; axe and 360 px on the
+ * new screens. One server, one browser. Run: node --test test/e2e/admin-ui-account.test.mjs
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { deflateSync } from "node:zlib";
+import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
+
+const PORT = 8841;
+const NEW_PASSWORD = "a fresh and long passphrase";
+let admin;
+
+function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    let c = (crc ^ byte) & 0xff;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    crc = (crc >>> 8) ^ c;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small valid RGB PNG (no binaries in the repository); `tint` makes its bytes unique. */
+function png(width, height, tint) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      raw[row + 1 + x * 3] = Math.round((x / width) * 200) + 20;
+      raw[row + 2 + x * 3] = Math.round((y / height) * 160) + 40;
+      raw[row + 3 + x * 3] = tint;
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** An admin JSON call from inside a signed-in page: the person's cookie, CSRF token and the site. */
+function sessionCall(page, site, method, path, body) {
+  return page.evaluate(
+    async ({ site, method, path, body }) => {
+      const who = await fetch("/api/session").then((r) => (r.ok ? r.json() : null));
+      const headers = { accept: "application/json", "x-site-id": site };
+      if (method !== "GET") Object.assign(headers, { "x-csrf-token": who?.csrf_token ?? "", "idempotency-key": `e2e-${crypto.randomUUID()}`, "content-type": "application/json" });
+      const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    { site, method, path, body },
+  );
+}
+
+const rowOf = (page, text) => page.getByRole("row").filter({ hasText: text });
+
+before(async () => {
+  admin = await startAdmin({ port: PORT });
+});
+after(async () => {
+  await admin?.close();
+});
+
+describe("admin UI II: people and sign-in, media details, publishing details", () => {
+  it("role in one editor, reset link used to sign in, a session ended, two files moved, a crop saved, View on site", async () => {
+    const started = Date.now();
+    const demo = admin.info.sites.find((s) => s.slug === "demo");
+    const { context: adminContext, page } = await newPerson(admin);
+    await adminContext.grantPermissions(["clipboard-read", "clipboard-write"], { origin: admin.origin });
+    await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
+
+    // An invitee accepts while People is open: the list shows them when the window regains focus.
+    await page.goto(`${admin.origin}/sites/${demo.id}/people`);
+    await page.getByRole("heading", { name: /^Members/ }).waitFor();
+    const roles = (await admin.manage("GET", "/roles")).body.data;
+    const editorRole = roles.find((r) => r.slug === "editor");
+    const email = `rita-${Date.now()}@example.test`;
+    const invited = await sessionCall(page, demo.id, "POST", "/api/invitations", { email, role_id: editorRole.id });
+    assert.equal(invited.status, 201);
+    const { context: first } = await newPerson(admin);
+    const accepted = await first.request.post(`${admin.origin}/api/invitations/accept`, { data: { token: invited.body.link.split("#")[1], name: "Rita Reset", password: "the first long password" } });
+    assert.equal(accepted.status(), 200);
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    const row = rowOf(page, email);
+    await row.getByRole("cell", { name: /^Rita Reset/ }).waitFor();
+
+    // One editor per person: the role as radio buttons and one Save.
+    await row.getByRole("button", { name: "Edit Rita Reset" }).click();
+    let editor = page.getByRole("dialog", { name: "Rita Reset" });
+    await editor.getByText(email).waitFor();
+    await editor.getByRole("radio", { name: "Author" }).check();
+    await editor.getByRole("button", { name: "Save role" }).click();
+    await page.getByRole("status").filter({ hasText: "Rita Reset is now Author." }).waitFor();
+    const people = await sessionCall(page, demo.id, "GET", "/api/people");
+    const rita = people.body.data.find((m) => m.email === email);
+    assert.equal(rita.role.slug, "author");
+
+    // A one-time password reset link, shown once with Copy.
+    await row.getByRole("button", { name: "Edit Rita Reset" }).click();
+    editor = page.getByRole("dialog", { name: "Rita Reset" });
+    await editor.getByRole("button", { name: "Create a password reset link" }).click();
+    const field = editor.getByLabel("Password reset link");
+    await field.waitFor();
+    const link = await field.inputValue();
+    assert.match(link, new RegExp(`^${admin.origin}/reset-password#dwpw_[A-Za-z0-9_-]{43}$`));
+    await editor.getByRole("button", { name: "Copy link" }).click();
+    await editor.getByRole("status").filter({ hasText: "The link is copied." }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    await checkScreen(page, "people-person-editor");
+    await editor.getByRole("button", { name: "Close" }).click();
+
+    // The member opens the link: the token leaves the address bar; a new password signs them in.
+    const { context: second, page: reset } = await newPerson(admin);
+    await reset.goto(link);
+    await reset.getByText("A new password for").waitFor();
+    assert.equal(new URL(reset.url()).hash, "", "the token is removed from the address bar");
+    await checkScreen(reset, "reset-password");
+    await reset.getByLabel("New password").fill(NEW_PASSWORD);
+    await reset.getByLabel("Confirm the password").fill(NEW_PASSWORD);
+    await reset.getByRole("button", { name: "Set password and sign in" }).click();
+    await reset.getByRole("button", { name: "Sign out" }).waitFor();
+    // Every earlier session of the member ended; the old password no longer signs in.
+    assert.equal((await first.request.get(`${admin.origin}/api/session`)).status(), 401);
+    const oldPassword = await first.request.post(`${admin.origin}/api/session`, { data: { email, password: "the first long password" } });
+    assert.equal(oldPassword.status(), 401);
+    // The same link is dead now.
+    const { context: third, page: dead } = await newPerson(admin);
+    await dead.goto(link);
+    await dead.getByText("This password reset link is not valid any more").waitFor();
+    await third.close();
+
+    // Sessions: signed in in another browser too, the member ends that session from Your account.
+    const { context: fourth, page: other } = await newPerson(admin);
+    await signInAs(other, admin.origin, email, NEW_PASSWORD);
+    await reset.goto(`${admin.origin}/sites/${demo.id}/content`);
+    await reset.getByRole("link", { name: /^Your account/ }).click();
+    await reset.getByRole("heading", { name: "Your account", level: 1 }).waitFor();
+    const sessions = reset.getByRole("table");
+    await sessions.getByText("This session").waitFor();
+    assert.equal(await sessions.getByRole("row").count(), 3, "a header row and two sessions");
+    await checkScreen(reset, "account-sessions");
+    await reset.getByRole("button", { name: /^End session/ }).click();
+    await reset.getByRole("status").filter({ hasText: "is ended." }).waitFor();
+    assert.equal((await fourth.request.get(`${admin.origin}/api/session`)).status(), 401, "the ended session is refused");
+    assert.equal((await second.request.get(`${admin.origin}/api/session`)).status(), 200, "this session lives on");
+    await fourth.close();
+    await second.close();
+    await first.close();
+
+    // Media: two files ticked in the grid and moved at once.
+    const folder = await admin.manage("POST", "/media/folders", { name: `A folder whose long name must wrap in the narrow list ${Date.now()}` });
+    assert.equal(folder.status, 201);
+    const folderId = folder.body.folder?.id ?? folder.body.id;
+    await page.goto(`${admin.origin}/sites/${demo.id}/media`);
+    await page.getByRole("heading", { name: "Media", level: 1 }).waitFor();
+    const stamp = Date.now();
+    await page.getByLabel("choose files to upload").setInputFiles([
+      { name: `left-${stamp}.png`, mimeType: "image/png", buffer: png(40, 30, stamp % 200) },
+      { name: `right-${stamp}.png`, mimeType: "image/png", buffer: png(40, 30, (stamp + 7) % 200) },
+    ]);
+    const grid = page.getByRole("list", { name: "Files" });
+    await grid.getByRole("button", { name: new RegExp(`right-${stamp}`) }).waitFor();
+    await grid.getByRole("checkbox", { name: `Select left-${stamp}.png` }).check();
+    await grid.getByRole("checkbox", { name: `Select right-${stamp}.png` }).check();
+    const selection = page.getByRole("region", { name: "Selected files" });
+    await selection.getByText("2 files selected").waitFor();
+    await selection.getByLabel("Move selected files to").selectOption(folderId);
+    await selection.getByRole("button", { name: "Move 2 files" }).click();
+    await page.getByRole("status").filter({ hasText: "2 files moved to" }).waitFor();
+    const inFolder = await admin.manage("GET", `/media?folder_id=${folderId}`);
+    assert.deepEqual(inFolder.body.data.map((m) => m.file_name).sort(), [`left-${stamp}.png`, `right-${stamp}.png`]);
+
+    // A crop saved with the details.
+    await grid.getByRole("button", { name: new RegExp(`left-${stamp}`) }).click();
+    const details = page.getByRole("region", { name: `left-${stamp}.png` });
+    await details.getByRole("slider", { name: "Focal point" }).waitFor();
+    await details.getByLabel("Crop left edge (%)").fill("10");
+    await details.getByLabel("Crop top edge (%)").fill("20");
+    await details.getByLabel("Crop width (%)").fill("50");
+    await details.getByLabel("Crop height (%)").fill("60");
+    await checkScreen(page, "media-crop-selection");
+    await details.getByRole("button", { name: "Save changes" }).click();
+    await details.getByText("No unsaved changes.").waitFor();
+    const left = inFolder.body.data.find((m) => m.file_name === `left-${stamp}.png`);
+    const cropped = await admin.manage("GET", `/media/${left.id}`);
+    assert.deepEqual(cropped.body.media.crop, { x: 0.1, y: 0.2, width: 0.5, height: 0.6 });
+
+    // View on site: the published language's address from the model's site_path.
+    const models = (await admin.manage("GET", "/models")).body.data;
+    const article = models.find((m) => m.slug === "article");
+    const full = await admin.manage("GET", `/models/${article.id}`);
+    const patched = await admin.manage("PUT", `/models/${article.id}`, { expected_revision: full.body.revision, model: { settings: { site_path: "/{lang}/blog/{slug}" } } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const published = (await admin.manage("GET", `/entries?model_id=${article.id}&state=published`)).body.data.find((e) => e.slug);
+    await page.goto(`${admin.origin}/sites/${demo.id}/entries/${published.instance_id}?lang=${published.lang}`);
+    const view = page.getByRole("link", { name: /^View on site/ });
+    await view.waitFor();
+    assert.equal(await view.getAttribute("href"), `http://demo.localhost:${PORT}/${published.lang}/blog/${published.slug}`);
+    assert.equal(await view.getAttribute("target"), "_blank");
+    await checkScreen(page, "entry-view-on-site");
+    await adminContext.close();
+    console.log(`admin-ui-account: ${Math.round((Date.now() - started) / 1000)} s in the browser`);
+  });
+});
