@@ -13,8 +13,12 @@ import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { request } from "../../scripts/lib/dev-server.mjs";
-import { checkScreen, newPerson, screenshot, signInAs, startAdmin } from "./admin-ui/harness.mjs";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { root } from "../../scripts/lib/load-ts.mjs";
+import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
+const ARTIFACTS = path.join(root, "test", "artifacts", "admin-ui");
 const PORT = 8831;
 const RECEIVER_PORT = 8832;
 const HOOK_URL = `http://127.0.0.1:${RECEIVER_PORT}/hook`;
@@ -55,8 +59,10 @@ describe("admin UI: site administration", () => {
     try {
       await administer(page, demo);
     } catch (error) {
-      // What the page showed when a step failed, beside the other screenshots.
-      await screenshot(page, "settings-failure").catch(() => {});
+      // What the page showed when a step failed, as a test artefact only (never into docs/).
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, "settings-failure.png") }).catch(() => {});
+      if (page.problems.length > 0) error.message += `\npage problems: ${page.problems.join("; ")}`;
       throw error;
     }
     await context.close();
@@ -116,9 +122,18 @@ async function administer(page, demo) {
     await sections(page).getByRole("link", { name: "Plugins" }).click();
     await page.getByRole("heading", { name: "Operations" }).waitFor();
     await page.getByRole("list", { name: "Installed plugins" }).getByText("Demo helper", { exact: true }).waitFor();
-    await page.getByRole("button", { name: "Run Word count (Demo helper)" }).click();
     const result = page.getByRole("group", { name: "Result of Word count" });
-    await result.getByRole("columnheader", { name: "words" }).waitFor();
+    // The plugin has 5 s to answer (spec); on a loaded machine a run can miss it: the screen says so
+    // in words, and the person runs it again (at most three tries).
+    for (let tries = 1; ; tries++) {
+      const timedOut = page.getByRole("alert").filter({ hasText: "did not answer within 5 seconds" });
+      await page.getByRole("button", { name: "Run Word count (Demo helper)" }).click();
+      // A new run takes the last refusal off the screen first.
+      if (tries > 1) await timedOut.waitFor({ state: "detached" });
+      await Promise.race([result.getByRole("columnheader", { name: "words" }).waitFor(), timedOut.waitFor()]);
+      if (await result.isVisible()) break;
+      assert.ok(tries < 3, "the plugin timed out three times");
+    }
     await result.getByRole("cell", { name: "article", exact: true }).waitFor();
     await status(page, "Word count (Demo helper) ran.");
     await checkScreen(page, "settings-plugins");

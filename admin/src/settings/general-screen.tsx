@@ -5,7 +5,6 @@ import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
 import { Button, Field, Loading, Notice, PageHeader } from "../ui/controls";
 import { OrderedList } from "../ui/ordered-list";
-import { CorsSection } from "./cors-section";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
 import { SETTINGS_WORDS } from "./words";
@@ -273,7 +272,6 @@ export default function GeneralSettings({ site }: ScreenProps) {
           </Button>
         </div>
       </form>
-      <CorsSection onDone={done} onFailed={failed} />
     </>
   );
 }

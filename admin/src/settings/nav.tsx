@@ -11,6 +11,10 @@ export function SettingsNav({ site }: { site: string }) {
     { href: paths.settingsWebhooks(site), label: "Webhooks" },
     { href: paths.settingsAudit(site), label: "Audit log" },
     { href: paths.sourcePublishing(site), label: "Source and publishing" },
+    // Settings screens of other parts (admin/src/roles/, admin/src/site/), reachable from here too.
+    { href: paths.roles(site), label: "Roles" },
+    { href: paths.siteCors(site), label: "Browser access (CORS)" },
+    { href: paths.siteRedirects(site), label: "Redirects" },
   ];
   return (
     <nav aria-label="Settings sections" class="settings-nav">

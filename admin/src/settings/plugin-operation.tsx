@@ -12,7 +12,7 @@ type Property = { type?: string; minimum?: number; maximum?: number; description
  * the service checks the input again before calling the plugin) and the answer's result blocks.
  * An entry operation asks for the entry's id; a destructive one says so on its button.
  */
-export function OperationCard({ op, onDone, onFailed }: { op: Operation; onDone: (title: string) => void; onFailed: (e: unknown) => void }) {
+export function OperationCard({ op, onStart, onDone, onFailed }: { op: Operation; onStart: () => void; onDone: (title: string) => void; onFailed: (e: unknown) => void }) {
   const properties = ((op.input_schema as { properties?: Record<string, Property> }).properties ?? {}) as Record<string, Property>;
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [entry, setEntry] = useState("");
@@ -31,6 +31,8 @@ export function OperationCard({ op, onDone, onFailed }: { op: Operation; onDone:
     event.preventDefault();
     if (busy) return;
     setBusy(true);
+    // A run again after a refusal: the old refusal leaves the live region at once.
+    onStart();
     try {
       const body = { ...(op.scope === "entry" ? { instance_id: entry.trim() } : {}), ...(op.input === "none" ? {} : { input: input() }) };
       const answer = await manage("invokePluginOperation", { params: { id: op.plugin_id, operation: op.id }, body, key: newActionKey() });

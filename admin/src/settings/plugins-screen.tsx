@@ -48,7 +48,7 @@ export default function PluginSettings({ site }: ScreenProps) {
       ]),
     [],
   );
-  const { outcome, done, failed } = useOutcome();
+  const { outcome, done, failed, clear } = useOutcome();
   const [secrets, setSecrets] = useState<{ name: string; token: string; event_secret: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [uninstalling, setUninstalling] = useState<Installation | null>(null);
@@ -144,7 +144,7 @@ export default function PluginSettings({ site }: ScreenProps) {
             <p class="muted">What enabled plugins can do on this site or on one entry, as you and within their grant.</p>
             {operations.length === 0 ? <p class="muted">No operation is offered to you.</p> : null}
             {operations.map((op: Operation) => (
-              <OperationCard op={op} onDone={done} onFailed={failed} />
+              <OperationCard op={op} onStart={clear} onDone={done} onFailed={failed} />
             ))}
           </section>
 
