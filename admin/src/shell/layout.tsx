@@ -23,6 +23,11 @@ export function Layout({ children }: { children: ComponentChildren }) {
         { href: paths.settings(site.id), label: "Settings" },
       ]
     : [];
+  // The section whose address is the longest prefix of this one ("Models" at /settings/models, not
+  // "Settings" too); an entry's editor belongs to Content.
+  const current =
+    sections.filter((s) => here.startsWith(s.href)).sort((a, b) => b.href.length - a.href.length)[0] ??
+    (here.includes("/entries/") ? sections.find((s) => s.label === "Content") : undefined);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -66,7 +71,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             <ul>
               {sections.map((s) => (
                 <li>
-                  <Link href={s.href} aria-current={here.startsWith(s.href) || (s.label === "Content" && here.includes("/entries/")) ? "page" : undefined}>
+                  <Link href={s.href} aria-current={s === current ? "page" : undefined}>
                     {s.label}
                   </Link>
                 </li>
