@@ -142,7 +142,7 @@ describe("admin UI: an editor's day", () => {
     // Rows are named "TITLE (LANGUAGE)": the language's name where the browser knows it, else its code.
     await page.getByRole("checkbox", { name: new RegExp(`^Select Bulk ${stamp} one \\((English|en)\\)$`) }).check();
     await page.getByRole("checkbox", { name: new RegExp(`^Select Bulk ${stamp} two \\((English|en)\\)$`) }).check();
-    await page.getByRole("button", { name: "Publish selected…" }).click();
+    await page.getByRole("button", { name: "Publish selected…", exact: true }).click();
     const ask = page.getByRole("dialog", { name: "Publish 2 items?" });
     await ask.getByRole("button", { name: "Publish 2" }).click();
     const results = page.getByRole("region", { name: "Bulk results" });
