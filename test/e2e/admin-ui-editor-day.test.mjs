@@ -111,7 +111,7 @@ describe("admin UI: an editor's day", () => {
     // The side panel: status, versions, assignee, where it is used.
     const side = page.getByRole("complementary", { name: "About this entry" });
     await side.getByText("Demo Editor").waitFor();
-    await side.getByRole("link", { name: "All versions and changes" }).waitFor();
+    await side.getByRole("link", { name: "Version history" }).waitFor();
   });
 
   it("inserts an image from the library and a link to another entry into rich text", async () => {
