@@ -10,7 +10,7 @@ import { clock, holderName, LeaseBanner } from "./lease-banner";
 import { dropRecovery, keepRecovery, readRecovery, type RecoveryDraft } from "./recovery-drafts";
 import { RecoveryPanel, recoveryTitle } from "./recovery-panel";
 import { ScheduleDialog } from "./schedule-dialog";
-import { useKeptWhileTyping } from "./unsaved-text";
+import { sameValues, useKeptWhileTyping } from "./unsaved-text";
 import { RefusalPanel, type Dependent } from "./refusal-panel";
 import { useAction } from "../ui/use-action";
 import type { LeaseState } from "./use-lease";
@@ -91,9 +91,11 @@ export function EntryActions(props: EntryActionsProps) {
 
   const keep = (reason: RecoveryDraft["reason"]) => {
     const draft: RecoveryDraft = { values: structuredClone(values), base_version_id: entry.current_version_id, saved_at: new Date().toISOString(), reason };
-    void keepRecovery(id, draft).then((kept) => {
-      if (!kept) setStatus("The recovery draft could not be stored; copy your text before leaving.");
-    });
+    typing.queue(() =>
+      keepRecovery(id, draft).then((kept) => {
+        if (!kept) setStatus("The recovery draft could not be stored; copy your text before leaving.");
+      }),
+    );
     setRestored(false);
     setRecovery(draft);
   };
@@ -166,10 +168,9 @@ export function EntryActions(props: EntryActionsProps) {
       (saved) => {
         props.onIssues(new Map());
         props.onEntry(saved);
-        if (recovery && restored) {
-          void dropRecovery(id);
-          setRecovery(null);
-        } else typing.saved();
+        // The kept text (typed, or a restored draft) is in the entry now: dropped after any keep under way.
+        if (recovery && restored) setRecovery(null);
+        typing.saved(Boolean(recovery && restored));
         setStatus(`Draft saved at ${clock(saved.updated_at)}${saved.replayed ? " (this save had already been made)" : ""}.`);
       },
     );
@@ -267,7 +268,7 @@ export function EntryActions(props: EntryActionsProps) {
   // Reload or closing the tab with text the server does not keep yet asks first (the browser's own
   // question). Text already kept (while typing, or by a take-over) is offered back on return, so
   // the page goes without a question: nothing is lost.
-  const unkept = dirty && !(recovery && !restored) && !typing.keeps(values);
+  const unkept = dirty && !(recovery && !restored) && !(recovery && restored && sameValues(values, recovery.values)) && !typing.keeps(values);
   useEffect(() => {
     if (!unkept) return;
     const onUnload = (event: BeforeUnloadEvent) => {

@@ -81,7 +81,7 @@ export function EntrySidePanel({ site, entry }: { site: string; entry: Entry }) 
             ))}
           </ul>
         ) : null}
-        <Link href={paths.versions(site, id, entry.lang)}>All versions and changes</Link>
+        <Link href={paths.versions(site, id, entry.lang)}>Version history</Link>
       </section>
       <section aria-labelledby={`side-used-${id}`}>
         <h2 id={`side-used-${id}`}>Used by</h2>

@@ -39,15 +39,25 @@ export function useKeptWhileTyping(options: { id: string; values: Record<string,
     keptAt,
     /** Whether the form's text is what the server keeps (no question needed before the page goes). */
     keeps: (now: Record<string, unknown>) => keptValues !== null && keptValues === JSON.stringify(now),
-    /** A save succeeded: the kept text is in the entry now. */
-    saved: () => {
+    /** Another write of the draft (a take-over's or a conflict's keep) in the same queue, so a keep while typing never lands after it. */
+    queue: (write: () => Promise<unknown>) => {
+      pending.current = pending.current.then(write, write);
+    },
+    /** A save succeeded: the kept text is in the entry now. `restored`: the draft it came from goes too. */
+    saved: (restored: boolean) => {
       setKeptAt(null);
       setKeptValues(null);
       pending.current = pending.current.then(() => {
-        if (!kept.current) return;
+        if (!kept.current && !restored) return;
         kept.current = false;
         return dropRecovery(id);
       });
     },
   };
+}
+
+/** Whether two sets of field values hold the same values (key order aside): the form still holds a restored draft's text. */
+export function sameValues(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => JSON.stringify(a[key] ?? null) === JSON.stringify(b[key] ?? null));
 }

@@ -103,7 +103,7 @@ export function Toolbar({ editor, fieldLabel, editorId, onLink, onEntryLink, onI
         <Tool label="Link" keys="Control+K" pressed={editor.isActive("link")} onRun={onLink}>
           Link
         </Tool>
-        <Tool label="Link to an entry" keys="Control+Shift+K" onRun={onEntryLink}>
+        <Tool label="Entry link" keys="Control+Shift+K" onRun={onEntryLink}>
           Entry link
         </Tool>
         <Tool label="Insert image from library" keys="Control+Shift+I" onRun={onImage}>

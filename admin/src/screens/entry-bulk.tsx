@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
-import { languageLabel } from "../media/types";
+import { languageName } from "../media/types";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Button } from "../ui/controls";
 import { useAction } from "../ui/use-action";
@@ -14,7 +14,8 @@ const OPERATION = { publish: "bulkPublishEntries", unpublish: "bulkUnpublishEntr
 const DONE: Record<Kind, string> = { publish: "Published (every language)", unpublish: "Unpublished (every language)", trash: "Moved to Trash (every language)" };
 const VERB: Record<Kind, string> = { publish: "Publish", unpublish: "Unpublish", trash: "Move to Trash" };
 
-export const entryName = (e: Pick<Entry, "label" | "slug" | "lang">) => `${e.label ?? e.slug ?? "(untitled)"} (${languageLabel(e.lang)})`;
+/** "Title (French)": how a row is named in selections and results. */
+export const entryName = (e: Pick<Entry, "label" | "slug" | "lang">) => `${e.label ?? e.slug ?? "(untitled)"} (${languageName(e.lang) ?? e.lang})`;
 
 /**
  * The bulk actions of the entries list (issue #30 item 10; docs/bulk-actions.md): publish,
