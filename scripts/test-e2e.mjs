@@ -27,9 +27,14 @@ import { root } from "./lib/load-ts.mjs";
  * listed count as DEFAULT_SECONDS (a server start and a few requests).
  */
 const MEASURED_SECONDS = {
+  "test/e2e/admin-ui-site-screens.test.mjs": 100,
   "test/e2e/rich-text-xss.test.mjs": 80,
-  "test/e2e/admin-ui-lifecycle.test.mjs": 90,
-  "test/e2e/events-crash.test.mjs": 75,
+  "test/e2e/admin-ui-models.test.mjs": 80,
+  "test/e2e/admin-ui-account.test.mjs": 70,
+  "test/e2e/admin-ui-lifecycle.test.mjs": 60,
+  "test/e2e/admin-ui-editor-day.test.mjs": 60,
+  "test/e2e/admin-ui-settings.test.mjs": 50,
+  "test/e2e/events-crash.test.mjs": 40,
   "test/e2e/admin-ui-suspended.test.mjs": 60,
   "test/e2e/admin-ui-people.test.mjs": 45,
   "test/e2e/admin-ui-editor-flow.test.mjs": 42,
