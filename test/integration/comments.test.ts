@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as lifecycle from "../../shared/services/lifecycle";
-import { solveChallenge } from "../../shared/services/comments/proof-of-work";
+import { leadingZeroBits, solveChallenge } from "../../shared/services/comments/proof-of-work";
 import { apply, blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
@@ -96,7 +96,10 @@ describe("comments", () => {
     const foreign = await challenge(other.s.host);
     expect((await post(s.host, path, { author_name: "A", body: "three", ...foreign })).body.error.code).toBe("comment_challenge_invalid");
     const fresh = await challenge(s.host);
-    expect((await post(s.host, path, { author_name: "A", body: "four", challenge: fresh.challenge, nonce: "zz" })).body.error.code).toBe("comment_challenge_invalid");
+    // A nonce that does not solve this challenge (a fixed one would, by chance, once in 256 runs).
+    let wrong = "zz";
+    while ((await leadingZeroBits(`${fresh.challenge}:${wrong}`)) >= 8) wrong += "z";
+    expect((await post(s.host, path, { author_name: "A", body: "four", challenge: fresh.challenge, nonce: wrong })).body.error.code).toBe("comment_challenge_invalid");
     expect((await post(s.host, path, { author_name: "A", body: "five", challenge: `${fresh.challenge}x`, nonce: fresh.nonce })).body.error.code).toBe("comment_challenge_invalid");
 
     for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
