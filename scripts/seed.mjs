@@ -38,17 +38,31 @@ const say = (line = "") => process.stderr.write(`${line}\n`);
 const require = createRequire(import.meta.url);
 const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 
-/** Every D1 binding gets every migration: the control database and each site database (docs/scale.md). */
+/**
+ * Every D1 binding gets every migration: the control database and each site database (docs/scale.md).
+ * wrangler prints a table of every migration for each one it applies (about 1 MB for two databases
+ * at 48 migrations, growing with each new one), so its output is kept and shown only when it fails;
+ * a line per database says what was done. (Passed through, it once outgrew the 1 MiB a parent's
+ * `spawnSync` buffers by default and the seed was killed mid-migration: scripts/lib/dev-server.mjs.)
+ */
 function applyMigrations(bindings) {
   for (const binding of Object.keys(bindings.d1Databases)) {
     say(`Applying local D1 migrations to ${binding}…`);
     const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], {
       cwd: root,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
       // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
-      stdio: ["ignore", 2, 2],
+      stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
     });
-    if (result.status !== 0) throw new Error(`wrangler d1 migrations apply ${binding} failed (exit ${result.status ?? result.signal})`);
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+    if (result.status !== 0) {
+      say(output.split("\n").filter((line) => !/^[│├└┌]/.test(line)).slice(-60).join("\n"));
+      throw new Error(`wrangler d1 migrations apply ${binding} failed (exit ${result.status ?? result.signal})`);
+    }
+    const applied = (output.match(/commands executed successfully/g) ?? []).length;
+    say(`  ${binding}: ${applied === 0 ? "already up to date" : `${applied} migration(s) applied`}.`);
   }
 }
 

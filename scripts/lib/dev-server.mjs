@@ -55,9 +55,11 @@ export function seedFresh(persistTo, port) {
   const seeded = spawnSync(process.execPath, [path.join(root, "scripts", "seed.mjs"), "--json", "--persist-to", persistTo, "--port", String(port)], {
     cwd: root,
     encoding: "utf8",
+    // Room for a chatty seed: past the buffer Node kills the child (spawnSync's default is 1 MiB).
+    maxBuffer: 64 * 1024 * 1024,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+  if (seeded.status !== 0) throw new Error(`seed failed (exit ${seeded.status ?? seeded.signal}): ${seeded.stderr.slice(-8000)}`);
   return JSON.parse(seeded.stdout);
 }
 
