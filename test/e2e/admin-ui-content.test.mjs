@@ -101,14 +101,14 @@ describe("admin UI: content home, entries list, entry editor", () => {
     await checkScreen(page, "entry-list");
 
     // Filters: language and workflow state, kept in the address; every row says so.
-    await page.getByLabel("Language").selectOption("fr");
+    await page.getByLabel("Language", { exact: true }).selectOption("fr");
     await page.waitForURL(/lang=fr/);
     // The list is replaced once the filtered answer arrives: wait for it rather than read the old rows.
     await page.waitForFunction(() => {
       const cells = [...document.querySelectorAll("table.entries td[data-label='Language']")];
       return cells.length > 0 && cells.every((td) => td.textContent === "fr");
     });
-    await page.getByLabel("Language").selectOption("");
+    await page.getByLabel("Language", { exact: true }).selectOption("");
     await page.getByLabel("Workflow state").selectOption("published");
     await page.waitForURL(/state=published/);
     await page.waitForFunction(() => [...document.querySelectorAll("table.entries td[data-label='State']")].every((td) => td.textContent?.includes("Published")));
