@@ -6,7 +6,7 @@
  * `TEST_MODE` chooses how the long suites share the machine (docs/testing.md, "What runs"):
  * - `phased` (default): first the workerd suite **beside** the demo's seeding and the Node files
  *   (none opens a browser; the workerd suite keeps one core busy, the seed and the Node files
- *   mostly wait on child processes), then the end-to-end files in `E2E_LANES` lanes (default 2) on
+ *   mostly wait on child processes), then the end-to-end files in `E2E_LANES` lanes (default 1) on
  *   the seeded template, with the machine to themselves.
  * - `sequential`: the workerd suite, then scripts/test-e2e.mjs with everything.
  * - `parallel`: the workerd suite and scripts/test-e2e.mjs side by side (measured slower on two
@@ -58,8 +58,10 @@ if (results.every((r) => r.code === 0)) {
     const template = mkdtempSync(path.join(os.tmpdir(), "driftwood-test-template-"));
     try {
       results.push(...(await Promise.all([workerd("[workerd]"), e2e("seed and node suite", "[node]", { E2E_PART: "node", E2E_SEED_INTO: template })])));
-      // Two lanes by default: most of a browser file's time is waiting (docs/testing.md, "Lanes").
-      results.push(await e2e("end-to-end suite", "", { E2E_PART: "e2e", DRIFTWOOD_E2E_SEED_TEMPLATE: template, E2E_LANES: process.env.E2E_LANES ?? "2" }));
+      // One lane by default: two lanes measured 636 s instead of ≈ 1,000 s, but two of their browser
+      // files failed on a loaded run ("worker restarted mid-request", a 30 s screen wait) — see
+      // docs/testing.md, "Lanes". `E2E_LANES=2 npm test` runs them in two.
+      results.push(await e2e("end-to-end suite", "", { E2E_PART: "e2e", DRIFTWOOD_E2E_SEED_TEMPLATE: template, E2E_LANES: process.env.E2E_LANES ?? "1" }));
     } finally {
       rmSync(template, { recursive: true, force: true });
     }
