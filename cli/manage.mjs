@@ -2426,7 +2426,7 @@ const COMMANDS = [
   "operationId": "getGenerationReadiness",
   "method": "GET",
   "path": "/generation-readiness",
-  "summary": "Every model-level problem that refuses generation (an empty list: it will succeed as far as models go); needs the creator's site:infra",
+  "summary": "Every model-level problem that refuses generation, and saved queries naming private fields (an empty list: it will succeed as far as models go); needs the creator's site:infra",
   "scope": "settings:write",
   "keyed": false,
   "destructive": false,
