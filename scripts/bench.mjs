@@ -25,7 +25,9 @@
  * BENCH_ONLY=read|write|search|rows|backend (default read and write; search: only the search figures; rows: only the
  * list rows-read figures (issue #27 item 8); backend: only the
  * generated backend beside Directus, scripts/bench/generated-backend-figures.mjs), BENCH_BACKEND=0 (skip those),
- * BENCH_DIRECTUS=0 (skip the peer), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10).
+ * BENCH_DIRECTUS=0 (skip the peer), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10),
+ * BENCH_WRITE_FIGURES=create,save,publish (only these write figures: the fair-writes run, docs/write-fairness.md),
+ * BENCH_WRITE_PRIMITIVE_DURATION (seconds of each write primitive; default BENCH_WRITE_DURATION).
  */
 import { buildAdmin } from "./build-admin.mjs";
 import http from "node:http";

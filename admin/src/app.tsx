@@ -46,6 +46,8 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/models", screen: lazyScreen(() => import("./models/models-screen")) },
   { pattern: "/sites/:site/settings/models/:model", screen: lazyScreen(() => import("./models/model-builder")) },
   { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
+  // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
+  { pattern: "/sites/:site/trash", screen: lazyScreen(() => import("./screens/trash")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

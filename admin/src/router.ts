@@ -99,6 +99,8 @@ export const paths = {
   models: (site: string) => `/sites/${encodeURIComponent(site)}/settings/models`,
   model: (site: string, model: string) => `/sites/${encodeURIComponent(site)}/settings/models/${encodeURIComponent(model)}`,
   roles: (site: string) => `/sites/${encodeURIComponent(site)}/settings/roles`,
+  // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
+  trash: (site: string, model?: string) => `/sites/${encodeURIComponent(site)}/trash${model ? `?model=${encodeURIComponent(model)}` : ""}`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,
