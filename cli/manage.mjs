@@ -3804,6 +3804,45 @@ const COMMANDS = [
   "hasBody": true
  },
  {
+  "command": "get-site-chrome",
+  "operationId": "getSiteChrome",
+  "method": "GET",
+  "path": "/settings/chrome",
+  "summary": "The Site Chrome defaults as putSiteChrome takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-seo-settings",
+  "operationId": "getSeoSettings",
+  "method": "GET",
+  "path": "/settings/seo",
+  "summary": "The SEO defaults as putSeoSettings takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-robots-rules",
+  "operationId": "getRobotsRules",
+  "method": "GET",
+  "path": "/settings/robots",
+  "summary": "The robots rules served at /robots.txt (without stored rules: everything allowed to every crawler), and whether it names a sitemap",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
   "command": "put-site-chrome",
   "operationId": "putSiteChrome",
   "method": "PUT",

@@ -36,6 +36,7 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
   { pattern: "/sites/:site/settings/queries", screen: lazyScreen(() => import("./site/queries-screen")) },
   { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
+  { pattern: "/sites/:site/settings/chrome", screen: lazyScreen(() => import("./site/chrome-screen")) },
   // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
   { pattern: "/sites/:site/settings", screen: lazyScreen(() => import("./settings/general-screen")) },
   { pattern: "/sites/:site/settings/credentials", screen: lazyScreen(() => import("./settings/credentials-screen")) },

@@ -89,6 +89,7 @@ export const paths = {
   siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
   siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
   siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
+  siteChrome: (site: string) => `/sites/${encodeURIComponent(site)}/settings/chrome`,
   // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
   settings: (site: string) => `/sites/${encodeURIComponent(site)}/settings`,
   settingsCredentials: (site: string) => `/sites/${encodeURIComponent(site)}/settings/credentials`,

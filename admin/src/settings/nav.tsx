@@ -15,6 +15,7 @@ export function SettingsNav({ site }: { site: string }) {
     { href: paths.roles(site), label: "Roles" },
     { href: paths.siteCors(site), label: "Browser access (CORS)" },
     { href: paths.siteRedirects(site), label: "Redirects" },
+    { href: paths.siteChrome(site), label: "Site Chrome, SEO, robots" },
   ];
   return (
     <nav aria-label="Settings sections" class="settings-nav">
