@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { manage } from "../api/client";
-import { describeError } from "../api/error-words";
 import { MediaSourceBrowser, type MediaSource } from "../plugins/media-source-browser";
 import { PLUGIN_WORDS } from "../plugins/words";
-import { Button, Notice } from "../ui/controls";
+import { Button } from "../ui/controls";
 import { PickerDialog } from "../ui/picker-dialog";
+import { Refusal } from "./refusal";
 import type { MediaItem } from "./types";
 // The pickers' dialog layout (picker-dialog, picker-body, picker-foot).
 import "../styles/fields.css";
@@ -36,7 +36,6 @@ export function SourceImport({ onImported }: { onImported: (media: MediaItem, wo
   if (sources.length === 0) return null;
   // Two plugins may name their sources alike: the plugin's name then tells them apart.
   const title = (s: MediaSource) => (sources.filter((o) => o.label === s.label).length > 1 ? `Add from ${s.label} (${s.plugin_name})` : `Add from ${s.label}`);
-  const refusal = failure ? describeError(failure, PLUGIN_WORDS) : null;
   const close = () => {
     setOpen(null);
     setFailure(null);
@@ -60,11 +59,7 @@ export function SourceImport({ onImported }: { onImported: (media: MediaItem, wo
           </Button>
         }
       >
-        {refusal ? (
-          <Notice kind="error" title={refusal.title}>
-            {refusal.detail ? <p class="muted">{refusal.detail}</p> : null}
-          </Notice>
-        ) : null}
+        {failure ? <Refusal error={failure} words={PLUGIN_WORDS} /> : null}
         {open ? (
           <MediaSourceBrowser
             key={`${open.installation_id}/${open.source_id}`}
