@@ -102,17 +102,37 @@ export async function importFigures(print, say) {
   say(`file: ${file.length} bytes, SHA-256 ${sha256}`);
   const server = await startDevServer({ port: PORT, demoPlugin: false, vars: { MANAGE_RATE_LIMIT: "100000" } });
   let keys = 0;
+  let resent = 0;
+  /**
+   * One management call. A 503 ("worker restarted mid-request" under a loaded machine) or a lost
+   * connection is sent again with the same Idempotency-Key (a part sent again replaces itself).
+   */
   const api = async (method, path, body) => {
-    const res = await request(PORT, {
-      method,
-      host: HOST,
-      path: `/api/manage/v1${path}`,
-      body,
-      headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": `bench-${Date.now()}-${keys++}` }) },
-      timeoutMs: 120_000,
-    });
-    if (res.status >= 300 || !res.text.startsWith("{")) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
-    return JSON.parse(res.text);
+    const key = `bench-${Date.now()}-${keys++}`;
+    for (let attempt = 1; ; attempt++) {
+      let res;
+      try {
+        res = await request(PORT, {
+          method,
+          host: HOST,
+          path: `/api/manage/v1${path}`,
+          body,
+          headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
+          timeoutMs: 120_000,
+        });
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        res = { status: 0, text: String(error?.message ?? error) };
+      }
+      if ((res.status === 0 || res.status === 503) && attempt < 5) {
+        resent++;
+        say(`${method} ${path}: ${res.status} ${res.text.slice(0, 120)}; sent again in 3 s`);
+        await new Promise((r) => setTimeout(r, 3000));
+        continue;
+      }
+      if (res.status >= 300 || !res.text.startsWith("{")) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
+      return JSON.parse(res.text);
+    }
   };
   /** One step; a refused or lost one (a busy machine) is sent again under a new key, as a client would. */
   let retries = 0;
@@ -192,6 +212,7 @@ export async function importFigures(print, say) {
       write_step_ms: { median: Math.round(percentile(writeTimes, 50)), p95: Math.round(percentile(writeTimes, 95)), max: Math.round(Math.max(...writeTimes)) },
       run_to_end: state === "done",
       steps_sent_again: retries,
+      requests_sent_again: resent,
       ...(state === "done" ? {} : { projected_write_minutes_for_all: +((staged / (done / (writeMs / 1000))) / 60).toFixed(1) }),
       write_minutes: +(writeMs / 60_000).toFixed(1),
       total_minutes: +((performance.now() - started) / 60_000).toFixed(1),
