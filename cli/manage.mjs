@@ -2449,7 +2449,7 @@ const COMMANDS = [
   "operationId": "getGenerationReadiness",
   "method": "GET",
   "path": "/generation-readiness",
-  "summary": "Every model-level problem that refuses generation (an empty list: it will succeed as far as models go); needs the creator's site:infra",
+  "summary": "Every model-level problem that refuses generation, and saved queries naming private fields (an empty list: it will succeed as far as models go); needs the creator's site:infra",
   "scope": "settings:write",
   "keyed": false,
   "destructive": false,
@@ -3825,6 +3825,45 @@ const COMMANDS = [
    "model_ids"
   ],
   "hasBody": true
+ },
+ {
+  "command": "get-site-chrome",
+  "operationId": "getSiteChrome",
+  "method": "GET",
+  "path": "/settings/chrome",
+  "summary": "The Site Chrome defaults as putSiteChrome takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-seo-settings",
+  "operationId": "getSeoSettings",
+  "method": "GET",
+  "path": "/settings/seo",
+  "summary": "The SEO defaults as putSeoSettings takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-robots-rules",
+  "operationId": "getRobotsRules",
+  "method": "GET",
+  "path": "/settings/robots",
+  "summary": "The robots rules served at /robots.txt (without stored rules: everything allowed to every crawler), and whether it names a sitemap",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
  },
  {
   "command": "put-site-chrome",

@@ -2964,6 +2964,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
     };
@@ -2983,6 +2984,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
       "page": {
@@ -4663,6 +4665,77 @@ export interface ManageOperations {
       "replayed"?: boolean;
     };
   };
+  /** GET /api/manage/v1/settings/chrome — scope content:read */
+  getSiteChrome: {
+    method: "GET";
+    path: "/api/manage/v1/settings/chrome";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "chrome": {
+        "languages": {
+          [key: string]: {
+            "site_name": string;
+            "tagline": string | null;
+            "header_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+            "footer_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+          };
+        };
+        "logo_media_id": string | null;
+        "social_links": Array<{
+          "network": string;
+          "url": string;
+        }>;
+      };
+      "revision": number;
+    };
+  };
+  /** GET /api/manage/v1/settings/seo — scope content:read */
+  getSeoSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/seo";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "seo": {
+        "languages": {
+          [key: string]: {
+            "title_template": string;
+            "description": string | null;
+          };
+        };
+        "share_image_media_id": string | null;
+      };
+      "revision": number;
+    };
+  };
+  /** GET /api/manage/v1/settings/robots — scope content:read */
+  getRobotsRules: {
+    method: "GET";
+    path: "/api/manage/v1/settings/robots";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "robots": {
+        "rules": Array<{
+          "user_agent": string;
+          "allow": Array<string>;
+          "disallow": Array<string>;
+        }>;
+      };
+      "revision": number;
+      "sitemap_path": string | null;
+    };
+  };
   /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
   putSiteChrome: {
     method: "PUT";
@@ -6004,6 +6077,9 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   deleteComment: { method: "DELETE", path: "/api/manage/v1/comments/{id}" },
   getCommentSettings: { method: "GET", path: "/api/manage/v1/settings/comments" },
   putCommentSettings: { method: "PUT", path: "/api/manage/v1/settings/comments" },
+  getSiteChrome: { method: "GET", path: "/api/manage/v1/settings/chrome" },
+  getSeoSettings: { method: "GET", path: "/api/manage/v1/settings/seo" },
+  getRobotsRules: { method: "GET", path: "/api/manage/v1/settings/robots" },
   putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
   putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },
