@@ -129,6 +129,7 @@ export interface AdminOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
     };
@@ -150,6 +151,7 @@ export interface AdminOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
       "page": {
@@ -1362,6 +1364,43 @@ export interface AdminOperations {
       }>;
     };
   };
+  /** GET /api/trash */
+  listTrash: {
+    method: "GET";
+    path: "/api/trash";
+    params: never;
+    query: {
+      "model_id"?: string;
+      "cursor"?: string;
+      "limit"?: string;
+    };
+    body: never;
+    response: {
+      "retention_days": number;
+      "models": Array<{
+        "id": string;
+        "name": string;
+      }>;
+      "data": Array<{
+        "instance_id": string;
+        "translation_group_id": string;
+        "model_id": string;
+        "model_name": string;
+        "lang": string;
+        "label": string | null;
+        "slug": string | null;
+        "trashed_at": string;
+        "purge_at": string;
+        "trashed_by": {
+          "surface": "admin" | "credential" | "oauth_app" | "plugin" | "system";
+          "person_id": string | null;
+        } | null;
+        "can_delete": boolean;
+        "refusal": string | null;
+      }>;
+      "next_cursor": string | null;
+    };
+  };
 }
 
 export type AdminOperationsId = keyof AdminOperations;
@@ -1435,6 +1474,7 @@ export const AdminOperationsRoutes: { readonly [K in AdminOperationsId]: { reado
   listAuditLog: { method: "GET", path: "/api/audit-log" },
   testWebhook: { method: "POST", path: "/api/webhooks/{id}/test" },
   listWebhookDeliveries: { method: "GET", path: "/api/webhooks/{id}/deliveries" },
+  listTrash: { method: "GET", path: "/api/trash" },
 };
 export type Answer<K extends AdminOperationsId> = AdminOperations[K]["response"];
 

@@ -35,6 +35,7 @@ export interface ManageOperations {
       "q"?: string;
       "slug"?: string;
       "translation_group_id"?: string;
+      "sort"?: "title" | "-title" | "created" | "-created" | "updated" | "-updated" | "state" | "-state" | "lang" | "-lang" | "owner" | "-owner";
       "cursor"?: string;
       "limit"?: string;
     };
@@ -80,6 +81,11 @@ export interface ManageOperations {
           "outcome_code": string | null;
         }>;
         "replayed"?: boolean;
+        "updated_by"?: {
+          "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+          "person_id": string | null;
+          "name": string | null;
+        } | null;
       }>;
       "page": {
         "limit": number;
@@ -192,6 +198,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** GET /api/manage/v1/entries/{id} — scope content:read */
@@ -243,6 +254,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** PUT /api/manage/v1/entries/{id} — scope content:write — needs Idempotency-Key */
@@ -350,6 +366,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/languages — scope content:write — needs Idempotency-Key */
@@ -457,6 +478,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** GET /api/manage/v1/entries/{id}/versions — scope content:read */
@@ -532,6 +558,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/publish — scope lifecycle:publish — needs Idempotency-Key */
@@ -587,6 +618,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/unpublish — scope lifecycle:publish — needs Idempotency-Key */
@@ -641,6 +677,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/move — scope workflow:move — needs Idempotency-Key */
@@ -695,6 +736,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/trash — scope content:trash — needs Idempotency-Key */
@@ -2918,6 +2964,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
     };
@@ -2937,6 +2984,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
       "page": {
@@ -4374,6 +4422,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
       "parent_id": string | null;
       "path": string | null;
       "created"?: boolean;
@@ -4485,6 +4538,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
       "parent_id": string | null;
       "path": string | null;
       "created"?: boolean;

@@ -23,6 +23,7 @@ import { MediaAnswer, UploadMediaFields } from "./manage-media";
 import { dashboardRoutes } from "./admin-dashboard";
 import { accountRoutes } from "./admin-account";
 import { siteAdminRoutes } from "./admin-siteadmin";
+import { trashAdminRoutes } from "./admin-trash";
 
 /**
  * The admin JSON API on the admin host (docs/admin-api.md) as a route table: the router
@@ -396,7 +397,7 @@ const permissionRoutes: readonly AdminRouteSpec[] = [
   { operationId: "getPermissions", method: "get", path: "/api/permissions", access: "site", summary: "The signed-in person's effective permissions on the site: role, permission set, per readable model the operations and readable/writable field ids, per language action the languages", response: EffectivePermissions, errors: [...siteErrors] },
 ];
 
-export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer), ...siteAdminRoutes];
+export const adminRoutes: readonly AdminRouteSpec[] = [...sessionRoutes, ...peopleRoutes, ...secretRoutes, ...contentRoutes, ...mediaRoutes, ...pluginRoutes, ...launchRoutes, ...permissionRoutes, ...dashboardRoutes, ...accountRoutes(SessionAnswer), ...siteAdminRoutes, ...trashAdminRoutes];
 
 export const adminSurface: Surface & { routes: readonly AdminRouteSpec[] } = {
   title: "Driftwood admin JSON API",

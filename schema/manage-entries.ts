@@ -3,6 +3,7 @@ import { RelationWrite } from "./relation-writes";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { notReservedFieldKey } from "./field-types";
+import { ENTRY_SORTS } from "./entry-sorts";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
@@ -56,6 +57,12 @@ export const EntryObject = v.object({
       ),
     ),
     replayed: v.optional(v.boolean()),
+    updated_by: v.optional(
+      v.pipe(
+        v.nullable(v.object({ kind: v.picklist(["person", "credential", "oauth_app", "plugin", "import", "system"]), person_id: v.nullable(v.string()), name: v.nullable(v.string()) })),
+        v.description("listEntries only: who wrote the current draft — the credential's, OAuth app's, plugin's or import's name when one wrote it, else the person's (null when not a member of this site). docs/admin-ui-lists.md"),
+      ),
+    ),
   });
 export const Entry = v.pipe(EntryObject, v.title("Entry"));
 
@@ -105,6 +112,14 @@ export const entryRoutes: readonly RouteSpec[] = [
       q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
       slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
       translation_group_id: v.optional(v.pipe(Id, v.description("The languages of one item (its translation group): an editor's language tabs."))),
+      sort: v.optional(
+        v.pipe(
+          v.picklist(ENTRY_SORTS),
+          v.description(
+            "Order of the whole list (default: newest created first): title (label, else slug; ASCII case ignored; a title the reader may not read sorts by slug), created, updated, state (workflow state), lang, owner (the owner's name among the site's members); a leading `-` reverses. Ties by instance_id in the same direction; the cursor continues the same sort only. docs/admin-ui-lists.md",
+          ),
+        ),
+      ),
       cursor: v.optional(v.string()),
       limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/))),
     }),

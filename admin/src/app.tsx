@@ -47,6 +47,11 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/models", screen: lazyScreen(() => import("./models/models-screen")) },
   { pattern: "/sites/:site/settings/models/:model", screen: lazyScreen(() => import("./models/model-builder")) },
   { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
+  // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
+  { pattern: "/sites/:site/trash", screen: lazyScreen(() => import("./screens/trash")) },
+  // Comment settings and member-only paths (issue #30 item 3, docs/admin-ui-lists.md).
+  { pattern: "/sites/:site/settings/comments", screen: lazyScreen(() => import("./settings/comments-settings-screen")) },
+  { pattern: "/sites/:site/settings/access-rules", screen: lazyScreen(() => import("./settings/access-rules-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

@@ -100,6 +100,11 @@ export const paths = {
   models: (site: string) => `/sites/${encodeURIComponent(site)}/settings/models`,
   model: (site: string, model: string) => `/sites/${encodeURIComponent(site)}/settings/models/${encodeURIComponent(model)}`,
   roles: (site: string) => `/sites/${encodeURIComponent(site)}/settings/roles`,
+  // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
+  trash: (site: string, model?: string) => `/sites/${encodeURIComponent(site)}/trash${model ? `?model=${encodeURIComponent(model)}` : ""}`,
+  // Comment settings and member-only paths (issue #30 item 3, docs/admin-ui-lists.md).
+  settingsComments: (site: string) => `/sites/${encodeURIComponent(site)}/settings/comments`,
+  settingsAccessRules: (site: string) => `/sites/${encodeURIComponent(site)}/settings/access-rules`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -13,9 +13,10 @@ import type { RateLimiter } from "./rate-limits";
 
 /**
  * The content-policy step of a write (spec 2 rule 14; docs/plugin-policies.md): run by the write
- * runner after the Idempotency-Key is claimed (a replay asks nothing) and BEFORE the write enters
- * the site's queue, so the plugin calls (up to 5000 ms each, asked at once) never hold the site's
- * other writers. Every policy asked spends one call of the site's budget, counted here.
+ * runner after the Idempotency-Key is claimed (a replay asks nothing) and BEFORE the write's queued
+ * work. The write took its place in the queue on arrival; it gives it up just before a plugin is
+ * asked, so the plugin calls (up to 5000 ms each, asked at once) never hold the site's other
+ * writers (docs/write-fairness.md). Every policy asked spends one call of the site's budget, counted here.
  */
 
 /** Decision: policy calls per site per window (docs/plugin-policies.md, "Budget"); PLUGIN_POLICY_BUDGET overrides the count. */
@@ -26,7 +27,13 @@ export function policyBudget(env: Pick<Env, "PLUGIN_POLICY_BUDGET">): number {
   return Number.isSafeInteger(n) && n > 0 ? n : POLICY_BUDGET.calls;
 }
 
-export type WritePrepare<I> = (input: I) => Promise<Prepared<I>>;
+/**
+ * A write's step before its queued work (the content policies). `beforeRemote`, when given, is
+ * called just before a plugin is asked: the write then gives up its place in the queue and joins
+ * its end once the plugins answered, so their calls (up to 5000 ms) never hold the writers behind
+ * it; a step that asks no plugin keeps the place taken on arrival (docs/write-fairness.md).
+ */
+export type WritePrepare<I> = (input: I, beforeRemote?: () => void) => Promise<Prepared<I>>;
 
 /**
  * Where a write runner gets the site's policies for a request: {@link policyAsker} bound to the
@@ -37,9 +44,9 @@ export type PolicySource = (request: Pick<WriteRequest<object>, "siteId" | "acto
 /** The policy step of command `name`, or undefined when the command asks no policy (write-runner.ts `policyStep`). */
 export function policyStep<I extends object>(source: PolicySource, name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
   if (!POLICY_COMMANDS.has(name)) return undefined;
-  return async (input) => {
+  return async (input, beforeRemote) => {
     const ask = await source(request);
-    return ask ? ask(name, input) : unchanged(input);
+    return ask ? ask(name, input, beforeRemote) : unchanged(input);
   };
 }
 
@@ -74,12 +81,13 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
       }
     }
   };
-  const single = async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
+  const single = async <I extends object>(name: string, input: I, beforeRemote?: () => void): Promise<Prepared<I>> => {
     const subject = await policySubject(db, site, name, input as Record<string, unknown>);
     if (!subject) return unchanged(input);
     const asks = policiesFor(declared, subject.model_id);
     if (asks.length === 0) return unchanged(input);
     spend(asks.length);
+    beforeRemote?.();
     const verdict = await askPolicies(env, asks, subject, request.actor, clock.now());
     const transformed = verdict.transformedBy.length > 0;
     return {
@@ -94,7 +102,7 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
    * refused member's own code, naming it (`change`, `instance_id`) and listing every refused
    * member in `problems` (the release's problem shape); nothing of the set is written.
    */
-  const set = async <I extends object>(name: string, input: I): Promise<Prepared<I>> => {
+  const set = async <I extends object>(name: string, input: I, beforeRemote?: () => void): Promise<Prepared<I>> => {
     const members = await setMembers(db, site, name, input as Record<string, unknown>);
     const asked = (
       await Promise.all(
@@ -106,6 +114,7 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
     ).filter((one): one is NonNullable<typeof one> => one !== null && one.asks.length > 0);
     if (asked.length === 0) return unchanged(input);
     spend(asked.reduce((n, one) => n + one.asks.length, 0));
+    beforeRemote?.();
     const now = clock.now();
     const settled = await Promise.allSettled(asked.map((one) => askPolicies(env, one.asks, one.subject, request.actor, now)));
     const problems: SetProblem[] = [];
@@ -125,7 +134,8 @@ export async function policyAsker(env: Env, clock: Clock, limits: RateLimiter, r
     }
     return { input, extra: results.length > 0 ? { policy_results: results } : null, explain: () => null };
   };
-  return async <I extends object>(name: string, input: I): Promise<Prepared<I>> => (SET_COMMANDS.has(name) ? set(name, input) : single(name, input));
+  return async <I extends object>(name: string, input: I, beforeRemote?: () => void): Promise<Prepared<I>> =>
+    SET_COMMANDS.has(name) ? set(name, input, beforeRemote) : single(name, input, beforeRemote);
 }
 
 /** A refused member of a set command, with its error (the first names the set's refusal). */

@@ -5,6 +5,12 @@
  * once a method awaits D1 (or any fetch), other calls run. Chaining every write through one queue
  * keeps a site's writes one at a time, in arrival order, across those awaits.
  *
+ * Arrival order means the order the calls reached the object, not the order their first awaits
+ * came back: a write takes its {@link Place} synchronously, before anything it awaits (its policy
+ * read, a stale claim's look-up), and the queue waits at that place for its work
+ * (docs/write-fairness.md). Admission by completion order let a write whose read came back late be
+ * passed by every write behind it, again and again: some connections starved (issue #27, item 9).
+ *
  * Do not `run` on the same queue from inside a job: the inner job waits for the outer one to
  * finish, which waits for the inner one, so both hang.
  */
@@ -19,19 +25,62 @@ export class WriteQueue {
    * result. A job's failure reaches only its own caller.
    */
   run<T>(work: () => Promise<T>): Promise<T> {
-    this.#depth += 1;
-    // `() => work()` rather than `work`: then() would pass the previous value as an argument,
-    // and a synchronous throw inside work still becomes this job's rejection.
-    const result = this.#tail.then(() => work());
-    const settled = (): void => {
-      this.#depth -= 1;
-    };
-    this.#tail = result.then(settled, settled);
-    return result;
+    return this.reserve().run(work);
   }
 
-  /** Jobs queued or running, not yet settled. Useful for back-pressure and for draining checks. */
+  /**
+   * Takes the next place in the queue now; the work comes later ({@link Place.run}). Jobs queued
+   * after it wait until it ran or was left ({@link Place.leave}): every place must end one way or
+   * the other, or the queue stops (callers leave in a `finally`).
+   */
+  reserve(): Place {
+    this.#depth += 1;
+    const turn = this.#tail;
+    let settle: () => void = () => undefined;
+    // A place left before its turn still ends after the places before it: the jobs behind it keep
+    // waiting for those (resolving with `turn` adopts its settlement).
+    this.#tail = new Promise<void>((resolve) => {
+      settle = () => resolve(turn);
+    });
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#depth -= 1;
+      settle();
+    };
+    let used = false;
+    return {
+      run: <T>(work: () => Promise<T>): Promise<T> => {
+        if (used || ended) return Promise.reject(new Error("this place in the write queue was already used or left"));
+        used = true;
+        // `() => work()` rather than `work`: then() would pass the previous value as an argument,
+        // and a synchronous throw inside work still becomes this job's rejection.
+        const result = turn.then(() => work());
+        result.then(end, end);
+        return result;
+      },
+      leave: () => {
+        if (!used) end();
+      },
+      get open() {
+        return !used && !ended;
+      },
+    };
+  }
+
+  /** Jobs queued or running (places taken), not yet settled. Useful for back-pressure and for draining checks. */
   get depth(): number {
     return this.#depth;
   }
+}
+
+/** A place taken in a {@link WriteQueue}: run one job there, or leave it so the jobs behind go on. */
+export interface Place {
+  /** Runs `work` when every place before this one has ended; once only. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Gives the place up (no-op once its work was given): the jobs behind it no longer wait for it. */
+  leave(): void;
+  /** Whether work can still be given to this place (neither run nor left). */
+  readonly open: boolean;
 }

@@ -15,7 +15,7 @@ import type { WriteAnswer, WriteRequest } from "./commands";
 import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
-import type { WriteQueue } from "./write-queue";
+import type { Place, WriteQueue } from "./write-queue";
 import { policyStep, type PolicyAsker, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
@@ -23,7 +23,7 @@ export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<Wri
 
 /**
  * The path of every write inside a SiteObject:
- * claim the idempotency key → run in the FIFO queue (read and authorise, build, check the editing
+ * take a place in the FIFO queue on arrival → claim the idempotency key → run at that place (read and authorise, build, check the editing
  * lease, commit one batch with the answer) → complete the key → purge cache tags → enqueue events.
  * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
  */
@@ -63,12 +63,26 @@ export class WriteRunner {
     build: PlanBuilder<I, T>,
     status = 200,
     /**
-     * A step after the claim and before the queue (the content policies, policy-step.ts): it may
-     * refuse, change the input and add keys to the answer. Outside the queue, so its remote calls
-     * never hold the site's other writers; after the claim, so a replay never runs it.
+     * A step after the claim and before the queued work (the content policies, policy-step.ts): it
+     * may refuse, change the input and add keys to the answer. After the claim, so a replay never
+     * runs it; a plugin it asks never holds the site's other writers (see `place` below).
      */
     prepare?: WritePrepare<I>,
   ): Promise<Outcome<WriteAnswer<T>>> {
+    // First come, first served (docs/write-fairness.md): the place in the queue is taken on
+    // arrival, before anything is awaited, so reads before the queued work (a stale claim's
+    // look-up, the site's policy list) cannot reorder admission. A write about to ask a plugin
+    // gives the place up and joins the end of the queue once the plugins answered.
+    const place = this.queue.reserve();
+    const giveUp = (): void => place.leave();
+    try {
+      return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined);
+    } finally {
+      place.leave();
+    }
+  }
+
+  async #runAt<I extends object, T>(place: Place, request: WriteRequest<I>, build: PlanBuilder<I, T>, status: number, prepare?: (input: I) => Promise<Prepared<I>>): Promise<Outcome<WriteAnswer<T>>> {
     const idem = request.idempotency;
     const early = await this.#claim<T>(request);
     if (early) return early;
@@ -77,7 +91,7 @@ export class WriteRunner {
       prepared = prepare ? await prepare(request.input) : undefined;
       const input = prepared?.input ?? request.input;
       const extra = prepared?.extra ?? null;
-      const { value, status: done, cleanup } = await this.queue.run(async () => {
+      const job = async () => {
         const ctx = await this.#context(request);
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
@@ -95,7 +109,9 @@ export class WriteRunner {
         const committed = await commitPlan(ctx, plan, record);
         const cleanup: StorageCleanup | undefined = orphans && this.objects ? await this.objects.run(request.siteId, orphans.mediaId) : undefined;
         return { value: committed, status: planStatus, cleanup };
-      });
+      };
+      // Still at the place taken on arrival unless a plugin was asked (then: the end of the queue).
+      const { value, status: done, cleanup } = await (place.open ? place.run(job) : this.queue.run(job));
       status = done;
       if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
       // After commit and outside the queue; never throws: a failed purge is reported, the write stands.
@@ -124,18 +140,30 @@ export class WriteRunner {
    * is recorded with the key once every id ran.
    *
    * Content policies (the runner's `policies`, policy-step.ts) are asked as every step's single write would ask
-   * them: after the claim (a replay asks nothing) and before the queue (so a slow plugin never holds
-   * the site's other writers), per id and language; a refusal refuses that id alone with the single
+   * them: after the claim (a replay asks nothing) and before the queued work, the place taken on
+   * arrival given up first (so a slow plugin never holds the site's other writers), per id and language; a refusal refuses that id alone with the single
    * write's code, and nothing of it is written (docs/plugin-policies.md, "Bulk actions").
    */
   async runBulk(request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
+    // The place is taken on arrival, as for a single write (run above); left before plugins are asked.
+    const place = this.queue.reserve();
+    try {
+      return await this.#runBulkAt(place, request, action);
+    } finally {
+      place.leave();
+    }
+  }
+
+  async #runBulkAt(place: Place, request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
     const idem = request.idempotency;
     const early = await this.#claim<BulkAnswer>(request);
     if (early) return early;
     try {
       const ask = this.policies ? await this.policies(request) : undefined;
+      // A site with content policies: its plugins may be asked for 25 ids (docs/write-fairness.md).
+      if (ask) place.leave();
       const asked = ask ? await this.#askBulk(request, action, ask) : undefined;
-      const done = await this.queue.run(async () => {
+      const bulkJob = async () => {
         const ctx = await this.#context(request);
         const events: CommittedEvent[] = [];
         const tags = new Set<string>();
@@ -147,7 +175,8 @@ export class WriteRunner {
         const answer: BulkAnswer = { action, results };
         if (idem) await commit(ctx.d1, [idempotencyStatement(ctx, { ...idem, status: 200 }, answer)]);
         return { answer, events, tags: [...tags] };
-      });
+      };
+      const done = await (place.open ? place.run(bulkJob) : this.queue.run(bulkJob));
       if (idem) this.ledger.complete(idem.scope, idem.key, { status: 200, body: JSON.stringify(done.answer) });
       const purge = await purgeAfterCommit(this.env, this.purger, done.tags);
       await this.#handOver(request.siteId, done.events.map((e) => e.id));

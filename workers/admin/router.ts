@@ -28,6 +28,7 @@ import * as account from "./account";
 import { createToken, listTokens, revokeToken } from "./site-tokens";
 import { createHook, deleteHook, listDead, listHooks, retryDead } from "./webhooks";
 import { auditLog, pluginManifest, webhookDeliveries, webhookTest } from "./site-admin";
+import { trashList } from "./trash";
 import { launchContentAction, launchManageView, listLaunchablePlugins, listLaunchContentActions, listLaunchManageViews } from "./plugin-launches";
 import { activatePlugin, disablePlugin, getPlugin, grantPlugin, installPluginRoute, listPlugins, revokePlugin, rotatePluginToken, uninstallPluginRoute } from "./plugins";
 
@@ -106,6 +107,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
   testWebhook: webhookTest,
   listWebhookDeliveries: webhookDeliveries,
   fetchPluginManifest: pluginManifest,
+  // The Trash screen (schema/admin-trash.ts).
+  listTrash: trashList,
 };
 
 /** Every handler, by the access it is written for (the OpenAPI test checks them against the table). */

@@ -137,6 +137,11 @@ export function describeError(error: unknown, own: Readonly<Record<string, strin
   return { title: "Something went wrong." };
 }
 
+/** The words of one refusal code, for a screen that says a rule before the service would refuse. */
+export function wordsOf(code: string): string | undefined {
+  return WORDS[code];
+}
+
 /** Field issues of a `field_validation_failed` (or `invalid_request`) refusal by path, e.g. `faq[1].question`. */
 export function fieldIssues(error: unknown): Map<string, string[]> {
   const out = new Map<string, string[]>();

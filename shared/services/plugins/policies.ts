@@ -64,8 +64,12 @@ export interface Prepared<I> {
   explain: (failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null;
 }
 
-/** Asks the policies of one command (by name, with its input, as the single write would); objects/site/policy-step.ts. */
-export type PolicyAsker = <I extends object>(name: string, input: I) => Promise<Prepared<I>>;
+/**
+ * Asks the policies of one command (by name, with its input, as the single write would); objects/site/policy-step.ts.
+ * `beforeRemote` is called once, just before the first plugin is asked (not when no policy applies):
+ * a write holding its place in the site's queue gives it up then (docs/write-fairness.md).
+ */
+export type PolicyAsker = <I extends object>(name: string, input: I, beforeRemote?: () => void) => Promise<Prepared<I>>;
 
 type ManifestPolicy = PluginManifest["content_policies"][number];
 

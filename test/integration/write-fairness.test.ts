@@ -1,0 +1,154 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { IdempotencyLedger } from "../../objects/site/idempotency";
+import { LeaseBook } from "../../objects/site/leases";
+import { WriteQueue } from "../../objects/site/write-queue";
+import { WriteRunner } from "../../objects/site/write-runner";
+import type { WritePrepare } from "../../objects/site/policy-step";
+import type { LifecycleContext, WritePlan } from "../../shared/services/lifecycle";
+import { transitionInstallation } from "../../shared/services/plugins/installations";
+import { blogModels, seedSite } from "../helpers/fixtures";
+import { freshEndpoint } from "../helpers/fake-plugin";
+import { credential } from "../helpers/manage-api";
+import { installTestPlugin, testManifest } from "../helpers/plugins";
+import { articleCount, createArticle } from "../helpers/policy-plugin";
+import { inSiteStorage } from "../helpers/site-storage";
+import { FakeClock } from "../helpers/time";
+
+/**
+ * Fair writes (issue #27 item 9, docs/write-fairness.md): a site's writes are admitted first come,
+ * first served — the place in the queue is taken on arrival, before anything is awaited — and a
+ * write that asks a plugin gives its place up so the plugin never holds the writers behind it.
+ * No timing is asserted: only the order in which writes reached their queued work.
+ */
+
+/** Lets other calls run for a while (what a slow D1 read before the queue gives them). */
+const others = () => new Promise<void>((resolve) => setTimeout(resolve, 30));
+
+/** A gate the test opens. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+describe("WriteQueue places", () => {
+  it("a place taken first runs first, even when its work is given last", async () => {
+    const queue = new WriteQueue();
+    const log: string[] = [];
+    const first = queue.reserve();
+    const second = queue.reserve();
+    const ran = second.run(async () => log.push("second"));
+    await others();
+    expect(log).toEqual([]);
+    await Promise.all([first.run(async () => log.push("first")), ran]);
+    expect(log).toEqual(["first", "second"]);
+    expect(queue.depth).toBe(0);
+  });
+
+  it("a place left before its turn lets the jobs behind it go, still after the jobs before it", async () => {
+    const queue = new WriteQueue();
+    const log: string[] = [];
+    const slow = gate();
+    const a = queue.run(async () => {
+      await slow.opened;
+      log.push("a");
+    });
+    const left = queue.reserve();
+    const c = queue.run(async () => log.push("c"));
+    left.leave();
+    await others();
+    expect(log).toEqual([]);
+    slow.open();
+    await Promise.all([a, c]);
+    expect(log).toEqual(["a", "c"]);
+    // A left place takes no work; leaving twice is harmless.
+    left.leave();
+    await expect(left.run(async () => "late")).rejects.toThrow();
+    expect(queue.depth).toBe(0);
+  });
+});
+
+describe("WriteRunner admission", () => {
+  /** A plan that changes nothing visible but commits a batch, logging when it is built. */
+  const building = (log: string[], name: string) => async (ctx: LifecycleContext): Promise<WritePlan<{ name: string }>> => {
+    log.push(name);
+    return {
+      statements: [ctx.db.updateTable("sites").set({ updated_at: new Date().toISOString() }).where("id", "=", ctx.site.id).compile()],
+      answer: { name },
+      events: [],
+      purgeTags: [],
+      audit: { action: "test.fair", targetKind: "site", targetId: ctx.site.id },
+    };
+  };
+  const passThrough = <I>(input: I) => ({ input, extra: null, explain: () => null });
+
+  it("admits writes in arrival order when the first one's read before the queue comes back last", async () => {
+    const s = await seedSite();
+    const log: string[] = [];
+    const read = gate();
+    // The first write's step before the queue (as the site's policy read) is slow and asks no plugin.
+    const slowRead: WritePrepare<object> = async (input) => {
+      await read.opened;
+      return passThrough(input);
+    };
+    const outcomes = await inSiteStorage(`fair-order-${s.site.id}`, async (storage) => {
+      const clock = new FakeClock(Date.now());
+      const runner = new WriteRunner(env, clock, new WriteQueue(), new IdempotencyLedger(storage, clock), new LeaseBook(storage, clock));
+      const request = { siteId: s.site.id, actor: s.admin, input: {} };
+      const first = runner.run(request, building(log, "first"), 200, slowRead);
+      const second = runner.run(request, building(log, "second"));
+      const third = runner.run(request, building(log, "third"), 200, async (input) => passThrough(input));
+      await others();
+      // Nobody passed the first write while its read was out.
+      expect(log).toEqual([]);
+      read.open();
+      return Promise.all([first, second, third]);
+    });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true]);
+    expect(log).toEqual(["first", "second", "third"]);
+  });
+
+  it("a write that asks a plugin gives up its place: the writes behind it are not held", async () => {
+    const s = await seedSite();
+    const log: string[] = [];
+    const plugin = gate();
+    const asksPlugin: WritePrepare<object> = async (input, beforeRemote) => {
+      beforeRemote?.();
+      await plugin.opened;
+      return passThrough(input);
+    };
+    const outcomes = await inSiteStorage(`fair-plugin-${s.site.id}`, async (storage) => {
+      const clock = new FakeClock(Date.now());
+      const runner = new WriteRunner(env, clock, new WriteQueue(), new IdempotencyLedger(storage, clock), new LeaseBook(storage, clock));
+      const request = { siteId: s.site.id, actor: s.admin, input: {} };
+      const first = runner.run(request, building(log, "asks a plugin"), 200, asksPlugin);
+      const second = await runner.run(request, building(log, "second"));
+      plugin.open();
+      return [await first, second];
+    });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect(log).toEqual(["second", "asks a plugin"]);
+  });
+});
+
+describe("content policies are read for every write", () => {
+  it("a policy installed after a write is enforced on the next write, and one disabled is no longer asked", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const token = await credential(s);
+    expect((await createArticle(token, models.article.id, "Before any FORBIDDEN plugin")).status).toBe(201);
+    const { endpoint } = freshEndpoint();
+    const manifest = testManifest({ id: "guard", name: "Guard", endpoint, content_policies: [{ id: "forbid", label: "Policy forbid", mode: "validate" }] });
+    const plugin = await installTestPlugin(s, { manifest, modelIds: [models.article.id] });
+    const before = await articleCount(s.site.id);
+    const refused = await createArticle(token, models.article.id, "A FORBIDDEN title");
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: "plugin_policy_refused", installation_id: plugin.id, policy_id: "forbid" });
+    expect(await articleCount(s.site.id)).toBe(before);
+    await transitionInstallation(s.ctx(), plugin.id, "disable");
+    expect((await createArticle(token, models.article.id, "FORBIDDEN once the plugin is disabled")).status).toBe(201);
+  });
+});
