@@ -7,7 +7,9 @@ import { credential, manage } from "../helpers/manage-api";
  * path — is checked against redirects and other live addresses when the page editor's save gives
  * it a path and when it is published, with the redirects' codes (spec 3 "Redirects and sitemap",
  * issue #27 item 5): 409 `address_redirected` naming the rule, 409 `address_taken` naming the
- * published item served there. Nothing is written by a refused save.
+ * published item served there. Nothing is written by a refused save. And the other way: a
+ * published page's path is a live address for redirects (`redirect_address_live`) and for other
+ * models' publications (`address_taken`).
  */
 
 type Err = { error: { code: string; address?: string; rule?: { id: string; source: string }; item?: { instance_id: string; address: string } } };
@@ -85,5 +87,24 @@ describe("page addresses", () => {
     expect([taken.status, taken.body.error.code, taken.body.error.address, taken.body.error.item?.instance_id]).toEqual([409, "address_taken", "/blog/world", worldPost.body.instance_id]);
     const served = (await manage<{ data: (Page & { published_version_id: string | null })[] }>(token, "GET", "/pages")).body.data;
     expect(served.map((p) => [p.path, p.published_version_id !== null])).toEqual([["/about", false], ["/blog", true], ["/blog/world", false]]);
+  });
+
+  it("a published page's path is a live address: a redirect over it (exact or pattern) and another model's item published there are refused naming the page", async () => {
+    const { token, post } = await fixture();
+    const blog = await save(token, { slug: "blog", fields: { title: "Blog" } });
+    const news = await save(token, { slug: "news", parent_id: blog.body.instance_id, fields: { title: "News" } });
+    for (const page of [blog, news]) expect((await publish(token, page.body.instance_id)).status).toBe(200);
+
+    const exact = await manage<Err>(token, "POST", "/redirects", { body: { source: "/blog/news", target: "/elsewhere", status: 301 } });
+    expect([exact.status, exact.body.error.code, exact.body.error.item]).toEqual([409, "redirect_address_live", { instance_id: news.body.instance_id, model_id: expect.any(String), lang: "en", address: "/blog/news" }]);
+    const pattern = await manage<Err>(token, "POST", "/redirects", { body: { source: "/blog/*", target: "/archive/*", status: 301 } });
+    expect([pattern.status, pattern.body.error.code, pattern.body.error.item?.address]).toEqual([409, "redirect_address_live", "/blog/news"]);
+
+    // A post whose site_path address (/blog/news) is the published page's path.
+    const clash = await manage<{ instance_id: string }>(token, "POST", "/entries", { body: { model_id: post, slug: "news", fields: { title: "News post" } } });
+    const refused = await publish(token, clash.body.instance_id);
+    expect([refused.status, refused.body.error.code, refused.body.error.item?.instance_id]).toEqual([409, "address_taken", news.body.instance_id]);
+    const other = await manage<{ instance_id: string }>(token, "POST", "/entries", { body: { model_id: post, slug: "tides", fields: { title: "Tides" } } });
+    expect((await publish(token, other.body.instance_id)).status).toBe(200);
   });
 });

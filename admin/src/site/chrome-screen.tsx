@@ -97,7 +97,7 @@ export default function ChromeScreen({ site }: ScreenProps) {
     <>
       <PageHeader title="Site Chrome, SEO and robots" />
       <SiteNav site={site} />
-      {loaded.loading && !data ? <Loading label="Loading the site's settings…" /> : null}
+      {loaded.loading ? <Loading label="Loading the site's settings…" /> : null}
       {loaded.error ? <Notice kind="error" title={describeError(loaded.error).title} /> : null}
       {data && common && !loaded.loading ? (
         <div class="stack">

@@ -4,6 +4,7 @@ import { newId } from "../../ids";
 import type { CompiledQuery } from "kysely";
 import type { Model } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext } from "../lifecycle/context";
+import { livePageAt } from "../pages/live-pages";
 import { loadRules } from "./redirects";
 import { checkRules, findRule } from "./rules";
 
@@ -32,6 +33,9 @@ export async function addressStatements(
   const rules = await loadRules(ctx);
   const holder = findRule(rules, address)?.rule;
   if (holder) throw new AppError("address_redirected", `A redirect holds ${address}; change or remove it before publishing there.`, { address, rule: { id: holder.id, source: holder.source } });
+  // A published page served at this address (its path, docs/pages.md "Addresses") keeps it.
+  const page = await livePageAt(ctx, address);
+  if (page && page.model_id !== model.id) throw new AppError("address_taken", `A published page is served at ${address}.`, { address, item: page });
   const old = served ? siteAddress(model, lang, served.slug) : null;
   if (!redirectOld || old === null || old === address) return { statements: [], purgeTags: [] };
   const at = isoAt(ctx.clock.now());

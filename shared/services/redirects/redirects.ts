@@ -5,6 +5,7 @@ import type { RedirectRow } from "../../db/database";
 import { newId } from "../../ids";
 import { modelRepository } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
+import { livePageAt } from "../pages/live-pages";
 import { checkRules, findRule, isPattern, resolve, type RedirectRule, type RedirectStatus, type Resolution, type RuleProblem } from "./rules";
 
 /** Redirect rules of a site (docs/redirects.md): writes through the site's object, with every check of the whole set. */
@@ -54,7 +55,8 @@ function refusal(problem: RuleProblem): AppError {
 
 /**
  * The published item the website serves at an address the rule's source matches (exact, or any
- * address a pattern covers), through the models' `site_path` (docs/redirects.md, "Live addresses").
+ * address a pattern covers), through the models' `site_path` and the published pages' paths
+ * (docs/redirects.md, "Live addresses").
  */
 export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scope" | "site">, source: string, exceptModelId?: string): Promise<{ instance_id: string; model_id: string; lang: string; address: string } | undefined> {
   // `exceptModelId`: a page's own model (pages meet each other through their slugs, docs/pages.md).
@@ -77,7 +79,8 @@ export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scop
       .first<{ instance_id: string; model_id: string; lang: string; address: string }>();
     if (row) return row;
   }
-  return undefined;
+  // Published pages are served at their paths (docs/pages.md, "Addresses"); a page's own check leaves them out.
+  return exceptModelId === undefined ? livePageAt(ctx, source) : undefined;
 }
 
 async function requireNoLiveItem(ctx: LifecycleContext, rule: { id: string; source: string }): Promise<void> {
