@@ -114,6 +114,29 @@ const COMMANDS = [
     "description": "The languages of one item (its translation group): an editor's language tabs."
    },
    {
+    "flag": "sort",
+    "name": "sort",
+    "in": "query",
+    "type": "string",
+    "nullable": false,
+    "enum": [
+     "title",
+     "-title",
+     "created",
+     "-created",
+     "updated",
+     "-updated",
+     "state",
+     "-state",
+     "lang",
+     "-lang",
+     "owner",
+     "-owner"
+    ],
+    "required": false,
+    "description": "Order of the whole list (default: newest created first): title (label, else slug; ASCII case ignored; a title the reader may not read sorts by slug), created, updated, state (workflow state), lang, owner (the owner's name among the site's members); a leading `-` reverses. Ties by instance_id in the same direction; the cursor continues the same sort only. docs/admin-ui-lists.md"
+   },
+   {
     "flag": "cursor",
     "name": "cursor",
     "in": "query",
@@ -2426,7 +2449,7 @@ const COMMANDS = [
   "operationId": "getGenerationReadiness",
   "method": "GET",
   "path": "/generation-readiness",
-  "summary": "Every model-level problem that refuses generation (an empty list: it will succeed as far as models go); needs the creator's site:infra",
+  "summary": "Every model-level problem that refuses generation, and saved queries naming private fields (an empty list: it will succeed as far as models go); needs the creator's site:infra",
   "scope": "settings:write",
   "keyed": false,
   "destructive": false,
@@ -3802,6 +3825,45 @@ const COMMANDS = [
    "model_ids"
   ],
   "hasBody": true
+ },
+ {
+  "command": "get-site-chrome",
+  "operationId": "getSiteChrome",
+  "method": "GET",
+  "path": "/settings/chrome",
+  "summary": "The Site Chrome defaults as putSiteChrome takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-seo-settings",
+  "operationId": "getSeoSettings",
+  "method": "GET",
+  "path": "/settings/seo",
+  "summary": "The SEO defaults as putSeoSettings takes them (empty languages when none are set)",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
+ },
+ {
+  "command": "get-robots-rules",
+  "operationId": "getRobotsRules",
+  "method": "GET",
+  "path": "/settings/robots",
+  "summary": "The robots rules served at /robots.txt (without stored rules: everything allowed to every crawler), and whether it names a sitemap",
+  "scope": "content:read",
+  "keyed": false,
+  "destructive": false,
+  "flags": [],
+  "bodyOnly": [],
+  "hasBody": false
  },
  {
   "command": "put-site-chrome",

@@ -129,6 +129,7 @@ export interface AdminOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
     };
@@ -150,6 +151,7 @@ export interface AdminOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
       "page": {

@@ -35,6 +35,7 @@ export interface ManageOperations {
       "q"?: string;
       "slug"?: string;
       "translation_group_id"?: string;
+      "sort"?: "title" | "-title" | "created" | "-created" | "updated" | "-updated" | "state" | "-state" | "lang" | "-lang" | "owner" | "-owner";
       "cursor"?: string;
       "limit"?: string;
     };
@@ -80,6 +81,11 @@ export interface ManageOperations {
           "outcome_code": string | null;
         }>;
         "replayed"?: boolean;
+        "updated_by"?: {
+          "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+          "person_id": string | null;
+          "name": string | null;
+        } | null;
       }>;
       "page": {
         "limit": number;
@@ -192,6 +198,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** GET /api/manage/v1/entries/{id} — scope content:read */
@@ -243,6 +254,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** PUT /api/manage/v1/entries/{id} — scope content:write — needs Idempotency-Key */
@@ -350,6 +366,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/languages — scope content:write — needs Idempotency-Key */
@@ -457,6 +478,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** GET /api/manage/v1/entries/{id}/versions — scope content:read */
@@ -532,6 +558,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/publish — scope lifecycle:publish — needs Idempotency-Key */
@@ -587,6 +618,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/unpublish — scope lifecycle:publish — needs Idempotency-Key */
@@ -641,6 +677,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/move — scope workflow:move — needs Idempotency-Key */
@@ -695,6 +736,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
     };
   };
   /** POST /api/manage/v1/entries/{id}/trash — scope content:trash — needs Idempotency-Key */
@@ -2918,6 +2964,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
     };
@@ -2937,6 +2984,7 @@ export interface ManageOperations {
         "model": string;
         "field"?: string;
         "item"?: string;
+        "query"?: string;
         "detail": string;
       }>;
       "page": {
@@ -4374,6 +4422,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
       "parent_id": string | null;
       "path": string | null;
       "created"?: boolean;
@@ -4485,6 +4538,11 @@ export interface ManageOperations {
         "outcome_code": string | null;
       }>;
       "replayed"?: boolean;
+      "updated_by"?: {
+        "kind": "person" | "credential" | "oauth_app" | "plugin" | "import" | "system";
+        "person_id": string | null;
+        "name": string | null;
+      } | null;
       "parent_id": string | null;
       "path": string | null;
       "created"?: boolean;
@@ -4605,6 +4663,77 @@ export interface ManageOperations {
       };
       "revision": number;
       "replayed"?: boolean;
+    };
+  };
+  /** GET /api/manage/v1/settings/chrome — scope content:read */
+  getSiteChrome: {
+    method: "GET";
+    path: "/api/manage/v1/settings/chrome";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "chrome": {
+        "languages": {
+          [key: string]: {
+            "site_name": string;
+            "tagline": string | null;
+            "header_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+            "footer_links": Array<{
+              "label": string;
+              "url": string;
+            }>;
+          };
+        };
+        "logo_media_id": string | null;
+        "social_links": Array<{
+          "network": string;
+          "url": string;
+        }>;
+      };
+      "revision": number;
+    };
+  };
+  /** GET /api/manage/v1/settings/seo — scope content:read */
+  getSeoSettings: {
+    method: "GET";
+    path: "/api/manage/v1/settings/seo";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "seo": {
+        "languages": {
+          [key: string]: {
+            "title_template": string;
+            "description": string | null;
+          };
+        };
+        "share_image_media_id": string | null;
+      };
+      "revision": number;
+    };
+  };
+  /** GET /api/manage/v1/settings/robots — scope content:read */
+  getRobotsRules: {
+    method: "GET";
+    path: "/api/manage/v1/settings/robots";
+    params: never;
+    query: never;
+    body: never;
+    response: {
+      "robots": {
+        "rules": Array<{
+          "user_agent": string;
+          "allow": Array<string>;
+          "disallow": Array<string>;
+        }>;
+      };
+      "revision": number;
+      "sitemap_path": string | null;
     };
   };
   /** PUT /api/manage/v1/settings/chrome — scope settings:write — needs Idempotency-Key */
@@ -5948,6 +6077,9 @@ export const ManageOperationsRoutes: { readonly [K in ManageOperationsId]: { rea
   deleteComment: { method: "DELETE", path: "/api/manage/v1/comments/{id}" },
   getCommentSettings: { method: "GET", path: "/api/manage/v1/settings/comments" },
   putCommentSettings: { method: "PUT", path: "/api/manage/v1/settings/comments" },
+  getSiteChrome: { method: "GET", path: "/api/manage/v1/settings/chrome" },
+  getSeoSettings: { method: "GET", path: "/api/manage/v1/settings/seo" },
+  getRobotsRules: { method: "GET", path: "/api/manage/v1/settings/robots" },
   putSiteChrome: { method: "PUT", path: "/api/manage/v1/settings/chrome" },
   putSeoSettings: { method: "PUT", path: "/api/manage/v1/settings/seo" },
   putRobotsRules: { method: "PUT", path: "/api/manage/v1/settings/robots" },

@@ -3,6 +3,7 @@ import { RelationWrite } from "./relation-writes";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { notReservedFieldKey } from "./field-types";
+import { ENTRY_SORTS } from "./entry-sorts";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
@@ -56,6 +57,12 @@ export const EntryObject = v.object({
       ),
     ),
     replayed: v.optional(v.boolean()),
+    updated_by: v.optional(
+      v.pipe(
+        v.nullable(v.object({ kind: v.picklist(["person", "credential", "oauth_app", "plugin", "import", "system"]), person_id: v.nullable(v.string()), name: v.nullable(v.string()) })),
+        v.description("listEntries only: who wrote the current draft — the credential's, OAuth app's, plugin's or import's name when one wrote it, else the person's (null when not a member of this site). docs/admin-ui-lists.md"),
+      ),
+    ),
   });
 export const Entry = v.pipe(EntryObject, v.title("Entry"));
 
@@ -105,6 +112,14 @@ export const entryRoutes: readonly RouteSpec[] = [
       q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Entries whose label (title field) contains this text, ignoring ASCII case; models whose title field the reader may not read are left out."))),
       slug: v.optional(v.pipe(Slug, v.description("Entries at exactly this slug (an editor's slug availability check; with model_id and lang)."))),
       translation_group_id: v.optional(v.pipe(Id, v.description("The languages of one item (its translation group): an editor's language tabs."))),
+      sort: v.optional(
+        v.pipe(
+          v.picklist(ENTRY_SORTS),
+          v.description(
+            "Order of the whole list (default: newest created first): title (label, else slug; ASCII case ignored; a title the reader may not read sorts by slug), created, updated, state (workflow state), lang, owner (the owner's name among the site's members); a leading `-` reverses. Ties by instance_id in the same direction; the cursor continues the same sort only. docs/admin-ui-lists.md",
+          ),
+        ),
+      ),
       cursor: v.optional(v.string()),
       limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/))),
     }),
@@ -117,7 +132,7 @@ export const entryRoutes: readonly RouteSpec[] = [
   { operationId: "addEntryLanguage", method: "post", path: "/entries/{id}/languages", summary: "Add a language to the entry's translation group", scope: "content:write", idempotent: true, params: EntryPath, body: AddLanguageBody, status: 201, response: Entry, errors: ["invalid_field_key", ...commonWriteErrors, "locale_exists", "language_in_trash", "unknown_locale", "locale_denied", "slug_taken", "field_validation_failed", ...richTextErrors, "write_conflict", "missing_permission", "field_denied", "entry_in_trash", ...relationWriteErrors, "locked", "lock_lost"] },
   { operationId: "listEntryVersions", method: "get", path: "/entries/{id}/versions", summary: "Versions of an entry, newest first", scope: "content:read", params: EntryPath, response: v.strictObject({ data: v.array(Version) }), errors: ["unauthorized", "not_found"] },
   { operationId: "restoreEntryVersion", method: "post", path: "/entries/{id}/versions/{version_id}/restore", summary: "Make an old version the draft again", scope: "content:write", idempotent: true, params: v.strictObject({ id: Id, version_id: Id }), body: RestoreVersionBody, response: Entry, errors: [...relationWriteErrors, ...commonWriteErrors, "version_conflict", "field_denied", "missing_permission", "field_validation_failed", ...richTextErrors, "write_conflict", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
-  { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash", "locked", "lock_lost", "address_redirected", "redirect_cycle", "redirect_limit", "redirect_reserved", "redirect_ambiguous"] },
+  { operationId: "publishEntry", repeatable: true, method: "post", path: "/entries/{id}/publish", summary: "Publish the current draft of this language", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: PublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "field_validation_failed", "slug_taken", "missing_permission", "locale_denied", "write_conflict", "not_owner", "entry_in_trash", "locked", "lock_lost", "address_redirected", "address_taken", "redirect_cycle", "redirect_limit", "redirect_reserved", "redirect_ambiguous"] },
   { operationId: "unpublishEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/unpublish", summary: "Withdraw this language from the public API", scope: "lifecycle:publish", idempotent: true, params: EntryPath, body: UnpublishBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "version_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "moveEntry", repeatable: true, method: "post", path: "/entries/{id}/move", summary: "A workflow step that neither publishes nor unpublishes", scope: "workflow:move", idempotent: true, params: EntryPath, body: MoveBody, response: Entry, errors: [...commonWriteErrors, "transition_unavailable", "workflow_conflict", "missing_permission", "not_owner", "locale_denied", "entry_in_trash", "locked", "lock_lost"] },
   { operationId: "trashEntry", destructive: true, repeatable: true, method: "post", path: "/entries/{id}/trash", summary: "Move the item (or one language) to Trash", scope: "content:trash", idempotent: true, params: EntryPath, body: TrashBody, response: TrashAnswer, errors: [...commonWriteErrors, "entry_published", "entry_in_trash", "missing_permission", "not_owner", "locale_denied", "locked", "lock_lost"] },

@@ -40,11 +40,30 @@ export const PutRobotsRulesBody = v.strictObject({
 });
 
 const Links = v.array(v.object({ label: v.string(), url: v.string() }));
-const answer = (key: string, value: v.GenericSchema) => v.object({ [key]: value, revision: v.number(), replayed: v.optional(v.boolean()) });
+const ChromeOut = v.object({ languages: v.record(v.string(), v.object({ site_name: v.string(), tagline: v.nullable(v.string()), header_links: Links, footer_links: Links })), logo_media_id: v.nullable(v.string()), social_links: v.array(v.object({ network: v.string(), url: v.string() })) });
+const SeoOut = v.object({ languages: v.record(v.string(), v.object({ title_template: v.string(), description: v.nullable(v.string()) })), share_image_media_id: v.nullable(v.string()) });
+const RobotsOut = v.object({ rules: v.array(v.object({ user_agent: v.string(), allow: v.array(v.string()), disallow: v.array(v.string()) })) });
+const SettingsRevision = v.pipe(v.number(), v.description("The site settings' revision: send it back as expected_revision"));
+const answer = (key: string, value: v.GenericSchema) => v.object({ [key]: value, revision: SettingsRevision, replayed: v.optional(v.boolean()) });
+/** A read answers what the PUT accepts (send it back with `expected_revision: revision`). */
+const current = (key: string, value: v.GenericSchema, extra: v.ObjectEntries = {}) => v.object({ [key]: value, revision: SettingsRevision, ...extra });
 const errors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", "missing_permission", "settings_changed"] as const;
+const readErrors = ["unauthorized", "creator_unauthorized", "rate_limited"] as const;
 
 /** Site Chrome defaults, SEO defaults and robots rules (docs/site-chrome.md); public at GET /v1/_site and /robots.txt. */
 export const siteChromeRoutes: readonly RouteSpec[] = [
+  // Reads, scoped like getCorsSettings: content:read (public data anyway: GET /v1/_site, /robots.txt).
+  { operationId: "getSiteChrome", method: "get", path: "/settings/chrome", summary: "The Site Chrome defaults as putSiteChrome takes them (empty languages when none are set)", scope: "content:read", response: current("chrome", ChromeOut), errors: readErrors },
+  { operationId: "getSeoSettings", method: "get", path: "/settings/seo", summary: "The SEO defaults as putSeoSettings takes them (empty languages when none are set)", scope: "content:read", response: current("seo", SeoOut), errors: readErrors },
+  {
+    operationId: "getRobotsRules",
+    method: "get",
+    path: "/settings/robots",
+    summary: "The robots rules served at /robots.txt (without stored rules: everything allowed to every crawler), and whether it names a sitemap",
+    scope: "content:read",
+    response: current("robots", RobotsOut, { sitemap_path: v.pipe(v.nullable(v.string()), v.description("The sitemap robots.txt names (on the host asked), or null: the site has no sitemap")) }),
+    errors: readErrors,
+  },
   {
     operationId: "putSiteChrome",
     destructive: true,
@@ -54,7 +73,7 @@ export const siteChromeRoutes: readonly RouteSpec[] = [
     scope: "settings:write",
     idempotent: true,
     body: PutSiteChromeBody,
-    response: answer("chrome", v.object({ languages: v.record(v.string(), v.object({ site_name: v.string(), tagline: v.nullable(v.string()), header_links: Links, footer_links: Links })), logo_media_id: v.nullable(v.string()), social_links: v.array(v.object({ network: v.string(), url: v.string() })) })),
+    response: answer("chrome", ChromeOut),
     errors,
   },
   {
@@ -66,7 +85,7 @@ export const siteChromeRoutes: readonly RouteSpec[] = [
     scope: "settings:write",
     idempotent: true,
     body: PutSeoSettingsBody,
-    response: answer("seo", v.object({ languages: v.record(v.string(), v.object({ title_template: v.string(), description: v.nullable(v.string()) })), share_image_media_id: v.nullable(v.string()) })),
+    response: answer("seo", SeoOut),
     errors,
   },
   {
@@ -78,7 +97,7 @@ export const siteChromeRoutes: readonly RouteSpec[] = [
     scope: "settings:write",
     idempotent: true,
     body: PutRobotsRulesBody,
-    response: answer("robots", v.object({ rules: v.array(v.object({ user_agent: v.string(), allow: v.array(v.string()), disallow: v.array(v.string()) })) })),
+    response: answer("robots", RobotsOut),
     errors,
   },
 ];

@@ -22,8 +22,9 @@
  *   6. write figures (scripts/bench/write-figures.mjs, issue #14) on a fresh runtime over the same storage.
  *
  * Environment (for quick trials): BENCH_ITEMS (default 1000), BENCH_DURATION seconds (default 10),
- * BENCH_ONLY=read|write|search|rows|backend (default read and write; search: only the search figures; rows: only the
- * list rows-read figures (issue #27 item 8); backend: only the
+ * BENCH_ONLY=read|write|search|rows|backend|import (default read and write; search: only the search figures; rows: only the
+ * list rows-read figures (issue #27 item 8); import: only the WordPress import of the 20,000-post file, written
+ * to its end, scripts/bench/import-figures.mjs (issue #28; about an hour); backend: only the
  * generated backend beside Directus, scripts/bench/generated-backend-figures.mjs), BENCH_BACKEND=0 (skip those),
  * BENCH_DIRECTUS=0 (skip the peer), BENCH_WRITE_DURATION, BENCH_WRITE_SITES (default 1,2,5,10),
  * BENCH_WRITE_FIGURES=create,save,publish (only these write figures: the fair-writes run, docs/write-fairness.md),
@@ -43,6 +44,7 @@ import { cpuSnapshot, otherCpu } from "./bench/cpu.mjs";
 import { cloneSites, mixTargets, primeMix, rotatingRequests, SCALE_SITES, SCALE_TARGET, scaleSlugs } from "./bench/scale-figures.mjs";
 import { WRITE_BINDINGS, WRITE_DURABLE_OBJECTS, writeFigures } from "./bench/write-figures.mjs";
 import { generatedBackendFigures } from "./bench/generated-backend-figures.mjs";
+import { importFigures } from "./bench/import-figures.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LARGE_ITEMS = 10_000;
@@ -418,6 +420,12 @@ async function adminFigure() {
 async function main() {
   if (ONLY === "backend") {
     await generatedBackendFigures(print, say);
+    return;
+  }
+  if (ONLY === "import") {
+    // The WordPress import of the generated 20,000-post file, written to its end (about an hour on
+    // the shared machine: a part of its own, not in the default run).
+    await importFigures(print, say);
     return;
   }
   await adminFigure();

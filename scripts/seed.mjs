@@ -3,16 +3,15 @@
  * npm run seed [-- --json]
  *
  * Seeds the LOCAL database that `wrangler dev` uses (.wrangler/state/v3), idempotently:
- *   1. applies the local D1 migrations to every D1 binding (wrangler d1 migrations apply DB / DB_2 --local);
+ *   1. applies the local D1 migrations to every D1 binding (as `wrangler d1 migrations apply DB / DB_2
+ *      --local` would, in one Miniflare: applyMigrations);
  *   2. bundles scripts/seed/seed-worker.ts with esbuild and runs it on Miniflare, with D1 and R2
  *      bindings persisted exactly where `wrangler dev` keeps them (same ids, same folders);
  *   3. prints a short summary, or with --json exactly one JSON object on stdout (all else on stderr).
  *
  * When site `demo` already exists nothing is written; the same ids are read back and printed.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleWorker, readBindings } from "./lib/worker-build.mjs";
@@ -35,34 +34,41 @@ const secretsFile = path.join(persistTo, "driftwood-demo-credentials.json");
 /** Everything but the --json answer goes to stderr. */
 const say = (line = "") => process.stderr.write(`${line}\n`);
 
-const require = createRequire(import.meta.url);
-const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
-
 /**
  * Every D1 binding gets every migration: the control database and each site database (docs/scale.md).
- * wrangler prints a table of every migration for each one it applies (about 1 MB for two databases
- * at 48 migrations, growing with each new one), so its output is kept and shown only when it fails;
- * a line per database says what was done. (Passed through, it once outgrew the 1 MiB a parent's
- * `spawnSync` buffers by default and the seed was killed mid-migration: scripts/lib/dev-server.mjs.)
+ * What `wrangler d1 migrations apply <binding> --local` does, in one Miniflare for all of them: the
+ * same `d1_migrations` table, the migrations not in it in name order, each one's statements (split
+ * by wrangler's own splitter) and its row in the table in one batch — so `wrangler d1 migrations
+ * list/apply` later sees them applied. wrangler itself starts a new Miniflare (a workerd process)
+ * for every migration: at 48 migrations × 2 databases that was about a minute of CPU per seed on a
+ * 2-core machine, paid by every `npm test` (docs/testing.md).
  */
-function applyMigrations(bindings) {
-  for (const binding of Object.keys(bindings.d1Databases)) {
-    say(`Applying local D1 migrations to ${binding}…`);
-    const result = spawnSync(process.execPath, [wranglerBin, "d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], {
-      cwd: root,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      // stdin closed and CI set: wrangler answers its confirmation prompt itself ("fallback value: yes").
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: process.env.NO_COLOR ?? "1" },
-    });
-    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
-    if (result.status !== 0) {
-      say(output.split("\n").filter((line) => !/^[│├└┌]/.test(line)).slice(-60).join("\n"));
-      throw new Error(`wrangler d1 migrations apply ${binding} failed (exit ${result.status ?? result.signal})`);
+async function applyMigrations(bindings) {
+  const [{ Miniflare }, { unstable_splitSqlQuery: splitSqlQuery }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const dir = path.join(root, bindings.d1MigrationsDir);
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  const mf = new Miniflare({ modules: true, script: "", d1Persist: path.join(persistRoot, "d1"), d1Databases: bindings.d1Databases });
+  try {
+    for (const binding of Object.keys(bindings.d1Databases)) {
+      const db = await mf.getD1Database(binding);
+      // wrangler's own statement, to the character (its text is what sqlite_master keeps).
+      await db.prepare("CREATE TABLE IF NOT EXISTS d1_migrations(\n\t\tid         INTEGER PRIMARY KEY AUTOINCREMENT,\n\t\tname       TEXT UNIQUE,\n\t\tapplied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL\n);").run();
+      const applied = new Set((await db.prepare("SELECT name FROM d1_migrations").all()).results.map((row) => row.name));
+      const missing = names.filter((name) => !applied.has(name));
+      for (const name of missing) {
+        const sql = `${readFileSync(path.join(dir, name), "utf8")}\nINSERT INTO d1_migrations (name) values ('${name.replaceAll("'", "''")}');\n`;
+        try {
+          await db.batch(splitSqlQuery(sql).map((query) => db.prepare(query)));
+        } catch (error) {
+          throw new Error(`migration ${name} failed on ${binding}: ${error?.cause?.message ?? error?.message ?? error}`);
+        }
+      }
+      say(`  ${binding}: ${missing.length === 0 ? "already up to date" : `${missing.length} migration(s) applied`}.`);
     }
-    const applied = (output.match(/commands executed successfully/g) ?? []).length;
-    say(`  ${binding}: ${applied === 0 ? "already up to date" : `${applied} migration(s) applied`}.`);
+  } finally {
+    await mf.dispose();
   }
 }
 
@@ -117,7 +123,8 @@ function summary(result, bindings) {
 async function main() {
   if (!existsSync(path.join(root, "wrangler.jsonc"))) throw new Error(`no wrangler.jsonc in ${root}`);
   const bindings = await readBindings();
-  applyMigrations(bindings);
+  say("Applying local D1 migrations…");
+  await applyMigrations(bindings);
   say("Seeding the demo…");
   const result = await runSeed(await bundleWorker("scripts/seed/seed-worker.ts"), bindings);
   for (const line of result.log) say(`  ${line}`);

@@ -1,30 +1,33 @@
 /**
- * `npm run test:e2e`: the Node and end-to-end test files (node --test). The demo is seeded once for
- * the run into a template state that every end-to-end file copies (scripts/lib/dev-server.mjs),
- * instead of each file migrating and seeding its own. Extra arguments are passed to node --test
- * (e.g. one file: `npm run test:e2e -- test/e2e/cli.test.mjs`), which then runs them one at a time.
+ * `npm run test:e2e`: the Node and end-to-end test files (node --test). Once per run: the demo is
+ * seeded into a template state that every end-to-end server copies (scripts/lib/dev-server.mjs),
+ * the worker is bundled into a directory `wrangler dev` serves without building or watching the
+ * repository (scripts/lib/prebuilt-worker.mjs), and Chromium is unpacked. Extra arguments are passed
+ * to node --test (e.g. one file: `npm run test:e2e -- test/e2e/cli.test.mjs`), one at a time.
  *
- * The whole suite runs in **lanes** (docs/testing.md, "Lanes"): most of an end-to-end file's time
- * is waiting — for `wrangler dev` to start, for a browser, for a server's timer — so several files
- * at once finish sooner even on two cores. The files bind fixed ports (and the seeded demo plugin
- * is always on 8789), so each end-to-end lane runs in its own network namespace (`unshare -n`, its
- * own loopback): no port is shared, nothing else on the machine is touched. `test/node/` runs in
- * lane 0 in the machine's own namespace, because the generated-backend test may install the
- * emitted project's packages from the registry. Without `unshare` (not root, no user namespaces)
- * everything runs in one lane, one file at a time, as before. `E2E_LANES=n` sets the number of
- * end-to-end lanes (default 1 = one lane with everything, until a clean run measures lanes: see
- * docs/testing.md).
+ * The whole suite runs in **lanes** taking files from one queue, longest first (docs/testing.md,
+ * "Lanes"): most of an end-to-end file's time is waiting — for `wrangler dev` to start, for a
+ * browser, for a server's timer — so several files at once finish sooner even on two cores. The
+ * files bind fixed ports (and the seeded demo plugin is always on 8789), so each end-to-end file
+ * runs in a network namespace of its own (`unshare -n`, its own loopback): no port is shared,
+ * nothing else on the machine is touched. `test/node/` runs first in lane 1, in the machine's own
+ * namespace, because the generated-backend test may install the emitted project's packages from
+ * the registry. Without `unshare` (not root, no user namespaces) everything runs in one process, one
+ * file at a time. `E2E_LANES=n` sets the number of lanes (default 2); SIGUSR2 widens to
+ * `E2E_LANES_LATER` (scripts/test.mjs sends it when the workerd suite beside it is done).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSeedTemplate, SEED_TEMPLATE_VARIABLE } from "./lib/dev-server.mjs";
+import { isPrebuiltWorker, PREBUILT_WORKER_VARIABLE, prepareWorker } from "./lib/prebuilt-worker.mjs";
 import { root } from "./lib/load-ts.mjs";
 
 /**
- * Seconds a file took on an idle 2-core machine (docs/testing.md), to balance the lanes; files not
- * listed count as DEFAULT_SECONDS (a server start and a few requests).
+ * Seconds a file took on an idle 2-core machine (docs/testing.md), to take the long files first;
+ * files not listed count as DEFAULT_SECONDS (a server start and a few requests). A run prints every
+ * file's seconds at its end.
  */
 const MEASURED_SECONDS = {
   "test/e2e/admin-ui-site-screens.test.mjs": 100,
@@ -48,9 +51,11 @@ const MEASURED_SECONDS = {
 };
 const DEFAULT_SECONDS = 15;
 
+/** `E2E_ONLY=a,b`: only the files whose names contain one of these (trying the lanes on a few files). */
+const only = (process.env.E2E_ONLY ?? "").split(",").filter(Boolean);
 const testFiles = (dir) =>
   readdirSync(path.join(root, dir))
-    .filter((f) => f.endsWith(".test.mjs"))
+    .filter((f) => f.endsWith(".test.mjs") && (only.length === 0 || only.some((part) => f.includes(part))))
     .sort()
     .map((f) => `${dir}/${f}`);
 
@@ -60,20 +65,11 @@ function namespacesWork() {
   return probe.status === 0;
 }
 
-/** Spreads files over `n` lanes, longest first, each to the lane with the least time so far. */
-function balance(files, n) {
-  const lanes = Array.from({ length: n }, () => ({ seconds: 0, files: [] }));
-  const weighted = files.map((f) => ({ f, s: MEASURED_SECONDS[f] ?? DEFAULT_SECONDS })).sort((a, b) => b.s - a.s || a.f.localeCompare(b.f));
-  for (const { f, s } of weighted) {
-    const lane = lanes.reduce((least, l) => (l.seconds < least.seconds ? l : least));
-    lane.files.push(f);
-    lane.seconds += s;
-  }
-  return lanes.map((l) => l.files.sort());
-}
+/** The files in the order the lanes take them: longest first (the short ones fill the gaps at the end). */
+const longestFirst = (files) => [...files].sort((a, b) => (MEASURED_SECONDS[b] ?? DEFAULT_SECONDS) - (MEASURED_SECONDS[a] ?? DEFAULT_SECONDS) || a.localeCompare(b));
 
-/** Runs one lane's files with node --test (one at a time); output lines prefixed with the lane's name. */
-function runLane(name, files, env, isolated) {
+/** Runs `node --test` on `files` (one at a time), in a network namespace of its own when `isolated`; output lines prefixed with the lane's name. */
+function runFiles(name, files, env, isolated) {
   const node = [process.execPath, "--test", "--test-concurrency=1", ...files];
   const quoted = node.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const [command, args] = isolated ? ["unshare", ["-n", "sh", "-c", `ip link set lo up && exec ${quoted}`]] : [node[0], node.slice(1)];
@@ -89,8 +85,39 @@ function runLane(name, files, env, isolated) {
       });
       stream.on("end", () => rest && target.write(`[${name}] ${rest}\n`));
     }
-    child.on("close", (code, signal) => resolve({ name, files: files.length, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
+    child.on("close", (code, signal) => resolve({ name, files, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
   });
+}
+
+/**
+ * The end-to-end files as one queue taken by `lanes` lanes: a lane runs one file in a network
+ * namespace of its own, then takes the next, so a lane never waits on a badly guessed balance.
+ * `widen(n)` (SIGUSR2 from scripts/test.mjs when the workerd suite is done) adds lanes up to `n`.
+ * `first` (the Node files, in the machine's namespace) runs in lane 1 before it takes end-to-end
+ * files. Resolves with every run (the Node files' run first).
+ */
+function runQueue({ first, files, lanes, env }) {
+  const queue = longestFirst(files);
+  const runs = [];
+  let open = 0;
+  let named = 0;
+  let finish;
+  const done = new Promise((resolve) => (finish = resolve));
+  const lane = async (name, before) => {
+    open += 1;
+    if (before.length > 0) runs.push(await runFiles(name, before, env, false));
+    for (let file = queue.shift(); file; file = queue.shift()) runs.push(await runFiles(name, [file], env, true));
+    open -= 1;
+    if (open === 0) finish(runs);
+  };
+  const widen = (n) => {
+    while (named < n && (named === 0 || queue.length > 0)) {
+      named += 1;
+      void lane(`e2e-${named}`, named === 1 ? first : []);
+    }
+  };
+  widen(Math.max(1, lanes));
+  return { done, widen };
 }
 
 const chosen = process.argv.slice(2);
@@ -102,29 +129,54 @@ const part = process.env.E2E_PART ?? "all";
 const given = process.env[SEED_TEMPLATE_VARIABLE];
 const seedInto = process.env.E2E_SEED_INTO;
 const template = given || seedInto || mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-template-"));
+// scripts/test.mjs sends SIGUSR2 when the workerd suite beside this run is done: from then on the
+// end-to-end files run in `E2E_LANES_LATER` lanes. Listened to from the start (the signal's default
+// would end the process), remembered if it comes before the lanes start.
+const later = Number(process.env.E2E_LANES_LATER ?? process.env.E2E_LANES ?? 2);
+let widened = false;
+let widenQueue = () => {};
+process.on("SIGUSR2", () => {
+  process.stderr.write(`test:e2e: the workerd suite is done: ${later} lanes from now\n`);
+  widened = true;
+  widenQueue(later);
+});
 let status = 1;
+let worker;
 try {
   const started = Date.now();
   if (!given) createSeedTemplate(template);
   process.stderr.write(`test:e2e: demo ${given ? "template given" : "seeded once"} in ${((Date.now() - started) / 1000).toFixed(1)} s (${template})\n`);
-  const env = { ...process.env, [SEED_TEMPLATE_VARIABLE]: template };
-  const wanted = Number(process.env.E2E_LANES ?? 1);
   const nodeFiles = part === "e2e" ? [] : testFiles("test/node");
   const e2eFiles = part === "node" ? [] : testFiles("test/e2e");
-  if (chosen.length > 0 || wanted <= 1 || !namespacesWork() || e2eFiles.length === 0) {
+  // The worker bundled once for every server of the run, served from files no test writes
+  // (scripts/lib/prebuilt-worker.mjs) — unless the caller names one already prepared.
+  const builtAt = Date.now();
+  if (!isPrebuiltWorker(process.env[PREBUILT_WORKER_VARIABLE])) {
+    if (!existsSync(path.join(root, "admin", "dist", "index.html"))) await (await import("./build-admin.mjs")).buildAdmin({ quiet: true });
+    worker = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-worker-"));
+    await prepareWorker(worker);
+  }
+  // @sparticuz/chromium unpacks its browser into /tmp on first use: once here, not by two lanes at once.
+  await (await import("@sparticuz/chromium")).default.executablePath();
+  process.stderr.write(`test:e2e: worker bundled and browser unpacked in ${((Date.now() - builtAt) / 1000).toFixed(1)} s\n`);
+  const env = { ...process.env, [SEED_TEMPLATE_VARIABLE]: template, ...(worker ? { [PREBUILT_WORKER_VARIABLE]: worker } : {}) };
+  const wanted = Number(process.env.E2E_LANES ?? 2);
+  if (chosen.length > 0 || !namespacesWork() || e2eFiles.length === 0) {
     const files = chosen.length > 0 ? chosen : [...nodeFiles, ...e2eFiles];
     const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });
     status = run.status ?? 1;
   } else {
-    const lanes = [
-      ...(nodeFiles.length > 0 ? [runLane("node", nodeFiles, env, false)] : []),
-      ...balance(e2eFiles, wanted).map((files, i) => runLane(`e2e-${i + 1}`, files, env, true)),
-    ];
-    const results = await Promise.all(lanes);
-    for (const r of results) process.stderr.write(`test:e2e: lane ${r.name.padEnd(6)} ${r.files} files ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s\n`);
-    status = results.every((r) => r.code === 0) ? 0 : 1;
+    const queue = runQueue({ first: nodeFiles, files: e2eFiles, lanes: widened ? later : wanted, env });
+    widenQueue = queue.widen;
+    const runs = await queue.done;
+    for (const r of [...runs].sort((a, b) => b.seconds - a.seconds)) {
+      const what = r.files.length === 1 ? r.files[0] : `${r.files.length} Node files`;
+      process.stderr.write(`test:e2e: ${r.name.padEnd(6)} ${r.seconds.toFixed(0).padStart(4)} s ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} ${what}\n`);
+    }
+    status = runs.every((r) => r.code === 0) ? 0 : 1;
   }
 } finally {
   if (!given && !seedInto) rmSync(template, { recursive: true, force: true });
+  if (worker) rmSync(worker, { recursive: true, force: true });
 }
 process.exit(status);

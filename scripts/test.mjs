@@ -4,28 +4,27 @@
  * scripts/test-e2e.mjs) — and how long each step took. The exit code is non-zero when any failed.
  *
  * `TEST_MODE` chooses how the long suites share the machine (docs/testing.md, "What runs"):
- * - `phased` (default): first the workerd suite **beside** the demo's seeding and the Node files
- *   (none opens a browser; the workerd suite keeps one core busy, the seed and the Node files
- *   mostly wait on child processes), then the end-to-end files in `E2E_LANES` lanes (default 1) on
- *   the seeded template, with the machine to themselves.
+ * - `packed` (default; `phased` is its old name): the workerd suite (one vitest worker: one core)
+ *   **beside** scripts/test-e2e.mjs, which seeds the demo, bundles the worker once, runs the Node
+ *   files and then takes the end-to-end files from a queue in `E2E_LANES` lanes (default 1); when
+ *   the workerd suite is done it is told (SIGUSR2) to widen to `E2E_LANES_LATER` lanes (default
+ *   3), so both cores stay busy to the end.
  * - `sequential`: the workerd suite, then scripts/test-e2e.mjs with everything.
  * - `parallel`: the workerd suite and scripts/test-e2e.mjs side by side (measured slower on two
  *   cores: docs/testing.md). `TEST_PARALLEL=1` is the old name of this mode.
  * Output lines of steps that run side by side are prefixed with the step's name.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { root } from "./lib/load-ts.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** Runs one command; resolves with its exit code and wall time. Output lines get `prefix`. */
-function run(label, command, args, { prefix = "", env = {} } = {}) {
+function run(label, command, args, { prefix = "", env = {}, started: onStart = () => {} } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ["ignore", prefix ? "pipe" : "inherit", prefix ? "pipe" : "inherit"], env: { ...process.env, ...env } });
+    onStart(child);
     if (prefix) {
       for (const [stream, target] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
         let rest = "";
@@ -48,23 +47,24 @@ for (const [label, script] of [["typecheck", "typecheck"], ["contract check", "c
   if (result.code !== 0) break;
 }
 if (results.every((r) => r.code === 0)) {
-  const mode = process.env.TEST_MODE ?? (process.env.TEST_PARALLEL === "1" ? "parallel" : "phased");
+  const mode = process.env.TEST_MODE ?? (process.env.TEST_PARALLEL === "1" ? "parallel" : "packed");
+  // Screenshots are artefacts, not checks: none in the full run (test/e2e/admin-ui/harness.mjs).
+  process.env.DRIFTWOOD_E2E_SCREENSHOTS ??= "0";
   const workerd = (prefix) => run("workerd suite", process.execPath, ["node_modules/vitest/vitest.mjs", "run"], { prefix });
-  const e2e = (label, prefix, env = {}) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env });
+  const e2e = (label, prefix, env = {}, started) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env, started });
   if (mode === "parallel") results.push(...(await Promise.all([workerd("[workerd]"), e2e("node and end-to-end suite", "[e2e]")])));
   else if (mode === "sequential") results.push(await workerd(""), await e2e("node and end-to-end suite", ""));
   else {
-    // The seeded template is made by the first phase's Node part and used by the end-to-end files.
-    const template = mkdtempSync(path.join(os.tmpdir(), "driftwood-test-template-"));
-    try {
-      results.push(...(await Promise.all([workerd("[workerd]"), e2e("seed and node suite", "[node]", { E2E_PART: "node", E2E_SEED_INTO: template })])));
-      // One lane by default: two lanes measured 636 s instead of ≈ 1,000 s, but two of their browser
-      // files failed on a loaded run ("worker restarted mid-request", a 30 s screen wait) — see
-      // docs/testing.md, "Lanes". `E2E_LANES=2 npm test` runs them in two.
-      results.push(await e2e("end-to-end suite", "", { E2E_PART: "e2e", DRIFTWOOD_E2E_SEED_TEMPLATE: template, E2E_LANES: process.env.E2E_LANES ?? "1" }));
-    } finally {
-      rmSync(template, { recursive: true, force: true });
-    }
+    // Packed: the workerd suite (one vitest worker: one core) beside scripts/test-e2e.mjs, which
+    // seeds, runs the Node files and then the end-to-end files in `E2E_LANES` lanes (default 1);
+    // when the workerd suite is done, SIGUSR2 widens it to `E2E_LANES_LATER` lanes (default 3).
+    let e2eChild;
+    const e2eRun = e2e("node and end-to-end suite", "[e2e]", { E2E_LANES: process.env.E2E_LANES ?? "1", E2E_LANES_LATER: process.env.E2E_LANES_LATER ?? "3" }, (child) => (e2eChild = child));
+    const workerdRun = workerd("[workerd]").then((result) => {
+      e2eChild?.kill("SIGUSR2");
+      return result;
+    });
+    results.push(...(await Promise.all([workerdRun, e2eRun])));
   }
 }
 process.stdout.write("\n");

@@ -97,6 +97,8 @@ export const ERROR_STATUS = {
   redirect_source_taken: 409,
   redirect_address_live: 409,
   address_redirected: 409,
+  // A page's path where another model's published item is served (docs/pages.md, "Addresses").
+  address_taken: 409,
   redirect_reserved: 422,
   redirect_ambiguous: 422,
   redirect_cycle: 422,

@@ -36,6 +36,7 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/menus", screen: lazyScreen(() => import("./site/menus-screen")) },
   { pattern: "/sites/:site/settings/queries", screen: lazyScreen(() => import("./site/queries-screen")) },
   { pattern: "/sites/:site/settings/cors", screen: lazyScreen(() => import("./site/cors-screen")) },
+  { pattern: "/sites/:site/settings/chrome", screen: lazyScreen(() => import("./site/chrome-screen")) },
   // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
   { pattern: "/sites/:site/settings", screen: lazyScreen(() => import("./settings/general-screen")) },
   { pattern: "/sites/:site/settings/credentials", screen: lazyScreen(() => import("./settings/credentials-screen")) },
@@ -48,6 +49,9 @@ const SITE_SCREENS: readonly { pattern: string; screen: ReturnType<typeof lazySc
   { pattern: "/sites/:site/settings/roles", screen: lazyScreen(() => import("./roles/roles-screen")) },
   // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
   { pattern: "/sites/:site/trash", screen: lazyScreen(() => import("./screens/trash")) },
+  // Comment settings and member-only paths (issue #30 item 3, docs/admin-ui-lists.md).
+  { pattern: "/sites/:site/settings/comments", screen: lazyScreen(() => import("./settings/comments-settings-screen")) },
+  { pattern: "/sites/:site/settings/access-rules", screen: lazyScreen(() => import("./settings/access-rules-screen")) },
 ];
 
 const AcceptInvitation = lazyScreen<object>(() => import("./screens/accept-invitation"));

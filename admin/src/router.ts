@@ -89,6 +89,7 @@ export const paths = {
   siteMenus: (site: string) => `/sites/${encodeURIComponent(site)}/settings/menus`,
   siteQueries: (site: string) => `/sites/${encodeURIComponent(site)}/settings/queries`,
   siteCors: (site: string) => `/sites/${encodeURIComponent(site)}/settings/cors`,
+  siteChrome: (site: string) => `/sites/${encodeURIComponent(site)}/settings/chrome`,
   // Site administration (admin/src/settings/, docs/admin-ui-settings.md).
   settings: (site: string) => `/sites/${encodeURIComponent(site)}/settings`,
   settingsCredentials: (site: string) => `/sites/${encodeURIComponent(site)}/settings/credentials`,
@@ -101,6 +102,9 @@ export const paths = {
   roles: (site: string) => `/sites/${encodeURIComponent(site)}/settings/roles`,
   // The site's Trash across models (issue #27, docs/admin-ui-trash.md).
   trash: (site: string, model?: string) => `/sites/${encodeURIComponent(site)}/trash${model ? `?model=${encodeURIComponent(model)}` : ""}`,
+  // Comment settings and member-only paths (issue #30 item 3, docs/admin-ui-lists.md).
+  settingsComments: (site: string) => `/sites/${encodeURIComponent(site)}/settings/comments`,
+  settingsAccessRules: (site: string) => `/sites/${encodeURIComponent(site)}/settings/access-rules`,
   // The superadmin's screens (admin/src/operators/): every site of the deployment.
   operatorSites: () => "/operators/sites",
   operatorSite: (slug: string) => `/operators/sites/${encodeURIComponent(slug)}`,

@@ -1,17 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import { AppError, toOutcome, type Outcome } from "../../shared/errors";
-import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
-import { runCopyStep } from "../../shared/services/site-copy/step";
+import type { Outcome } from "../../shared/errors";
+import type { MoveAnswer } from "../../shared/services/site-move";
 import type { CopyProgress } from "../../shared/services/site-copy/progress";
-import { runDeleteStep, type DeleteProgress } from "../../shared/services/site-delete";
+import type { DeleteProgress } from "../../shared/services/site-delete";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput } from "../../shared/services/bulk/actions";
 import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
-import { enqueueEvents, markEnqueued, PENDING_PAGE, pendingEventIds, unconsumedEvents } from "./after-commit";
-import { eventTiming, type EventTiming } from "../../shared/events/timing";
-import { MARK_DELAY_MS, SentEvents } from "./sent-events";
+import { eventTiming } from "../../shared/events/timing";
+import { SentEvents } from "./sent-events";
+import { EventSweep } from "./event-sweep";
 import { SiteIdentity } from "./site-identity";
 import type * as C from "./commands";
 import { IdempotencyLedger, type ClaimRequest, type ClaimResult, type StoredAnswer } from "./idempotency";
@@ -21,10 +20,9 @@ import { RateLimiter, type TakeResult } from "./rate-limits";
 import { UploadObjects } from "./upload-objects";
 import { MediaCleanup, type StorageCleanup } from "./media-cleanup";
 import { cloudflarePurger } from "../../shared/public/cache-purge";
-import { createDb } from "../../shared/db/client";
-import { siteScopedDatabase } from "../../shared/db/site-databases";
-import { siteScope } from "../../shared/db/site-scope";
-import { mediaRepository } from "../../shared/repositories/media-repository";
+import { removeStoppedUploads } from "./stopped-uploads";
+import { OperatorSteps } from "./operator-steps";
+import { keepRefusedText } from "./recovery-on-lock-lost";
 import { migrateStorage } from "./storage";
 import { WriteQueue } from "./write-queue";
 import { WriteRunner } from "./write-runner";
@@ -58,7 +56,8 @@ export class SiteObject extends DurableObject<Env> {
   readonly #cleanup: MediaCleanup;
   readonly #writes: WriteRunner;
   readonly #sent: SentEvents;
-  readonly #eventTiming: EventTiming;
+  readonly #events: EventSweep;
+  readonly #operators: OperatorSteps;
   readonly #identity: SiteIdentity;
   readonly #jobSteps: JobStepRunner;
   readonly #trash: TrashRetention;
@@ -68,8 +67,10 @@ export class SiteObject extends DurableObject<Env> {
     super(ctx, env);
     migrateStorage(ctx.storage, SITE_OBJECT_MIGRATIONS);
     this.#identity = new SiteIdentity(ctx.storage, ctx.id.name);
-    this.#eventTiming = eventTiming(env);
-    this.#sent = new SentEvents(this.#eventTiming.resendAfterMs);
+    const timing = eventTiming(env);
+    this.#sent = new SentEvents(timing.resendAfterMs);
+    this.#events = new EventSweep(env, this.#clock, this.#sent, timing);
+    this.#operators = new OperatorSteps(env, this.#clock, this.#queue);
     this.#ledger = new IdempotencyLedger(ctx.storage, this.#clock);
     this.#leases = new LeaseBook(ctx.storage, this.#clock);
     this.#limits = new RateLimiter(ctx.storage, this.#clock);
@@ -136,28 +137,12 @@ export class SiteObject extends DurableObject<Env> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
     const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, this.#writes.policyStep(name, request));
     // A save refused because the lease was lost: its text is kept as the person's recovery draft (docs/recovery-drafts.md).
-    if (!outcome.ok && outcome.error.code === "lock_lost" && name === "saveDraft") return this.#keepRefusedText(request as C.SaveDraftRequest, outcome);
+    if (!outcome.ok && outcome.error.code === "lock_lost" && name === "saveDraft") return keepRefusedText(this.#writes, request as C.SaveDraftRequest, outcome);
     // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
     if (outcome.ok && !outcome.value.replayed && TRASH_CHANGES.has(name)) await this.#wakeBy(await this.#trash.forget());
     // A schedule made, moved or cancelled: the alarm learns the next due time (docs/scheduled-publishing.md).
     if (outcome.ok && !outcome.value.replayed && SCHEDULE_CHANGES.has(name)) await this.#wakeBy(await this.#schedules.forget());
     return outcome;
-  }
-
-  /**
-   * Keeps the text of a save refused with `lock_lost` as its person's recovery draft (spec 3:
-   * "unsaved text stays in a personal recovery draft"), whatever the surface; the refusal says so
-   * (`recovery_draft: true`, read back with GET /entries/{id}/recovery-draft). A failure to keep it
-   * leaves the refusal as it was.
-   */
-  async #keepRefusedText<T>(request: C.SaveDraftRequest, refusal: Outcome<T> & { ok: false }): Promise<Outcome<T>> {
-    const { instance_id, fields, expected_version_id, slug } = request.input;
-    const kept = await this.#writes.run(
-      { siteId: request.siteId, actor: request.actor, input: { instance_id, values: fields, base_version_id: expected_version_id, reason: "lock_lost" as const, ...(slug !== undefined ? { slug } : {}) } },
-      commandBuilder("keepRecoveryDraft"),
-    );
-    if (!kept.ok) return refusal;
-    return { ok: false, error: { ...refusal.error, details: { ...refusal.error.details, recovery_draft: true } } };
   }
 
   /**
@@ -255,45 +240,21 @@ export class SiteObject extends DurableObject<Env> {
     return this.#queue.run(() => this.#cleanup.run(siteId, mediaId));
   }
 
-  /**
-   * Moves the site's content to another site database (operators only: POST /api/ops/sites/{id}/database).
-   * Runs in the write queue, so no write of the site runs between the copy and the flip; a refusal
-   * comes back as a Failure (thrown errors lose their code over RPC).
-   */
+  // ── Operators' whole-site work, in the write queue (objects/site/operator-steps.ts) ──────────
+  /** Moves the site's content to another site database (POST /api/ops/sites/{id}/database). */
   async moveDatabase(siteId: string, binding: string): Promise<Outcome<MoveAnswer>> {
-    return this.#queue.run(async () => {
-      try {
-        return { ok: true as const, value: await moveSite(this.env, this.#clock, siteId, binding) };
-      } catch (error) {
-        if (error instanceof AppError) return { ok: false as const, error: error.toFailure() };
-        throw error;
-      }
-    });
+    return this.#operators.moveDatabase(siteId, binding);
   }
-
-  /**
-   * One bounded share of a site copy into this site (operators only: POST /api/ops/sites/{id}/copy,
-   * docs/site-copy.md), in the write queue: shares of one copy never overlap, and no write of the
-   * site interleaves with a page. null when the copy's row is unknown.
-   */
+  /** One bounded share of a site copy into this site (POST /api/ops/sites/{id}/copy, docs/site-copy.md). */
   async copySite(key: string): Promise<Outcome<CopyProgress | null>> {
-    return this.#queue.run(() => toOutcome(() => runCopyStep(this.env, this.#clock, cloudflarePurger(this.env), key)));
+    return this.#operators.copySite(key);
   }
-
-  /**
-   * One bounded share of deleting this site (operators only: POST /api/ops/sites/{id}/delete,
-   * docs/site-delete.md), in the write queue. Its last share clears this object's own storage
-   * (alarm first, then every table): nothing of the site is left here either.
-   */
+  /** One bounded share of deleting this site (POST /api/ops/sites/{id}/delete); the last clears this object's storage too. */
   async deleteSite(siteId: string): Promise<Outcome<DeleteProgress | null>> {
-    return this.#queue.run(() =>
-      toOutcome(() =>
-        runDeleteStep(this.env, this.#clock, siteId, async () => {
-          await this.ctx.storage.deleteAlarm();
-          await this.ctx.storage.deleteAll();
-        }),
-      ),
-    );
+    return this.#operators.deleteSite(siteId, async () => {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+    });
   }
 
   override async alarm(): Promise<void> {
@@ -302,25 +263,9 @@ export class SiteObject extends DurableObject<Env> {
     this.#limits.sweep();
     // Not ctx.id.name: an object the alarm woke cold has none (see SiteIdentity).
     const siteId = this.#identity.siteId;
-    // Sent events are marked first, so the resend below only finds what never reached the queue.
-    const sent = siteId ? this.#sent.take() : [];
-    if (siteId && sent.length > 0) {
-      const marked = await markEnqueued(this.env, this.#clock, siteId, sent).then(() => true, () => false);
-      if (marked) this.#sent.marked(this.#clock.now());
-      else this.#sent.add(sent, this.#clock.now());
-    }
-    // Looking for unsent events costs a read per database: done when one may exist (see SentEvents).
-    const scanned = siteId !== undefined && this.#sent.takeScan(this.#clock.now());
-    if (siteId && scanned) {
-      const found = await pendingEventIds(this.env, siteId).catch(() => null);
-      const sentAll = found !== null && (await enqueueEvents(this.env, this.#clock, siteId, found));
-      if (sentAll && found.length > 0) this.#sent.marked(this.#clock.now());
-      // A failed look or send, or a full page (more may wait): look again shortly.
-      if (!sentAll || found.length >= PENDING_PAGE) this.#sent.scanSoon(this.#clock.now());
-    }
-    // Handed over but never consumed (a queue that lost the message): sent again after RESEND_AFTER_MS.
-    if (siteId && this.#sent.takeCheck(this.#clock.now(), scanned)) await this.#resendUnconsumed(siteId);
-    if (siteId) await this.#removeStoppedUploads(siteId);
+    // Events: marked, unsent ones sent, unconsumed ones sent again (objects/site/event-sweep.ts).
+    if (siteId) await this.#events.run(siteId);
+    if (siteId) await removeStoppedUploads(this.env, this.#uploads, siteId);
     if (siteId) await this.#queue.run(() => this.#cleanup.run(siteId));
     // Due schedules first (they are on time); each transition runs through the write queue.
     const scheduleDue = siteId ? await this.#schedules.run(siteId) : null;
@@ -352,44 +297,6 @@ export class SiteObject extends DurableObject<Env> {
     const rate = this.#limits.take(bucket, limit, windowMs);
     if (!rate.allowed) return { ok: false, error: { code: "rate_limited", message, details: { retry_after: Math.ceil(rate.retryAfterMs / 1000) } } };
     return undefined;
-  }
-
-  /**
-   * Sends again the site's events handed to the queue RESEND_AFTER_MS ago or more that no consumer
-   * took (docs/events.md, "After a crash"), and sets when to look next: when the earliest younger
-   * one becomes due, soon after a failure. Nothing waiting: no next look (a mark sets one).
-   */
-  async #resendUnconsumed(siteId: string): Promise<void> {
-    const now = this.#clock.now();
-    const found = await unconsumedEvents(this.env, siteId, now, this.#eventTiming.resendAfterMs).catch(() => null);
-    if (found === null) return this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
-    if (found.overdue.length > 0) {
-      console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "events handed to the queue were not consumed; sending them again", events: found.overdue.length }));
-      if (await enqueueEvents(this.env, this.#clock, siteId, found.overdue)) this.#sent.marked(this.#clock.now());
-      else this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
-    }
-    if (found.nextDue !== null) this.#sent.lookForUnconsumedBy(found.nextDue);
-    if (found.full) this.#sent.lookForUnconsumedBy(now + MARK_DELAY_MS);
-  }
-
-  /**
-   * Objects of uploads that stopped between the R2 put and settling: a streamed upload's multipart
-   * upload aborted, the object deleted unless a committed row names it (a fault after the commit),
-   * then forgotten. A failed read or delete keeps the note for the next alarm.
-   */
-  async #removeStoppedUploads(siteId: string): Promise<void> {
-    const media = mediaRepository(createDb(await siteScopedDatabase(this.env, siteId)), siteScope(siteId));
-    for (const { objectKey: key, uploadId } of this.#uploads.due()) {
-      try {
-        // A streamed upload that stopped mid-way: its parts are no object yet, so abort the upload.
-        // Aborting one that completed (or was aborted) fails; the key's check below still decides.
-        if (uploadId !== null) await this.env.MEDIA.resumeMultipartUpload(key, uploadId).abort().catch(() => undefined);
-        if (!(await media.objectKeyInUse(key))) await this.env.MEDIA.delete(key);
-        this.#uploads.settle(key);
-      } catch (error) {
-        console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "stopped upload cleanup failed; alarm will retry", error: String(error) }));
-      }
-    }
   }
 
   /** Makes sure the alarm rings by `due` (earlier alarms stand). */

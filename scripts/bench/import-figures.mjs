@@ -19,7 +19,9 @@
  * is one batch to create it and one to publish it, a category one and one; every step adds one
  * batch for the job's move and two for its Idempotency-Key claim (recorded before, ended after).
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import os from "node:os";
 import { request, startDevServer } from "../lib/dev-server.mjs";
 
 const POSTS = Number(process.env.BENCH_IMPORT_POSTS ?? 20_000);
@@ -78,24 +80,73 @@ const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
 
-async function main() {
+/** The load of the shared machine, as `uptime` prints it (recorded with the figures). */
+function uptime() {
+  try {
+    return execFileSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return `load average ${os.loadavg().map((x) => x.toFixed(2)).join(", ")}`;
+  }
+}
+
+/**
+ * The whole measurement: `npm run bench:import`, and `npm run bench` with BENCH_ONLY=import (the
+ * 20,000-post file written to its end unless BENCH_IMPORT_WRITE says otherwise).
+ */
+export async function importFigures(print, say) {
+  const uptimeAtStart = uptime();
+  const started = performance.now();
   say(`generating ${POSTS} posts…`);
   const file = generateWxr(POSTS);
   const sha256 = createHash("sha256").update(file).digest("hex");
   say(`file: ${file.length} bytes, SHA-256 ${sha256}`);
   const server = await startDevServer({ port: PORT, demoPlugin: false, vars: { MANAGE_RATE_LIMIT: "100000" } });
   let keys = 0;
+  let resent = 0;
+  /**
+   * One management call. A 503 ("worker restarted mid-request" under a loaded machine) or a lost
+   * connection is sent again with the same Idempotency-Key (a part sent again replaces itself).
+   */
   const api = async (method, path, body) => {
-    const res = await request(PORT, {
-      method,
-      host: HOST,
-      path: `/api/manage/v1${path}`,
-      body,
-      headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": `bench-${Date.now()}-${keys++}` }) },
-      timeoutMs: 120_000,
-    });
-    if (res.status >= 300 || !res.text.startsWith("{")) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
-    return JSON.parse(res.text);
+    const key = `bench-${Date.now()}-${keys++}`;
+    for (let attempt = 1; ; attempt++) {
+      let res;
+      try {
+        res = await request(PORT, {
+          method,
+          host: HOST,
+          path: `/api/manage/v1${path}`,
+          body,
+          headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
+          timeoutMs: 120_000,
+        });
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        res = { status: 0, text: String(error?.message ?? error) };
+      }
+      if ((res.status === 0 || res.status === 503) && attempt < 5) {
+        resent++;
+        say(`${method} ${path}: ${res.status} ${res.text.slice(0, 120)}; sent again in 3 s`);
+        await new Promise((r) => setTimeout(r, 3000));
+        continue;
+      }
+      if (res.status >= 300 || !res.text.startsWith("{")) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 400)}`);
+      return JSON.parse(res.text);
+    }
+  };
+  /** One step; a refused or lost one (a busy machine) is sent again under a new key, as a client would. */
+  let retries = 0;
+  const advance = async (jobId) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await api("POST", `/imports/${jobId}/advance`, {})).import;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        retries++;
+        say(`step failed (${String(error.message ?? error).slice(0, 200)}); again in 2 s`);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
   };
   try {
     const suffix = Date.now().toString(36);
@@ -122,7 +173,7 @@ async function main() {
     const parseStart = performance.now();
     while (state === "uploaded" || state === "parsing") {
       const t = performance.now();
-      answer = (await api("POST", `/imports/${job.id}/advance`, {})).import;
+      answer = await advance(job.id);
       parseTimes.push(performance.now() - t);
       state = answer.state;
       if (parseTimes.length % 10 === 0) say(`parse: ${answer.progress.parsed_bytes}/${file.length} bytes, ${answer.progress.items_total} items`);
@@ -137,7 +188,7 @@ async function main() {
     let done = 0;
     while (state === "review" || state === "writing") {
       const t = performance.now();
-      answer = (await api("POST", `/imports/${job.id}/advance`, {})).import;
+      answer = await advance(job.id);
       writeTimes.push(performance.now() - t);
       state = answer.state;
       done = answer.progress.items_done;
@@ -159,7 +210,14 @@ async function main() {
       batches_per_100_items: +((batches / Math.max(1, written)) * 100).toFixed(1),
       parse_step_ms: { median: Math.round(percentile(parseTimes, 50)), p95: Math.round(percentile(parseTimes, 95)), max: Math.round(Math.max(...parseTimes)) },
       write_step_ms: { median: Math.round(percentile(writeTimes, 50)), p95: Math.round(percentile(writeTimes, 95)), max: Math.round(Math.max(...writeTimes)) },
-      projected_write_minutes_for_all: +((staged / (done / (writeMs / 1000))) / 60).toFixed(1),
+      run_to_end: state === "done",
+      steps_sent_again: retries,
+      requests_sent_again: resent,
+      ...(state === "done" ? {} : { projected_write_minutes_for_all: +((staged / (done / (writeMs / 1000))) / 60).toFixed(1) }),
+      write_minutes: +(writeMs / 60_000).toFixed(1),
+      total_minutes: +((performance.now() - started) / 60_000).toFixed(1),
+      uptime_at_start: uptimeAtStart,
+      uptime_at_end: uptime(),
     };
     print(`BENCH import_parse=${figures.import_parse_items_per_s}items/s import_write=${figures.import_write_items_per_s}items/s batches_per_100=${figures.batches_per_100_items}`);
     print(JSON.stringify(figures, null, 2));
@@ -169,7 +227,7 @@ async function main() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error) => {
+  importFigures(print, say).catch((error) => {
     say(String(error?.stack ?? error));
     process.exit(1);
   });

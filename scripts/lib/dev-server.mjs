@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { root } from "./load-ts.mjs";
+import { isPrebuiltWorker, PREBUILT_CONFIG, PREBUILT_WORKER_VARIABLE } from "./prebuilt-worker.mjs";
 
 const require = createRequire(import.meta.url);
 const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
@@ -147,8 +148,12 @@ export async function startDevServer({ port, vars = {}, demoPlugin = true }) {
  * children: they are signalled through the group, never by name).
  */
 function spawnWrangler({ port, persistTo, vars }) {
+  // The run's prepared worker (scripts/lib/prebuilt-worker.mjs) when there is one: no bundling at
+  // start, and nothing watched that a test writes. Else wrangler.jsonc (a file run on its own).
+  const prebuilt = process.env[PREBUILT_WORKER_VARIABLE];
+  const config = isPrebuiltWorker(prebuilt) ? ["--config", path.join(prebuilt, PREBUILT_CONFIG)] : [];
   // Local development policy (docs/outbound-addresses.md): the example plugin listens on 127.0.0.1.
-  const child = spawn(process.execPath, [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])], {
+  const child = spawn(process.execPath, [wranglerBin, "dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],

@@ -50,6 +50,15 @@ const url = (schemes: readonly string[]): AttributeRule => (value) => {
   return schemes.includes(scheme) ? cleaned : undefined;
 };
 
+/**
+ * "Open in a new tab" (docs/rich-text.md, "Links that open a new tab"): a link may carry exactly
+ * `target="_blank"`; the sanitiser then writes `rel="noopener noreferrer"` itself, so the page a
+ * link opens can neither reach back through `window.opener` nor learn the address it came from.
+ * A `rel` as sent is never kept: it is the sanitiser's to write.
+ */
+export const NEW_TAB = "_blank";
+export const NEW_TAB_REL = "noopener noreferrer";
+
 /** Attributes every allowed element may carry. */
 const GLOBAL_ATTRIBUTES: Readonly<Record<string, AttributeRule>> = {
   title: anyText,
@@ -102,7 +111,7 @@ export const ALLOWED_ELEMENTS: Readonly<Record<string, Readonly<Record<string, A
   p: {}, br: {}, hr: {}, h1: {}, h2: {}, h3: {}, h4: {}, h5: {}, h6: {},
   blockquote: cite, pre: {}, ul: {}, ol: { start: matching(/^-?\d{1,9}$/) }, li: {}, dl: {}, dt: {}, dd: {},
   figure: { "data-gallery": marker, "data-embed": httpsUrl }, figcaption: {},
-  a: { href: url(LINK_SCHEMES) },
+  a: { href: url(LINK_SCHEMES), target: oneOf(NEW_TAB) },
   img: { src: url(SOURCE_SCHEMES), alt: anyText, width: dimension, height: dimension, "data-media": matching(MEDIA_ID) },
   table: {}, caption: {}, thead: {}, tbody: {}, tfoot: {}, tr: {},
   th: { ...cell, scope: oneOf("row", "col", "rowgroup", "colgroup") }, td: cell,
@@ -184,10 +193,27 @@ function noteDropped(report: PassReport, name: string): void {
   if (report.dropped.size < MAX_DROPPED_NAMES) report.dropped.add(name);
 }
 
+/** Whether a link opens a new tab: a kept `target` (only `_blank` is kept) on an `a`. */
+function opensNewTab(element: Element): boolean {
+  return element.tagName === "a" && element.attrs.some((a) => a.name === "target" && !a.namespace && a.value.trim().toLowerCase() === NEW_TAB);
+}
+
+/** A `rel` whose every token the written `rel="noopener noreferrer"` already holds. */
+function subsumedRel(value: string): boolean {
+  return value.toLowerCase().split(/[\t\n\f\r ]+/).every((token) => token === "" || NEW_TAB_REL.split(" ").includes(token));
+}
+
 function serialiseAttributes(element: Element, rules: Readonly<Record<string, AttributeRule>>, report: PassReport): string {
   let out = "";
+  const newTab = opensNewTab(element);
   for (const attribute of element.attrs) {
     const name = attribute.namespace !== undefined && attribute.namespace !== "" ? `${attribute.prefix ?? ""}:${attribute.name}` : attribute.name;
+    if (element.tagName === "a" && name === "rel") {
+      // Written below from `target`. Not reported when what was sent says no more than that
+      // (`noopener`, as WordPress writes it); anything else (`opener`, `nofollow`) is left out.
+      if (!(newTab && subsumedRel(attribute.value))) noteDropped(report, "a[rel]");
+      continue;
+    }
     // xlink:href and friends have a namespace: never kept.
     const rule = name === attribute.name ? (ownRule(rules, attribute.name) ?? ownRule(GLOBAL_ATTRIBUTES, attribute.name)) : undefined;
     const kept = rule?.(attribute.value);
@@ -198,7 +224,7 @@ function serialiseAttributes(element: Element, rules: Readonly<Record<string, At
       if (rule !== undefined && CHECKED_ATTRIBUTES.has(name)) report.rejected.push({ attribute: name, value: attribute.value });
     }
   }
-  return out;
+  return newTab ? `${out} rel="${NEW_TAB_REL}"` : out;
 }
 
 /** Whether a `div` is a plugin block or a block group (kept) rather than layout (unwrapped). */

@@ -51,6 +51,8 @@ export interface VersionsTable {
   fields: string;
   model_revision: number;
   created_by: string | null;
+  /** The credential, connection, plugin installation or `import:<job>` that wrote it; null: a person in the admin (migrations/d1/0062). */
+  created_via: string | null;
   restored_from: string | null;
   created_at: string;
 }

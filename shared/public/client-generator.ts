@@ -10,7 +10,7 @@ import { literal as str, typeNames } from "./client/names";
  * request, so it follows model changes. Private models and private fields are never named.
  */
 export function generatePublicClient(site: Site, models: readonly Model[], generatedAt: string): string {
-  // A slug that does not validate has no public address either (schema/public-api.ts ModelPath).
+  // A slug that does not validate has no public address either (schema/public-shapes.ts ModelPath).
   const publicModels = models.filter((m) => m.is_public && MODEL_SLUG.test(m.slug)).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const names = typeNames(publicModels);
   const nameOf = (m: Model) => names.get(m.id) ?? "";

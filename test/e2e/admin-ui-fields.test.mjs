@@ -106,7 +106,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     const edited = await page.evaluate((html) => globalThis.richText.appendParagraph(html, "High water < 5 m & rising"), stored);
     assert.equal(edited, `${stored}<p>High water &lt; 5 m &amp; rising</p>`);
     // Hostile and unusual markup the service keeps comes back as the service stored it.
-    const hostile = `<p><b>b</b><i>i</i><sub>2</sub><q cite="https://q.test/?a=1&amp;b=2">q</q> <a href="mailto:x@example.test">m</a><img src="/x.png" alt="a &quot;b&quot; &lt;c&gt;"></p><ul><li>one<ul><li>two</li></ul></li><li><p>three</p><p>four</p></li></ul><pre>\n\nraw &lt;pre&gt;</pre><table><tbody><tr><td rowspan="2">r</td><td><p>x</p></td></tr><tr><td></td></tr></tbody></table><div data-block-group="">${BLOCK}</div><dl><dt>t</dt><dd>d</dd></dl>`;
+    const hostile = `<p><b>b</b><i>i</i><sub>2</sub><q cite="https://q.test/?a=1&amp;b=2">q</q> <a href="mailto:x@example.test">m</a><a href="/n" target="_blank" rel="noopener noreferrer">n</a><img src="/x.png" alt="a &quot;b&quot; &lt;c&gt;"></p><ul><li>one<ul><li>two</li></ul></li><li><p>three</p><p>four</p></li></ul><pre>\n\nraw &lt;pre&gt;</pre><table><tbody><tr><td rowspan="2">r</td><td><p>x</p></td></tr><tr><td></td></tr></tbody></table><div data-block-group="">${BLOCK}</div><dl><dt>t</dt><dd>d</dd></dl>`;
     const hostileStored = await save(withBlock.body, { body: hostile });
     assert.equal(hostileStored.status, 200, JSON.stringify(hostileStored.body));
     assert.equal(hostileStored.body.warnings, undefined);
@@ -180,6 +180,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     await dialog.getByRole("alert").filter({ hasText: "This address cannot be a link." }).waitFor();
     assert.equal(await dialog.getByLabel("Address").getAttribute("aria-invalid"), "true");
     await dialog.getByLabel("Address").fill("https://tides.example/chart?week=1&day=2");
+    await dialog.getByRole("checkbox", { name: "Open in a new tab" }).check();
     await dialog.getByRole("button", { name: "Apply link" }).click();
     await dialog.waitFor({ state: "hidden" });
     await page.keyboard.press("End");
@@ -266,7 +267,7 @@ describe("admin UI: rich text, relation and media inputs", () => {
     await page.getByRole("status").filter({ hasText: /^Saved\.$/ }).waitFor();
     const read = (await admin.manage("GET", `/entries/${entry.instance_id}`)).body;
     const html = read.fields.body;
-    assert.match(html, /<p>Tide notes <strong>strong<\/strong> see <a href="https:\/\/tides\.example\/chart\?week=1&amp;day=2">chart<\/a><\/p>/);
+    assert.match(html, /<p>Tide notes <strong>strong<\/strong> see <a href="https:\/\/tides\.example\/chart\?week=1&amp;day=2" target="_blank" rel="noopener noreferrer">chart<\/a><\/p>/);
     assert.doesNotMatch(html, /javascript/i);
     assert.match(html, /<table><caption>Spring tides<\/caption><thead><tr><th>Day<\/th><th>High<\/th><th>Low<\/th><\/tr><\/thead><tbody><tr><td>Mon<\/td><td>06:12<\/td><td>12:25<\/td><\/tr><tr><td>Tue<\/td><td>06:58<\/td><td>13:10<\/td><\/tr><tr><td><\/td><td><\/td><td><\/td><\/tr><\/tbody><\/table>/);
     await page.goto("about:blank");

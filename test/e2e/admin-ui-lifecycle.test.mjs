@@ -275,7 +275,7 @@ describe("admin UI: leases and lifecycle", () => {
     assert.equal((await current(article.instance_id)).trashed_at, null);
   });
 
-  it("compares a version with the current draft and restores it", async () => {
+  it("compares a version with the current draft and restores it; a rich-text change shows its formatting", async () => {
     const page = a.page;
     await page.getByRole("link", { name: "Versions" }).click();
     await page.getByRole("heading", { name: /^Versions of / }).waitFor();
@@ -296,6 +296,35 @@ describe("admin UI: leases and lifecycle", () => {
     assert.equal(old.length, list.length + 1, "a restore is a new version");
     assert.equal(old[0].restored_from, target.id);
     assert.notEqual(after.current_version_id, entry.current_version_id);
+
+    // Issue #30 item 9: a rich-text change shows its formatting, heading level and table cell, in words.
+    const model = (await admin.manage("GET", "/models")).body.data.find((m) => m.slug === "article");
+    const table = (cell) => `<table><thead><tr><th>Day</th><th>High</th></tr></thead><tbody><tr><td>Mon</td><td>${cell}</td></tr></tbody></table>`;
+    const first = await admin.manage("POST", "/entries", { model_id: model.id, fields: { title: `Diff ${Date.now()}`, body: `<h2>Tides</h2><p>Low and high water, see chart.</p>${table("06:12")}` } });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const second = await admin.manage("PUT", `/entries/${first.body.instance_id}`, {
+      expected_version_id: first.body.current_version_id,
+      fields: { body: `<h3>Tides</h3><p>Low and <strong>high</strong> water, see <a href="https://tides.example/" target="_blank">chart</a>.</p>${table("06:15")}` },
+    });
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    await page.goto(`${admin.origin}/sites/${demo.id}/entries/${first.body.instance_id}/versions`);
+    await page.getByRole("heading", { name: "Version 1 compared with the current draft" }).waitFor();
+    const bodyRow = page.getByRole("row", { name: /^Body/ });
+    for (const words of [
+      "Changed: Heading 3 (was heading 2)",
+      "Heading 2 became heading 3.",
+      "“high” now bold.",
+      "“chart” now a link to https://tides.example/ (opens in a new tab).",
+      "Changed: Table 1, row 2, column 2",
+      "Deleted “06:12”.",
+      "Inserted “06:15”.",
+    ]) {
+      await bodyRow.getByText(words, { exact: true }).waitFor();
+    }
+    // Marked in words for screen readers, not by colour alone.
+    assert.match(await bodyRow.locator("mark").first().textContent(), /^\[formatting changed: high\]$/);
+    assert.match(await bodyRow.locator("ins").first().textContent(), /^\[inserted: 06:15\]$/);
+    await checkScreen(page, "versions-rich-text");
     await a.context.close();
   });
 

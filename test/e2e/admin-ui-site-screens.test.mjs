@@ -5,7 +5,9 @@
  * Import screen — upload in parts, the review, the steps, the receipt — then undone; a whole-site
  * export built and downloaded (SHA-256 checked by the screen); a release of two changes made with
  * the entry picker and published; a redirect added and a reserved one refused in words; a menu
- * made and reordered from the keyboard; CORS origins saved. axe and 360 px on every screen.
+ * made and reordered from the keyboard; CORS origins saved; Site Chrome, SEO defaults and robots
+ * rules saved (a logo from the library, refusals in words, a stale write explained). axe and 360 px
+ * on every screen.
  * Run: unshare -n bash -c 'ip link set lo up && npm run test:e2e -- test/e2e/admin-ui-site-screens.test.mjs'
  */
 import assert from "node:assert/strict";
@@ -247,5 +249,74 @@ describe("admin UI: site screens", () => {
     await checkScreen(page, "site-cors");
     const saved = (await admin.manage("GET", "/settings/cors")).body.cors.origins;
     assert.deepEqual(saved, [{ origin: "https://app.example.com", tokens: true }]);
+  });
+
+  it("saves Site Chrome with a logo, SEO defaults with a live preview and robots rules; refusals and a stale write in words", async () => {
+    // A public model with a website address: the site has a sitemap, which robots.txt names.
+    const story = await admin.manage("POST", "/models", { definition: { model: { name: "Story", slug: "story", settings: { site_path: "/stories/{slug}" } }, fields: [{ key: "title", label: "Title", type: "text", title: true }] } });
+    assert.equal(story.status, 201, JSON.stringify(story.body));
+    await page.goto(at("/settings/chrome"));
+    const chrome = page.locator("form", { has: page.getByRole("heading", { name: "Site Chrome", exact: true }) });
+    await shownOrRefused(chrome.getByLabel("Site name"));
+    await chrome.getByLabel("Site name").fill("Harbour Notes");
+    await chrome.getByRole("button", { name: "Add to header links" }).click();
+    await chrome.getByLabel("Header links: label 1").fill("About");
+    await chrome.getByLabel("Header links: address 1").fill("javascript:alert(1)");
+    // The logo: an image chosen in the library picker.
+    await chrome.getByRole("button", { name: "Choose from library for Logo" }).click();
+    const library = page.getByRole("dialog", { name: "Choose from library" });
+    const tile = library.getByRole("button", { pressed: false }).filter({ has: page.locator("img") }).first();
+    await tile.waitFor();
+    const fileName = (await tile.innerText()).split("\n").find((line) => /\.\w+$/.test(line.trim()))?.trim();
+    await tile.click();
+    await library.getByRole("button", { name: "Use selected" }).click();
+    await chrome.getByRole("group", { name: "Logo" }).getByText(fileName ?? "").waitFor();
+    await chrome.getByLabel("Language of the Site Chrome texts").selectOption("fr");
+    await chrome.getByLabel("Site name").fill("Notes du port");
+    // The service refuses the javascript: address; the screen names the language, link and field.
+    await chrome.getByRole("button", { name: "Save Site Chrome" }).click();
+    await page.getByRole("alert").first().waitFor();
+    assert.match(await page.getByRole("alert").first().innerText(), /Not saved: some values are not valid\.[\s\S]*(English \(en\)|en), header link 1, address: an https URL or a path on the site/);
+    await chrome.getByLabel("Language of the Site Chrome texts").selectOption("en");
+    await chrome.getByLabel("Header links: address 1").fill("/about");
+    await chrome.getByRole("button", { name: "Save Site Chrome" }).click();
+    // Languages are named as the browser names them ("English (en)"), or by code where it has no names.
+    await status().filter({ hasText: /Site Chrome saved for (English \(en\)|en), (French \(fr\)|fr)\./ }).waitFor();
+
+    // SEO: the template is checked as it is typed and previewed with a page title.
+    const seo = page.locator("form", { has: page.getByRole("heading", { name: "SEO defaults" }) });
+    await seo.getByLabel("Title template").fill("Harbour Notes");
+    await seo.getByText("The template holds %s nowhere").waitFor();
+    await seo.getByLabel("Title template").fill("%s · Harbour Notes");
+    await seo.getByLabel("Preview with the page title").fill("Tide tables");
+    assert.equal(await seo.getByTestId("seo-preview-title").textContent(), "Tide tables · Harbour Notes");
+    await seo.getByLabel("Description").fill("Stories from the coast");
+    await seo.getByRole("button", { name: "Save SEO defaults" }).click();
+    await status().filter({ hasText: /SEO defaults saved for (English \(en\)|en)\./ }).waitFor();
+
+    // Robots: the preview follows the rules and ends with the sitemap line.
+    const robots = page.locator("form", { has: page.getByRole("heading", { name: "Robots rules" }) });
+    await robots.getByLabel("Rule 1: disallowed paths").fill("/drafts/");
+    await robots.getByRole("button", { name: "Add a rule" }).click();
+    await robots.getByLabel("Rule 2: crawler (user agent)").fill("GPTBot");
+    await robots.getByLabel("Rule 2: disallowed paths").fill("/");
+    const preview = robots.getByTestId("robots-preview");
+    assert.match(await preview.textContent(), /^User-agent: \*\nAllow: \/\nDisallow: \/drafts\/\n\nUser-agent: GPTBot\nDisallow: \/\n\nSitemap: http:\/\/demo\.localhost:\d+\/sitemap\.xml\n$/);
+    // Someone else changes the settings meanwhile: the save is refused and explained, theirs can be loaded.
+    assert.equal((await admin.manage("PUT", "/settings/seo", { languages: { en: { title_template: "%s | Elsewhere" } } })).status, 200);
+    await robots.getByRole("button", { name: "Save robots rules" }).click();
+    await page.getByRole("alert").filter({ hasText: "Not saved: someone changed the site's settings after you opened this screen." }).waitFor();
+    await page.getByRole("button", { name: "Load the current settings" }).click();
+    await page.waitForFunction(() => document.querySelector("form[aria-labelledby=seo-heading] input[type=text]")?.value === "%s | Elsewhere");
+    await robots.getByLabel("Rule 1: disallowed paths").fill("/drafts/");
+    await robots.getByRole("button", { name: "Save robots rules" }).click();
+    await status().filter({ hasText: "Robots rules saved: 1 rule; /robots.txt serves them now." }).waitFor();
+    await checkScreen(page, "site-chrome");
+
+    const stored = (await admin.manage("GET", "/settings/chrome")).body.chrome;
+    assert.deepEqual(stored.languages, { en: { site_name: "Harbour Notes", tagline: null, header_links: [{ label: "About", url: "/about" }], footer_links: [] }, fr: { site_name: "Notes du port", tagline: null, header_links: [], footer_links: [] } });
+    assert.match(stored.logo_media_id, /^med_/);
+    const served = await admin.manage("GET", "/settings/robots");
+    assert.deepEqual([served.body.robots.rules, served.body.sitemap_path], [[{ user_agent: "*", allow: ["/"], disallow: ["/drafts/"] }], "/sitemap.xml"]);
   });
 });

@@ -78,6 +78,8 @@ function startCallbackServer() {
 }
 
 async function shot(tab, name) {
+  // `npm test` saves no pictures (DRIFTWOOD_E2E_SCREENSHOTS=0, test/e2e/admin-ui/harness.mjs).
+  if (process.env.DRIFTWOOD_E2E_SCREENSHOTS === "0") return;
   await tab.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
 }
 

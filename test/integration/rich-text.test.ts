@@ -146,12 +146,12 @@ describe("rich text is sanitised on every write (issue #9 item 6)", () => {
     expect(created.status).toBe(201);
     expect(created.body.fields.body).toBe(html);
     const messy = await manage<EntryView>(token, "POST", "/entries", {
-      body: { model_id: articleId, fields: { title: "Messy", body: `<P CLASS=x>a < b & c<div>d</div><font color=red>e</font><a href="mailto:x@example.com" target=_blank>m</a>` } },
+      body: { model_id: articleId, fields: { title: "Messy", body: `<P CLASS=x>a < b & c<div>d</div><font color=red>e</font><a href="mailto:x@example.com" target=_top rel=opener>m</a>` } },
     });
     const odd = await manage<EntryView>(token, "POST", "/entries", { body: { model_id: articleId, fields: { title: "Odd", body: `<p __proto__="x" constructor="y">z</p>` } } });
     expect(odd.status).toBe(201);
     expect(odd.body.fields.body).toBe(`<p>z</p>`);
-    // <div> closes the <p>; unknown elements (div, font) are unwrapped; class and target dropped.
+    // <div> closes the <p>; unknown elements (div, font) are unwrapped; class, a target other than _blank and rel dropped.
     expect(messy.body.fields.body).toBe(`<p>a &lt; b &amp; c</p>de<a href="mailto:x@example.com">m</a>`);
   });
 

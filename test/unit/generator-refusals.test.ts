@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { contentProblems, generateFiles, archiveOf } from "../../shared/services/generator/generate";
 import { modelProblems } from "../../shared/services/generator/model-checks";
+import { savedQueryProblems } from "../../shared/services/generator/saved-query-checks";
 import type { GeneratorModel, GeneratorSite, LinkTarget, PublishedItem } from "../../shared/services/generator/types";
 
 const site: GeneratorSite = { id: "site1", slug: "demo", name: "Demo", default_lang: "en", languages: ["en", "fr"], media_origin: "https://demo.test" };
@@ -91,6 +92,29 @@ function contentCodes(models: GeneratorModel[], items: PublishedItem[], targets:
   return contentProblems(plans, site, items, new Map(targets)).map((p) => p.code);
 }
 
+describe("saved-query refusal", () => {
+  const rel = { id: "tags", key: "tags", label: "Tags", type: "relation", multiple: true, targets: ["tag"] };
+  const article = model("article", [text("title"), text("note", { private: true }), { ...rel, private: true }]);
+  it("saved_query_private_field: a private field filtered on or selected, named per query and field; the order names none", () => {
+    const queries = [
+      { name: "wide", model_id: "article", definition: { filters: [{ kind: "tag" as const, field: "tags", value: "x" }], order: "asc" as const, fields: ["title", "note", "tags"], limit: 5 } },
+      { name: "narrow", model_id: "article", definition: { filters: [], order: "manual" as const, fields: ["title"], limit: 5 } },
+      { name: "all-fields", model_id: "article", definition: { filters: [], order: "desc" as const, limit: 5 } },
+    ];
+    const tag = model("tag", [text("name")]);
+    const problems = savedQueryProblems([article, tag], queries);
+    expect(problems.map((p) => [p.code, p.model, p.field, p.query])).toEqual([
+      ["saved_query_private_field", "article", "tags", "wide"],
+      ["saved_query_private_field", "article", "note", "wide"],
+    ]);
+    expect(problems[0]?.detail).toContain("filters on it and selects it");
+    // generateFiles refuses with it beside model-level problems.
+    const refused = generateFiles({ site, models: [article, tag], items: [], targets: new Map(), tokens: [], savedQueries: queries });
+    expect(refused.ok ? [] : refused.problems.map((p) => p.code)).toEqual(["saved_query_private_field", "saved_query_private_field"]);
+    expect(generateFiles({ site, models: [article, tag], items: [], targets: new Map(), tokens: [], savedQueries: queries.slice(1) }).ok).toBe(true);
+  });
+});
+
 describe("content-level refusals", () => {
   const author = model("author", [text("name")]);
   const article = model("article", [text("title", { required: true }), { id: "author", key: "author", label: "a", type: "relation", targets: ["author"] }, { id: "n", key: "n", label: "n", type: "integer" }]);
@@ -126,9 +150,9 @@ describe("content-level refusals", () => {
 describe("generation", () => {
   it("refuses with the problems, and builds the same archive twice", async () => {
     const author = model("author", [text("name", { required: true, unique: "model" })]);
-    const refused = generateFiles({ site, models: [model("x", [])], items: [], targets: new Map(), tokens: [] });
+    const refused = generateFiles({ site, models: [model("x", [])], items: [], targets: new Map(), tokens: [], savedQueries: [] });
     expect(refused).toEqual({ ok: false, problems: [expect.objectContaining({ code: "empty_model" })] });
-    const input = { site, models: [author], items: [item("u1", "author", { name: "Ada" })], targets: new Map<string, LinkTarget>(), tokens: [] };
+    const input = { site, models: [author], items: [item("u1", "author", { name: "Ada" })], targets: new Map<string, LinkTarget>(), tokens: [], savedQueries: [] };
     const result = generateFiles(input);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     expect(result.files.map((f) => f.path)).toEqual(expect.arrayContaining(["package.json", "migrations/0001_schema.sql", "data/author.json", "src/schema.ts", "openapi.json", "access/read-tokens.json", "src/access-config-rules.js", "src/media-original.ts"]));
@@ -154,7 +178,7 @@ describe("generation", () => {
         rel("up", { relation: "many_to_one", hierarchy: true, targets: ["shelf"] }),
       ]),
     ];
-    const result = generateFiles({ site, models, items: [], targets: new Map(), tokens: [] });
+    const result = generateFiles({ site, models, items: [], targets: new Map(), tokens: [], savedQueries: [] });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const schema = JSON.parse(result.files.find((f) => f.path === "schema.json")?.content as string) as { models: { api: string; relations: unknown[] }[] };
     expect(schema.models.find((m) => m.api === "shelf")?.relations).toEqual([

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canonicalRichText, MAX_DEPTH } from "../../shared/content/rich-text";
+import { canonicalRichText, MAX_DEPTH, sanitiseRichText } from "../../shared/content/rich-text";
+import { convertContent } from "../../shared/services/imports/wordpress/content";
+import { htmlToText } from "../../shared/search/text";
 import naughty from "../corpus/naughty-strings.json";
 import corpus from "../corpus/rich-text-xss.json";
 
@@ -59,5 +61,38 @@ describe("canonicalRichText", () => {
     const deep = `${"<span>".repeat(50_000)}x`;
     const out = canonicalRichText(deep);
     expect(out).toBe(`${"<span>".repeat(MAX_DEPTH)}x${"</span>".repeat(MAX_DEPTH)}`);
+  });
+
+  it("keeps exactly target=\"_blank\" on a link and writes rel=\"noopener noreferrer\" itself (open in a new tab)", () => {
+    const newTab = `<a href="https://example.com/" target="_blank" rel="noopener noreferrer">x</a>`;
+    expect(canonicalRichText(`<a href="https://example.com/" target="_blank">x</a>`)).toBe(newTab);
+    expect(canonicalRichText(`<a href="https://example.com/" TARGET=" _BLANK ">x</a>`)).toBe(newTab);
+    // Stable, and the canonical form reports nothing dropped.
+    expect(canonicalRichText(newTab)).toBe(newTab);
+    expect(sanitiseRichText(newTab).dropped).toEqual([]);
+    // rel is the sanitiser's: whatever was sent is replaced (with target) or dropped (without).
+    expect(canonicalRichText(`<a rel="opener" href="/a" target="_blank">x</a>`)).toBe(`<a href="/a" target="_blank" rel="noopener noreferrer">x</a>`);
+    expect(sanitiseRichText(`<a rel="opener" href="/a" target="_blank">x</a>`).dropped).toEqual(["a[rel]"]);
+    expect(sanitiseRichText(`<a rel="nofollow noopener" href="/a" target="_blank">x</a>`).dropped).toEqual(["a[rel]"]);
+    expect(sanitiseRichText(`<a rel="NOOPENER" href="/a" target="_blank">x</a>`).dropped).toEqual([]);
+    expect(canonicalRichText(`<a href="/a" rel="noopener noreferrer">x</a>`)).toBe(`<a href="/a">x</a>`);
+    expect(canonicalRichText(`<a href="/a" rel="noopener&quot; onclick=&quot;alert(1)" target="_blank">x</a>`)).toBe(`<a href="/a" target="_blank" rel="noopener noreferrer">x</a>`);
+    // Any other target goes (and is reported); so does target on any other element.
+    for (const target of ["_top", "_parent", "_self", "frame", "_blank2", "_blank _top", ""]) {
+      const out = sanitiseRichText(`<a href="/a" target="${target}">x</a>`);
+      expect(out.html, target).toBe(`<a href="/a">x</a>`);
+      expect(out.dropped, target).toEqual(["a[target]"]);
+    }
+    expect(canonicalRichText(`<p target="_blank">x</p><img src="/i.png" target="_blank">`)).toBe(`<p>x</p><img src="/i.png">`);
+    // A new tab does not make a script address acceptable.
+    expect(canonicalRichText(`<a href="javascript:alert(1)" target="_blank">x</a>`)).toBe(`<a target="_blank" rel="noopener noreferrer">x</a>`);
+    expect(canonicalRichText(`<a href=" jav&#x09;ascript:alert(1)" target="_blank" rel="opener">x</a>`)).toBe(`<a target="_blank" rel="noopener noreferrer">x</a>`);
+  });
+
+  it("a WordPress link that opens a new tab is imported as one; search indexes its text only", () => {
+    const converted = convertContent(`<p><a href="https://example.com/" target="_blank" rel="noopener">site</a></p>`);
+    expect(converted.html).toBe(`<p><a href="https://example.com/" target="_blank" rel="noopener noreferrer">site</a></p>`);
+    expect(converted.dropped).toEqual([]);
+    expect(htmlToText(converted.html)).toBe("site");
   });
 });

@@ -1,5 +1,5 @@
 import { AppError } from "../../shared/errors";
-import { PUBLIC_LIMIT } from "../../schema/public-api";
+import { PUBLIC_LIMIT } from "../../schema/public-shapes";
 import { parseSelection } from "./field-selection";
 
 /** Page size when none is asked for, and the most one page holds (asking for more gets this). */

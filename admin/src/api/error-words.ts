@@ -106,6 +106,7 @@ const WORDS: Record<string, string> = {
   redirect_cycle: "Following these redirects would come back to where it started.",
   redirect_address_live: "A published item is served at this address. Unpublish it or move it first.",
   address_redirected: "A redirect holds this item's website address.",
+  address_taken: "Another published item is served at this address. Choose another slug or parent, or move that item first.",
   settings_changed: "Someone changed these settings after you opened them. Reload to see their changes.",
   menu_changed: "Someone changed this menu after you opened it. Reload to see their changes.",
   menu_not_found: "This menu no longer exists.",
@@ -134,6 +135,11 @@ export function describeError(error: unknown, own: Readonly<Record<string, strin
   }
   if (error instanceof Error) return { title: "The service could not be reached.", detail: error.message };
   return { title: "Something went wrong." };
+}
+
+/** The words of one refusal code, for a screen that says a rule before the service would refuse. */
+export function wordsOf(code: string): string | undefined {
+  return WORDS[code];
 }
 
 /** Field issues of a `field_validation_failed` (or `invalid_request`) refusal by path, e.g. `faq[1].question`. */

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { manage, type ManageAnswer } from "../api/client";
 import type { Entry } from "../fields/types";
@@ -14,9 +15,10 @@ const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleSt
  * The editor's right side (issue #30 item 8): status (state, published, last changed, pending
  * schedules), the latest versions, who is assigned and where the entry is used — each read from its
  * own operation; one the role may not make (assignees need `workflow:assign`) is left out, not an
- * error. Re-read when the entry's version or workflow changes.
+ * error. Re-read when the entry's version or workflow changes. `children` (the plugin actions) come
+ * right after the status.
  */
-export function EntrySidePanel({ site, entry }: { site: string; entry: Entry }) {
+export function EntrySidePanel({ site, entry, children }: { site: string; entry: Entry; children?: ComponentChildren }) {
   const id = entry.instance_id;
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [assigned, setAssigned] = useState<string[] | null>(null);
@@ -62,6 +64,7 @@ export function EntrySidePanel({ site, entry }: { site: string; entry: Entry }) 
           ) : null}
         </dl>
       </section>
+      {children}
       {assigned ? (
         <section aria-labelledby={`side-assigned-${id}`}>
           <h2 id={`side-assigned-${id}`}>Assigned to</h2>

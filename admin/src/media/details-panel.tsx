@@ -146,6 +146,14 @@ export function DetailsPanel({
           <dd>{new Date(item.created_at).toLocaleString()}</dd>
           <dt>Address</dt>
           <dd class="mono">{item.url}</dd>
+          {item.external_url ? (
+            <>
+              <dt>Linked</dt>
+              <dd>
+                From a plugin's media source; the file stays at <span class="mono">{item.external_url}</span>
+              </dd>
+            </>
+          ) : null}
         </dl>
 
         {item.kind === "image" ? <CropFields item={item} value={crop} onChange={setCrop} /> : null}

@@ -8,7 +8,7 @@ import type { MediaItem } from "./types";
  * nothing a browser may show. The admin route `GET /api/media/{id}/file` (workers/admin/media-file.ts)
  * answers the current file to a member; it needs the X-Site-Id header, so it is fetched here and
  * shown through an object URL, kept per object id (an object's bytes never change) for the page's
- * life.
+ * life. A linked item's picture comes from its `external_url`.
  */
 const cache = new Map<string, Promise<string | null>>();
 /** Pictures kept at most; the oldest are let go (their object URLs revoked) past this. */
@@ -23,6 +23,10 @@ export function hasPreview(item: Pick<MediaItem, "kind" | "mime_type" | "byte_le
 }
 
 function load(item: MediaItem): Promise<string | null> {
+  // A linked item (a plugin's media source, mode reference) has no bytes here: the admin route
+  // would only redirect to the plugin's address, which the page's connect-src may not fetch. The
+  // picture is shown from that address itself (img-src allows http(s); docs/media.md "Linked items").
+  if (item.external_url) return Promise.resolve(item.external_url);
   const known = cache.get(item.object_id);
   if (known) return known;
   const loading = fetch(`/api/media/${encodeURIComponent(item.id)}/file`, { headers: requestHeaders("GET"), credentials: "same-origin" })

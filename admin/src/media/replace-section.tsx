@@ -4,11 +4,13 @@ import { Button } from "../ui/controls";
 import { Refusal } from "./refusal";
 import type { MediaItem } from "./types";
 import { useAction } from "../ui/use-action";
+import { wordsOf } from "../api/error-words";
 
 /**
  * Replace the file's bytes (`replaceMedia`, multipart, with the revision read): same kind only
  * (`media_kind_mismatch` in words); the same bytes answer `unchanged`. Alt texts, focal point and
- * folder stay; the address changes (a new object).
+ * folder stay; the address changes (a new object). A linked item (plugin media source, mode
+ * reference) says it cannot be replaced, in the words of its refusal.
  */
 export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem; onChanged: (item: MediaItem) => void; onStatus: (words: string) => void }) {
   const replace = useAction({ sameNameIsRetry: true });
@@ -29,6 +31,16 @@ export function ReplaceSection({ item, onChanged, onStatus }: { item: MediaItem;
       onStatus("unchanged" in answer && answer.unchanged ? "The new file is the same as the current one; nothing changed." : `Replaced with ${chosen.name}.`);
     }
   };
+  if (item.external_url) {
+    // A linked item cannot be replaced (409 media_linked, docs/media.md "Linked items"): said
+    // before anyone chooses a file, in the refusal's own words.
+    return (
+      <section class="stack details-section" aria-labelledby="media-replace-title">
+        <h3 id="media-replace-title">Replace file</h3>
+        <p class="small">{wordsOf("media_linked")}</p>
+      </section>
+    );
+  }
   return (
     <section class="stack details-section" aria-labelledby="media-replace-title">
       <h3 id="media-replace-title">Replace file</h3>

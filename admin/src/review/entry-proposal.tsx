@@ -1,7 +1,7 @@
 import { admin, ApiError, manage, type ManageAnswer } from "../api/client";
 import { describeError, fieldIssues } from "../api/error-words";
 import { paths } from "../router";
-import { FieldDiff } from "../ui/field-diff";
+import { FieldDiff, richTextKeys } from "../ui/field-diff";
 import { Link, Loading, Notice } from "../ui/controls";
 import { BackLink, DecisionButtons, DecisionFacts, ReadFailed, useDecision, useProposalRead, type Refused } from "./decision";
 import { fieldsOf, labelsOf, type Entry, type Model } from "./entry-lookup";
@@ -114,7 +114,7 @@ export function EntryProposal({ site, id }: { site: string; id: string }) {
         <p class="muted">
           {baseVersion ? `Compared with version ${baseVersion.number}, the version the proposal was made on.` : "Compared with the version the proposal was made on."}
         </p>
-        <FieldDiff before={proposal.original_fields} after={proposal.fields} labels={labels} order={order} headings={["Version it was made on", "Proposed"]} caption="Proposed values against the version the proposal was made on" />
+        <FieldDiff before={proposal.original_fields} after={proposal.fields} labels={labels} order={order} richKeys={richTextKeys(fieldsOf(model))} headings={["Version it was made on", "Proposed"]} caption="Proposed values against the version the proposal was made on" />
       </section>
 
       {proposal.state === "open" && entry ? (

@@ -5,8 +5,8 @@ import { attributeText, escapeText } from "./dom-html";
  * The editor's document written as the service's canonical rich-text HTML (docs/rich-text.md,
  * docs/admin-ui-fields.md "Mapping"): only allowed elements and attributes, escaped as the sanitiser
  * escapes, so the service stores what the editor sends unchanged (no `rich_markup_dropped`).
- * TipTap's own `getHTML()` is not used: it writes `class`, `style`, `colwidth`, `target`, `rel`
- * and `<p>` inside every cell and list item.
+ * TipTap's own `getHTML()` is not used: it writes `class`, `style`, `colwidth`, `rel` without
+ * `target`, and `<p>` inside every cell and list item.
  */
 
 const HEADING_LEVELS = new Set([1, 2, 3, 4, 5, 6]);
@@ -119,6 +119,8 @@ function markOpen(mark: Mark): string {
     case "link": {
       const attrs: [string, string][] = [["href", String(mark.attrs.href ?? "")]];
       if (typeof mark.attrs.title === "string" && mark.attrs.title) attrs.push(["title", mark.attrs.title]);
+      // "Open in a new tab": the service keeps exactly this pair (docs/rich-text.md), rel last.
+      if (opensNewTab(mark)) attrs.push(["target", "_blank"], ["rel", "noopener noreferrer"]);
       return `<a${attributeText(attrs)}>`;
     }
     case "preservedInline":
@@ -126,6 +128,11 @@ function markOpen(mark: Mark): string {
     default:
       return "";
   }
+}
+
+/** Whether a link mark opens a new tab (read from `target="_blank"`, however cased). */
+export function opensNewTab(mark: Mark): boolean {
+  return typeof mark.attrs.target === "string" && mark.attrs.target.trim().toLowerCase() === "_blank";
 }
 
 function markClose(mark: Mark): string {

@@ -93,7 +93,9 @@ export default function RichTextEditor(props: FieldInputProps) {
   }, [describedBy, props.errors.length > 0, readOnly]);
 
   const editor = editorRef.current;
-  const linkHref = editor?.isActive("link") ? String(editor.getAttributes("link").href ?? "") : "";
+  const linkAttrs = editor?.isActive("link") ? editor.getAttributes("link") : null;
+  const linkHref = linkAttrs ? String(linkAttrs.href ?? "") : "";
+  const linkNewTab = typeof linkAttrs?.target === "string" && linkAttrs.target.toLowerCase() === "_blank";
   const closeLink = () => {
     setLinkOpen(false);
     setLinkError(null);
@@ -142,10 +144,11 @@ export default function RichTextEditor(props: FieldInputProps) {
         <LinkDialog
           open={linkOpen}
           initial={linkHref}
+          initialNewTab={linkNewTab}
           onClose={closeLink}
           onRemove={linkHref ? () => (editor.chain().focus().extendMarkRange("link").unsetLink().run(), setLinkOpen(false)) : null}
           error={linkError}
-          onApply={(href) => {
+          onApply={(href, newTab) => {
             // TipTap refuses script and data addresses (its setLink and rendering); say so rather than do nothing.
             if (!editor.can().setLink({ href })) {
               setLinkError("This address cannot be a link. Use a web address, an email (mailto:), a phone number (tel:) or a path on the site.");
@@ -153,9 +156,10 @@ export default function RichTextEditor(props: FieldInputProps) {
             }
             setLinkError(null);
             const chain = editor.chain().focus().extendMarkRange("link");
-            if (editor.state.selection.empty && !editor.isActive("link")) chain.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
+            const attrs = { href, target: newTab ? "_blank" : null };
+            if (editor.state.selection.empty && !editor.isActive("link")) chain.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs }] }).run();
             // The link is applied and the cursor put after it, so typing goes on outside it.
-            else chain.setLink({ href }).setTextSelection(editor.state.selection.to).run();
+            else chain.setLink(attrs).setTextSelection(editor.state.selection.to).run();
             setLinkOpen(false);
           }}
         />

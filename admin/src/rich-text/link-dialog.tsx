@@ -4,17 +4,36 @@ import { Button } from "../ui/controls";
 /**
  * The link dialog: a native modal `<dialog>` (focus moves into it and back to the editor when it
  * closes; Escape cancels) asking for the address. The service decides which addresses it keeps
- * (http, https, mailto, tel or relative); the dialog only says so beside the field.
+ * (http, https, mailto, tel or relative); the dialog only says so beside the field. "Open in a
+ * new tab" writes `target="_blank"` (the service adds `rel="noopener noreferrer"`; docs/rich-text.md).
  */
-export function LinkDialog({ open, initial, error, onApply, onRemove, onClose }: { open: boolean; initial: string; error: string | null; onApply: (href: string) => void; onRemove: (() => void) | null; onClose: () => void }) {
+export function LinkDialog({
+  open,
+  initial,
+  initialNewTab,
+  error,
+  onApply,
+  onRemove,
+  onClose,
+}: {
+  open: boolean;
+  initial: string;
+  initialNewTab: boolean;
+  error: string | null;
+  onApply: (href: string, newTab: boolean) => void;
+  onRemove: (() => void) | null;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [href, setHref] = useState(initial);
+  const [newTab, setNewTab] = useState(initialNewTab);
   const id = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
       setHref(initial);
+      setNewTab(initialNewTab);
       dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
   }, [open]);
@@ -26,7 +45,7 @@ export function LinkDialog({ open, initial, error, onApply, onRemove, onClose }:
         onSubmit={(event) => {
           event.preventDefault();
           const value = href.trim();
-          if (value) onApply(value);
+          if (value) onApply(value, newTab);
           else onRemove?.();
         }}
       >
@@ -42,6 +61,13 @@ export function LinkDialog({ open, initial, error, onApply, onRemove, onClose }:
               {error}
             </div>
           ) : null}
+        </div>
+        <label class="rt-new-tab" for={`${id}-new-tab`}>
+          <input id={`${id}-new-tab`} type="checkbox" checked={newTab} onChange={(e) => setNewTab(e.currentTarget.checked)} aria-describedby={`${id}-new-tab-hint`} />
+          Open in a new tab
+        </label>
+        <div class="hint" id={`${id}-new-tab-hint`}>
+          Readers stay on this page; the new tab cannot reach back to it.
         </div>
         <div class="row">
           <Button type="submit" variant="primary">

@@ -56,7 +56,9 @@ export default function Comments({ site, search }: ScreenProps) {
   return (
     <>
       <PageHeader title="Comments" />
-      <p class="muted">Readers' comments on the website. New ones wait here until someone approves them.</p>
+      <p class="muted">
+        Readers' comments on the website. New ones wait here until someone approves them (<Link href={paths.settingsComments(site)}>comment settings</Link>).
+      </p>
       {/* The Notice is itself the live region (status, or alert for a refusal): one announcement, not two. */}
       {outcome ? (
         <Notice kind={outcome.kind} title={outcome.title}>

@@ -3,6 +3,7 @@ import { manage, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
 import { EntryActions } from "../editor/entry-actions";
 import { EntrySidePanel } from "../editor/entry-side-panel";
+import { EntryOperations } from "../editor/entry-operations";
 import { PublishingDetails } from "../editor/publishing-details";
 import { AddressField } from "../editor/form-address";
 import { FormFields } from "../editor/form-fields";
@@ -99,6 +100,19 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
     return () => setLeaveGuard(null);
   }, [dirty]);
 
+  // A plugin operation acts through its own door: when it moved the entry's version, workflow or
+  // Trash state, the editor shows the entry as it is now — unless the form holds unsaved text,
+  // which is never overwritten (the next save is then refused as a conflict, said in words).
+  const afterOperation = async (): Promise<string | null> => {
+    const fresh = await manage("getEntry", { params: { id: entry.instance_id } });
+    const moved = fresh.current_version_id !== entry.current_version_id || fresh.workflow.revision !== entry.workflow.revision || fresh.published_version_id !== entry.published_version_id || fresh.trashed_at !== entry.trashed_at;
+    if (!moved) return null;
+    if (form.dirty) return "It changed this entry. Your unsaved changes are still in the form; save them or reload to see the entry as it is now.";
+    setEntry(fresh);
+    form.reset(fresh);
+    return "It changed this entry: the editor shows the entry as it is now.";
+  };
+
   return (
     <>
       <p class="breadcrumb">
@@ -160,7 +174,9 @@ function Editor(props: { site: string; entry: Entry; model: Model; languages: st
             <FormFields site={site} lang={entry.lang} fields={fields} values={form.values} onChange={form.setValue} prefix="" issues={issues} readOnly={readOnly} />
           </form>
         </div>
-        <EntrySidePanel site={site} entry={entry} />
+        <EntrySidePanel site={site} entry={entry}>
+          <EntryOperations entry={entry} onRan={afterOperation} />
+        </EntrySidePanel>
       </div>
       {adding ? (
         <AddLanguageDialog

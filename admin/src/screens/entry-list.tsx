@@ -34,7 +34,8 @@ export default function EntryList({ site, params, search }: ScreenProps) {
   const state = (search.get("state") ?? "") as State | "";
   const q = search.get("q") ?? "";
   const size = PAGE_SIZES.includes(search.get("size") ?? "") ? (search.get("size") as string) : "20";
-  const sort = (search.get("sort") ?? "") as SortKey | "";
+  // Only sorts the service knows: a hand-edited address falls back to the default order, not a refusal.
+  const sort = (SORTS.includes(search.get("sort") as SortKey) ? search.get("sort") : "") as SortKey | "";
   const setup = useLoad(async (signal) => {
     const [model, siteInfo] = await Promise.all([manage("getModel", { params: { id: modelId }, signal }), manage("getSite", { signal })]);
     return { model, siteInfo };
@@ -57,32 +58,42 @@ export default function EntryList({ site, params, search }: ScreenProps) {
 }
 
 const PAGE_SIZES = ["20", "50", "100"];
-type SortKey = "title" | "-title" | "lang" | "-lang" | "state" | "-state" | "updated" | "-updated";
-const SORT_VALUE: Record<string, (e: Entry) => string> = {
-  title: (e) => (e.label ?? e.slug ?? "").toLocaleLowerCase(),
-  lang: (e) => languageLabel(e.lang),
-  state: (e) => e.workflow.state,
-  updated: (e) => e.updated_at,
-};
+type SortKey = NonNullable<NonNullable<NonNullable<Parameters<typeof manage<"listEntries">>[1]>["query"]>["sort"]>;
+const SORTS: readonly SortKey[] = ["title", "-title", "lang", "-lang", "state", "-state", "owner", "-owner", "updated", "-updated", "created", "-created"];
 
 /**
- * Rows in display order (issue #30 item 10): items sorted by the chosen column (on the rows loaded,
- * the service lists newest first), and each item's translations right under its primary language.
+ * Rows in display order (issue #30 item 10): the service sorts the whole list (`sort`, across
+ * pages); each item's translations come right under the first of its languages the list reached.
  */
-function grouped(rows: readonly Entry[], sort: SortKey | ""): { entry: Entry; translation: boolean }[] {
+function grouped(rows: readonly Entry[]): { entry: Entry; translation: boolean }[] {
   const groups = new Map<string, Entry[]>();
   for (const row of rows) groups.set(row.translation_group_id, [...(groups.get(row.translation_group_id) ?? []), row]);
-  const lead = (list: Entry[]) => list.find((e) => e.instance_id === e.primary_instance_id) ?? (list[0] as Entry);
-  let order = [...groups.values()];
-  if (sort) {
-    const key = SORT_VALUE[sort.replace("-", "")] as (e: Entry) => string;
-    const sign = sort.startsWith("-") ? -1 : 1;
-    order = order.sort((a, b) => sign * key(lead(a)).localeCompare(key(lead(b))));
-  }
-  return order.flatMap((list) => {
-    const first = lead(list);
+  return [...groups.values()].flatMap((list) => {
+    // The group sits where the first of its rows fell; its primary language leads it.
+    const first = list.find((e) => e.instance_id === e.primary_instance_id) ?? (list[0] as Entry);
     return [{ entry: first, translation: false }, ...list.filter((e) => e !== first).map((entry) => ({ entry, translation: true }))];
   });
+}
+
+/** Who wrote the current draft, in words: a credential, app, plugin or import by its name and kind. */
+function updatedBy(entry: Entry): string {
+  const by = entry.updated_by;
+  if (!by) return "Nobody yet";
+  const name = by.name ?? (by.kind === "person" ? "A former member" : null);
+  switch (by.kind) {
+    case "person":
+      return name ?? "Someone";
+    case "credential":
+      return `${name ?? "A revoked credential"} (credential)`;
+    case "oauth_app":
+      return `${name ?? "An app"} (connected app)`;
+    case "plugin":
+      return `${name ?? "A plugin"} (plugin)`;
+    case "import":
+      return name ?? "An import";
+    default:
+      return "The service";
+  }
 }
 
 /** Sets one filter in the address (empty removes it) and keeps the others. */
@@ -124,7 +135,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
     setLoading(true);
     try {
       const answer = await manage("listEntries", {
-        query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, cursor: cursor ?? undefined, limit: props.size },
+        query: { model_id: model.id, lang: props.lang || undefined, state: trash ? "trash" : props.state || undefined, q: props.q || undefined, sort: props.sort || undefined, cursor: cursor ?? undefined, limit: props.size },
         signal,
       });
       if (mine !== generation.current) return;
@@ -142,11 +153,11 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
     setSearchText(props.q);
     void load(null, abort.signal);
     return () => abort.abort();
-  }, [model.id, trash, props.lang, props.state, props.q, props.size]);
+  }, [model.id, trash, props.lang, props.state, props.q, props.size, props.sort]);
   useEffect(() => {
     setSelected(new Set());
     setOutcomes(null);
-  }, [model.id, trash, props.lang, props.state, props.q, props.size]);
+  }, [model.id, trash, props.lang, props.state, props.q, props.size, props.sort]);
 
   const restore = async (entry: Entry) => {
     // One key per entry's restore action: a double click or a retry restores once.
@@ -286,13 +297,14 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
               <SortHeader label="Title" column="title" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               <SortHeader label="Language" column="lang" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               <SortHeader label="State" column="state" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
-              <th scope="col">Owner</th>
+              <SortHeader label="Owner" column="owner" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               <SortHeader label="Updated" column="updated" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
+              <th scope="col">Updated by</th>
               {trash ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>
           <tbody>
-            {grouped(rows, props.sort).map(({ entry, translation }) => {
+            {grouped(rows).map(({ entry, translation }) => {
               const name = entry.label ?? entry.slug ?? "(untitled)";
               return (
                 <tr class={translation ? "translation-row" : undefined}>
@@ -323,6 +335,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
                   <td data-label="Updated">
                     <time dateTime={entry.updated_at}>{formatWhen(entry.updated_at)}</time>
                   </td>
+                  <td data-label="Updated by">{updatedBy(entry)}</td>
                   {trash ? (
                     <td data-label="Actions">
                       <Button busy={busy === entry.instance_id} disabled={busy !== null && busy !== entry.instance_id} onClick={() => void restore(entry)} aria-label={`Restore ${name} (${entry.lang})`}>

@@ -5,6 +5,7 @@ import { DetailsPanel } from "../media/details-panel";
 import { FolderTreePanel, selectedFolder } from "../media/folder-tree";
 import { MediaGrid } from "../media/media-grid";
 import { SelectionBar } from "../media/selection-bar";
+import { SourceImport } from "../media/source-import";
 import { UploadPanel } from "../media/upload-panel";
 import { folderPath, KINDS, type FolderFilter, type FolderTree, type MediaItem, type MediaKind } from "../media/types";
 import { Field, Loading, Notice, PageHeader } from "../ui/controls";
@@ -16,7 +17,7 @@ const PAGE_SIZE = 40;
 /**
  * The media library (issue #15 item 8; docs/admin-ui-media.md): folders, a grid of files with
  * filters (kind, folder, file name) and cursor paging, upload with progress and the duplicate
- * prompt, and the chosen file's details. Every rule is the service's: this screen asks and shows.
+ * prompt, "Add from …" a plugin's media source, and the chosen file's details. Every rule is the service's: this screen asks and shows.
  */
 export default function MediaLibrary({ site, search }: ScreenProps) {
   const [languages, setLanguages] = useState<string[]>([]);
@@ -165,6 +166,14 @@ export default function MediaLibrary({ site, search }: ScreenProps) {
               void loadTree();
               void loadItems();
               setNotice(how === "reused" ? `Showing ${media.file_name}, already in the library.` : `${media.file_name} added.`);
+            }}
+          />
+          <SourceImport
+            onImported={(media, words) => {
+              setSelected(media);
+              void loadTree();
+              void loadItems();
+              setNotice(words);
             }}
           />
           <form class="media-filters" role="search" aria-label="Filter files" onSubmit={(e) => { e.preventDefault(); setQuery(q.trim()); }}>

@@ -220,6 +220,8 @@ function Header() {
 function ProblemLink({ site, problem, models, entries }: { site: string; problem: Problem; models: readonly Model[]; entries: Map<string, string> }) {
   const model = models.find((m) => m.definition.model.slug === problem.model);
   const field = problem.field ? ` · ${problem.field}` : "";
+  // A saved query naming a private field is fixed on the saved queries screen (or on the model).
+  if (problem.query !== undefined) return <Link href={paths.siteQueries(site)}>{`Saved query ${problem.query} · ${model?.name ?? problem.model}${field}`}</Link>;
   if (problem.item !== undefined) {
     const entry = entries.get(problem.item);
     if (entry !== undefined) return <Link href={paths.entry(site, entry)}>{`Entry ${problem.item} of ${model?.name ?? problem.model}${field}`}</Link>;

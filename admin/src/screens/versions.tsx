@@ -8,7 +8,7 @@ import type { Entry, FieldDefinition } from "../fields/types";
 import { paths } from "../router";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Button, Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
-import { FieldDiff } from "../ui/field-diff";
+import { FieldDiff, richTextKeys } from "../ui/field-diff";
 import type { ScreenProps } from "./types";
 import "../styles/lifecycle.css";
 
@@ -28,6 +28,7 @@ export default function Versions({ site, params }: ScreenProps) {
   const [entry, setEntry] = useState<Entry | null>(null);
   const [labels, setLabels] = useState<Record<string, string>>({});
   const [order, setOrder] = useState<string[]>([]);
+  const [richKeys, setRichKeys] = useState<ReadonlySet<string>>(new Set());
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [values, setValues] = useState<VersionValues | null>(null);
@@ -52,6 +53,7 @@ export default function Versions({ site, params }: ScreenProps) {
         const fields = model.definition.fields as FieldDefinition[];
         setLabels(Object.fromEntries(fields.map((f) => [f.key, f.label ?? f.key])));
         setOrder(fields.map((f) => f.key));
+        setRichKeys(richTextKeys(fields));
         // Start on the version before the current draft: what the last save changed.
         const previous = list.data.find((v) => v.id !== fresh.current_version_id);
         if (previous) setSelected(previous.id);
@@ -144,7 +146,7 @@ export default function Versions({ site, params }: ScreenProps) {
               {chosen.id === entry.current_version_id ? (
                 <p class="muted">This is the current draft.</p>
               ) : values && values.id === chosen.id ? (
-                <FieldDiff before={values.fields} after={entry.fields} labels={labels} order={order} caption={`Fields that differ between version ${chosen.number} and the current draft`} headings={[`Version ${chosen.number}`, "Current draft"]} />
+                <FieldDiff before={values.fields} after={entry.fields} labels={labels} order={order} richKeys={richKeys} caption={`Fields that differ between version ${chosen.number} and the current draft`} headings={[`Version ${chosen.number}`, "Current draft"]} />
               ) : (
                 <Loading label="Loading the version…" />
               )}

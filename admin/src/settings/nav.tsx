@@ -15,6 +15,10 @@ export function SettingsNav({ site }: { site: string }) {
     { href: paths.roles(site), label: "Roles" },
     { href: paths.siteCors(site), label: "Browser access (CORS)" },
     { href: paths.siteRedirects(site), label: "Redirects" },
+    { href: paths.siteChrome(site), label: "Site Chrome, SEO, robots" },
+    // Comment settings and member-only paths (issue #30 item 3, docs/admin-ui-lists.md).
+    { href: paths.settingsComments(site), label: "Comments" },
+    { href: paths.settingsAccessRules(site), label: "Member-only paths" },
   ];
   return (
     <nav aria-label="Settings sections" class="settings-nav">

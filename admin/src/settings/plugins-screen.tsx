@@ -7,7 +7,7 @@ import { Button, Field, Loading, PageHeader } from "../ui/controls";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
 import { OperationCard } from "./plugin-operation";
-import { MediaSourceBrowser } from "./media-source-browser";
+import { MediaSourceBrowser } from "../plugins/media-source-browser";
 import { SecretOnce } from "./secret-once";
 import { when } from "./words";
 import "../styles/settings.css";
@@ -168,9 +168,10 @@ export default function PluginSettings({ site }: ScreenProps) {
 
           <section aria-labelledby="sources-heading" class="settings-section">
             <h2 id="sources-heading">Media sources</h2>
+            <p class="muted">Also in the media library, under "Add from …".</p>
             {sources.length === 0 ? <p class="muted">No enabled plugin offers media.</p> : null}
             {sources.map((source) => (
-              <MediaSourceBrowser source={source} onDone={done} onFailed={failed} />
+              <MediaSourceBrowser class="settings-item" source={source} onStart={clear} onDone={(words) => done(words)} onFailed={failed} libraryLink />
             ))}
           </section>
         </>

@@ -1,3 +1,5 @@
+import { PLUGIN_WORDS } from "../plugins/words";
+
 /** Refusals of the settings screens in words (describeError's own table, admin/src/api/error-words.ts). */
 export const SETTINGS_WORDS: Readonly<Record<string, string>> = {
   settings_changed: "Someone changed the settings after you opened them. Reload to see their changes, then make yours again.",
@@ -8,14 +10,7 @@ export const SETTINGS_WORDS: Readonly<Record<string, string>> = {
   grant_not_requested: "The plugin did not ask for one of these capabilities, so it cannot be granted.",
   installation_state_conflict: "The plugin is not in a state that allows this (it may have been changed meanwhile).",
   installation_not_active: "The plugin of this delivery is not active.",
-  input_invalid: "The operation's input is not valid.",
-  operation_unavailable: "This operation is not offered any more (the plugin or its grant changed).",
-  plugin_unavailable: "The plugin is disabled.",
-  invocation_in_progress: "This operation is already running.",
-  plugin_refused: "The plugin refused to run the operation.",
-  plugin_unreachable: "The plugin could not be reached.",
-  plugin_response_invalid: "The plugin answered something the service cannot show.",
-  plugin_timeout: "The plugin did not answer within 5 seconds.",
+  ...PLUGIN_WORDS,
 };
 
 /** Which door a write came through (the audit log's `surface`). */

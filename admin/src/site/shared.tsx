@@ -20,6 +20,7 @@ export function siteScreens(site: string): readonly { href: string; label: strin
     { href: paths.siteMenus(site), label: "Menus" },
     { href: paths.siteQueries(site), label: "Saved queries" },
     { href: paths.siteCors(site), label: "Browser access (CORS)" },
+    { href: paths.siteChrome(site), label: "Site Chrome, SEO, robots" },
   ];
 }
 

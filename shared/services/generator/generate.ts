@@ -9,6 +9,7 @@ import type { ModelPlan } from "./plan";
 import type { PrivateMedia } from "./private-files";
 import { projectFiles, type IssuedReadToken } from "./project";
 import { tableRows } from "./rows";
+import { savedQueryProblems, type GeneratorSavedQuery } from "./saved-query-checks";
 import type { GenerationProblem, GeneratorModel, GeneratorSite, LinkTarget, PublishedItem } from "./types";
 
 export interface GenerationInput {
@@ -18,6 +19,8 @@ export interface GenerationInput {
   /** Every entry instance a published value links to, by instance id. */
   targets: ReadonlyMap<string, LinkTarget>;
   tokens: readonly IssuedReadToken[];
+  /** The site's saved queries: one naming a private field refuses generation (saved-query-checks.ts). */
+  savedQueries: readonly GeneratorSavedQuery[];
   /** Media held by private fields of published values, by media id (private-files.ts). */
   privateMedia?: ReadonlyMap<string, PrivateMedia>;
 }
@@ -37,7 +40,9 @@ export type GenerationResult = { ok: false; problems: GenerationProblem[] } | { 
 
 /** The emitted project's files, or every problem that refuses it. */
 export function generateFiles(input: GenerationInput): GenerationResult {
-  const { problems, plans } = modelProblems(input.models);
+  const { problems: modelLevel, plans } = modelProblems(input.models);
+  // Saved queries are read like models (whole definitions, no content): told together.
+  const problems = [...modelLevel, ...savedQueryProblems(input.models, input.savedQueries)];
   if (problems.length > 0) return { ok: false, problems };
   const content = contentProblems(plans, input.site, input.items, input.targets);
   if (content.length > 0) return { ok: false, problems: content };

@@ -1,7 +1,8 @@
 /**
  * What generation reads from the site's database (docs/generated-backend.md): its models, every
  * published language of every item not in Trash with its published version's values and its public
- * snapshot's media, every entry a link may name, and the live backend read tokens. Site-scoped reads only.
+ * snapshot's media, every entry a link may name, the saved queries and the live backend read tokens.
+ * Site-scoped reads only.
  */
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/database";
@@ -9,9 +10,11 @@ import { assertScope, type SiteScope } from "../../db/site-scope";
 import { modelRepository } from "../../repositories/model-repository";
 import type { Site } from "../../repositories/site-repository";
 import { listSiteHosts } from "../../repositories/site-host-repository";
+import { parseDefinition } from "../saved-queries/definition";
 import type { GenerationInput } from "./generate";
 import type { PrivateMedia } from "./private-files";
 import type { IssuedReadToken } from "./project";
+import type { GeneratorSavedQuery } from "./saved-query-checks";
 import type { GeneratorModel, GeneratorSite, LinkTarget, PublishedItem, PublishedLanguage } from "./types";
 
 type MediaOf = PublishedLanguage["media"];
@@ -116,10 +119,23 @@ export async function loadGeneratorSite(db: Kysely<Database>, scope: SiteScope, 
   return { id: site.id, slug: site.slug, name: site.name, default_lang: site.default_lang, languages: site.languages, media_origin: originOf(hosts[0]?.host) };
 }
 
+/** The site's saved queries (docs/saved-queries.md), by name: what `saved_query_private_field` checks. */
+export async function loadSavedQueries(db: Kysely<Database>, scope: SiteScope): Promise<GeneratorSavedQuery[]> {
+  const siteId = assertScope(scope);
+  const rows = await db.selectFrom("saved_queries").select(["name", "model_id", "definition"]).where("site_id", "=", siteId).orderBy("name").execute();
+  return rows.map((row) => ({ name: row.name, model_id: row.model_id, definition: parseDefinition(row.definition) }));
+}
+
 /** Everything `generateFiles` needs, read in site scope. */
 export async function loadGenerationInput(db: Kysely<Database>, scope: SiteScope, site: Site, tokens: readonly IssuedReadToken[]): Promise<GenerationInput> {
-  const [models, generatorSite, items, targets] = await Promise.all([loadGeneratorModels(db, scope), loadGeneratorSite(db, scope, site), loadPublishedItems(db, scope), loadLinkTargets(db, scope)]);
-  return { site: generatorSite, models, items, targets, tokens };
+  const [models, generatorSite, items, targets, savedQueries] = await Promise.all([
+    loadGeneratorModels(db, scope),
+    loadGeneratorSite(db, scope, site),
+    loadPublishedItems(db, scope),
+    loadLinkTargets(db, scope),
+    loadSavedQueries(db, scope),
+  ]);
+  return { site: generatorSite, models, items, targets, tokens, savedQueries };
 }
 
 /** The stored facts of the media ids (this site's only), by id: what private files are copied from. */

@@ -7,9 +7,10 @@ import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle";
 import { identityOf, identityProblems, itemProblems } from "./content-checks";
 import { archiveOf, archiveRoot, generateFiles } from "./generate";
-import { loadGenerationInput, loadGeneratorModels, loadGeneratorSite, loadLinkTargets, loadPrivateMedia, loadPublishedItems, publishedGroups } from "./load-site";
+import { loadGenerationInput, loadGeneratorModels, loadGeneratorSite, loadLinkTargets, loadPrivateMedia, loadPublishedItems, loadSavedQueries, publishedGroups } from "./load-site";
 import { collectPrivateMediaIds, privateFileEntries } from "./private-files";
 import { modelProblems } from "./model-checks";
+import { savedQueryProblems } from "./saved-query-checks";
 import { issuedReadTokens } from "./read-tokens";
 import { requireInfra } from "./infra";
 import type { GenerationProblem } from "./types";
@@ -17,11 +18,12 @@ import type { GenerationProblem } from "./types";
 /** Items (translation groups) one content readiness page walks at most. */
 export const CONTENT_PAGE_ITEMS = 200;
 
-/** Every model-level problem of the site. */
+/** Every model-level problem of the site, and the saved queries naming private fields. */
 export async function generationReadiness(ctx: LifecycleContext): Promise<{ problems: GenerationProblem[] }> {
   requireInfra(ctx);
-  // Model-level problems read the models only.
-  return { problems: modelProblems(await loadGeneratorModels(ctx.db, ctx.scope)).problems };
+  // Model-level problems read the models (and the saved queries) only, never content.
+  const [models, queries] = await Promise.all([loadGeneratorModels(ctx.db, ctx.scope), loadSavedQueries(ctx.db, ctx.scope)]);
+  return { problems: [...modelProblems(models).problems, ...savedQueryProblems(models, queries)] };
 }
 
 const encodeCursor = (groupId: string): string => btoa(JSON.stringify({ after: groupId })).replace(/=+$/, "");

@@ -83,13 +83,17 @@ export const CONTENT_PROBLEM_CODES = [
   "invalid_reference",
 ] as const;
 
-export type ProblemCode = (typeof MODEL_PROBLEM_CODES)[number] | (typeof CONTENT_PROBLEM_CODES)[number];
+/** Refusals from the site's other settings (saved-query-checks.ts). */
+export const SITE_PROBLEM_CODES = ["saved_query_private_field"] as const;
 
-/** One reason generation is refused: the model's slug, the field key (nested as `seo.title`), the item's group id. */
+export type ProblemCode = (typeof MODEL_PROBLEM_CODES)[number] | (typeof CONTENT_PROBLEM_CODES)[number] | (typeof SITE_PROBLEM_CODES)[number];
+
+/** One reason generation is refused: the model's slug, the field key (nested as `seo.title`), the item's group id, the saved query's name. */
 export interface GenerationProblem {
   code: ProblemCode;
   model: string;
   field?: string;
   item?: string;
+  query?: string;
   detail: string;
 }

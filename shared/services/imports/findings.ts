@@ -5,10 +5,11 @@ import { rows, statement } from "./statements";
 
 /**
  * Finding codes (docs/imports.md, "Findings"). A finding is kept for the job and never stops it,
- * except `import_file_invalid`, which fails the job before anything is written.
+ * except `import_file_invalid` and `import_archive_invalid`, which fail the job before anything is written.
  */
 export type FindingCode =
   | "import_file_invalid"
+  | "import_archive_invalid"
   | "rich_markup_dropped"
   | "slug_taken"
   | "permission_denied"

@@ -31,7 +31,9 @@ async function advanceImport(ctx: StepContext, input: { job_id: string }): Promi
   requireState(job, ["uploaded", "parsing", "review", "writing"], "Advancing");
   const driftwood = job.kind === "driftwood";
   if (job.state === "uploaded" || job.state === "parsing") return answer(await (driftwood ? driftwoodParseStep(ctx, job) : wordpressParseStep(ctx, job)));
-  const written = await (driftwood ? driftwoodWriteStep(ctx, job) : wordpressWriteStep(ctx, job));
+  // The versions an import writes say so ("Updated by": the import, docs/admin-ui-lists.md).
+  const writing: StepContext = { ...ctx, writtenVia: `import:${job.id}` };
+  const written = await (driftwood ? driftwoodWriteStep(writing, job) : wordpressWriteStep(writing, job));
   return answer(written.job, { events: written.events, purgeTags: written.purgeTags });
 }
 

@@ -28,6 +28,8 @@ export interface LifecycleContext {
   site: Site;
   actor: Actor;
   clock: Clock;
+  /** What the versions this write makes record as written through, over the actor's credential or installation (an import job: `import:<id>`). */
+  writtenVia?: string;
   /** Rows read with the site before the plan (lifecycle/preload.ts), taken by the loaders instead of a read. */
   preloaded?: Preloaded;
 }

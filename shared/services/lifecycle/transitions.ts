@@ -17,6 +17,7 @@ import { firstPublishedOf, pendingKey, renderSnapshot, type PendingTargets } fro
 import { snapshotStatements, withdrawStatements } from "./snapshot-statements";
 import { publishedDependentsQuery, readForPublish, readForUnpublish } from "./publish-reads";
 import { addressStatements } from "../redirects/addresses";
+import { requirePagePublishAddressFree } from "../pages/page-address";
 import { claimGuards, claimIssues, claimsOf, requireNoClaimIssues } from "./unique-values";
 
 export interface PublishInput {
@@ -164,6 +165,7 @@ export async function publishEntry(ctx: LifecycleContext, input: PublishInput, a
   requirePublishedAddressFree(ctx, entry, version.slug, holder);
   // The website address: refused where a redirect holds it; a 301 from the old one when asked.
   const address = await addressStatements(ctx, model, entry.lang, version.slug, reads.served, input.redirect_old_address === true);
+  await requirePagePublishAddressFree(ctx, model, entry, version);
   const values = toKeyedValues(model.fields, JSON.parse(version.fields) as Record<string, FieldValue>);
   const issues = validateFieldValues(model.fields, values, "publish");
   if (issues.length > 0) throw new AppError("field_validation_failed", "The draft cannot be published as it is.", { issues });

@@ -35,6 +35,8 @@ export async function newVersionStatements(
       fields: JSON.stringify(prepared.stored),
       model_revision: model.revision,
       created_by: ctx.actor.id,
+      // "Updated by" names the door as well as the person (docs/admin-ui-lists.md).
+      created_via: ctx.writtenVia ?? ctx.actor.credentialId ?? ctx.actor.installationId ?? null,
       restored_from: restoredFrom,
       created_at: at,
     }),

@@ -5,6 +5,7 @@ import type { EntryView } from "../lifecycle/entry-view";
 import { createEntry } from "../lifecycle/create-entry";
 import { loadEntry } from "../lifecycle/load";
 import { saveDraft } from "../lifecycle/save-draft";
+import { requirePageAddressFree } from "./page-address";
 import { parentField, requirePageModel } from "./page-model";
 import { draftPages } from "./page-tree";
 
@@ -27,6 +28,8 @@ export type PageView = EntryView & { parent_id: string | null; path: string | nu
  * validation, slugs, relation rules with the parent link's cycle check, editing leases). Spec 2
  * rule 4 lists page saves among the commands kept in their own record: the key's record replays
  * the answer, which the surface turns into `created: false` (workers/manage/handlers/pages.ts).
+ * A save that gives the page a new path is refused where a redirect or another item holds it
+ * (page-address.ts).
  */
 export async function savePage(ctx: LifecycleContext, input: SavePageInput): Promise<WritePlan<PageView>> {
   const model = await requirePageModel(ctx.db, ctx.scope);
@@ -43,7 +46,9 @@ export async function savePage(ctx: LifecycleContext, input: SavePageInput): Pro
     const lang = input.lang ?? ctx.site.default_lang;
     const plan = await createEntry(ctx, { model_id: model.id, lang, ...(input.slug !== undefined ? { slug: input.slug } : {}), fields });
     const parentGroup = await parentGroupOf(ctx, input.parent_id ?? null);
-    return { ...plan, status: 201, answer: { ...plan.answer, parent_id: parentGroup, path: await pathUnder(ctx, model, parent, lang, parentGroup, plan.answer.slug), created: true } };
+    const path = await pathUnder(ctx, model, parent, lang, parentGroup, plan.answer.slug);
+    await requirePageAddressFree(ctx, model, path);
+    return { ...plan, status: 201, answer: { ...plan.answer, parent_id: parentGroup, path, created: true } };
   }
 
   const { entry } = await loadEntry(ctx, input.id);
@@ -54,7 +59,11 @@ export async function savePage(ctx: LifecycleContext, input: SavePageInput): Pro
   const plan = await saveDraft(ctx, { instance_id: entry.instance_id, expected_version_id: input.expected_version_id ?? entry.current_version_id ?? "", fields, ...(input.slug !== undefined ? { slug: input.slug } : {}) });
   const before = parent ? (await draftPages(ctx.d1, ctx.site.id, model, parent, entry.lang)).find((p) => p.instance_id === entry.instance_id) : undefined;
   const parentGroup = input.parent_id !== undefined ? await parentGroupOf(ctx, input.parent_id) : (before?.parent_id ?? null);
-  return { ...plan, status: 200, answer: { ...plan.answer, parent_id: parentGroup, path: await pathUnder(ctx, model, parent, entry.lang, parentGroup, plan.answer.slug), created: false } };
+  const path = await pathUnder(ctx, model, parent, entry.lang, parentGroup, plan.answer.slug);
+  // Checked when the save moves the page (a new slug or parent): a draft keeping its address stays editable.
+  const pathBefore = parent ? (before?.path ?? null) : entry.slug === null ? null : `/${entry.slug}`;
+  if (path !== pathBefore) await requirePageAddressFree(ctx, model, path);
+  return { ...plan, status: 200, answer: { ...plan.answer, parent_id: parentGroup, path, created: false } };
 }
 
 /** The translation group of the parent page named by its instance id (the relation write checked it exists). */

@@ -56,8 +56,9 @@ function refusal(problem: RuleProblem): AppError {
  * The published item the website serves at an address the rule's source matches (exact, or any
  * address a pattern covers), through the models' `site_path` (docs/redirects.md, "Live addresses").
  */
-export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scope" | "site">, source: string): Promise<{ instance_id: string; model_id: string; lang: string; address: string } | undefined> {
-  const models = (await modelRepository(ctx.db, ctx.scope).list()).filter((m) => m.settings.site_path !== null);
+export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scope" | "site">, source: string, exceptModelId?: string): Promise<{ instance_id: string; model_id: string; lang: string; address: string } | undefined> {
+  // `exceptModelId`: a page's own model (pages meet each other through their slugs, docs/pages.md).
+  const models = (await modelRepository(ctx.db, ctx.scope).list()).filter((m) => m.settings.site_path !== null && m.id !== exceptModelId);
   const star = source.indexOf("*");
   const prefix = star < 0 ? source : source.slice(0, star);
   const suffix = star < 0 ? "" : source.slice(star + 1);

@@ -159,8 +159,10 @@ export function sessionContract({ it, port, service, project, startBackend, back
 export function deployContract({ it, project }) {
   /**
    * The deploy script in a copy of the project, with a stand-in `npx` that records its calls. With
-   * `localR2` (a folder), `wrangler r2 …` calls are not only recorded but run by the project's real
-   * wrangler against its local R2 persisted there: `--remote` becomes `--local --persist-to <folder>`.
+   * `localR2` (a folder), the first `wrangler r2 …` call is not only recorded but run by the
+   * project's real wrangler against its local R2 persisted there: `--remote` becomes `--local
+   * --persist-to <folder>`. Only the first: each wrangler run costs seconds of CPU, and one run
+   * proves the command line wrangler takes; the others are the same line for another file.
    */
   const deployIn = (setup, { parts = [], localR2 } = {}) => {
     const copy = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-"));
@@ -168,7 +170,7 @@ export function deployContract({ it, project }) {
     const bin = path.join(copy, "fake-bin");
     mkdirSync(bin);
     const forward = localR2 === undefined ? "" : [
-      `if [ "$1" = wrangler ] && [ "$2" = r2 ]; then`,
+      `if [ "$1" = wrangler ] && [ "$2" = r2 ] && mkdir "${path.join(copy, "forwarded")}" 2>/dev/null; then`,
       `  shift`,
       `  for a do shift; if [ "$a" = --remote ]; then set -- "$@" --local --persist-to "${localR2}"; else set -- "$@" "$a"; fi; done`,
       `  HOME="${process.env.HOME}" WRANGLER_SEND_METRICS=false exec "${path.join(project(), "node_modules", ".bin", "wrangler")}" "$@"`,
@@ -207,8 +209,8 @@ export function deployContract({ it, project }) {
 
   it("deploy: puts every private file into the PRIVATE_FILES bucket before the worker (against wrangler's local R2)", () => {
     const state = mkdtempSync(path.join(os.tmpdir(), "driftwood-deploy-r2-"));
-    // Two of the site's files (an image shown inline, a sound file that downloads): each put is a
-    // wrangler run of its own, seconds apiece on a loaded machine.
+    // Two of the site's files (an image shown inline, a sound file that downloads), each put with
+    // its own content type and file name; the first put runs in wrangler's local R2 (deployIn).
     const all = listFiles(path.join(project(), "private-files"));
     const files = [all.find((f) => /^image\//.test(metaOf(f).content_type)), all.find((f) => !/^(image\/|application\/pdf)/.test(metaOf(f).content_type))];
     assert.ok(files.every(Boolean), "the contract site has an image and a download among its private files");
@@ -223,10 +225,22 @@ export function deployContract({ it, project }) {
     assert.equal(puts.length, files.length);
     assert.deepEqual(run.calls, ["wrangler d1 migrations apply DB --remote", ...puts, run.calls.at(-1)]);
     assert.match(run.calls.at(-1), /^wrangler deploy --var ACCESS_CONFIG:/);
-    for (const put of puts) assert.match(put, / --remote$/);
-    // What the bucket holds, read back through the local R2 runtime (miniflare, which wrangler runs
-    // for local mode) as the worker's binding reads it.
     const bucket = /"binding":\s*"PRIVATE_FILES",\s*"bucket_name":\s*"([^"]+)"/.exec(readFileSync(path.join(project(), "wrangler.jsonc"), "utf8"))[1];
+    // Every file has one put naming its object, the file holding its bytes, its type and name.
+    const putOf = (file) => puts.filter((put) => put.startsWith(`wrangler r2 object put ${bucket}/${file.key} --file `));
+    for (const file of files) {
+      const meta = metaOf(file);
+      const [put, ...more] = putOf(file);
+      assert.ok(put !== undefined && more.length === 0, `one put of ${file.key}: ${puts.join("\n")}`);
+      assert.ok(put.includes(` --content-type ${meta.content_type} `), put);
+      assert.ok(put.includes(` --content-disposition attachment; filename="${meta.file_name}" `), put);
+      assert.match(put, / --remote$/);
+      assert.deepEqual(readFileSync(/--file (\S+)/.exec(put)[1]), readFileSync(file.path), `${file.key}: the put sends the file's bytes`);
+    }
+    // What the bucket holds after the first put ran in wrangler, read back through the local R2
+    // runtime (miniflare, which wrangler runs for local mode) as the worker's binding reads it.
+    const stored = files.filter((file) => putOf(file)[0] === puts[0]);
+    assert.equal(stored.length, 1);
     // A script file (an inline -e program never finished under spawnSync here) writing its answer to a file.
     const script = path.join(state, "read.mjs");
     const answer = path.join(state, "read.json");
@@ -237,7 +251,7 @@ export function deployContract({ it, project }) {
       const out = {};
       try {
         const bucket = await mf.getR2Bucket("PRIVATE_FILES");
-        for (const key of ${JSON.stringify(files.map((f) => f.key))}) {
+        for (const key of ${JSON.stringify(stored.map((f) => f.key))}) {
           const object = await bucket.get(key);
           out[key] = object && { bytes: Buffer.from(await object.arrayBuffer()).toString("base64"), type: object.httpMetadata?.contentType, disposition: object.httpMetadata?.contentDisposition ?? null };
         }
@@ -248,13 +262,13 @@ export function deployContract({ it, project }) {
     `);
     const read = spawnSync(process.execPath, [script], { cwd: project(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000, killSignal: "SIGKILL" });
     assert.equal(read.status, 0, read.stderr);
-    const stored = JSON.parse(readFileSync(answer, "utf8"));
-    for (const file of files) {
+    const inBucket = JSON.parse(readFileSync(answer, "utf8"));
+    for (const file of stored) {
       const meta = metaOf(file);
-      assert.ok(stored[file.key], `${file.key} is in ${bucket}`);
-      assert.equal(stored[file.key].bytes, readFileSync(file.path).toString("base64"), file.key);
-      assert.equal(stored[file.key].type, meta.content_type, file.key);
-      assert.equal(stored[file.key].disposition, `attachment; filename="${meta.file_name}"`, file.key);
+      assert.ok(inBucket[file.key], `${file.key} is in ${bucket}`);
+      assert.equal(inBucket[file.key].bytes, readFileSync(file.path).toString("base64"), file.key);
+      assert.equal(inBucket[file.key].type, meta.content_type, file.key);
+      assert.equal(inBucket[file.key].disposition, `attachment; filename="${meta.file_name}"`, file.key);
     }
   });
 

@@ -1,5 +1,9 @@
 import type * as v from "valibot";
 import { newestFirst } from "../newest-first";
+import { sortPlan } from "../entry-sort";
+import type { EntrySort } from "../../../schema/entry-sorts";
+import type { EntryRow } from "../../../shared/db/database";
+import { versionWriters } from "../../../shared/services/lifecycle/version-writers";
 import { decide, readableLanguages } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
@@ -37,15 +41,17 @@ async function readableEntry(call: ManageCall) {
 
 /** GET /entries */
 export async function listEntries(call: ManageCall): Promise<Response> {
-  const q = call.query as { model_id?: string; lang?: string; state?: string; q?: string; slug?: string; translation_group_id?: string; cursor?: string; limit?: string };
+  const q = call.query as { model_id?: string; lang?: string; state?: string; q?: string; slug?: string; translation_group_id?: string; sort?: EntrySort; cursor?: string; limit?: string };
   const limit = Math.min(Number(q.limit ?? DEFAULT_LIMIT), MAX_LIMIT);
   const models = (await modelRepository(call.ctx.db, call.ctx.scope).list()).filter((m) => decide(call.actor.permissions, { operation: "read", modelId: m.id }).allowed);
   // A label search only looks where the reader sees labels: searching a hidden label would reveal it.
   const searchable = (m: Model) => q.q === undefined || readableLabel("", m, call.actor.permissions) !== null;
   const modelIds = models.filter((m) => (!q.model_id || m.id === q.model_id) && searchable(m)).map((m) => m.id);
   const langs = readableLanguages(call.actor.permissions, call.site.languages).filter((l) => !q.lang || l === q.lang);
-  const pages = await newestFirst(call.ctx.d1, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null, ...(q.q !== undefined || q.slug !== undefined || q.translation_group_id !== undefined ? [q.q ?? null, q.slug ?? null, q.translation_group_id ?? null] : [])], q.cursor);
-  let rows: Awaited<ReturnType<ReturnType<typeof entryRepository>["findMany"]>> = [];
+  // A sorted list is another list: its cursor continues only the same sort (entry-sort.ts).
+  const pages = await newestFirst(call.ctx.d1, call.site.id, ["entries", q.model_id ?? null, q.lang ?? null, q.state ?? null, ...(q.q !== undefined || q.slug !== undefined || q.translation_group_id !== undefined ? [q.q ?? null, q.slug ?? null, q.translation_group_id ?? null] : []), ...(q.sort ? [`sort:${q.sort}`] : [])], q.cursor);
+  const plan = q.sort ? await sortPlan(call.ctx.db, call.ctx.scope, q.sort, models.filter((m) => readableLabel("", m, call.actor.permissions) === null).map((m) => m.id)) : undefined;
+  let rows: (EntryRow & { sort_key?: string })[] = [];
   if (modelIds.length > 0 && langs.length > 0) {
     let query = call.ctx.db
       .selectFrom("entries")
@@ -63,20 +69,32 @@ export async function listEntries(call: ManageCall): Promise<Response> {
     if (q.slug !== undefined) query = query.where("slug", "=", q.slug);
     if (q.translation_group_id !== undefined) query = query.where("translation_group_id", "=", q.translation_group_id);
     const from = pages.from;
-    if (from) query = query.where((eb) => eb.or([eb("created_at", "<", from.createdAt), eb.and([eb("created_at", "=", from.createdAt), eb("instance_id", "<=", from.id)])]));
-    rows = await query.orderBy("created_at", "desc").orderBy("instance_id", "desc").limit(limit + 1).execute();
+    if (plan) {
+      // The key is computed once in an inner query; the page starts at the cursor's (key, id), inclusive.
+      const keyed = call.ctx.db.selectFrom(query.select(plan.expression.as("sort_key")).as("e")).selectAll();
+      const direction = plan.descending ? "desc" : "asc";
+      const beyond = plan.descending ? "<" : ">";
+      const onward = plan.descending ? "<=" : ">=";
+      const started = from ? keyed.where((eb) => eb.or([eb("sort_key", beyond, from.createdAt), eb.and([eb("sort_key", "=", from.createdAt), eb("instance_id", onward, from.id)])])) : keyed;
+      rows = await started.orderBy("sort_key", direction).orderBy("instance_id", direction).limit(limit + 1).execute();
+    } else {
+      if (from) query = query.where((eb) => eb.or([eb("created_at", "<", from.createdAt), eb.and([eb("created_at", "=", from.createdAt), eb("instance_id", "<=", from.id)])]));
+      rows = await query.orderBy("created_at", "desc").orderBy("instance_id", "desc").limit(limit + 1).execute();
+    }
   }
   const page = rows.slice(0, limit);
   const next = rows[limit];
   const versions = await Promise.all(page.map((e) => (e.current_version_id ? entryRepository(call.ctx.db, call.ctx.scope).findVersion(e.current_version_id) : undefined)));
+  const writers = await versionWriters(call.ctx.db, call.ctx.scope, call.site.id, versions);
   const byId = new Map(models.map((m) => [m.id, m]));
   const data = page.flatMap((e, i) => {
     const model = byId.get(e.model_id);
-    return model ? [entryView(e, model, versions[i], call.actor)] : [];
+    const { sort_key: _key, ...entry } = e;
+    return model ? [{ ...entryView(entry, model, versions[i], call.actor), updated_by: writers[i] ?? null }] : [];
   });
   return json({
     data,
-    page: { limit, has_more: next !== undefined, next_cursor: next ? await pages.cursorAt({ created_at: next.created_at, id: next.instance_id }) : null },
+    page: { limit, has_more: next !== undefined, next_cursor: next ? await pages.cursorAt({ created_at: plan ? (next.sort_key ?? "") : next.created_at, id: next.instance_id }) : null },
   });
 }
 

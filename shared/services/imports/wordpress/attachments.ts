@@ -16,6 +16,7 @@ import type { StepContext } from "../job-step";
 import { loadImportJob, requireImportPermission, requireState, type ImportJobRow } from "../jobs";
 import { commit } from "../../../db/batch";
 import { firstRow, statement } from "../statements";
+import { archivedAttachment } from "./archive-step";
 import type { WordPressDecisions } from "./review";
 import type { WxrPost } from "./wxr-items";
 
@@ -63,14 +64,19 @@ export async function recordImportMedia(ctx: LifecycleContext, input: RecordImpo
 
 type Bytes = { bytes: Uint8Array } | { refused: string };
 
-/** The attachment's bytes: those sent for its URL, else (when the review chose it) its URL fetched under the outbound policy. */
+/**
+ * The attachment's bytes: those sent for its URL, else the uploaded archive's file at its path, else
+ * (when the review chose it) its URL fetched under the outbound policy.
+ */
 async function attachmentBytes(ctx: StepContext, job: ImportJobRow, url: string, fetchAllowed: boolean): Promise<Bytes> {
   const sent = await firstRow<{ object_key: string }>(ctx.d1, "SELECT object_key FROM import_media WHERE site_id = ? AND job_id = ? AND url = ?", [ctx.site.id, job.id, url]);
   if (sent) {
     const object = await ctx.files.get(sent.object_key);
     if (object) return { bytes: new Uint8Array(await object.arrayBuffer()) };
   }
-  if (!fetchAllowed || !ctx.outbound) return { refused: "no bytes were sent for this URL (uploadImportMedia) and fetching attachments is off (putImportMapping fetch_attachments)" };
+  const archived = await archivedAttachment(ctx, job, url, ATTACHMENT_MAX_BYTES);
+  if (archived) return archived;
+  if (!fetchAllowed || !ctx.outbound) return { refused: "no bytes were sent for this URL (uploadImportMedia), the uploaded archive holds no file at its path, and fetching attachments is off (putImportMapping fetch_attachments)" };
   const verdict = judgeOutboundUrl(url, ctx.outbound.policy);
   if (!verdict.ok) return { refused: `outbound address refused: ${verdict.reason}` };
   try {

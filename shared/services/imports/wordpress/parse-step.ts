@@ -4,6 +4,7 @@ import { findingStatements } from "../findings";
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { statement } from "../statements";
+import { mayBeArchive, unpackArchiveStep } from "./archive-step";
 import { canonicalise, canonicalPrefixes, stagedItem, type StagedItem } from "./wxr-items";
 import { nextTag, readElement, readPrologue, XmlError } from "./xml";
 
@@ -117,6 +118,11 @@ async function parseChunk(ctx: StepContext, job: ImportJobRow): Promise<ParseRes
  * items deleted: nothing of it was written to the site's content, nothing of it is kept.
  */
 export async function wordpressParseStep(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow> {
+  // A ZIP upload: the first step unpacks its WXR file (and indexes its attachments), the next parse it.
+  if (mayBeArchive(job)) {
+    const unpacked = await unpackArchiveStep(ctx, job);
+    if (unpacked) return unpacked;
+  }
   let result: ParseResult;
   try {
     result = await parseChunk(ctx, job);

@@ -7,7 +7,7 @@ import type { Model } from "../../../repositories/model-repository";
 import type { StepContext } from "../job-step";
 import type { ImportJobRow } from "../jobs";
 import { firstRow } from "../statements";
-import type { WxrPost } from "./wxr-items";
+import type { WxrPost, WxrTerm } from "./wxr-items";
 
 /**
  * The site language a Polylang language slug stands for (docs/imports.md, "Languages"): the same
@@ -50,4 +50,49 @@ export async function postEntryPlan(ctx: StepContext, job: ImportJobRow, model: 
     }
   }
   return createEntry(ctx, { model_id: modelId, lang, slug, fields });
+}
+
+/** A category's or tag's Polylang group: its language slug and the ids of its translations (other terms). */
+async function termGroupOf(ctx: StepContext, job: ImportJobRow, termId: string): Promise<{ language: string; term_ids: string[] } | null> {
+  if (!termId) return null;
+  const row = await firstRow<{ lang: string; translations: string }>(
+    ctx.d1,
+    `SELECT j.key AS lang, json_extract(i.payload, '$.translations') AS translations FROM import_items i, json_each(i.payload, '$.translations') j
+     WHERE i.site_id = ? AND i.job_id = ? AND i.kind = 'other' AND i.source_key LIKE 'term\\_translations:%' ESCAPE '\\' AND j.value = ? LIMIT 1`,
+    [ctx.site.id, job.id, termId],
+  );
+  if (!row) return null;
+  const ids = Object.values(JSON.parse(row.translations) as Record<string, string>).filter((id) => id !== termId);
+  return { language: row.lang, term_ids: ids };
+}
+
+/**
+ * The write plan of one category or tag (docs/imports.md, "Languages"): Polylang writes a term's
+ * translations as a `term_translations` group (language slug → term id). In a translated model
+ * (`i18n`), a term of a group whose other term is already written in the same model becomes a new
+ * language of that entry (`addLanguage`), the first one an entry in its own language; a language
+ * the site does not have refuses the term (`locale_not_on_site`). A term without a group, or any
+ * term of a model that is not translated, is an entry of its own in the default language.
+ */
+export async function termEntryPlan(ctx: StepContext, job: ImportJobRow, model: Model, kind: "category" | "tag", term: WxrTerm, slug: string | null, fields: Record<string, unknown>): Promise<WritePlan<EntryView>> {
+  const group = model.i18n ? await termGroupOf(ctx, job, term.term_id) : null;
+  if (!group) return createEntry(ctx, { model_id: model.id, lang: ctx.site.default_lang, slug, fields });
+  const lang = siteLanguageOf(ctx.site.languages, group.language);
+  if (!lang) throw new AppError("invalid_request", `The term's language (${group.language}) is not one of this site's languages.`, { reason: "locale_not_on_site", language: group.language, site_languages: ctx.site.languages });
+  if (group.term_ids.length > 0) {
+    const sibling = await firstRow<{ instance_id: string }>(
+      ctx.d1,
+      `SELECT i.instance_id FROM import_items i JOIN entries e ON e.site_id = i.site_id AND e.instance_id = i.instance_id
+       WHERE i.site_id = ? AND i.job_id = ? AND i.kind = ? AND i.instance_id IS NOT NULL AND e.model_id = ?
+         AND json_extract(i.payload, '$.term_id') IN (SELECT value FROM json_each(?)) LIMIT 1`,
+      [ctx.site.id, job.id, kind, model.id, JSON.stringify(group.term_ids)],
+    );
+    if (sibling) {
+      // As for a post's translation: a relation list shared by the languages stays the entry's.
+      const shared = new Set(model.fields.filter((f) => f.type === "relation" && f.localized_membership !== true).map((f) => f.key));
+      const own = Object.fromEntries(Object.entries(fields).filter(([key]) => !shared.has(key)));
+      return addLanguage(ctx, { instance_id: sibling.instance_id, lang, ...(slug ? { slug } : {}), fields: own });
+    }
+  }
+  return createEntry(ctx, { model_id: model.id, lang, slug, fields });
 }

@@ -2,7 +2,6 @@ import type { CompiledQuery } from "kysely";
 import { guard, commit } from "../../../db/batch";
 import { AppError } from "../../../errors";
 import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
-import { createEntry } from "../../lifecycle/create-entry";
 import { publishEntry } from "../../lifecycle/transitions";
 import { askImportWrite, policyFindings, policyTimeUp } from "../policies";
 import { findingStatements, type Finding } from "../findings";
@@ -15,8 +14,8 @@ import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { mediaOfAttachment, writeAttachment } from "./attachments";
 import { historyStatement } from "./principals";
-import { postEntryPlan } from "./translations";
-import type { WxrPost, WxrTerm } from "./wxr-items";
+import { postEntryPlan, termEntryPlan } from "./translations";
+import { POLYLANG_TAXONOMIES, type WxrPost, type WxrTerm } from "./wxr-items";
 
 /**
  * Items one write step handles at most (docs/imports.md, "Steps"). Each item is its own D1 batch
@@ -147,8 +146,9 @@ async function valuesOf(ctx: StepContext, job: ImportJobRow, item: StagedRow, ki
     dropped = converted.dropped;
   }
   if (plan.excerpt && post.excerpt) fields[plan.excerpt] = post.excerpt;
-  if (plan.categories && post.categories.length > 0) fields[plan.categories] = await createdMany(ctx, job.id, "category", post.categories);
-  if (plan.tags && post.tags.length > 0) fields[plan.tags] = await createdMany(ctx, job.id, "tag", post.tags);
+  // A term and its Polylang translations may be one entry (translations.ts): listed once.
+  if (plan.categories && post.categories.length > 0) fields[plan.categories] = [...new Set(await createdMany(ctx, job.id, "category", post.categories))];
+  if (plan.tags && post.tags.length > 0) fields[plan.tags] = [...new Set(await createdMany(ctx, job.id, "tag", post.tags))];
   if (plan.parent && post.post_parent && post.post_parent !== "0") {
     const parent = await createdOf(ctx, job.id, kind, post.post_parent);
     if (parent) fields[plan.parent] = parent;
@@ -208,6 +208,11 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       events.push(...attached.events);
       continue;
     }
+    if (item.kind === "other" && POLYLANG_TAXONOMIES.some((t) => item.source_key.startsWith(`${t}:`))) {
+      // Polylang's languages and translation groups: markers read by the items that name them, no finding of their own.
+      markers.push(mark("skipped"));
+      continue;
+    }
     if (!target) {
       findings.push(finding(item.seq, "item_skipped", item.kind === "other" ? "This kind of WordPress item is not imported." : `No model was chosen for ${item.kind} items.`, { kind: item.kind, source_key: item.source_key }));
       markers.push(mark("skipped"));
@@ -247,7 +252,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       const plan =
         kind === "post" || kind === "page"
           ? await postEntryPlan(ctx, job, target.model, payload, asked.input.slug ?? null, { ...asked.input.fields })
-          : await createEntry(ctx, asked.input);
+          : await termEntryPlan(ctx, job, target.model, kind, payload, asked.input.slug ?? null, { ...asked.input.fields });
       const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
       plan.statements.push(
         guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),

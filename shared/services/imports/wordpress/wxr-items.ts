@@ -1,3 +1,4 @@
+import { translationGroupMap } from "./php-serialized";
 import { child, childrenNamed, textOf, type XmlElement } from "./xml";
 
 /**
@@ -6,12 +7,15 @@ import { child, childrenNamed, textOf, type XmlElement } from "./xml";
  * with the prefixes the file declares for the WXR namespaces, mapped to `wp`, `content`, `excerpt`
  * and `dc` (see {@link canonicalPrefixes}).
  */
+/** Polylang's own taxonomies: markers of languages and translation groups, read, never imported as items. */
+export const POLYLANG_TAXONOMIES = ["language", "term_language", "post_translations", "term_translations"] as const;
+
 export type StagedKind = "author" | "category" | "tag" | "post" | "page" | "attachment" | "other";
 
 export interface StagedItem {
   kind: StagedKind;
   source_key: string;
-  payload: WxrAuthor | WxrTerm | WxrPost | { element: string };
+  payload: WxrAuthor | WxrTerm | WxrPost | { element: string; translations?: Record<string, string> };
 }
 
 export interface WxrAuthor {
@@ -108,6 +112,8 @@ export function stagedItem(e: XmlElement): StagedItem | null {
       const term: WxrTerm = { term_id: t(e, "wp:term_id"), slug, name: t(e, "wp:term_name") || slug, parent: t(e, "wp:term_parent"), description: t(e, "wp:term_description") };
       if (taxonomy === "category") return { kind: "category", source_key: slug, payload: term };
       if (taxonomy === "post_tag") return { kind: "tag", source_key: slug, payload: term };
+      // Polylang's group of a category or tag and its translations: language slug → term id (docs/imports.md, "Languages").
+      if (taxonomy === "term_translations") return { kind: "other", source_key: `${taxonomy}:${slug}`, payload: { element: `wp:term (${taxonomy})`, translations: translationGroupMap(term.description) } };
       return { kind: "other", source_key: `${taxonomy}:${slug}`, payload: { element: `wp:term (${taxonomy})` } };
     }
     case "item":

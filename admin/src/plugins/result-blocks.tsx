@@ -1,4 +1,5 @@
 import type { ManageAnswer } from "../api/client";
+import "../styles/plugins.css";
 
 type Block = ManageAnswer<"invokePluginOperation">["result"]["blocks"][number];
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+/**
+ * `npm run docs:screenshots [-- test/e2e/admin-ui-x.test.mjs …]`: refreshes the screenshots of
+ * docs/admin-ui/ (docs/admin-ui.md, "Screenshots"). The admin is built once and the demo seeded
+ * once; then each browser test file runs alone, in its own network namespace (`unshare -n`: its
+ * fixed ports touch nothing else), with `UPDATE_DOCS_SCREENSHOTS=1`, writing the visible window of
+ * each screen it checks into a temporary directory outside the repository — the project under the
+ * running `wrangler dev` never changes during a run (writing into docs/ mid-run is what stalled
+ * earlier runs). A file that passes has its shots made small (at most 256 colours, strongest
+ * deflate: scripts/lib/png-optimise.mjs) and copied into docs/admin-ui/; a file that fails or
+ * outlasts its time (DOCS_SCREENSHOTS_TIMEOUT seconds, 900 by default; its process group is then
+ * stopped) leaves docs/ as it was, and the script says which and exits 1.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createSeedTemplate, SEED_TEMPLATE_VARIABLE } from "./lib/dev-server.mjs";
+import { root } from "./lib/load-ts.mjs";
+import { palettePng } from "./lib/png-optimise.mjs";
+
+/** The files whose screens docs/admin-ui*.md show, when none are named. */
+const DEFAULT_FILES = [
+  "test/e2e/admin-ui-models.test.mjs",
+  "test/e2e/admin-ui-settings.test.mjs",
+  "test/e2e/admin-ui-site-screens.test.mjs",
+  "test/e2e/admin-ui-account.test.mjs",
+  "test/e2e/admin-ui-editor-day.test.mjs",
+  "test/e2e/admin-ui-lifecycle.test.mjs",
+];
+const DOCS = path.join(root, "docs", "admin-ui");
+const timeoutSeconds = Number(process.env.DOCS_SCREENSHOTS_TIMEOUT ?? 900);
+const files = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_FILES;
+
+const say = (line) => process.stderr.write(`docs:screenshots: ${line}\n`);
+
+/** Runs one test file in its own namespace and process group; resolves with its exit code (null on timeout). */
+function runFile(file, env) {
+  return new Promise((resolve) => {
+    const child = spawn("unshare", ["-n", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --test --test-concurrency=1 "${file}"`], { cwd: root, env, stdio: "inherit", detached: true });
+    const timer = setTimeout(() => {
+      say(`${file} outlasted ${timeoutSeconds} s: stopping it`);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      resolve(null);
+    }, timeoutSeconds * 1000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+if (spawnSync("unshare", ["-n", "sh", "-c", "ip link set lo up"], { stdio: "ignore" }).status !== 0) {
+  say("needs `unshare -n` (root or user namespaces): the browser tests bind fixed ports.");
+  process.exit(1);
+}
+const build = spawnSync(process.execPath, [path.join(root, "scripts", "build-admin.mjs")], { cwd: root, stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const template = mkdtempSync(path.join(os.tmpdir(), "driftwood-docs-template-"));
+const failed = [];
+try {
+  createSeedTemplate(template);
+  mkdirSync(DOCS, { recursive: true });
+  for (const file of files) {
+    const shots = mkdtempSync(path.join(os.tmpdir(), "driftwood-docs-shots-"));
+    const started = Date.now();
+    const code = await runFile(file, { ...process.env, [SEED_TEMPLATE_VARIABLE]: template, UPDATE_DOCS_SCREENSHOTS: "1", DOCS_SCREENSHOTS_DIR: shots });
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    if (code !== 0) {
+      failed.push(file);
+      say(`${file} ${code === null ? "timed out" : `failed (exit ${code})`} after ${seconds} s: its screenshots are not copied`);
+    } else {
+      const names = readdirSync(shots).filter((name) => name.endsWith(".png"));
+      let before = 0;
+      let after = 0;
+      for (const name of names) {
+        const png = readFileSync(path.join(shots, name));
+        const small = palettePng(png);
+        writeFileSync(path.join(DOCS, name), small);
+        before += png.length;
+        after += small.length;
+      }
+      say(`${file} passed in ${seconds} s: ${names.length} screenshots, ${(before / 1024).toFixed(0)} KB → ${(after / 1024).toFixed(0)} KB in docs/admin-ui/`);
+    }
+    rmSync(shots, { recursive: true, force: true });
+  }
+} finally {
+  rmSync(template, { recursive: true, force: true });
+}
+if (failed.length > 0) {
+  say(`not refreshed: ${failed.join(", ")}`);
+  process.exit(1);
+}
