@@ -18,7 +18,9 @@ export default function ContentHome({ site }: ScreenProps) {
   const groups = groupByFolder(models.data?.data ?? []);
   return (
     <>
-      <PageHeader title="Content" />
+      <PageHeader title="Content">
+        <Link href={paths.trash(site)}>Trash</Link>
+      </PageHeader>
       {models.loading && !models.data ? <Loading /> : null}
       {models.error ? <Notice kind="error" title={describeError(models.error).title}>{describeError(models.error).detail}</Notice> : null}
       {models.data && models.data.data.length === 0 ? <Notice kind="info" title="This site has no models yet, or your role may read none." /> : null}

@@ -201,6 +201,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
         <Link href={paths.entries(site, model.id, "trash")} aria-current={trash ? "page" : undefined}>
           Trash
         </Link>
+        {trash ? <Link href={paths.trash(site, model.id)}>Trash screen (purge dates, bulk restore)</Link> : null}
       </nav>
       <form
         class="filters"

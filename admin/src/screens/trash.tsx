@@ -239,7 +239,7 @@ export default function Trash({ site, search }: ScreenProps) {
                       <Button disabled={!item.can_delete || action.busy !== null} aria-describedby={item.can_delete ? undefined : reason} aria-label={`Restore ${name}`} onClick={() => void askRestore(item)}>
                         Restore…
                       </Button>
-                      <Button variant="danger" disabled={!item.can_delete || action.busy !== null} aria-describedby={item.can_delete ? undefined : reason} aria-label={`Delete ${name} permanently`} onClick={() => setDeleting(item)}>
+                      <Button variant="danger" disabled={!item.can_delete || action.busy !== null} aria-describedby={item.can_delete ? undefined : reason} aria-label={`Delete permanently ${name}`} onClick={() => setDeleting(item)}>
                         Delete permanently…
                       </Button>
                     </span>
