@@ -64,7 +64,7 @@ async function runUntilAnswered(dialog, runName, answered) {
 }
 
 describe("admin UI: plugin actions on an entry and plugin media sources in the library", () => {
-  it("runs entry operations from the editor and imports and links media from a plugin's source", { timeout: 600_000 }, async () => {
+  it("runs entry operations from the editor and imports and links media from a plugin's source", { timeout: 300_000 }, async () => {
     const stamp = Date.now();
     const draft = (await admin.manage("POST", "/entries", { model_id: article.id, slug: `plugin-draft-${stamp}`, fields: { title: "One two three four five six seven" } })).body;
     const published = (await admin.manage("POST", "/entries", { model_id: article.id, slug: `plugin-archive-${stamp}`, fields: { title: `Tide tables ${stamp}` } })).body;
@@ -75,7 +75,7 @@ describe("admin UI: plugin actions on an entry and plugin media sources in the l
     page.on("dialog", (dialog) => void dialog.dismiss());
     // Sign-in hashes a password and the plugin is a second process: on a loaded 2-core machine a
     // step may take longer than the 30 s default.
-    page.setDefaultTimeout(120_000);
+    page.setDefaultTimeout(60_000);
     await signInAs(page, admin.origin, admin.info.admin.email, admin.info.admin.password);
     try {
       // --- The media library: Add from Sample images.
@@ -88,7 +88,7 @@ describe("admin UI: plugin actions on an entry and plugin media sources in the l
         throw new Error(`${e.message}\nDIALOG: ${await picker.innerText().catch(() => "?")}`);
       });
       assert.equal(await items.getByRole("listitem").count(), 24, "one page of 24 items");
-      await picker.getByLabel("Search Sample images").fill("image 7 ");
+      await picker.getByRole("searchbox", { name: "Search Sample images" }).fill("image 7");
       const search = () => picker.getByRole("button", { name: "Search" }).click();
       await search();
       // One item left: the search answered.
@@ -108,6 +108,7 @@ describe("admin UI: plugin actions on an entry and plugin media sources in the l
       const linked = page.getByRole("region", { name: "sample-8.png" });
       await linked.waitFor();
       await page.getByRole("status").filter({ hasText: /^Sample image 8 .* is in the media library \(linked\)\.$/ }).waitFor();
+      await page.getByRole("list", { name: "Files" }).getByRole("button", { name: /sample-8\.png.* · linked/ }).waitFor();
       await linked.getByText(/From a plugin's media source; the file stays at http:\/\/127\.0\.0\.1:8789\/media\/sample-images\/8\.png/).waitFor();
       await linked.getByText("This file is linked from a plugin's media source and cannot be replaced here; import it by copy to manage it.").waitFor();
       assert.equal(await linked.getByRole("button", { name: "Replace" }).count(), 0, "no file to choose for a linked item");
