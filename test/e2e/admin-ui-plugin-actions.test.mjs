@@ -53,7 +53,10 @@ async function untilAnswered(dialog, ask, answered) {
 /** Imports (or links) an item of the source's dialog until the plugin answered: the dialog then closes. */
 async function importUntilDone(picker, button) {
   await button.click();
-  await untilAnswered(picker, () => button.click(), { waitFor: () => picker.waitFor({ state: "detached" }), isVisible: async () => !(await picker.isVisible()) });
+  // A linked item's first bytes are checked by the service (30 s timeout): more time than a step.
+  await untilAnswered(picker, () => button.click(), { waitFor: () => picker.waitFor({ state: "detached", timeout: 120_000 }), isVisible: async () => !(await picker.isVisible()) }).catch(async (e) => {
+    throw new Error(`${e.message}\nDIALOG: ${await picker.innerText().catch(() => "?")}`);
+  });
 }
 
 /** Runs the operation of an open dialog (its Run button) until the plugin answered. */
