@@ -55,8 +55,9 @@ export interface CallInput<P, Q, B> {
   keepalive?: boolean;
 }
 
+/** The path with its `{name}` parameters filled in (camelCase names too: `{installationId}` of the media sources). */
 function fillPath(template: string, params: Record<string, string> | undefined): string {
-  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+  return template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined) throw new Error(`missing path parameter ${name}`);
     return encodeURIComponent(value);

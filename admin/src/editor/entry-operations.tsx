@@ -42,8 +42,9 @@ export function EntryOperations({ entry, onRan }: { entry: Entry; onRan: () => P
       <h2 id={headingId}>Plugin actions</h2>
       <div class="plugin-actions" role="group" aria-labelledby={headingId}>
         {offered.map((op) => (
-          <Button aria-haspopup="dialog" variant={op.destructive ? "danger" : undefined} onClick={() => setOpen(op)} aria-label={`${op.label} (${op.plugin_name})…`}>
-            {`${op.label}…`}
+          // Named "Summarize (Demo helper)": the visible label first (WCAG 2.5.3), then whose it is.
+          <Button aria-haspopup="dialog" variant={op.destructive ? "danger" : undefined} onClick={() => setOpen(op)} aria-label={`${op.label} (${op.plugin_name})`}>
+            {op.label}
           </Button>
         ))}
       </div>

@@ -68,6 +68,7 @@ export function MediaGrid({
                 <span class="media-card-meta">
                   {item.kind} · {formatBytes(item.byte_length)}
                   {item.width && item.height ? ` · ${item.width}×${item.height}` : ""}
+                  {item.external_url ? " · linked" : ""}
                 </span>
                 {selected ? <span class="media-card-selected">✓ Selected</span> : null}
               </button>
