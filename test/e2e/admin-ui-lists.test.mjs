@@ -15,7 +15,7 @@ import { root } from "../../scripts/lib/load-ts.mjs";
 import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
 const ARTIFACTS = path.join(root, "test", "artifacts", "admin-ui");
-const PORT = 8851;
+const PORT = 8852;
 const MARK = "sortcheck";
 const TITLES = [`Zebra ${MARK}`, `apple ${MARK}`, `Mango ${MARK}`];
 let admin;

@@ -12,7 +12,7 @@ import chromium from "@sparticuz/chromium";
 import { chromium as playwright } from "playwright-core";
 import { request, startDevServer } from "../../scripts/lib/dev-server.mjs";
 
-const PORT = 8804;
+const PORT = 8853;
 const PAGE_PORT = 8805;
 let server;
 let pages;
