@@ -9,7 +9,8 @@
  * earlier runs). A file that passes has its shots made small (at most 256 colours, strongest
  * deflate: scripts/lib/png-optimise.mjs) and copied into docs/admin-ui/; a file that fails or
  * outlasts its time (DOCS_SCREENSHOTS_TIMEOUT seconds, 900 by default; its process group is then
- * stopped) leaves docs/ as it was, and the script says which and exits 1.
+ * stopped) leaves docs/ as it was, and the script says which and exits 1. A seeded template named
+ * by DRIFTWOOD_E2E_SEED_TEMPLATE (scripts/lib/dev-server.mjs) is used instead of seeding.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -60,10 +61,12 @@ if (spawnSync("unshare", ["-n", "sh", "-c", "ip link set lo up"], { stdio: "igno
 }
 const build = spawnSync(process.execPath, [path.join(root, "scripts", "build-admin.mjs")], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const template = mkdtempSync(path.join(os.tmpdir(), "driftwood-docs-template-"));
+// A seeded template named by the caller (as for npm run test:e2e) is used as it is and kept.
+const given = process.env[SEED_TEMPLATE_VARIABLE];
+const template = given || mkdtempSync(path.join(os.tmpdir(), "driftwood-docs-template-"));
 const failed = [];
 try {
-  createSeedTemplate(template);
+  if (!given) createSeedTemplate(template);
   mkdirSync(DOCS, { recursive: true });
   for (const file of files) {
     const shots = mkdtempSync(path.join(os.tmpdir(), "driftwood-docs-shots-"));
@@ -89,7 +92,7 @@ try {
     rmSync(shots, { recursive: true, force: true });
   }
 } finally {
-  rmSync(template, { recursive: true, force: true });
+  if (!given) rmSync(template, { recursive: true, force: true });
 }
 if (failed.length > 0) {
   say(`not refreshed: ${failed.join(", ")}`);
