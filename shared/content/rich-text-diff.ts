@@ -91,9 +91,15 @@ const linkMark = (attrs: Readonly<Record<string, string>>): string =>
 
 const attr = (node: RichNode, name: string): string | undefined => (node.kind === "element" ? node.attrs[name] : undefined);
 
-/** Text split into words and runs of white space (white space collapsed to one space). */
+/**
+ * Words: letters and digits, joined through inner punctuation ("06:12", "don't", "a-b"); each other
+ * punctuation mark alone, so "chart." and a linked "chart" followed by "." compare as the same word.
+ */
+const TOKENS = /\s+|[\p{L}\p{N}\p{M}]+(?:[:.,'’\-/][\p{L}\p{N}\p{M}]+)*|[^\s\p{L}\p{N}\p{M}]/gu;
+
+/** Text split into words, punctuation and single spaces (white space collapsed). */
 function split(text: string, marks: readonly string[], into: Word[]): void {
-  for (const part of text.replace(/\s+/g, " ").split(/( )/)) if (part !== "") into.push({ text: part, marks });
+  for (const [part] of text.matchAll(TOKENS)) into.push({ text: /^\s/.test(part) ? " " : part, marks });
 }
 
 /** The value's blocks in document order. */

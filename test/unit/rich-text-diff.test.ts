@@ -40,6 +40,8 @@ describe("rich-text diff (issue #30 item 9)", () => {
       { status: "changed", label: "Paragraph", notes: ["“chart” now a link to /a (opens in a new tab), no longer a link to /a."] },
     ]);
     expect(changes(`<p>see chart</p>`, `<p>see <a href="https://x.test/">chart</a></p>`)[0]?.notes).toEqual(["“chart” now a link to https://x.test/."]);
+    // Punctuation is its own word: "chart." and a linked "chart" then "." differ by the link only.
+    expect(changes(`<p>see chart.</p>`, `<p>see <a href="/c" target="_blank" rel="noopener noreferrer">chart</a>.</p>`)[0]?.notes).toEqual(["“chart” now a link to /c (opens in a new tab)."]);
   });
 
   it("names a heading level or list kind change", () => {
