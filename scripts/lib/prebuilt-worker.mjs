@@ -9,7 +9,9 @@
  * another lane (test/node/deploy.test.mjs rebuilds admin/dist, for one) was enough. The prepared
  * directory holds the bundle (`wrangler deploy --dry-run --outdir`), a copy of admin/dist and a
  * configuration with `no_bundle`, so a server started on it reads only files no one writes; and the
- * bundling is paid once per run instead of once per server start.
+ * bundling is paid once per run instead of once per server start. The bundle is the deploy build
+ * (what production runs), without the two wrappers `wrangler dev` adds to a local build (draining
+ * an unread request body, the pretty error page): the service drains bodies itself.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
