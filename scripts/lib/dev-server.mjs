@@ -157,7 +157,8 @@ function spawnWrangler({ port, persistTo, vars }) {
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    // A prepared configuration never changes: wrangler need not watch it (a change event reloads the worker).
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", ...(config.length > 0 ? { WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" } : {}) },
   });
   let stderr = "";
   child.stderr.on("data", (c) => (stderr = (stderr + c).slice(-4000)));
