@@ -13,7 +13,7 @@
  * nothing else on the machine is touched. `test/node/` runs first in lane 1, in the machine's own
  * namespace, because the generated-backend test may install the emitted project's packages from
  * the registry. Without `unshare` (not root, no user namespaces) everything runs in one process, one
- * file at a time. `E2E_LANES=n` sets the number of lanes (default 2); SIGUSR2 widens to
+ * file at a time. `E2E_LANES=n` sets the number of lanes (default 1: docs/testing.md, "Lanes"); SIGUSR2 widens to
  * `E2E_LANES_LATER` (scripts/test.mjs sends it when the workerd suite beside it is done).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -132,7 +132,7 @@ const template = given || seedInto || mkdtempSync(path.join(os.tmpdir(), "driftw
 // scripts/test.mjs sends SIGUSR2 when the workerd suite beside this run is done: from then on the
 // end-to-end files run in `E2E_LANES_LATER` lanes. Listened to from the start (the signal's default
 // would end the process), remembered if it comes before the lanes start.
-const later = Number(process.env.E2E_LANES_LATER ?? process.env.E2E_LANES ?? 2);
+const later = Number(process.env.E2E_LANES_LATER ?? process.env.E2E_LANES ?? 1);
 let widened = false;
 let widenQueue = () => {};
 process.on("SIGUSR2", () => {
@@ -160,7 +160,7 @@ try {
   await (await import("@sparticuz/chromium")).default.executablePath();
   process.stderr.write(`test:e2e: worker bundled and browser unpacked in ${((Date.now() - builtAt) / 1000).toFixed(1)} s\n`);
   const env = { ...process.env, [SEED_TEMPLATE_VARIABLE]: template, ...(worker ? { [PREBUILT_WORKER_VARIABLE]: worker } : {}) };
-  const wanted = Number(process.env.E2E_LANES ?? 2);
+  const wanted = Number(process.env.E2E_LANES ?? 1);
   if (chosen.length > 0 || !namespacesWork() || e2eFiles.length === 0) {
     const files = chosen.length > 0 ? chosen : [...nodeFiles, ...e2eFiles];
     const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });

@@ -4,7 +4,7 @@
  * group afterwards (wrangler spawns workerd and esbuild children: never kill by name).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -152,13 +152,26 @@ function spawnWrangler({ port, persistTo, vars }) {
   // start, and nothing watched that a test writes. Else wrangler.jsonc (a file run on its own).
   const prebuilt = process.env[PREBUILT_WORKER_VARIABLE];
   const config = isPrebuiltWorker(prebuilt) ? ["--config", path.join(prebuilt, PREBUILT_CONFIG)] : [];
+  const debugLog = process.env.DRIFTWOOD_E2E_WRANGLER_LOG;
+  if (debugLog) mkdirSync(debugLog, { recursive: true });
+  const logFile = debugLog ? openSync(path.join(debugLog, `wrangler-${port}-${Date.now()}.log`), "a") : undefined;
   // Local development policy (docs/outbound-addresses.md): the example plugin listens on 127.0.0.1.
   const child = spawn(process.execPath, [wranglerBin, "dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--var", "OUTBOUND_ALLOW_LOOPBACK:true", "--var", "UNREAD_BODY_DRAIN_BYTES:134217728", ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])], {
     cwd: root,
     detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    // DRIFTWOOD_E2E_WRANGLER_LOG=<dir>: wrangler's debug log of each server into that folder — what
+    // reloaded a worker ("Reloading local server", a watched file "changed") is written there.
+    stdio: ["ignore", logFile ?? "ignore", "pipe"],
+    // A prepared configuration never changes: wrangler need not watch it (a change event reloads the worker).
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      NO_COLOR: "1",
+      ...(config.length > 0 ? { WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" } : {}),
+      ...(debugLog ? { WRANGLER_LOG: "debug" } : {}),
+    },
   });
+  if (logFile !== undefined) closeSync(logFile); // the child has its own copy
   let stderr = "";
   child.stderr.on("data", (c) => (stderr = (stderr + c).slice(-4000)));
   const exited = new Promise((resolve) => child.once("exit", resolve));
