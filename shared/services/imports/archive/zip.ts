@@ -162,7 +162,7 @@ export interface EntryReading {
  * counted (more than the declared size errors at once: a bomb that lied in its directory) and the
  * CRC-32 checked at the end (a damaged or altered entry errors).
  */
-export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry): Promise<EntryReading> {
+export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry, options: { refuseArchive?: boolean } = {}): Promise<EntryReading> {
   const local = await range(files, key, entry.local_offset, 30);
   if (u32(local, 0) !== 0x04034b50) throw new ArchiveError("corrupt", "An entry's local header is missing.", { entry: entry.name });
   const dataAt = entry.local_offset + 30 + u16(local, 26) + u16(local, 28);
@@ -179,6 +179,8 @@ export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry)
   const stream = inflated.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        // An archive inside, whatever its name says (a WXR entry that is a ZIP file).
+        if (seen === 0 && options.refuseArchive && isZip(chunk)) refuse(new ArchiveError("nested_archive", "The archive's WXR entry is itself an archive.", { entry: entry.name }));
         seen += chunk.length;
         if (seen > entry.size) refuse(new ArchiveError("too_large", "An entry inflates past the size its archive declares: refused as a ZIP bomb.", { entry: entry.name, declared: entry.size }));
         crc = crc32(crc, chunk);
