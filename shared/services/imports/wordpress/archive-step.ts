@@ -48,6 +48,7 @@ export const mayBeArchive = (job: ImportJobRow) => job.parse_offset === 0 && job
  * `import_archive_invalid` finding (`details.reason`) and nothing kept. Null when the file is no archive.
  */
 export async function unpackArchiveStep(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow | null> {
+  if ((job.file_bytes ?? 0) < 22) return null; // smaller than an empty ZIP's end record: not an archive
   const head = await ctx.files.get(job.object_key, { range: { offset: 0, length: 4 } });
   if (!head || !isZip(new Uint8Array(await head.arrayBuffer()))) return null;
   const target = unpackedWxrKey(job);
