@@ -179,20 +179,23 @@ export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry,
   let seen = 0;
   let crc = 0;
   let refusal: ArchiveError | null = null;
+  let nested: ArchiveError | null = null;
   const refuse = (error: ArchiveError) => {
     refusal = error;
     throw error;
   };
   const checker = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      // An archive inside, whatever its name says (a WXR entry that is a ZIP file).
-      if (seen === 0 && options.refuseArchive && isZip(chunk)) refuse(new ArchiveError("nested_archive", "The archive's WXR entry is itself an archive.", { entry: entry.name }));
+      // An archive inside, whatever its name says (a WXR entry that is a ZIP file): refused at the
+      // end of the entry (bounded by its declared size), so its bytes are read to the end, not cut.
+      if (seen === 0 && options.refuseArchive && isZip(chunk)) nested = new ArchiveError("nested_archive", "The archive's WXR entry is itself an archive.", { entry: entry.name });
       seen += chunk.length;
       if (seen > entry.size) refuse(new ArchiveError("too_large", "An entry inflates past the size its archive declares: refused as a ZIP bomb.", { entry: entry.name, declared: entry.size }));
       crc = crc32(crc, chunk);
       controller.enqueue(chunk);
     },
     flush() {
+      if (nested) refuse(nested);
       if (seen !== entry.size || crc !== entry.crc32) refuse(new ArchiveError("corrupt", "An entry is not what its archive declares (size or CRC-32).", { entry: entry.name }));
     },
   });
