@@ -26,6 +26,24 @@ async function firstStep(token: string, archive: Uint8Array, fileName = "export.
   return { job, after: advanced.body.import };
 }
 
+const zeros = new Uint8Array(3 * 1024 * 1024);
+const xs = encoder.encode("x".repeat(300_000));
+/** Archives a job must refuse, each with the reason its finding gives (and the entry it names). */
+const HOSTILE: { name: string; entries: () => Promise<ZipInput[]>; reason: string; entry?: string }[] = [
+  { name: "no WXR file", entries: async () => [{ name: "readme.txt", data: encoder.encode("hello") }], reason: "no_wxr" },
+  { name: "two WXR files", entries: async () => [{ name: "a.xml", data: WXR.subarray(0, 100) }, { name: "b/b.xml", data: WXR.subarray(0, 100) }], reason: "several_wxr" },
+  { name: "an archive inside", entries: async () => [{ name: "export.xml", data: WXR.subarray(0, 100) }, { name: "uploads.zip", data: encoder.encode("PK") }], reason: "nested_archive", entry: "uploads.zip" },
+  { name: "a WXR entry that is a ZIP file", entries: async () => [{ name: "export.xml", data: await buildZip([{ name: "inner.xml", data: WXR.subarray(0, 100) }]), store: true }], reason: "nested_archive", entry: "export.xml" },
+  { name: "a name climbing out", entries: async () => [{ name: "../../etc/export.xml", data: WXR.subarray(0, 100) }], reason: "unsafe_path", entry: "../../etc/export.xml" },
+  { name: "an absolute name", entries: async () => [{ name: "/tmp/export.xml", data: WXR.subarray(0, 100) }], reason: "unsafe_path" },
+  { name: "an encrypted entry", entries: async () => [{ name: "export.xml", data: WXR.subarray(0, 100), encrypted: true }], reason: "encrypted" },
+  { name: "a bzip2 entry", entries: async () => [{ name: "export.xml", data: WXR.subarray(0, 100), store: true, method: 12 }], reason: "unsupported" },
+  { name: "an absurd ratio (3 MiB of zeros)", entries: async () => [{ name: "export.xml", data: zeros }], reason: "compression_ratio" },
+  { name: "a declared size past the WXR limit", entries: async () => [{ name: "export.xml", data: encoder.encode("x".repeat(600_000)), store: true, declaredSize: 101 * 1024 * 1024 }], reason: "too_large" },
+  { name: "an entry inflating past its declared size", entries: async () => [{ name: "export.xml", data: xs, declaredSize: 1000 }], reason: "too_large" },
+  { name: "a wrong CRC-32", entries: async () => [{ name: "export.xml", data: WXR.subarray(0, 2000), crc32: 12345 }], reason: "corrupt" },
+];
+
 describe("WordPress import: a ZIP upload (the WXR file and the attachments' files)", () => {
   let s: SeededSite;
   let token: string;
@@ -77,37 +95,24 @@ describe("WordPress import: a ZIP upload (the WXR file and the attachments' file
     expect(String(missing[0]?.details.reason)).toMatch(/archive holds no file at its path/);
   });
 
-  it("refuses hostile or unusable archives, each with its reason, failing the job with nothing kept", async () => {
-    const zeros = new Uint8Array(3 * 1024 * 1024);
-    const text = encoder.encode("x".repeat(300_000));
-    const cases: { name: string; entries: ZipInput[]; reason: string; entry?: string }[] = [
-      { name: "no WXR file", entries: [{ name: "readme.txt", data: encoder.encode("hello") }], reason: "no_wxr" },
-      { name: "two WXR files", entries: [{ name: "a.xml", data: WXR.subarray(0, 100) }, { name: "b/b.xml", data: WXR.subarray(0, 100) }], reason: "several_wxr" },
-      { name: "an archive inside", entries: [{ name: "export.xml", data: WXR.subarray(0, 100) }, { name: "uploads.zip", data: encoder.encode("PK") }], reason: "nested_archive", entry: "uploads.zip" },
-      { name: "a name climbing out", entries: [{ name: "../../etc/export.xml", data: WXR.subarray(0, 100) }], reason: "unsafe_path", entry: "../../etc/export.xml" },
-      { name: "an absolute name", entries: [{ name: "/tmp/export.xml", data: WXR.subarray(0, 100) }], reason: "unsafe_path" },
-      { name: "an encrypted entry", entries: [{ name: "export.xml", data: WXR.subarray(0, 100), encrypted: true }], reason: "encrypted" },
-      { name: "a bzip2 entry", entries: [{ name: "export.xml", data: WXR.subarray(0, 100), store: true, method: 12 }], reason: "unsupported" },
-      { name: "an absurd ratio (3 MiB of zeros)", entries: [{ name: "export.xml", data: zeros }], reason: "compression_ratio" },
-      { name: "a declared size past the WXR limit", entries: [{ name: "export.xml", data: encoder.encode("x".repeat(600_000)), store: true, declaredSize: 101 * 1024 * 1024 }], reason: "too_large" },
-      { name: "an entry inflating past its declared size", entries: [{ name: "export.xml", data: text, declaredSize: 1000 }], reason: "too_large" },
-      { name: "a wrong CRC-32", entries: [{ name: "export.xml", data: WXR.subarray(0, 2000), crc32: 12345 }], reason: "corrupt" },
-    ];
-    for (const c of cases) {
+  for (const c of HOSTILE) {
+    it(`refuses ${c.name}: import_archive_invalid (${c.reason}), the job failed with nothing kept`, async () => {
       // A credential per archive: the tests' management rate limit is 40 requests a minute.
       const t = await credential(s);
-      const { job, after } = await firstStep(t, await buildZip(c.entries));
-      expect(after.state, c.name).toBe("failed");
-      expect(after.failure, c.name).toMatchObject({ code: "import_archive_invalid", reason: c.reason });
+      const { job, after } = await firstStep(t, await buildZip(await c.entries()));
+      expect(after.state).toBe("failed");
+      expect(after.failure).toMatchObject({ code: "import_archive_invalid", reason: c.reason });
       const findings = await allFindings(t, job.id);
-      expect(findings.map((f) => [f.code, f.details.reason]), c.name).toEqual([["import_archive_invalid", c.reason]]);
-      if (c.entry) expect(findings[0]?.details.entry, c.name).toBe(c.entry);
+      expect(findings.map((f) => [f.code, f.details.reason])).toEqual([["import_archive_invalid", c.reason]]);
+      if (c.entry) expect(findings[0]?.details.entry).toBe(c.entry);
       // Nothing half-written: no staged item, no unpacked file, no index.
-      expect(await itemsOf(s.site.id, job.id), c.name).toBe(0);
-      expect(await env.MEDIA.head(`imports/${s.site.id}/${job.id}/wxr`), c.name).toBeNull();
-      expect(await env.MEDIA.head(`imports/${s.site.id}/${job.id}/archive.json`), c.name).toBeNull();
-    }
-    // A ZIP cut short (its end record lost): corrupt.
+      expect(await itemsOf(s.site.id, job.id)).toBe(0);
+      expect(await env.MEDIA.head(`imports/${s.site.id}/${job.id}/wxr`)).toBeNull();
+      expect(await env.MEDIA.head(`imports/${s.site.id}/${job.id}/archive.json`)).toBeNull();
+    });
+  }
+
+  it("refuses a ZIP cut short (its end record lost) as corrupt; the failed job takes no more steps", async () => {
     const t = await credential(s);
     const whole = await buildZip([{ name: "export.xml", data: WXR.subarray(0, 5000) }]);
     const { after } = await firstStep(t, whole.subarray(0, whole.length - 30));

@@ -162,34 +162,45 @@ export interface EntryReading {
  * counted (more than the declared size errors at once: a bomb that lied in its directory) and the
  * CRC-32 checked at the end (a damaged or altered entry errors).
  */
-export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry): Promise<EntryReading> {
+export async function entryStream(files: R2Bucket, key: string, entry: ZipEntry, options: { refuseArchive?: boolean } = {}): Promise<EntryReading> {
   const local = await range(files, key, entry.local_offset, 30);
   if (u32(local, 0) !== 0x04034b50) throw new ArchiveError("corrupt", "An entry's local header is missing.", { entry: entry.name });
   const dataAt = entry.local_offset + 30 + u16(local, 26) + u16(local, 28);
   const object = entry.compressed === 0 ? null : await files.get(key, { range: { offset: dataAt, length: entry.compressed } });
   const raw: ReadableStream<Uint8Array> = object ? object.body : new Blob([]).stream();
-  const inflated = entry.method === 8 ? raw.pipeThrough(new DecompressionStream("deflate-raw")) : raw;
+  // Pipes made by hand, their rejections handled: a refusal below cancels them (pipeThrough would
+  // leave the runtime's own pipe promises rejected and unhandled).
+  let inflated = raw;
+  if (entry.method === 8) {
+    const inflater = new DecompressionStream("deflate-raw");
+    raw.pipeTo(inflater.writable).catch(() => undefined);
+    inflated = inflater.readable;
+  }
   let seen = 0;
   let crc = 0;
   let refusal: ArchiveError | null = null;
+  let nested: ArchiveError | null = null;
   const refuse = (error: ArchiveError) => {
     refusal = error;
     throw error;
   };
-  const stream = inflated.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.length;
-        if (seen > entry.size) refuse(new ArchiveError("too_large", "An entry inflates past the size its archive declares: refused as a ZIP bomb.", { entry: entry.name, declared: entry.size }));
-        crc = crc32(crc, chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (seen !== entry.size || crc !== entry.crc32) refuse(new ArchiveError("corrupt", "An entry is not what its archive declares (size or CRC-32).", { entry: entry.name }));
-      },
-    }),
-  );
-  return { stream, refusal: () => refusal };
+  const checker = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      // An archive inside, whatever its name says (a WXR entry that is a ZIP file): refused at the
+      // end of the entry (bounded by its declared size), so its bytes are read to the end, not cut.
+      if (seen === 0 && options.refuseArchive && isZip(chunk)) nested = new ArchiveError("nested_archive", "The archive's WXR entry is itself an archive.", { entry: entry.name });
+      seen += chunk.length;
+      if (seen > entry.size) refuse(new ArchiveError("too_large", "An entry inflates past the size its archive declares: refused as a ZIP bomb.", { entry: entry.name, declared: entry.size }));
+      crc = crc32(crc, chunk);
+      controller.enqueue(chunk);
+    },
+    flush() {
+      if (nested) refuse(nested);
+      if (seen !== entry.size || crc !== entry.crc32) refuse(new ArchiveError("corrupt", "An entry is not what its archive declares (size or CRC-32).", { entry: entry.name }));
+    },
+  });
+  inflated.pipeTo(checker.writable).catch(() => undefined);
+  return { stream: checker.readable, refusal: () => refusal };
 }
 
 /** A whole (small) entry's bytes: an attachment. Damaged deflate data is `corrupt`. */

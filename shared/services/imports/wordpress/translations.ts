@@ -52,9 +52,21 @@ export async function postEntryPlan(ctx: StepContext, job: ImportJobRow, model: 
   return createEntry(ctx, { model_id: modelId, lang, slug, fields });
 }
 
+const hasTermGroups = new WeakMap<StepContext, Promise<boolean>>();
+
+/** Whether the file has Polylang term groups at all: asked once a step, so files without them cost no query per term. */
+function termGroupsStaged(ctx: StepContext, job: ImportJobRow): Promise<boolean> {
+  let found = hasTermGroups.get(ctx);
+  if (!found) {
+    found = firstRow(ctx.d1, "SELECT 1 AS one FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'other' AND source_key LIKE 'term\\_translations:%' ESCAPE '\\' LIMIT 1", [ctx.site.id, job.id]).then((row) => row !== null && row !== undefined);
+    hasTermGroups.set(ctx, found);
+  }
+  return found;
+}
+
 /** A category's or tag's Polylang group: its language slug and the ids of its translations (other terms). */
 async function termGroupOf(ctx: StepContext, job: ImportJobRow, termId: string): Promise<{ language: string; term_ids: string[] } | null> {
-  if (!termId) return null;
+  if (!termId || !(await termGroupsStaged(ctx, job))) return null;
   const row = await firstRow<{ lang: string; translations: string }>(
     ctx.d1,
     `SELECT j.key AS lang, json_extract(i.payload, '$.translations') AS translations FROM import_items i, json_each(i.payload, '$.translations') j
