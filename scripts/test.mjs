@@ -16,28 +16,91 @@
  */
 import { spawn } from "node:child_process";
 import { root } from "./lib/load-ts.mjs";
+import { unfinishedProjects } from "./lib/workerd-watchdog.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
+// Process groups of watched commands (detached, so a terminal's Ctrl+C does not reach them): stopped
+// with this script.
+const ownGroups = new Set();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const pid of ownGroups) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {}
+    }
+    process.exit(130);
+  });
+}
+
 /** Runs one command; resolves with its exit code and wall time. Output lines get `prefix`. */
-function run(label, command, args, { prefix = "", env = {}, started: onStart = () => {} } = {}) {
+function run(label, command, args, { prefix = "", env = {}, started: onStart = () => {}, silenceLimitSeconds = 0 } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", prefix ? "pipe" : "inherit", prefix ? "pipe" : "inherit"], env: { ...process.env, ...env } });
+    // A watched command (silenceLimitSeconds) runs in its own process group, so a silent one can be
+    // stopped whole (vitest and its workerd children); its output is kept for the watchdog.
+    const watched = silenceLimitSeconds > 0;
+    const piped = Boolean(prefix) || watched;
+    const child = spawn(command, args, { cwd: root, detached: watched, stdio: ["ignore", piped ? "pipe" : "inherit", piped ? "pipe" : "inherit"], env: { ...process.env, ...env } });
     onStart(child);
-    if (prefix) {
+    if (watched) ownGroups.add(child.pid);
+    let output = "";
+    let silent = false;
+    let lastOutput = Date.now();
+    const timer = watched
+      ? setInterval(() => {
+          if (Date.now() - lastOutput < silenceLimitSeconds * 1000) return;
+          silent = true;
+          clearInterval(timer);
+          process.stdout.write(`${prefix} npm test: ${label} printed nothing for ${silenceLimitSeconds} s: stopping it\n`);
+          try {
+            process.kill(-child.pid, "SIGKILL");
+          } catch {
+            child.kill("SIGKILL");
+          }
+        }, 5000)
+      : null;
+    if (piped) {
       for (const [stream, target] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
         let rest = "";
         stream.on("data", (chunk) => {
+          lastOutput = Date.now();
+          if (watched) output += chunk;
           const lines = (rest + chunk).split("\n");
           rest = lines.pop() ?? "";
-          for (const line of lines) target.write(`${prefix} ${line}\n`);
+          for (const line of lines) target.write(prefix ? `${prefix} ${line}\n` : `${line}\n`);
         });
-        stream.on("end", () => rest && target.write(`${prefix} ${rest}\n`));
+        stream.on("end", () => rest && target.write(prefix ? `${prefix} ${rest}\n` : `${rest}\n`));
       }
     }
-    child.on("close", (code, signal) => resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
+    // Stopped for silence: a grandchild that left the group could keep the pipes open, so the exit
+    // is enough (its output so far is kept).
+    child.on("exit", (code, signal) => {
+      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output }), 2000);
+    });
+    child.on("close", (code, signal) => {
+      if (timer) clearInterval(timer);
+      ownGroups.delete(child.pid);
+      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output });
+    });
   });
+}
+
+/**
+ * The workerd suite, watched (scripts/lib/workerd-watchdog.mjs): silent for WORKERD_SILENCE_LIMIT_S
+ * (default 480 s; no file takes a minute and a half on an idle machine), it is stopped and the
+ * groups that had not passed every file run again, whole. A second silence fails.
+ */
+async function workerdSuite(prefix) {
+  const vitest = ["node_modules/vitest/vitest.mjs", "run"];
+  const silenceLimitSeconds = Number(process.env.WORKERD_SILENCE_LIMIT_S ?? 480);
+  const first = await run("workerd suite", process.execPath, vitest, { prefix, silenceLimitSeconds });
+  if (!first.silent) return first;
+  const projects = unfinishedProjects(first.output);
+  process.stdout.write(`${prefix} npm test: running again the groups that had not passed every file: ${projects.join(", ")}\n`);
+  const again = await run("workerd suite", process.execPath, [...vitest, ...projects.flatMap((name) => ["--project", name])], { prefix, silenceLimitSeconds });
+  return { label: "workerd suite (one group stalled, run again)", code: again.silent ? 1 : again.code, seconds: first.seconds + again.seconds };
 }
 
 const results = [];
@@ -50,7 +113,7 @@ if (results.every((r) => r.code === 0)) {
   const mode = process.env.TEST_MODE ?? (process.env.TEST_PARALLEL === "1" ? "parallel" : "packed");
   // Screenshots are artefacts, not checks: none in the full run (test/e2e/admin-ui/harness.mjs).
   process.env.DRIFTWOOD_E2E_SCREENSHOTS ??= "0";
-  const workerd = (prefix) => run("workerd suite", process.execPath, ["node_modules/vitest/vitest.mjs", "run"], { prefix });
+  const workerd = (prefix) => workerdSuite(prefix);
   const e2e = (label, prefix, env = {}, started) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env, started });
   if (mode === "parallel") results.push(...(await Promise.all([workerd("[workerd]"), e2e("node and end-to-end suite", "[e2e]")])));
   else if (mode === "sequential") results.push(await workerd(""), await e2e("node and end-to-end suite", ""));
