@@ -10,18 +10,31 @@
  * (150 KB, issue #15). `--json` prints the figures as JSON for the bench. `--watch` rebuilds.
  */
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 export const ADMIN_JS_BUDGET_BYTES = 150 * 1024;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outdir = path.join(root, "admin", "dist");
+const finalDir = path.join(root, "admin", "dist");
 
 export async function buildAdmin({ quiet = false } = {}) {
+  // Built beside admin/dist and swapped in by rename: a reader of admin/dist (the workerd suite's
+  // asset binding, a running `wrangler dev`) never sees it empty while another process of the same
+  // test run builds it (the deploy test, the prepared worker) — an emptied directory failed the
+  // admin host's asset tests once (session 12).
+  const outdir = path.join(root, "admin", `.dist-build-${process.pid}-${Date.now()}`);
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(path.join(outdir, "assets"), { recursive: true });
+  try {
+    return await buildInto(outdir, quiet);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(outdir, quiet) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: { app: "admin/src/main.tsx" },
@@ -83,7 +96,25 @@ export async function buildAdmin({ quiet = false } = {}) {
     console.log(`admin: initial JavaScript ${(initialGzip / 1024).toFixed(1)} KB gzipped in ${initial.size} file(s) (budget ${ADMIN_JS_BUDGET_BYTES / 1024} KB); all JavaScript ${(totalGzip / 1024).toFixed(1)} KB in ${allJs.length} file(s)`);
   }
   if (initialGzip > ADMIN_JS_BUDGET_BYTES) throw new Error(`admin initial JavaScript is ${initialGzip} bytes gzipped, over the ${ADMIN_JS_BUDGET_BYTES}-byte budget`);
+  swapIn(outdir);
   return figures;
+}
+
+/** Replaces admin/dist with the built directory: two renames, so it is never empty or half-written. */
+function swapIn(built) {
+  const old = path.join(root, "admin", `.dist-old-${process.pid}-${Date.now()}`);
+  try {
+    renameSync(finalDir, old);
+  } catch (error) {
+    if (error.code !== "ENOENT") throw error;
+  }
+  try {
+    renameSync(built, finalDir);
+  } catch (error) {
+    // Another build of the same sources landed between the two renames: it is the same admin.
+    if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+  }
+  rmSync(old, { recursive: true, force: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
