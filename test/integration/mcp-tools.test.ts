@@ -60,7 +60,7 @@ describe("remote MCP tools: generated from the route table", () => {
     expect(tools.get("get_entry")?.inputSchema).toMatchObject({ type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false });
     expect(Object.keys(tools.get("restore_entry_version")?.inputSchema.properties ?? {})).toEqual(["id", "version_id", "expected_version_id", "idempotency_key"]);
     expect(tools.get("restore_entry_version")?.inputSchema.required).toEqual(["id", "version_id"]);
-    expect(Object.keys(tools.get("list_entries")?.inputSchema.properties ?? {})).toEqual(["model_id", "lang", "state", "q", "slug", "translation_group_id", "cursor", "limit"]);
+    expect(Object.keys(tools.get("list_entries")?.inputSchema.properties ?? {})).toEqual(["model_id", "lang", "state", "q", "slug", "translation_group_id", "sort", "cursor", "limit"]);
     expect(tools.get("list_entries")?.inputSchema.required).toEqual([]);
     // Reads and the writes that take no key (editing leases, launches, preview) have no idempotency_key.
     for (const name of ["get_site", "list_entries", "start_editing", "launch_plugin_manage_view", "preview_entry"]) {
