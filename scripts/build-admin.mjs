@@ -10,7 +10,7 @@
  * (150 KB, issue #15). `--json` prints the figures as JSON for the bench. `--watch` rebuilds.
  */
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -20,10 +20,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const finalDir = path.join(root, "admin", "dist");
 
 export async function buildAdmin({ quiet = false } = {}) {
-  // Built beside admin/dist and swapped in by rename: a reader of admin/dist (the workerd suite's
-  // asset binding, a running `wrangler dev`) never sees it empty while another process of the same
-  // test run builds it (the deploy test, the prepared worker) — an emptied directory failed the
-  // admin host's asset tests once (session 12).
+  // Built beside admin/dist and moved in file by file (swapIn): a reader of admin/dist (the workerd
+  // suite's asset binding, a running `wrangler dev`) never sees it empty or re-created while another
+  // process of the same test run builds it (the deploy test).
   const outdir = path.join(root, "admin", `.dist-build-${process.pid}-${Date.now()}`);
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(path.join(outdir, "assets"), { recursive: true });
@@ -100,21 +99,25 @@ async function buildInto(outdir, quiet) {
   return figures;
 }
 
-/** Replaces admin/dist with the built directory: two renames, so it is never empty or half-written. */
+/**
+ * Moves the built files into admin/dist file by file (a rename over a file is atomic) and then
+ * removes files the new build does not have. admin/dist itself is never removed: a runtime serving
+ * it (workerd's disk service, the workerd suite's asset binding) holds the directory it opened, so
+ * a removed and re-created admin/dist answered 404 for every asset for the rest of that runtime —
+ * two admin-host tests failed that way when the deploy test rebuilt the admin during a run.
+ */
 function swapIn(built) {
-  const old = path.join(root, "admin", `.dist-old-${process.pid}-${Date.now()}`);
-  try {
-    renameSync(finalDir, old);
-  } catch (error) {
-    if (error.code !== "ENOENT") throw error;
+  const walk = (dir, prefix = "") =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
+  const fresh = walk(built);
+  // Assets first, index.html last: the page never names a file that is not there yet.
+  fresh.sort((a, b) => (a === "index.html" ? 1 : b === "index.html" ? -1 : a.localeCompare(b)));
+  for (const file of fresh) {
+    mkdirSync(path.dirname(path.join(finalDir, file)), { recursive: true });
+    renameSync(path.join(built, file), path.join(finalDir, file));
   }
-  try {
-    renameSync(built, finalDir);
-  } catch (error) {
-    // Another build of the same sources landed between the two renames: it is the same admin.
-    if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
-  }
-  rmSync(old, { recursive: true, force: true });
+  const keep = new Set(fresh);
+  for (const file of walk(finalDir)) if (!keep.has(file)) rmSync(path.join(finalDir, file), { force: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
