@@ -1,12 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { manage, newActionKey, type ManageAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
 import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
-import { Button, Field, Loading, Notice, PageHeader } from "../ui/controls";
+import { Button, Field, Loading, PageHeader } from "../ui/controls";
+import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
-import { SETTINGS_WORDS } from "./words";
 import "../styles/settings.css";
 
 type Rule = { key: number; path_prefix: string; role_ids: string[] };
@@ -33,18 +32,7 @@ export default function AccessRules({ site }: ScreenProps) {
     if (saved) setRules(saved.rules.map(keyed));
   }, [saved]);
 
-  if (loaded.error) {
-    const w = describeError(loaded.error, SETTINGS_WORDS);
-    return (
-      <>
-        <PageHeader title="Member-only paths" />
-        <SettingsNav site={site} />
-        <Notice kind="error" title={w.title}>
-          {w.detail ? <p>{w.detail}</p> : null}
-        </Notice>
-      </>
-    );
-  }
+  if (loaded.error) return <SettingsLoadFailed site={site} title="Member-only paths" error={loaded.error} />;
   if (!saved || !rules) return <Loading label="Loading member-only paths…" />;
   const change = (key: number, patch: Partial<Rule>) => setRules(rules.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 

@@ -1,12 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { manage, newActionKey, type ManageAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
 import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
-import { Button, Field, Loading, Notice, PageHeader } from "../ui/controls";
+import { Button, Field, Loading, PageHeader } from "../ui/controls";
+import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
-import { SETTINGS_WORDS } from "./words";
 import "../styles/settings.css";
 
 type Comments = ManageAnswer<"getCommentSettings">["comments"];
@@ -29,18 +28,7 @@ export default function CommentSettings({ site }: ScreenProps) {
     if (saved) setDraft(saved.comments);
   }, [saved]);
 
-  if (loaded.error) {
-    const w = describeError(loaded.error, SETTINGS_WORDS);
-    return (
-      <>
-        <PageHeader title="Comments" />
-        <SettingsNav site={site} />
-        <Notice kind="error" title={w.title}>
-          {w.detail ? <p>{w.detail}</p> : null}
-        </Notice>
-      </>
-    );
-  }
+  if (loaded.error) return <SettingsLoadFailed site={site} title="Comments" error={loaded.error} />;
   if (!saved || !draft) return <Loading label="Loading comment settings…" />;
   const set = (patch: Partial<Comments>) => setDraft({ ...draft, ...patch });
   const number = (value: string) => (value.trim() === "" ? Number.NaN : Number(value));

@@ -1,13 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { manage, newActionKey, type ManageAnswer } from "../api/client";
-import { describeError } from "../api/error-words";
 import type { ScreenProps } from "../screens/types";
 import { useLoad } from "../screens/use-load";
-import { Button, Field, Loading, Notice, PageHeader } from "../ui/controls";
+import { Button, Field, Loading, PageHeader } from "../ui/controls";
 import { OrderedList } from "../ui/ordered-list";
+import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
-import { SETTINGS_WORDS } from "./words";
 import "../styles/settings.css";
 
 type Settings = ManageAnswer<"getSettings">["settings"];
@@ -66,18 +65,7 @@ export default function GeneralSettings({ site }: ScreenProps) {
     if (saved) reset(saved.settings);
   }, [saved]);
 
-  if (loaded.error) {
-    const w = describeError(loaded.error, SETTINGS_WORDS);
-    return (
-      <>
-        <PageHeader title="Settings" />
-        <SettingsNav site={site} />
-        <Notice kind="error" title={w.title}>
-          {w.detail ? <p>{w.detail}</p> : null}
-        </Notice>
-      </>
-    );
-  }
+  if (loaded.error) return <SettingsLoadFailed site={site} title="Settings" error={loaded.error} />;
   if (!saved || !draft) return <Loading label="Loading settings…" />;
   const set = (patch: Partial<Settings>) => setDraft({ ...draft, ...patch });
 
