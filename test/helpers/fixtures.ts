@@ -10,7 +10,7 @@ import { findSiteById, type Site } from "../../shared/repositories/site-reposito
 import type { Model } from "../../shared/repositories/model-repository";
 import { commitPlan, type Actor, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { createModel, type CreateModelInput } from "../../shared/services/models/create-model";
-import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 
 let counter = 0;
 const unique = (base: string) => `${base}-${Date.now().toString(36)}-${(counter++).toString(36)}`;

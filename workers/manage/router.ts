@@ -9,7 +9,7 @@ import { callerHasScope, callerKey } from "../../shared/auth/caller";
 import { authenticateManagement, type ManagementAuth } from "../../shared/auth/management-authority";
 import type { RouteSpec } from "../../schema/contract";
 import { isScope } from "../../schema/scopes";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
 import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
