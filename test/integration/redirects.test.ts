@@ -125,6 +125,28 @@ describe("redirects: every refusal names the rule", () => {
   });
 });
 
+describe("redirects: hostile rules (probe of issue #27)", () => {
+  it("refuses targets another host would read (// and /\\), patterns whose * reaches a reserved address, a splat making //host, and review paths that are not site paths", async () => {
+    const f = await fixture();
+    for (const target of ["//evil.example/x", "/\\evil.example", "/ok\\x"]) {
+      const refused = await add(f, `/from-${target.length}`, target);
+      expect([refused.status, refused.body.error.code], target).toEqual([400, "invalid_request"]);
+    }
+    for (const source of ["/v*", "/ap*", "/sitemap*", "/sitemap-*.xml", "/c*", "/.well-known*"]) {
+      const reserved = await add(f, source, "/x");
+      expect([reserved.status, reserved.body.error.code, reserved.body.error.rule?.source], source).toEqual([422, "redirect_reserved", source]);
+    }
+    // Patterns that cannot reach a reserved address stay allowed.
+    for (const source of ["/vintage/*", "/c*/feed"]) expect((await add(f, source, "/x")).status, source).toBe(201);
+    expect((await add(f, "/old*", "/*")).status).toBe(201);
+    const resolved = await publicGet<{ data: { location: string | null } }>(f.s.host, `/v1/_redirects/resolve?path=${encodeURIComponent("/old/evil.example")}`);
+    expect(resolved.body.data.location).toBe("/evil.example");
+    const review = await manage<Err>(f.token, "POST", "/redirects/review", { key: null, body: { rules: [], paths: ["/fine", "no-slash"] } });
+    expect([review.status, review.body.error.code]).toEqual([400, "invalid_request"]);
+    expect((await manage<{ data: Rule[] }>(f.token, "GET", "/redirects")).body.data.map((r) => r.source).sort()).toEqual(["/c*/feed", "/old*", "/vintage/*"]);
+  });
+});
+
 describe("redirects: review and public reads", () => {
   it("reviews proposed rules without writing (no key): problems, chains, resolutions", async () => {
     const f = await fixture();
