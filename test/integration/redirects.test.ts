@@ -101,6 +101,8 @@ describe("redirects: every refusal names the rule", () => {
     const slug = (await manage<{ slug: string }>(f.token, "GET", `/entries/${live.id}`)).body.slug;
     const over = await add(f, `/blog/${slug}`, "/elsewhere");
     expect([over.status, over.body.error.code, over.body.error.item?.instance_id]).toEqual([409, "redirect_address_live", live.id]);
+    // The rule is named as every other refusal names it: `{ id, source }`, nothing more.
+    expect(Object.keys(over.body.error.rule ?? {}).sort()).toEqual(["id", "source"]);
     const overPattern = await add(f, "/blog/*", "/news/*");
     expect([overPattern.status, overPattern.body.error.code]).toEqual([409, "redirect_address_live"]);
 

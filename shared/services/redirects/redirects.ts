@@ -87,7 +87,7 @@ export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scop
 async function requireNoLiveItem(ctx: LifecycleContext, rule: { id: string; source: string }): Promise<void> {
   const live = await liveItemAt(ctx, rule.source);
   if (live) {
-    throw new AppError("redirect_address_live", `A published item is served at ${live.address}; a redirect there would hide it.`, { rule, item: { instance_id: live.instance_id, model_id: live.model_id, lang: live.lang, address: live.address } });
+    throw new AppError("redirect_address_live", `A published item is served at ${live.address}; a redirect there would hide it.`, { rule: { id: rule.id, source: rule.source }, item: { instance_id: live.instance_id, model_id: live.model_id, lang: live.lang, address: live.address } });
   }
 }
 
