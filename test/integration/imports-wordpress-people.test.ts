@@ -5,7 +5,7 @@ import { createDb } from "../../shared/db/client";
 import type { Model } from "../../shared/repositories/model-repository";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
-import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
+import { addModel, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { customRole } from "../helpers/people-api";
 import { publicGet } from "../helpers/public-api";
@@ -41,7 +41,7 @@ async function limitedCredential(s: SeededSite, permissions: { models: Record<st
   permissions = { ...permissions, system: [...permissions.system, "site:settings"] };
   const roleId = await customRole(s, `importer-${Date.now().toString(36)}`, permissions);
   const at = new Date().toISOString();
-  const person = await provisionPerson(createDb(env.DB), { email: `importer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}@example.test`, name: "Importer", password: "pw" }, at);
+  const person = await provisionPerson(createDb(env.DB), { email: `importer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}@example.test`, name: "Importer", password: "pw" }, at, fixturePasswordHash("pw"));
   await commit(env.DB, [...person.statements, grantMembership(createDb(env.DB), s.site.id, person.personId, roleId, at)]);
   const created = await createManagementCredential(s.ctx({ kind: "person", id: person.personId, permissions: permissions as never }), { name: "importer", scopes: ["data:import", "content:read"] });
   return { token: created.token, roleId };
