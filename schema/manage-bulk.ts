@@ -23,6 +23,8 @@ export const BulkRelateBody = v.pipe(
     remove: v.optional(RelatedIds),
   }),
   v.check((b) => (b.add?.length ?? 0) + (b.remove?.length ?? 0) > 0, "Name at least one entry to add or remove."),
+  // One request cannot both add and remove an entry: which one wins would be a guess.
+  v.check((b) => !(b.add ?? []).some((id) => (b.remove ?? []).includes(id)), "An entry is either added or removed, not both."),
 );
 
 const BulkResult = v.pipe(

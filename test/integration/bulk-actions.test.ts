@@ -167,6 +167,8 @@ describe("bulk actions: the cap, the order, every language", () => {
     expect([tooMany.status, tooMany.body.error.code, tooMany.body.error.limit, tooMany.body.error.count]).toEqual([400, "bulk_limit_exceeded", 10, 11]);
     const tooManyTogether = await manage<Err>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: cats.slice(0, 6), remove: cats.slice(6) } });
     expect([tooManyTogether.status, tooManyTogether.body.error.code, tooManyTogether.body.error.limit]).toEqual([400, "bulk_limit_exceeded", 10]);
+    const both = await manage<Err>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: [cats[3]], remove: [cats[3]] } });
+    expect([both.status, both.body.error.code]).toEqual([400, "invalid_request"]);
     expect(await links(a.en)).toEqual([cats[0], cats[2]]);
     const repeated = await manage<Err>(f.token, "POST", "/entries/bulk-trash", { body: { ids: [a.en, a.en] } });
     expect(repeated.status).toBe(400);
