@@ -235,9 +235,28 @@ export function traceAlarm(work: () => Promise<void>): Promise<void> {
   return tracePhases(run, () => work().finally(() => notePhase("alarm done")));
 }
 
-/** The traced runs of these keys, and every alarm run since the last reset. */
-export function readPhases(keys: readonly string[]): { traces: Record<string, PhaseRun[]>; alarms: PhaseRun[] } {
-  return { traces: Object.fromEntries(keys.map((k) => [k, traced.get(k) ?? []])), alarms };
+/** The longest stretches in which no traced run (of any write, or an alarm) noted anything: the runtime did none of this work then. */
+interface Silence {
+  ms: number;
+  at: number;
+  before: string;
+  after: string;
+}
+
+/** The traced runs of these keys, every alarm run since the last reset, and the longest silences over all runs. */
+export function readPhases(keys: readonly string[]): { traces: Record<string, PhaseRun[]>; alarms: PhaseRun[]; silences: Silence[] } {
+  const all: [string, number][] = [];
+  for (const runs of traced.values()) for (const run of runs) all.push(...run.marks);
+  for (const run of alarms) all.push(...run.marks);
+  all.sort((a, b) => a[1] - b[1]);
+  const silences: Silence[] = [];
+  for (let i = 1; i < all.length; i++) {
+    const [before, from] = all[i - 1] as [string, number];
+    const [after, to] = all[i] as [string, number];
+    if (to - from >= 500) silences.push({ ms: to - from, at: from, before, after });
+  }
+  silences.sort((a, b) => b.ms - a.ms);
+  return { traces: Object.fromEntries(keys.map((k) => [k, traced.get(k) ?? []])), alarms, silences: silences.slice(0, 10) };
 }
 
 export function resetPhases(): void {

@@ -74,6 +74,9 @@ const SLOW_MS = 2_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 let resets = 0;
+/** Requests sent on a socket opened for them (not a kept-alive one), and answers that closed their connection. */
+let newSockets = 0;
+let closedByServer = 0;
 
 /**
  * One request; a connection reset before any answer is sent again once on a new connection (every
@@ -116,6 +119,8 @@ function sendOnce(base, { method, path, host, headers = {}, body, fresh = false 
       },
       (res) => {
         reused = req.reusedSocket;
+        if (!req.reusedSocket) newSockets += 1;
+        if (String(res.headers.connection ?? "").toLowerCase() === "close") closedByServer += 1;
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0 }));
@@ -155,6 +160,8 @@ async function drive(connections, duration, op) {
   let firstFailure = "";
   const before = cpuSnapshot();
   const resetsBefore = resets;
+  const socketsBefore = newSockets;
+  const closedBefore = closedByServer;
   const t0 = performance.now();
   const end = t0 + duration * 1000;
   let exhausted = false;
@@ -206,6 +213,7 @@ async function drive(connections, duration, op) {
     detail: [
       ...[...statuses].map(([s, n]) => `${n}×${s}`),
       ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : []),
+      ...(PHASES ? [`${newSockets - socketsBefore} answers on new sockets, ${closedByServer - closedBefore} with Connection: close`] : []),
       ...(exhausted ? [`ran out of drafts after ${((performance.now() - t0) / 1000).toFixed(1)} s`] : []),
     ].join(", "),
     firstFailure,
@@ -354,7 +362,7 @@ const NOTABLE_AT_MOST = 400;
  */
 async function notablePhases(base, notable) {
   const chosen = [...notable].sort((a, b) => Number(Boolean(b.reset)) - Number(Boolean(a.reset)) || b.ms - a.ms).slice(0, NOTABLE_AT_MOST);
-  const { traces, alarms } = await benchJson(base, "POST", "/_bench/write/phases", { keys: chosen.map((n) => n.key) });
+  const { traces, alarms, silences } = await benchJson(base, "POST", "/_bench/write/phases", { keys: chosen.map((n) => n.key) });
   const gaps = new Map();
   const alarmGaps = new Map();
   const worst = [];
@@ -383,7 +391,13 @@ async function notablePhases(base, notable) {
   }
   const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
   const alarmMs = alarms.reduce((sum, a) => sum + ((a.marks.at(-1)?.[1] ?? 0) - a.marks[0][1]), 0);
-  return { count: notable.length, read: chosen.length, untraced, duringAlarm, gaps: top(gaps, 8), worst: worst.sort((a, b) => b.ms - a.ms).slice(0, 8), alarms: alarms.length, alarmMs, alarmGaps: top(alarmGaps, 5) };
+  // Resets by the second they came: many at once point at the runtime, not at one request.
+  const resetSeconds = new Map();
+  for (const op of chosen.filter((o) => o.reset)) {
+    const second = Math.round((op.sentAt + op.reset.afterMs) / 1000);
+    resetSeconds.set(second, (resetSeconds.get(second) ?? 0) + 1);
+  }
+  return { silences, resetBursts: [...resetSeconds.values()].sort((a, b) => b - a).slice(0, 6), count: notable.length, read: chosen.length, untraced, duringAlarm, gaps: top(gaps, 8), worst: worst.sort((a, b) => b.ms - a.ms).slice(0, 8), alarms: alarms.length, alarmMs, alarmGaps: top(alarmGaps, 5) };
 }
 
 /** The phase report of one figure (BENCH_WRITE_PHASES). */
@@ -394,6 +408,8 @@ function printPhases(print, name, p) {
   for (const w of p.worst) {
     print(`  slowest: ${Math.round(w.ms)} ms${w.reset ? ` (reset after ${Math.round(w.reset.afterMs)} ms, ${w.reset.reused ? "kept-alive socket" : "new socket"})` : ""}${w.ok ? "" : ` failed ${w.status}`}: ${Math.round(w.biggest.ms)} ms in ${w.biggest.gap}; ${w.runs} traced runs, ${w.alarms} alarm runs meanwhile`);
   }
+  print(`  resets by the second they came (largest groups): ${p.resetBursts.join(", ") || "–"}`);
+  print(`  longest silences (no traced write or alarm noted anything): ${p.silences.map((x) => `${Math.round(x.ms)} ms after "${x.before}" until "${x.after}"`).join("; ") || "none over 500 ms"}`);
   print(`  site-object alarms: ${p.alarms} runs, ${Math.round(p.alarmMs)} ms in all; longest gaps: ${p.alarmGaps.map(([g, ms]) => `${g} ${Math.round(ms)} ms`).join("; ") || "–"}`);
   if (resets === 0 && p.worst.length > 0) print("  (none of the slowest was reset)");
 }
