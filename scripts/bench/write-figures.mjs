@@ -71,7 +71,13 @@ export const WRITE_BINDINGS = { MANAGE_RATE_LIMIT: "100000000", ...(process.env.
 const PHASES = Boolean(process.env.BENCH_WRITE_PHASES);
 const SLOW_MS = 2_000;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/**
+ * BENCH_WRITE_FRESH_SOCKETS=1: every request on a connection of its own (no keep-alive), primitives
+ * and writes alike — the comparison that tells the local runtime's handling of kept-alive
+ * connections apart from the writes' own latency (docs/write-fairness.md, "Finding the tail").
+ */
+const FRESH_SOCKETS = Boolean(process.env.BENCH_WRITE_FRESH_SOCKETS);
+const agent = FRESH_SOCKETS ? false : new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 let resets = 0;
 /** Requests sent on a socket opened for them (not a kept-alive one), and answers that closed their connection. */

@@ -12,8 +12,8 @@ export interface PhaseTrace {
 
 let currentTrace: (() => PhaseTrace | undefined) | null = null;
 
-/** Sets where {@link notePhase} finds the running write's trace (the bench: its async context). */
-export function tracePhasesFrom(source: () => PhaseTrace | undefined): void {
+/** Sets where {@link notePhase} finds the running write's trace (the bench: its async context); null stops noting. */
+export function tracePhasesFrom(source: (() => PhaseTrace | undefined) | null): void {
   currentTrace = source;
 }
 
