@@ -2,6 +2,7 @@ import { isoAt, type Clock } from "../../shared/clock";
 import { chunk } from "../../shared/db/chunks";
 import type { Env } from "../../shared/env";
 import { recordDatabases } from "../../shared/db/site-databases";
+import { resendDueAt } from "../../shared/events/timing";
 
 /**
  * Hands committed outbox events to the EVENTS queue. False (and a warning) when the queue refused
@@ -74,7 +75,7 @@ export async function pendingEventIds(env: Env, siteId: string): Promise<string[
 
 /** What the alarm's look for handed-over, unconsumed rows found. */
 export interface Unconsumed {
-  /** Rows handed over at least RESEND_AFTER_MS ago and still not consumed: to send again. */
+  /** Rows still not consumed whose resend is due (`resendDueAt`: RESEND_AFTER_MS after the hand-over, backing off while they wait): to send again. */
   overdue: string[];
   /** When the earliest younger unconsumed row becomes overdue (null: none waits). */
   nextDue: number | null;
@@ -89,18 +90,26 @@ export interface Unconsumed {
  */
 export async function unconsumedEvents(env: Env, siteId: string, now: number, resendAfterMs: number): Promise<Unconsumed> {
   const found: Unconsumed = { overdue: [], nextDue: null, full: false };
+  const waitFor = (at: number) => {
+    if (found.nextDue === null || at < found.nextDue) found.nextDue = at;
+  };
   for (const db of await recordDatabases(env, siteId)) {
-    const rows = await db.prepare("SELECT id, enqueued_at FROM outbox_events WHERE site_id = ? AND enqueued_at IS NOT NULL AND consumed_at IS NULL ORDER BY enqueued_at LIMIT ?")
+    const rows = await db.prepare("SELECT id, created_at, enqueued_at FROM outbox_events WHERE site_id = ? AND enqueued_at IS NOT NULL AND consumed_at IS NULL ORDER BY enqueued_at LIMIT ?")
       .bind(siteId, PENDING_PAGE)
-      .all<{ id: string; enqueued_at: string }>();
-    let last = 0;
+      .all<{ id: string; created_at: string; enqueued_at: string }>();
     for (const row of rows.results) {
-      last = Date.parse(row.enqueued_at) + resendAfterMs;
-      if (last <= now) found.overdue.push(row.id);
-      else if (found.nextDue === null || last < found.nextDue) found.nextDue = last;
+      const due = resendDueAt(Date.parse(row.created_at), Date.parse(row.enqueued_at), resendAfterMs);
+      if (due <= now) found.overdue.push(row.id);
+      else waitFor(due);
     }
-    // Oldest first: only a full page that is overdue to its end may hide more overdue rows.
-    if (rows.results.length >= PENDING_PAGE && last <= now) found.full = true;
+    // Oldest hand-over first: a row past a full page was handed over no earlier than the page's
+    // last, so it is due no earlier than that plus resendAfterMs (its backoff only adds).
+    const last = rows.results.at(-1);
+    if (rows.results.length >= PENDING_PAGE && last) {
+      const earliestBeyond = Date.parse(last.enqueued_at) + resendAfterMs;
+      if (earliestBeyond <= now) found.full = true;
+      else waitFor(earliestBeyond);
+    }
   }
   return found;
 }

@@ -29,3 +29,21 @@ export function eventTiming(env: Pick<Env, "EVENT_RESEND_AFTER_MS">): EventTimin
   const resendAfterMs = Number.isSafeInteger(asked) && asked >= SHORTEST_RESEND_MS && asked <= RESEND_AFTER_MS ? asked : RESEND_AFTER_MS;
   return { resendAfterMs, claimMs: Math.round(resendAfterMs * CLAIM_SHARE) };
 }
+
+/** The longest wait between two resends of one unconsumed event (the backoff below stops growing here). */
+export const LONGEST_RESEND_WAIT_MS = 15 * 60_000;
+
+/**
+ * When an event handed to the queue and not yet consumed is due to be sent again: `resendAfterMs`
+ * after its last hand-over, or — once it has waited longer than that — as long again as it has
+ * already waited since it was written (capped at LONGEST_RESEND_WAIT_MS). A lost message is still
+ * sent again after `resendAfterMs`; an event that a slow or backlogged consumer has not reached
+ * yet is sent again after 45 s, 90 s, 3 min, 6 min … instead of every 45 s. Without the backoff a
+ * consumer behind by more than the resend time received every waiting event again each round, its
+ * backlog grew with its own duplicates, and a 20,000-post import on a site whose subscriber was
+ * down stopped advancing (docs/events.md, "After a crash").
+ */
+export function resendDueAt(createdAt: number, enqueuedAt: number, resendAfterMs: number): number {
+  const waited = Math.max(0, enqueuedAt - createdAt);
+  return enqueuedAt + Math.min(Math.max(resendAfterMs, waited), Math.max(resendAfterMs, LONGEST_RESEND_WAIT_MS));
+}
