@@ -65,13 +65,11 @@ const DEFAULT_SECONDS = 15;
  * - admin-ui-review: saves comment settings and applies model proposals to the article model;
  * - admin-ui-shell: reads the backend's readiness of every model, and adds one that makes the site
  *   not ready;
- * - admin-ui-suspended: needs its own OPS_TOKEN and suspends the second site;
- * - admin-ui-editor-day: on the shared server its first page never finished loading (3 tries out
- *   of 3, at loads 11–33, its later tests then failing on the same page) while the file after it
- *   passed every test; the cause is not found (docs/testing.md).
+ * - admin-ui-suspended: needs its own OPS_TOKEN and suspends the second site.
  */
 const SHARED_ADMIN_FILES = [
   "test/e2e/admin-ui-content.test.mjs",
+  "test/e2e/admin-ui-editor-day.test.mjs",
   "test/e2e/admin-ui-editor-flow.test.mjs",
   "test/e2e/admin-ui-fields.test.mjs",
   "test/e2e/admin-ui-lifecycle.test.mjs",
