@@ -14,17 +14,29 @@ import { root } from "./load-ts.mjs";
 import { SHARED_ADMIN_VARIABLE, startSharedAdmin } from "./shared-admin.mjs";
 
 const [resultFile, ...files] = process.argv.slice(2);
+let running; // the file's node --test now
+let shared;
+// Stopped from outside: the file now running stops, and so does the shared server, whose process
+// group (wrangler runs detached) a stop of this group would not reach.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    running?.kill("SIGTERM");
+    void shared?.stop();
+    setTimeout(() => process.exit(130), 500);
+  });
+}
 const runFile = (file, env) =>
   new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, ["--test", "--test-concurrency=1", file], { cwd: root, env, stdio: "inherit" });
+    // In this process's group: a stop of the run's group reaches the file's processes too.
+    running = child;
     child.on("close", (code, signal) => resolve({ file, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
   });
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-shared-"));
 const results = [];
 const started = Date.now();
-let shared;
 try {
   shared = await startSharedAdmin(path.join(dir, "shared-admin.json"));
   process.stdout.write(`shared server and browser started in ${((Date.now() - started) / 1000).toFixed(1)} s for ${files.length} files\n`);
