@@ -4,8 +4,8 @@ import { AppError, toOutcome, type Outcome } from "../../shared/errors";
 import { cloudflarePurger } from "../../shared/public/cache-purge";
 import type { CopyProgress } from "../../shared/services/site-copy/progress";
 import { runCopyStep } from "../../shared/services/site-copy/step";
-import { runDeleteStep, type DeleteProgress } from "../../shared/services/site-delete";
-import { moveSite, type MoveAnswer } from "../../shared/services/site-move";
+import { runDeleteStep, type DeleteProgress } from "../../shared/services/sites/site-delete";
+import { moveSite, type MoveAnswer } from "../../shared/services/sites/site-move";
 import type { WriteQueue } from "./write-queue";
 
 /**

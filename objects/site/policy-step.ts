@@ -56,7 +56,7 @@ function unchanged<I>(input: I): Prepared<I> {
 
 /**
  * The site's policies read once, then asked for any number of commands: a single write asks for
- * its own command, a bulk action (write-runner.ts `runBulk`) for each step of each id, exactly as
+ * its own command, a bulk action (bulk-runner.ts `runBulk`) for each step of each id, exactly as
  * that step's single route would, and a set command (a release, a firing schedule) for each entry
  * language it changes, all at once. Undefined when the site declares no content policy (one read).
  */

@@ -6,17 +6,16 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shared/public/cache-purge";
 import { commitPlan, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
-import { idempotencyStatement, type CommittedEvent } from "../../shared/services/lifecycle/commit-plan";
-import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput, type BulkResult, type BulkStep } from "../../shared/services/bulk/actions";
-import { commit } from "../../shared/db/batch";
+import type { BulkAction, BulkAnswer, BulkInput } from "../../shared/services/bulk/actions";
 import { preloadWrite } from "../../shared/services/lifecycle/preload";
 import { enqueueEvents, markEnqueued, sendEvents } from "./after-commit";
+import { runBulk, type WriteSteps } from "./bulk-runner";
 import type { WriteAnswer, WriteRequest } from "./commands";
 import type { IdempotencyLedger } from "./idempotency";
 import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { Place, WriteQueue } from "./write-queue";
-import { policyStep, type PolicyAsker, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
+import { policyStep, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
@@ -133,134 +132,27 @@ export class WriteRunner {
   }
 
   /**
-   * A bulk action (docs/bulk-actions.md): one Idempotency-Key for the request, then, in the write
-   * queue, each id in input order through the ordinary single-entry builders. An id's languages
-   * (publish, unpublish) are all built and lease-checked before the first commits, so a refusal of
-   * one language leaves the whole item unchanged; a refused id never stops the others. The answer
-   * is recorded with the key once every id ran.
-   *
-   * Content policies (the runner's `policies`, policy-step.ts) are asked as every step's single write would ask
-   * them: after the claim (a replay asks nothing) and before the queued work, the place taken on
-   * arrival given up first (so a slow plugin never holds the site's other writers), per id and language; a refusal refuses that id alone with the single
-   * write's code, and nothing of it is written (docs/plugin-policies.md, "Bulk actions").
+   * A bulk action (docs/bulk-actions.md, bulk-runner.ts): the same claim, lease guard, purge and
+   * event hand-over as a single write, lent to the bulk path so neither can drift from the other.
    */
-  async runBulk(request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
-    // The place is taken on arrival, as for a single write (run above); left before plugins are asked.
-    const place = this.queue.reserve();
-    try {
-      return await this.#runBulkAt(place, request, action);
-    } finally {
-      place.leave();
-    }
+  runBulk(request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
+    return runBulk(this.#steps(), request, action);
   }
 
-  async #runBulkAt(place: Place, request: WriteRequest<BulkInput>, action: BulkAction): Promise<Outcome<WriteAnswer<BulkAnswer>>> {
-    const idem = request.idempotency;
-    const early = await this.#claim<BulkAnswer>(request);
-    if (early) return early;
-    try {
-      const ask = this.policies ? await this.policies(request) : undefined;
-      // A site with content policies: its plugins may be asked for 25 ids (docs/write-fairness.md).
-      if (ask) place.leave();
-      const asked = ask ? await this.#askBulk(request, action, ask) : undefined;
-      const bulkJob = async () => {
-        const ctx = await this.#context(request);
-        const events: CommittedEvent[] = [];
-        const tags = new Set<string>();
-        const results: BulkResult[] = [];
-        for (const id of request.input.ids) {
-          const planned = asked?.get(id);
-          results.push(planned && "refusal" in planned ? refusedItem(id, [], planned.refusal) : await this.#bulkOne(ctx, request, action, id, events, tags, planned));
-        }
-        const answer: BulkAnswer = { action, results };
-        if (idem) await commit(ctx.d1, [idempotencyStatement(ctx, { ...idem, status: 200 }, answer)]);
-        return { answer, events, tags: [...tags] };
-      };
-      const done = await (place.open ? place.run(bulkJob) : this.queue.run(bulkJob));
-      if (idem) this.ledger.complete(idem.scope, idem.key, { status: 200, body: JSON.stringify(done.answer) });
-      const purge = await purgeAfterCommit(this.env, this.purger, done.tags);
-      await this.#handOver(request.siteId, done.events.map((e) => e.id));
-      return { ok: true, value: { status: 200, body: done.answer, replayed: false, events: done.events, purge } };
-    } catch (error) {
-      if (error instanceof AppError) {
-        if (idem) this.ledger.free(idem.scope, idem.key);
-        return { ok: false, error: error.toFailure() };
-      }
-      const answered = await this.#afterFault<BulkAnswer>(request);
-      if (answered) return answered;
-      throw error;
-    }
-  }
-
-  /**
-   * Before the queue, on a site with content policies: each id's steps, decided on what is committed
-   * now (as a single write's policy subject is), each asked of the policies. All ids at once, so the
-   * plugin calls of 25 items take as long as the slowest. An id whose expansion or policies refuse
-   * is answered with that refusal; the steps of the others are built again in the queue, where
-   * every rule of the single route is checked on what is committed then.
-   */
-  async #askBulk(request: WriteRequest<BulkInput>, action: BulkAction, ask: PolicyAsker): Promise<Map<string, AskedItem>> {
-    const ctx = await this.#context(request);
-    const items = await Promise.all(
-      request.input.ids.map(async (id): Promise<[string, AskedItem]> => {
-        try {
-          const steps = await BULK_ACTIONS[action](ctx, id, request.input);
-          const settled = await Promise.allSettled(steps.map((step) => ask(step.command, step.input)));
-          // The first refused language in the item's order names the refusal, as the queue would.
-          const refused = settled.find((s) => s.status === "rejected");
-          if (refused) throw refused.reason;
-          return [id, { steps, prepared: settled.map((s) => (s as PromiseFulfilledResult<Prepared<Record<string, unknown>>>).value) }];
-        } catch (error) {
-          if (error instanceof AppError) return [id, { refusal: error }];
-          throw error;
-        }
-      }),
-    );
-    return new Map(items);
-  }
-
-  /** One id of a bulk action: its steps validated together, then committed one by one. */
-  async #bulkOne(
-    ctx: LifecycleContext,
-    request: WriteRequest<BulkInput>,
-    action: BulkAction,
-    id: string,
-    events: CommittedEvent[],
-    tags: Set<string>,
-    asked?: { steps: BulkStep[]; prepared: Prepared<Record<string, unknown>>[] },
-  ): Promise<BulkResult> {
-    const changed: BulkResult["changed"] = [];
-    const policyResults = asked ? asked.prepared.flatMap((p) => p.extra?.policy_results ?? []) : [];
-    let current = 0;
-    try {
-      const steps = asked ? asked.steps : await BULK_ACTIONS[action](ctx, id, request.input);
-      const inputs = steps.map((step, i) => asked?.prepared[i]?.input ?? step.input);
-      const plans: WritePlan<unknown>[] = [];
-      for (const [i, step] of steps.entries()) {
-        current = i;
-        const plan = await step.build(ctx, inputs[i] ?? step.input);
-        this.#checkLeases(request, plan, [step.instance_id]);
-        plans.push(plan);
-      }
-      for (const [i, step] of steps.entries()) {
-        current = i;
-        // The first plan was built on what is committed now; a later language is built again on
-        // what the earlier ones committed (its dependents, its group's first publication).
-        const plan = i === 0 ? plans[0] : await step.build(ctx, inputs[i] ?? step.input);
-        if (!plan) continue;
-        if (i > 0) this.#checkLeases(request, plan, [step.instance_id]);
-        const committed = await commitPlan(ctx, plan);
-        events.push(...committed.events);
-        for (const tag of committed.purgeTags) tags.add(tag);
-        changed.push({ instance_id: step.instance_id, lang: step.lang });
-      }
-      return { id, status: 200, changed, ...(policyResults.length > 0 ? { policy_results: policyResults } : {}) };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      // Values a transform wrote and the save then refused: the transform was invalid (as for a single save).
-      const explained = asked?.prepared[current]?.explain(error.toFailure());
-      return refusedItem(id, changed, explained ?? error);
-    }
+  /** The steps of this runner that bulk-runner.ts runs for each bulk action. */
+  #steps(): WriteSteps {
+    return {
+      env: this.env,
+      queue: this.queue,
+      ledger: this.ledger,
+      purger: this.purger,
+      ...(this.policies ? { policies: this.policies } : {}),
+      claim: (request) => this.#claim(request),
+      afterFault: (request) => this.#afterFault(request),
+      context: (request) => this.#context(request),
+      checkLeases: (request, plan, named) => this.#checkLeases(request, plan, named),
+      handOver: (siteId, ids) => this.#handOver(siteId, ids),
+    };
   }
 
   /**
@@ -393,13 +285,6 @@ export class WriteRunner {
 function namedInstance(input: object): string[] {
   const named = "instance_id" in input ? input.instance_id : undefined;
   return typeof named === "string" ? [named] : [];
-}
-
-/** An id of a bulk action decided before the queue: its steps with their policies' answers, or its refusal. */
-type AskedItem = { steps: BulkStep[]; prepared: Prepared<Record<string, unknown>>[] } | { refusal: AppError };
-
-function refusedItem(id: string, changed: BulkResult["changed"], error: AppError): BulkResult {
-  return { id, status: error.status, changed, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
 }
 
 /** A stale-pending claim whose outcome this request cannot learn or must not repeat (spec 2, idempotency rule 5). */

@@ -20,8 +20,8 @@ import { findSiteById, type Site } from "../../shared/repositories/site-reposito
 import type { Model } from "../../shared/repositories/model-repository";
 import { addLanguage, commitPlan, createEntry, publishEntry, type Actor, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { createModel, type CreateModelInput } from "../../shared/services/models/create-model";
-import { updateSettings } from "../../shared/services/settings";
-import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { updateSettings } from "../../shared/services/settings/site-settings";
+import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 
 export const BENCH_HOST = "bench.localhost";
 export const AUTHOR_COUNT = 10;

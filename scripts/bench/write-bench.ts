@@ -31,7 +31,7 @@ import { createManagementCredential } from "../../shared/services/credentials/ma
 import { createModel } from "../../shared/services/models/create-model";
 import { createLaunch } from "../../shared/services/plugins/launches";
 import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";
-import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 
 // ── Counters ────────────────────────────────────────────────────────────────────────────────
 

@@ -17,7 +17,7 @@ import { createDb } from "../../shared/db/client";
 import { siteScope } from "../../shared/db/site-scope";
 import { findSiteById, type Site } from "../../shared/repositories/site-repository";
 import { trashEntry, type Actor, type LifecycleContext } from "../../shared/services/lifecycle";
-import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 import { DEMO_ADMIN, DEMO_SITES, type DemoSeedResult, type SeedEnv } from "./demo-spec";
 import { seedDemoSite } from "./demo-site";
 import { seedOtherSite } from "./other-site";

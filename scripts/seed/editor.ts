@@ -5,7 +5,7 @@
  */
 import { createDb } from "../../shared/db/client";
 import { commit } from "../../shared/db/batch";
-import { grantMembership, provisionPerson } from "../../shared/services/sites";
+import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 
 /** The demo editor's login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_EDITOR = { email: "editor@demo.localhost", password: "driftwood-editor", name: "Demo Editor" } as const;

@@ -5,7 +5,7 @@
  */
 import { createDb } from "../../shared/db/client";
 import { commit } from "../../shared/db/batch";
-import { provisionPerson } from "../../shared/services/sites";
+import { provisionPerson } from "../../shared/services/sites/provision";
 
 /** The demo operator's login. Documented in docs/local-run.md; never use it outside a local database. */
 export const DEMO_OPERATOR = { email: "operator@demo.localhost", password: "driftwood-operator", name: "Demo Operator" } as const;

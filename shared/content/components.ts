@@ -9,7 +9,7 @@
  * See docs/content-rules-fields.md.
  */
 import type { FieldDefinition, FieldType } from "../../schema/model-definition";
-import type { Issue } from "../services/validation";
+import type { Issue } from "../services/validation/parse";
 
 /** Components nest at most this deep: a component in a component in a component. */
 export const COMPONENT_MAX_DEPTH = 3;

@@ -10,7 +10,7 @@
  */
 import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
 import type { FieldDefinition, FieldType } from "../../schema/model-definition";
-import type { Issue } from "../services/validation";
+import type { Issue } from "../services/validation/parse";
 
 /** Items (terms or groups) a group holds at most. */
 export const CONDITION_MAX_TERMS = 4;

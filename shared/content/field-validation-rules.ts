@@ -8,7 +8,7 @@
 import { dateTimeMillis, isCalendarDate } from "../../schema/dates";
 import type { FieldDefinition } from "../../schema/model-definition";
 import { AppError } from "../errors";
-import type { Issue } from "../services/validation";
+import type { Issue } from "../services/validation/parse";
 import { patternProblem } from "./field-pattern";
 import { forEachFieldScope } from "./components";
 import { customValidationIssues, requireSupportedFields } from "./model-field-checks";

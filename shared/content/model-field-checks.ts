@@ -6,7 +6,7 @@
  */
 import type { FieldDefinition } from "../../schema/model-definition";
 import { AppError } from "../errors";
-import type { Issue } from "../services/validation";
+import type { Issue } from "../services/validation/parse";
 import { componentIssues, forEachFieldScope } from "./components";
 import { conditionIssues } from "./conditions";
 

@@ -11,7 +11,7 @@ import { findSiteById, type Site } from "../../shared/repositories/site-reposito
 import type { Model } from "../../shared/repositories/model-repository";
 import { commitPlan, type Actor, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
 import { createModel, type CreateModelInput } from "../../shared/services/models/create-model";
-import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites";
+import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 
 let counter = 0;
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
-import { grantMembership, provisionPerson } from "../../shared/services/sites";
+import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 import { adminCall, roleId, signIn, type AdminResult, type AdminSession, type SessionBody } from "./admin-api";
 import { fixturePasswordHash, type SeededSite } from "./fixtures";
 

@@ -13,7 +13,7 @@ import { cloudflarePurger, MAX_TAGS_PER_PURGE_CALL } from "../../shared/public/c
 import * as lifecycle from "../../shared/services/lifecycle";
 import { cacheTag } from "../../shared/services/lifecycle/context";
 import { createModel } from "../../shared/services/models/create-model";
-import { createPreview } from "../../shared/services/preview";
+import { createPreview } from "../../shared/services/preview/entry-preview";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { inSiteStorage } from "../helpers/site-storage";
 

@@ -4,7 +4,7 @@ import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import type { Model } from "../../shared/repositories/model-repository";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
-import { grantMembership, provisionPerson } from "../../shared/services/sites";
+import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 import { addModel, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { customRole } from "../helpers/people-api";

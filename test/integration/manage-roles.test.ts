@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RoleView } from "../../shared/services/roles";
+import type { RoleView } from "../../shared/services/people/roles";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";
 

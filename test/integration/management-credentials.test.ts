@@ -12,7 +12,7 @@ import { createDb } from "../../shared/db/client";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import { grantMembership, provisionPerson } from "../../shared/services/sites";
+import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 import { adminCall, roleId, signIn, type AdminSession, type ErrorBody } from "../helpers/admin-api";
 import { blogModels, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 

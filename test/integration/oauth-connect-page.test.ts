@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
-import { grantMembership } from "../../shared/services/sites";
+import { grantMembership } from "../../shared/services/sites/provision";
 import type { TokenAnswer } from "../../shared/services/oauth";
 import { ADMIN, emailOf, roleId, signIn, type AdminSession } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";

@@ -4,7 +4,7 @@ import worker from "../../workers/index";
 import type { Env } from "../../shared/env";
 import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
-import { provisionPerson } from "../../shared/services/sites";
+import { provisionPerson } from "../../shared/services/sites/provision";
 import { ADMIN, adminCall, emailOf, signIn, type AdminSession } from "../helpers/admin-api";
 import { fixturePasswordHash, seedSite } from "../helpers/fixtures";
 import { opsKey, uniqueSlug } from "../helpers/ops-api";

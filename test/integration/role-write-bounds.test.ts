@@ -5,7 +5,7 @@ import { ALL_SCOPES, type Scope } from "../../schema/scopes";
 import { AppError } from "../../shared/errors";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { commitPlan } from "../../shared/services/lifecycle";
-import { removeRole, updateRole, type RoleView } from "../../shared/services/roles";
+import { removeRole, updateRole, type RoleView } from "../../shared/services/people/roles";
 import { adminCall, roleId, type AdminSession } from "../helpers/admin-api";
 import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../shared/errors";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 
 function refusedAt(schema: v.GenericSchema, input: unknown): string | undefined {
   try {

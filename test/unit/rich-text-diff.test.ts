@@ -1,6 +1,7 @@
 import { parseFragment, type DefaultTreeAdapterTypes } from "parse5";
 import { describe, expect, it } from "vitest";
-import { diffRichText, richBlocks, type RichNode } from "../../shared/content/rich-text-diff";
+import { diffRichText } from "../../shared/content/rich-text-diff";
+import { richBlocks, type RichNode } from "../../shared/content/rich-text-blocks";
 
 /** A value parsed as the admin's DOMParser parses it (parse5 builds the browser's tree), as RichNodes. */
 function tree(html: string): RichNode[] {

@@ -1,5 +1,5 @@
 import type * as v from "valibot";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 
 /**

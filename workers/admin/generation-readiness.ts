@@ -1,5 +1,5 @@
 import { AppError } from "../../shared/errors";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { contentReadiness, generationReadiness } from "../../shared/services/generator/readiness";
 import { ContentReadinessQuery } from "../../schema/manage-generated-backend";
 import { json } from "../http/respond";

@@ -6,7 +6,7 @@ import { newObjectKey } from "../../shared/services/media/object-keys";
 import { streamedLimit } from "../../shared/services/media/streamed-limit";
 import { assertMayUpload } from "../../shared/services/media/upload";
 import { uploadCommandInput, uploadOptions } from "../../shared/services/media/upload-fields";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import type { Env } from "../../shared/env";
 import { siteObject } from "../forward";
 import { payloadTooLarge } from "../http/json-body";

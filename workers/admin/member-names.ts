@@ -1,6 +1,6 @@
 import { MemberNamesQuery } from "../../schema/admin-bodies";
 import { findMemberNames } from "../../shared/repositories/member-name-repository";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { json } from "../http/respond";
 import { queryObject } from "../manage/router";
 import type { SiteCall } from "./auth";

@@ -1,4 +1,4 @@
-import { effectivePermissions } from "../../shared/services/effective-permissions";
+import { effectivePermissions } from "../../shared/services/people/effective-permissions";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 

@@ -4,7 +4,7 @@ import { Empty as NoQuery, InstanceQuery } from "../../schema/admin-bodies";
 import { outboundPolicy } from "../../shared/net/outbound-address";
 import { listContentActions, listManageViews, listPluginEntries } from "../../shared/services/plugins/catalog";
 import { createLaunch, launcherOf, type LaunchRequest } from "../../shared/services/plugins/launches";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { ADMIN_BODY_MAX_BYTES, parseJsonText, readCappedText } from "../http/json-body";
 import { json } from "../http/respond";
 import { sessionCaller, type SiteCall } from "./auth";

@@ -1,5 +1,5 @@
 import { PreviewBody } from "../../schema/admin-bodies";
-import { createPreview } from "../../shared/services/preview";
+import { createPreview } from "../../shared/services/preview/entry-preview";
 import { json } from "../http/respond";
 import type { SiteCall } from "./auth";
 import { readBody } from "./body";

@@ -1,7 +1,7 @@
 import type { Env } from "../../shared/env";
 import { adminSurface } from "../../schema/admin-api";
 import { AppError } from "../../shared/errors";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { malformedPath, methodNotAllowed, pathParamNames, routeTable } from "../http/route-table";
 import { normaliseHost } from "../../shared/repositories/site-repository";
 import { requireSession, requireSessionOnSite, type SessionCall, type SiteCall } from "./auth";

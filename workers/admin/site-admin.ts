@@ -3,7 +3,7 @@ import { fetchPluginManifest } from "../../shared/services/plugins/manifest-fetc
 import { readBody } from "./body";
 import { listWebhookDeliveries, testWebhook } from "../../shared/events/webhook-test";
 import { listAuditLog } from "../../shared/services/audit/audit-log";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { json } from "../http/respond";
 import { queryObject } from "../manage/router";
 import type { SiteCall } from "./auth";

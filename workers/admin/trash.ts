@@ -1,6 +1,6 @@
 import { TrashListQuery } from "../../schema/admin-trash";
 import { listTrash } from "../../shared/services/trash/list-trash";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { json } from "../http/respond";
 import { queryObject } from "../manage/router";
 import type { SiteCall } from "./auth";

@@ -9,7 +9,7 @@ import { callerHasScope, callerKey } from "../../shared/auth/caller";
 import { authenticateManagement, type ManagementAuth } from "../../shared/auth/management-authority";
 import type { RouteSpec } from "../../schema/contract";
 import { isScope } from "../../schema/scopes";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { RETENTION_DEFAULT_MS, RETENTION_LIFECYCLE_MS } from "../../objects/site/idempotency";
 import { siteObject } from "../forward";
 import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
@@ -18,7 +18,7 @@ import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
 import type { DeferredRate, ManageAuthority, ManageCall, ManageHandler } from "./context";
 import { isCommandHandler } from "./respond";
-import { requireNotRetiredBulkPath } from "./retired-bulk-paths";
+import { isRetiredBulkPath, requireNotRetiredBulkPath } from "./retired-bulk-paths";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -93,7 +93,8 @@ export function queryObject(url: URL): Record<string, string | string[]> {
  */
 export async function handleManage(request: Request, env: Env): Promise<Response> {
   const matched = await match(request);
-  if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
+  // A retired generic bulk path no route matches (`/plugins/bulk`) still answers 410 once the caller is known.
+  if (matched.kind === "none" && !isRetiredBulkPath(new URL(request.url).pathname.slice(MANAGE_BASE.length))) throw new AppError("not_found", "No such management route.");
   refuseNamedSite(request);
   // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = credentialAuthority(await authenticateManagement(env.DB, request));

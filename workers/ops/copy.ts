@@ -1,6 +1,6 @@
 import type { Clock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
-import { getOpsSite } from "../../shared/services/operators";
+import { getOpsSite } from "../../shared/services/sites/ops-sites";
 import { planCopy, type CopyInput } from "../../shared/services/site-copy/plan";
 import { startCopy } from "../../shared/services/site-copy/start";
 import { json } from "../http/respond";

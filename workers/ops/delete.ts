@@ -2,7 +2,7 @@ import type { Clock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { cacheTag } from "../../shared/services/lifecycle/context";
-import { beginDeletion, readDeletion } from "../../shared/services/site-delete";
+import { beginDeletion, readDeletion } from "../../shared/services/sites/site-delete";
 import { cloudflarePurger, purgeAfterCommit } from "../../shared/public/cache-purge";
 import { json } from "../http/respond";
 import { expectValue, siteObject } from "../forward";

@@ -13,7 +13,7 @@ import { assertNotSuspended, findSiteById } from "../../shared/repositories/site
 import { installationGrant } from "../../shared/services/plugins/installations";
 import { exchangeLaunchCode } from "../../shared/services/plugins/launches";
 import { listContent, readContent, type ContentListInput } from "../../shared/services/plugins/content";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { siteObject } from "../forward";
 import { malformedPath, routeTable } from "../http/route-table";
 import { outcomeResponse, renderPluginError } from "./outcome";

@@ -11,7 +11,7 @@ import { storedCommentSettings, type CommentSettings } from "../../shared/servic
 import { READER_ACTOR } from "../../shared/services/comments/comments";
 import { mintChallenge, solvedChallenge } from "../../shared/services/comments/proof-of-work";
 import { cacheTag } from "../../shared/services/lifecycle/context";
-import { parse } from "../../shared/services/validation";
+import { parse } from "../../shared/services/validation/parse";
 import { settle, siteObject } from "../forward";
 import { readJsonBody } from "../http/json-body";
 import { json } from "../http/respond";

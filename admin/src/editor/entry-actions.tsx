@@ -1,19 +1,24 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { admin, ApiError, manage } from "../api/client";
+import { ApiError, manage } from "../api/client";
 import { fieldIssues } from "../api/error-words";
 import type { Entry } from "../fields/types";
-import { paths } from "../router";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { Button, Link, Loading, StateBadge } from "../ui/controls";
+import { Button, Loading, StateBadge } from "../ui/controls";
+import { stateName } from "../ui/state-names";
 import { AssignDialog } from "./assign-dialog";
+import { LifecycleBar, type LifecycleAsk } from "./lifecycle-bar";
+import { TrashDialog, UnpublishDialog } from "./lifecycle-dialogs";
 import { clock, holderName, LeaseBanner } from "./lease-banner";
 import { dropRecovery, keepRecovery, readRecovery, type RecoveryDraft } from "./recovery-drafts";
 import { RecoveryPanel, recoveryTitle } from "./recovery-panel";
 import { ScheduleDialog } from "./schedule-dialog";
+import { siteOrigin } from "./site-origin";
 import { sameValues, useKeptWhileTyping } from "./unsaved-text";
 import { RefusalPanel, type Dependent } from "./refusal-panel";
 import { useAction } from "../ui/use-action";
 import type { LeaseState } from "./use-lease";
+import { useSaveShortcut, useUnloadQuestion } from "./use-leave-guards";
+import { useNewerVersion } from "./use-newer-version";
 import "../styles/lifecycle.css";
 
 /**
@@ -44,22 +49,7 @@ export interface EntryActionsProps {
   hideVersionsLink?: boolean;
 }
 
-const STATE_NAMES: Record<string, string> = { draft: "Draft", in_review: "In review", published: "Published", unpublished: "Unpublished" };
-const stateName = (state: string) => STATE_NAMES[state] ?? state.replace(/_/g, " ");
-
-type Ask = null | "unpublish" | "trash" | "restore" | "assign" | "schedule";
-
-let publicOrigin: Promise<string | null> | null = null;
-/** Where the site's public API answers (its first host, on this page's protocol and port). */
-export function siteOrigin(): Promise<string | null> {
-  publicOrigin ??= admin("listSiteHosts")
-    .then((answer) => {
-      const host = answer.data[0]?.host;
-      return host ? `${window.location.protocol}//${host}${window.location.port ? `:${window.location.port}` : ""}` : null;
-    })
-    .catch(() => null);
-  return publicOrigin;
-}
+type Ask = null | LifecycleAsk;
 
 export function EntryActions(props: EntryActionsProps) {
   const { site, entry, values, dirty, lease } = props;
@@ -70,7 +60,6 @@ export function EntryActions(props: EntryActionsProps) {
   const [dependents, setDependents] = useState<Dependent[] | null>(null);
   const [status, setStatus] = useState("");
   const [ask, setAsk] = useState<Ask>(null);
-  const [languageOnly, setLanguageOnly] = useState(true);
   const [recovery, setRecovery] = useState<RecoveryDraft | null>(null);
   const [reloading, setReloading] = useState(false);
   const [restored, setRestored] = useState(false);
@@ -105,24 +94,8 @@ export function EntryActions(props: EntryActionsProps) {
     if (lease.status === "lost" && dirty && !recovery) keep("lock_lost");
   }, [lease.status]);
 
-  // Observers re-read the entry whenever the lease is re-read (every 10 s), and once the lease is
-  // theirs. A form holding the person's own unsaved (or restored) text is never overwritten: they
-  // are told a newer version exists and reload when they choose.
-  const [newer, setNewer] = useState(false);
-  useEffect(() => {
-    if (!lease.checkedAt || (lease.status === "held" && !lease.gained)) return;
-    let live = true;
-    manage("getEntry", { params: { id } })
-      .then((fresh) => {
-        if (!live || (fresh.current_version_id === entry.current_version_id && fresh.workflow.revision === entry.workflow.revision && fresh.trashed_at === entry.trashed_at)) return;
-        if (dirty) setNewer(true);
-        else props.onEntry(fresh);
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [lease.checkedAt]);
+  // A newer version saved while the person watched (observers re-read the entry with the lease).
+  const [newer, setNewer] = useNewerVersion(entry, lease, dirty, props.onEntry);
 
   const reread = async () => props.onEntry(await manage("getEntry", { params: { id } }));
 
@@ -200,7 +173,7 @@ export function EntryActions(props: EntryActionsProps) {
       },
     );
 
-  const trash = () =>
+  const trash = (languageOnly: boolean) =>
     act(
       "trash",
       (key) => manage("trashEntry", { params: { id }, body: { language_only: languageOnly }, key, headers: lease.headers }),
@@ -265,37 +238,14 @@ export function EntryActions(props: EntryActionsProps) {
     }
   };
 
-  // Reload or closing the tab with text the server does not keep yet asks first (the browser's own
-  // question). Text already kept (while typing, or by a take-over) is offered back on return, so
-  // the page goes without a question: nothing is lost.
+  // Leaving with text the server does not keep yet asks first (kept text is offered back on return).
   const unkept = dirty && !(recovery && !restored) && !(recovery && restored && sameValues(values, recovery.values)) && !typing.keeps(values);
-  useEffect(() => {
-    if (!unkept) return;
-    const onUnload = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", onUnload);
-    return () => window.removeEventListener("beforeunload", onUnload);
-  }, [unkept]);
-
-  // Ctrl/Cmd+S saves (issue #30 item 8): the browser's "save page" never opens on the editor.
-  const saveKey = useRef<() => void>(() => {});
-  saveKey.current = () => {
+  useUnloadQuestion(unkept);
+  useSaveShortcut(() => {
     if (entry.trashed_at !== null || lease.status !== "held" || action.busy !== null) setStatus("Nothing can be saved here right now.");
     else if (!dirty) setStatus("No changes to save.");
     else void save();
-  };
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "s") {
-        event.preventDefault();
-        saveKey.current();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  });
 
   const trashed = entry.trashed_at !== null;
   const held = lease.status === "held";
@@ -307,7 +257,6 @@ export function EntryActions(props: EntryActionsProps) {
   const transitions = entry.workflow.transitions;
   const canPublish = transitions.some((t) => t.kind === "publish");
   const canUnpublish = transitions.some((t) => t.kind === "unpublish");
-  const moves = transitions.filter((t) => t.kind === "move");
   const changed = entry.published_version_id !== null && entry.current_version_id !== entry.published_version_id;
 
   return (
@@ -380,99 +329,30 @@ export function EntryActions(props: EntryActionsProps) {
         <RefusalPanel site={site} error={error} dependents={dependents ?? undefined} fieldLabels={props.fieldLabels} onReload={() => void reload()} reloading={reloading} onRetry={action.retry ? () => lastTry.current?.() : undefined} />
       ) : null}
 
-      {/* Sticky: save and publish stay in reach however long the form is (issue #30 item 8). */}
-      <div class="row action-bar sticky-actions">
-        {trashed ? (
-          <Button variant="primary" busy={busy === "restore"} disabled={busy !== null} onClick={() => setAsk("restore")}>
-            Restore from Trash
-          </Button>
-        ) : (
-          <>
-            {/* Actions an observer (or a role that cannot edit here) cannot take are not offered. */}
-            {canWrite ? (
-              <Button variant="primary" busy={busy === "save"} disabled={busy !== null || writeBlocked} aria-keyshortcuts="Control+S Meta+S" title="Save draft (Ctrl+S)" onClick={() => void save()}>
-                Save draft
-              </Button>
-            ) : null}
-            {canWrite && canPublish ? (
-              <Button busy={busy === "publish"} disabled={busy !== null || writeBlocked || dirty} aria-describedby={dirty ? `publish-hint-${id}` : undefined} onClick={() => void transition("publish")}>
-                Publish {lang}
-              </Button>
-            ) : null}
-            {canWrite && canUnpublish ? (
-              <Button busy={busy === "unpublish"} disabled={busy !== null || writeBlocked} onClick={askUnpublish}>
-                Unpublish {lang}
-              </Button>
-            ) : null}
-            {canWrite && (canPublish || canUnpublish) ? (
-              <Button disabled={busy !== null || writeBlocked} onClick={() => setAsk("schedule")}>
-                Schedule…
-              </Button>
-            ) : null}
-            {canWrite
-              ? moves.map((t) => (
-                  <Button busy={busy === `move:${t.to}`} disabled={busy !== null || writeBlocked} onClick={() => void move(t.to)}>
-                    Move to {stateName(t.to)}
-                  </Button>
-                ))
-              : null}
-            {canWrite ? (
-              <Button disabled={busy !== null || writeBlocked} onClick={() => setAsk("assign")}>
-                Assign…
-              </Button>
-            ) : null}
-            <Button disabled={busy !== null} onClick={() => void preview()}>
-              Preview
-            </Button>
-            {props.hideVersionsLink ? null : (
-              <Link class="button" href={paths.versions(site, id, lang)}>
-                Versions
-              </Link>
-            )}
-            {canWrite ? (
-              <Button variant="danger" disabled={busy !== null || writeBlocked} onClick={() => setAsk("trash")}>
-                Move to Trash…
-              </Button>
-            ) : null}
-          </>
-        )}
-        {typing.keptAt && dirty ? <span class="muted autosave-note">Unsaved text kept at {clock(typing.keptAt)}</span> : null}
-      </div>
-      {dirty && canPublish && canWrite && !trashed ? (
-        <p class="hint muted" id={`publish-hint-${id}`}>
-          Publishing publishes the saved draft: save your changes first.
-        </p>
-      ) : null}
+      <LifecycleBar
+        site={site}
+        entry={entry}
+        dirty={dirty}
+        busy={busy}
+        writeBlocked={writeBlocked}
+        canWrite={canWrite}
+        hideVersionsLink={props.hideVersionsLink}
+        keptAt={typing.keptAt}
+        onSave={() => void save()}
+        onPublish={() => void transition("publish")}
+        onAskUnpublish={askUnpublish}
+        onMove={(to) => void move(to)}
+        onPreview={() => void preview()}
+        onAsk={setAsk}
+      />
 
       <p class="action-status" role="status" aria-live="polite">
         {busy ? "Working…" : status}
       </p>
 
-      <ConfirmDialog open={ask === "unpublish"} title={`Unpublish ${lang}?`} confirm={`Unpublish ${lang}`} danger busy={busy === "unpublish"} onConfirm={() => void transition("unpublish")} onClose={() => setAsk(null)}>
-        <p>This language stops being served by the public API. The draft and its versions stay.</p>
-        {dependents === null ? <Loading label="Looking for content that links here…" /> : null}
-        {dependents && dependents.length > 0 ? (
-          <>
-            <p>Published content links to this entry; those links stop pointing here:</p>
-            <ul>
-              {dependents.map((d) => (
-                <li>
-                  {d.label ?? d.instance_id} ({d.lang})
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        {dependents && dependents.length === 0 ? <p class="muted">No published content links to it.</p> : null}
-      </ConfirmDialog>
+      <UnpublishDialog open={ask === "unpublish"} lang={lang} busy={busy === "unpublish"} dependents={dependents} onConfirm={() => void transition("unpublish")} onClose={() => setAsk(null)} />
 
-      <ConfirmDialog open={ask === "trash"} title="Move to Trash?" confirm="Move to Trash" danger busy={busy === "trash"} onConfirm={() => void trash()} onClose={() => setAsk(null)}>
-        <p>It can be restored from Trash until Trash is emptied.</p>
-        <label class="check">
-          <input type="checkbox" checked={languageOnly} onChange={(event) => setLanguageOnly((event.currentTarget as HTMLInputElement).checked)} />
-          Only this language ({lang}); leave the other languages as they are
-        </label>
-      </ConfirmDialog>
+      <TrashDialog open={ask === "trash"} lang={lang} busy={busy === "trash"} onConfirm={(languageOnly) => void trash(languageOnly)} onClose={() => setAsk(null)} />
 
       <ConfirmDialog open={ask === "restore"} title="Restore from Trash?" confirm="Restore" busy={busy === "restore"} onConfirm={() => void restore()} onClose={() => setAsk(null)}>
         <p>It comes back as it was when it went to Trash.</p>

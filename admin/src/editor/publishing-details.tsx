@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Entry, FieldDefinition, Model } from "../fields/types";
 import { Button } from "../ui/controls";
-import { siteOrigin } from "./entry-actions";
+import { siteOrigin } from "./site-origin";
 
 /**
  * Publishing details of the entry editor (issue #30 item 15, docs/admin-ui-lifecycle.md

@@ -1,4 +1,4 @@
-import type { RichNode } from "../../../shared/content/rich-text-diff";
+import type { RichNode } from "../../../shared/content/rich-text-blocks";
 
 /**
  * A rich-text value (canonical HTML) as the neutral tree the diff reads

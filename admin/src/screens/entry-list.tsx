@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, manage, newActionKey, type ManageAnswer } from "../api/client";
 import { describeError } from "../api/error-words";
-import { navigate, paths } from "../router";
+import { paths } from "../router";
 import { Button, Link, Loading, Notice, PageHeader, StateBadge } from "../ui/controls";
 import { NewEntryDialog } from "./new-entry-dialog";
 import { BulkBar, entryName, type BulkOutcome } from "./entry-bulk";
@@ -9,18 +9,14 @@ import { languageLabel } from "../media/types";
 import { useMemberNames } from "../editor/person-names";
 import type { ScreenProps } from "./types";
 import { useLoad } from "./use-load";
+import { SingleEntry } from "./single-entry";
+import { EntryFilters, PAGE_SIZES, withFilter, type State } from "./entry-filters";
+import { formatWhen, grouped, updatedBy, type EntryRow } from "./entry-rows";
+import { SortHeader } from "../ui/sort-header";
 import "../styles/content.css";
 
-type Entry = ManageAnswer<"listEntries">["data"][number];
+type Entry = EntryRow;
 type Model = ManageAnswer<"getModel">;
-type State = "draft" | "in_review" | "published" | "unpublished";
-
-const STATES: { value: State; label: string }[] = [
-  { value: "draft", label: "Draft" },
-  { value: "in_review", label: "In review" },
-  { value: "published", label: "Published" },
-  { value: "unpublished", label: "Unpublished" },
-];
 
 /**
  * A model's entries (issue #15 item 3): filters by language, workflow state and title (`listEntries`
@@ -57,53 +53,8 @@ export default function EntryList({ site, params, search }: ScreenProps) {
   return <Collection site={site} model={model} languages={setup.data.siteInfo.languages} defaultLang={setup.data.siteInfo.default_lang} trash={trash} lang={lang} state={state} q={q} size={size} sort={sort} />;
 }
 
-const PAGE_SIZES = ["20", "50", "100"];
 type SortKey = NonNullable<NonNullable<NonNullable<Parameters<typeof manage<"listEntries">>[1]>["query"]>["sort"]>;
 const SORTS: readonly SortKey[] = ["title", "-title", "lang", "-lang", "state", "-state", "owner", "-owner", "updated", "-updated", "created", "-created"];
-
-/**
- * Rows in display order (issue #30 item 10): the service sorts the whole list (`sort`, across
- * pages); each item's translations come right under the first of its languages the list reached.
- */
-function grouped(rows: readonly Entry[]): { entry: Entry; translation: boolean }[] {
-  const groups = new Map<string, Entry[]>();
-  for (const row of rows) groups.set(row.translation_group_id, [...(groups.get(row.translation_group_id) ?? []), row]);
-  return [...groups.values()].flatMap((list) => {
-    // The group sits where the first of its rows fell; its primary language leads it.
-    const first = list.find((e) => e.instance_id === e.primary_instance_id) ?? (list[0] as Entry);
-    return [{ entry: first, translation: false }, ...list.filter((e) => e !== first).map((entry) => ({ entry, translation: true }))];
-  });
-}
-
-/** Who wrote the current draft, in words: a credential, app, plugin or import by its name and kind. */
-function updatedBy(entry: Entry): string {
-  const by = entry.updated_by;
-  if (!by) return "Nobody yet";
-  const name = by.name ?? (by.kind === "person" ? "A former member" : null);
-  switch (by.kind) {
-    case "person":
-      return name ?? "Someone";
-    case "credential":
-      return `${name ?? "A revoked credential"} (credential)`;
-    case "oauth_app":
-      return `${name ?? "An app"} (connected app)`;
-    case "plugin":
-      return `${name ?? "A plugin"} (plugin)`;
-    case "import":
-      return name ?? "An import";
-    default:
-      return "The service";
-  }
-}
-
-/** Sets one filter in the address (empty removes it) and keeps the others. */
-function withFilter(site: string, modelId: string, current: URLSearchParams, name: string, value: string): string {
-  const next = new URLSearchParams(current);
-  if (value) next.set(name, value);
-  else next.delete(name);
-  const text = next.toString();
-  return `${paths.entries(site, modelId)}${text ? `?${text}` : ""}`;
-}
 
 function Collection(props: { site: string; model: Model; languages: string[]; defaultLang: string; trash: boolean; lang: string; state: State | ""; q: string; size: string; sort: SortKey | "" }) {
   const { site, model, trash } = props;
@@ -113,7 +64,6 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
   const [error, setError] = useState<unknown>(null);
   const [message, setMessage] = useState<{ kind: "success" | "error"; title: string; detail?: string } | null>(null);
   const [creating, setCreating] = useState(false);
-  const [searchText, setSearchText] = useState(props.q);
   const restoreKeys = useRef(new Map<string, string>());
   const [busy, setBusy] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -150,7 +100,6 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
   };
   useEffect(() => {
     const abort = new AbortController();
-    setSearchText(props.q);
     void load(null, abort.signal);
     return () => abort.abort();
   }, [model.id, trash, props.lang, props.state, props.q, props.size, props.sort]);
@@ -203,51 +152,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
         </Link>
         {trash ? <Link href={paths.trash(site, model.id)}>Trash screen (purge dates, bulk restore)</Link> : null}
       </nav>
-      <form
-        class="filters"
-        role="search"
-        aria-label="Filter entries"
-        onSubmit={(event) => {
-          event.preventDefault();
-          navigate(withFilter(site, model.id, current, "q", searchText.trim()), { replace: true });
-        }}
-      >
-        <div class="field">
-          <label for="entry-search">Search by title</label>
-          <div class="row">
-            <input id="entry-search" type="search" value={searchText} maxLength={200} onInput={(e) => setSearchText((e.currentTarget as HTMLInputElement).value)} />
-            <Button type="submit">Search</Button>
-          </div>
-        </div>
-        <div class="field">
-          <label for="entry-lang">Language</label>
-          <select id="entry-lang" value={props.lang} onChange={(e) => navigate(withFilter(site, model.id, current, "lang", (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
-            <option value="">All languages</option>
-            {props.languages.map((l) => (
-              <option value={l}>{languageLabel(l)}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="entry-size">Per page</label>
-          <select id="entry-size" value={props.size} onChange={(e) => navigate(withFilter(site, model.id, current, "size", (e.currentTarget as HTMLSelectElement).value === "20" ? "" : (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
-            {PAGE_SIZES.map((n) => (
-              <option value={n}>{n}</option>
-            ))}
-          </select>
-        </div>
-        {trash ? null : (
-          <div class="field">
-            <label for="entry-state">Workflow state</label>
-            <select id="entry-state" value={props.state} onChange={(e) => navigate(withFilter(site, model.id, current, "state", (e.currentTarget as HTMLSelectElement).value), { replace: true })}>
-              <option value="">All states</option>
-              {STATES.map((s) => (
-                <option value={s.value}>{s.label}</option>
-              ))}
-            </select>
-          </div>
-        )}
-      </form>
+      <EntryFilters site={site} modelId={model.id} current={current} languages={props.languages} trash={trash} lang={props.lang} state={props.state} q={props.q} size={props.size} sort={props.sort} />
       <div aria-live="polite" role="status" class="list-status">
         {loading ? "Loading entries…" : error ? "" : `${rows.length} ${rows.length === 1 ? "entry" : "entries"} shown${next ? "; more to load" : ""}.`}
       </div>
@@ -361,61 +266,3 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
   );
 }
 
-/** A single model's one entry: opened, or created on first open (a race answers `single_entry_exists`: open that one). */
-function SingleEntry({ site, model, lang }: { site: string; model: Model; lang: string }) {
-  const [error, setError] = useState<unknown>(null);
-  const key = useRef(newActionKey());
-  useEffect(() => {
-    let stop = false;
-    const open = async () => {
-      // The one entry outside Trash, else the one in Trash (a single model counts Trash: its editor offers the restore).
-      const find = async () =>
-        (await manage("listEntries", { query: { model_id: model.id, limit: "1" } })).data[0] ??
-        (await manage("listEntries", { query: { model_id: model.id, state: "trash", limit: "1" } })).data[0];
-      const found = await find();
-      if (found) return found;
-      try {
-        return await manage("createEntry", { body: { model_id: model.id, lang, fields: {} }, key: key.current });
-      } catch (e) {
-        if (e instanceof ApiError && e.code === "single_entry_exists") return find();
-        throw e;
-      }
-    };
-    open().then(
-      (entry) => !stop && entry && navigate(paths.entry(site, entry.instance_id, entry.lang), { replace: true }),
-      (e: unknown) => !stop && setError(e),
-    );
-    return () => {
-      stop = true;
-    };
-  }, [model.id]);
-  if (!error) return <Loading label={`Opening ${model.name}…`} />;
-  const words = describeError(error);
-  return (
-    <>
-      <PageHeader title={model.name} />
-      <Notice kind="error" title={words.title}>{words.detail}</Notice>
-    </>
-  );
-}
-
-/** A timestamp in the reader's locale, to the minute. */
-export function formatWhen(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
-/** A sortable column's header: a link that sorts by it (again: the other way), with aria-sort. */
-function SortHeader({ label, column, sort, href }: { label: string; column: string; sort: string; href: (value: string) => string }) {
-  const ascending = sort === column;
-  const descending = sort === `-${column}`;
-  const next = ascending ? `-${column}` : descending ? "" : column;
-  return (
-    <th scope="col" aria-sort={ascending ? "ascending" : descending ? "descending" : "none"}>
-      <Link href={href(next)} aria-label={`${label}: sort ${ascending ? "descending" : descending ? "as listed" : "ascending"}`}>
-        {label}
-        <span aria-hidden="true">{ascending ? " ▲" : descending ? " ▼" : " ↕"}</span>
-      </Link>
-    </th>
-  );
-}

@@ -1,6 +1,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useId } from "preact/hooks";
 import { navigate } from "../router";
+import { STATE_NAMES } from "./state-names";
 
 /**
  * The admin's small component set (docs/admin-ui.md, "Design system"): every control labelled,
@@ -71,7 +72,7 @@ export function Notice({ kind = "info", title, children }: { kind?: "info" | "er
   );
 }
 
-const STATE_WORDS: Record<string, string> = { draft: "Draft", in_review: "In review", published: "Published", unpublished: "Unpublished", trash: "In Trash", changed: "Changed since publishing" };
+const STATE_WORDS: Record<string, string> = { ...STATE_NAMES, trash: "In Trash", changed: "Changed since publishing" };
 const STATE_MARKS: Record<string, string> = { draft: "○", in_review: "◐", published: "●", unpublished: "◌", trash: "✕", changed: "◑" };
 
 /** A workflow state as a badge: symbol and word, never colour alone. */

@@ -10,7 +10,7 @@ import type { FieldCondition } from "../../../schema/field-condition";
 import { forEachFieldScope } from "../../content/components";
 import { fieldValidationIssues } from "../../content/field-validation-rules";
 import { customValidationIssues } from "../../content/model-field-checks";
-import { issuesOf } from "../validation";
+import { issuesOf } from "../validation/parse";
 import { apiName, isReservedTableName, joinTable, translationTable } from "./names";
 import { planModels, type ModelPlan } from "./plan";
 import type { GenerationProblem, GeneratorModel } from "./types";

@@ -2,7 +2,7 @@ import type { UploadMediaFields } from "../../../schema/manage-media";
 import { textsByLanguage } from "../../../schema/text";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS, cutText, isWellFormedText } from "../../content/plain-text";
 import { AppError } from "../../errors";
-import { parse } from "../validation";
+import { parse } from "../validation/parse";
 import type { InspectedMedia, UploadClaims } from "./inspect";
 import type { StoredFile } from "./media-permission";
 import type { OnDuplicate, UploadMediaInput } from "./upload";

@@ -6,7 +6,7 @@ import { DEFAULT_MODEL_SETTINGS, mergeModelSettings, type ModelSettingsPatch } f
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
-import { parse } from "../validation";
+import { parse } from "../validation/parse";
 import { requireUniqueSupported } from "../lifecycle/unique-values";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";
 import { requireRelationDefinitions, withRelationDefaults } from "../../content/relation-definitions";

@@ -5,7 +5,7 @@ import { newId } from "../../ids";
 import { ModelFields, type FieldDefinition } from "../../../schema/model-definition";
 import { modelRepository, type Model } from "../../repositories/model-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import { parse } from "../validation";
+import { parse } from "../validation/parse";
 import { createModel, type CreateModelInput, type NewField } from "./create-model";
 import { loadModel } from "../lifecycle/load";
 import { requireUsableFieldValidation } from "../../content/field-validation-rules";

@@ -13,7 +13,7 @@ import { newId } from "../../ids";
 import { invitationByDigest, peopleRepository, personByEmail } from "../../repositories/people-repository";
 import { assertNotSuspended, findSiteById } from "../../repositories/site-repository";
 import { OPERATOR_INVITER } from "./invitations";
-import { grantMembership } from "../sites";
+import { grantMembership } from "../sites/provision";
 import { commitPlan } from "../lifecycle/commit-plan";
 import type { LifecycleContext } from "../lifecycle/context";
 import { storedSet } from "./rules";

@@ -14,7 +14,7 @@ import { judgeOutboundUrl, PUBLIC_ONLY, type OutboundPolicy } from "../../net/ou
 import { modelRepository } from "../../repositories/model-repository";
 import { commitPlan } from "../lifecycle/commit-plan";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
-import { parse } from "../validation";
+import { parse } from "../validation/parse";
 
 /**
  * Plugin installations (docs/plugins.md): install from a manifest, grant, activate, disable,

@@ -2,7 +2,7 @@ import type { SiteRow } from "../../db/database";
 import { controlDatabase, DEFAULT_SITE_DATABASE, isSiteDatabaseBinding, siteDatabase, type DatabaseBindings } from "../../db/site-databases";
 import { AppError, type Failure } from "../../errors";
 import { normaliseHost } from "../../repositories/site-repository";
-import { findOpsSite } from "../operators";
+import { findOpsSite } from "../sites/ops-sites";
 import { COPY_CONTROL_TABLES, copyTables } from "./tables";
 
 /** A copy's target: a new site made by the copy, or an existing site (`into`). */

@@ -2,7 +2,7 @@ import { isoAt, type Clock } from "../../clock";
 import { cacheTag } from "../lifecycle/context";
 import { controlDatabase, siteDatabase, type DatabaseBindings } from "../../db/site-databases";
 import { purgeAfterCommit, type CachePurger } from "../../public/cache-purge";
-import { primaryKey } from "../site-move";
+import { primaryKey } from "../sites/site-move";
 import { IdRemap } from "./id-remap";
 import { progressOf, readCopy, type CopyProgress, type SiteCopyRow } from "./progress";
 import { COPY_CONTROL_TABLES, copyTables } from "./tables";

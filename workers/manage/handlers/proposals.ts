@@ -4,7 +4,7 @@ import { decide } from "../../../shared/auth/permissions";
 import { AppError } from "../../../shared/errors";
 import { entryRepository } from "../../../shared/repositories/entry-repository";
 import { modelRepository, type Model } from "../../../shared/repositories/model-repository";
-import { createPreview } from "../../../shared/services/preview";
+import { createPreview } from "../../../shared/services/preview/entry-preview";
 import { eligibleAssignees, findProposal, proposalSourceOf, readerProposalView, type ProposalRow } from "../../../shared/services/proposals/entry-proposals";
 import type { AssignmentBody, CreateProposalBody, PreviewBody } from "../../../schema/manage-proposals";
 import { json } from "../../http/respond";

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { CreateRoleBody, UpdateRoleBody } from "../../../schema/manage-roles";
-import { listRoles as readRoles } from "../../../shared/services/roles";
+import { listRoles as readRoles } from "../../../shared/services/people/roles";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { UpdateSettingsBody } from "../../../schema/manage-settings";
-import { settingsView } from "../../../shared/services/settings";
+import { settingsView } from "../../../shared/services/settings/site-settings";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { runCommand } from "../respond";

@@ -1,14 +1,14 @@
 import type { CompiledQuery } from "kysely";
-import { hasSystemPermission } from "../auth/permissions";
-import { isoAt } from "../clock";
-import type { SiteSettings } from "../content/site-settings";
-import { EXECUTABLE_FORMATS, MEDIA_KINDS, kindOfFormat, type MediaKind } from "./media/formats";
-import { AppError } from "../errors";
-import { modelRepository } from "../repositories/model-repository";
-import { reindexSiteStatements } from "../search/reindex";
-import { MAX_SEARCH_MODELS } from "../search/settings";
-import { cacheTag, type LifecycleContext, type WritePlan } from "./lifecycle/context";
-import { servedSiteStatements } from "./lifecycle/served-view";
+import { hasSystemPermission } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import type { SiteSettings } from "../../content/site-settings";
+import { EXECUTABLE_FORMATS, MEDIA_KINDS, kindOfFormat, type MediaKind } from "../media/formats";
+import { AppError } from "../../errors";
+import { modelRepository } from "../../repositories/model-repository";
+import { reindexSiteStatements } from "../../search/reindex";
+import { MAX_SEARCH_MODELS } from "../../search/settings";
+import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
+import { servedSiteStatements } from "../lifecycle/served-view";
 
 /**
  * Site settings writes (docs/management-api.md, "Settings"). Needs `site:settings`; a change of

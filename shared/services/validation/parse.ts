@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { AppError, type ErrorCode } from "../errors";
-import { notReservedFieldKey } from "../../schema/field-types";
+import { AppError, type ErrorCode } from "../../errors";
+import { notReservedFieldKey } from "../../../schema/field-types";
 
 /** One problem with a request, by path. */
 export interface Issue {

@@ -1,15 +1,15 @@
-import { requireRoleNotInAccessRules } from "./access-rules/access-rules";
-import { roleOperationsBeyondScopes } from "../auth/scope-ceiling";
+import { requireRoleNotInAccessRules } from "../access-rules/access-rules";
+import { roleOperationsBeyondScopes } from "../../auth/scope-ceiling";
 import type { CompiledQuery } from "kysely";
-import { PermissionSet, describePermissionProblems } from "../../schema/permissions";
+import { PermissionSet, describePermissionProblems } from "../../../schema/permissions";
 import * as v from "valibot";
-import { hasSystemPermission, isWithin } from "../auth/permissions";
-import { isoAt } from "../clock";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { peopleRepository } from "../repositories/people-repository";
-import type { Actor, LifecycleContext, WritePlan } from "./lifecycle/context";
-import { administers, lastAdministrator } from "./people/rules";
+import { hasSystemPermission, isWithin } from "../../auth/permissions";
+import { isoAt } from "../../clock";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { peopleRepository } from "../../repositories/people-repository";
+import type { Actor, LifecycleContext, WritePlan } from "../lifecycle/context";
+import { administers, lastAdministrator } from "./rules";
 
 /**
  * Role writes (docs/management-api.md, "Roles"; docs/permissions.md; docs/people.md, "Roles").

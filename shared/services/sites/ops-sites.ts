@@ -1,17 +1,17 @@
 import type { CompiledQuery, Kysely } from "kysely";
-import type { Clock } from "../clock";
-import { isoAt } from "../clock";
-import { createDb } from "../db/client";
-import type { Database, SiteRow } from "../db/database";
-import { batchFailure, commit, guard } from "../db/batch";
-import { databaseByBinding, DEFAULT_SITE_DATABASE, isSiteDatabaseBinding, SITE_DATABASE_BINDINGS, siteScopedDatabase, type DatabaseBindings } from "../db/site-databases";
-import { siteScope } from "../db/site-scope";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import { normaliseHost, toSite } from "../repositories/site-repository";
-import { createInvitation, OPERATOR_INVITER, type CreatedInvitation } from "./people/invitations";
-import { storedSet } from "./people/rules";
-import { provisionSite } from "./sites";
+import type { Clock } from "../../clock";
+import { isoAt } from "../../clock";
+import { createDb } from "../../db/client";
+import type { Database, SiteRow } from "../../db/database";
+import { batchFailure, commit, guard } from "../../db/batch";
+import { databaseByBinding, DEFAULT_SITE_DATABASE, isSiteDatabaseBinding, SITE_DATABASE_BINDINGS, siteScopedDatabase, type DatabaseBindings } from "../../db/site-databases";
+import { siteScope } from "../../db/site-scope";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { normaliseHost, toSite } from "../../repositories/site-repository";
+import { createInvitation, OPERATOR_INVITER, type CreatedInvitation } from "../people/invitations";
+import { storedSet } from "../people/rules";
+import { provisionSite } from "./provision";
 
 /**
  * The operators' site services (docs/operations-api.md): create a site, read sites with their

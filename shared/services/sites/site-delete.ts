@@ -1,7 +1,7 @@
-import { isoAt, type Clock } from "../clock";
-import { ANCHOR_CONDITION } from "../db/site-anchor";
-import { controlDatabase, DEFAULT_SITE_DATABASE, forgetSiteDatabases, SITE_DATABASE_BINDINGS, type DatabaseBindings } from "../db/site-databases";
-import { RECORD_TABLES, SITE_TABLES } from "../db/tables";
+import { isoAt, type Clock } from "../../clock";
+import { ANCHOR_CONDITION } from "../../db/site-anchor";
+import { controlDatabase, DEFAULT_SITE_DATABASE, forgetSiteDatabases, SITE_DATABASE_BINDINGS, type DatabaseBindings } from "../../db/site-databases";
+import { RECORD_TABLES, SITE_TABLES } from "../../db/tables";
 import { primaryKey } from "./site-move";
 
 type Env = DatabaseBindings & { MEDIA: R2Bucket; OPS_DELETE_STEP_ROWS?: string };

@@ -1,12 +1,12 @@
 import type { CompiledQuery, Kysely } from "kysely";
-import { SEEDED_ROLES } from "../auth/seeded-roles";
-import { hashPassword, type PasswordHash } from "../auth/passwords";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
-import { AppError } from "../errors";
-import { DEFAULT_SITE_DATABASE, isSiteDatabaseBinding } from "../db/site-databases";
-import { siteAnchor } from "../db/site-anchor";
-import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "../content/site-settings";
+import { SEEDED_ROLES } from "../../auth/seeded-roles";
+import { hashPassword, type PasswordHash } from "../../auth/passwords";
+import type { Database } from "../../db/database";
+import { newId } from "../../ids";
+import { AppError } from "../../errors";
+import { DEFAULT_SITE_DATABASE, isSiteDatabaseBinding } from "../../db/site-databases";
+import { siteAnchor } from "../../db/site-anchor";
+import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "../../content/site-settings";
 
 export interface NewSite {
   slug: string;

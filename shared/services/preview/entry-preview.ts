@@ -1,10 +1,10 @@
-import { decide, readFieldLimit } from "../auth/permissions";
-import { AppError } from "../errors";
-import { isoAt } from "../clock";
-import { mintPreview, PREVIEW_MINUTES } from "../public/preview";
-import { entryRepository } from "../repositories/entry-repository";
-import { modelRepository } from "../repositories/model-repository";
-import type { LifecycleContext } from "./lifecycle/context";
+import { decide, readFieldLimit } from "../../auth/permissions";
+import { AppError } from "../../errors";
+import { isoAt } from "../../clock";
+import { mintPreview, PREVIEW_MINUTES } from "../../public/preview";
+import { entryRepository } from "../../repositories/entry-repository";
+import { modelRepository } from "../../repositories/model-repository";
+import type { LifecycleContext } from "../lifecycle/context";
 
 /** The answer of a preview request. */
 export interface PreviewLink {

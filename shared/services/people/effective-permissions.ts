@@ -1,7 +1,7 @@
-import { ALL_LANGUAGE_ACTIONS, decide, modelOperations, readableFieldIds, writableFieldIds } from "../auth/permissions";
-import { modelRepository } from "../repositories/model-repository";
-import type { LifecycleContext } from "./lifecycle/context";
-import type { PermissionSet } from "../../schema/permissions";
+import { ALL_LANGUAGE_ACTIONS, decide, modelOperations, readableFieldIds, writableFieldIds } from "../../auth/permissions";
+import { modelRepository } from "../../repositories/model-repository";
+import type { LifecycleContext } from "../lifecycle/context";
+import type { PermissionSet } from "../../../schema/permissions";
 
 /** What a person may do on a site, worked out by the service so a client need not re-derive it. */
 export interface EffectivePermissions {

@@ -1,11 +1,11 @@
-import type { Clock } from "../clock";
-import { isoAt } from "../clock";
-import { chunk } from "../db/chunks";
-import { ANCHOR_CONDITION, anchorStatement } from "../db/site-anchor";
-import { controlDatabase, databaseByBinding, forgetSiteDatabases, isSiteDatabaseBinding, type DatabaseBindings } from "../db/site-databases";
-import { configCacheMs } from "../public/config-cache";
-import { RECORD_TABLES, REASSIGNED_COLUMNS, SITE_TABLES, WRITTEN_OUTSIDE_OBJECT } from "../db/tables";
-import { AppError } from "../errors";
+import type { Clock } from "../../clock";
+import { isoAt } from "../../clock";
+import { chunk } from "../../db/chunks";
+import { ANCHOR_CONDITION, anchorStatement } from "../../db/site-anchor";
+import { controlDatabase, databaseByBinding, forgetSiteDatabases, isSiteDatabaseBinding, type DatabaseBindings } from "../../db/site-databases";
+import { configCacheMs } from "../../public/config-cache";
+import { RECORD_TABLES, REASSIGNED_COLUMNS, SITE_TABLES, WRITTEN_OUTSIDE_OBJECT } from "../../db/tables";
+import { AppError } from "../../errors";
 
 /** Rows read and written per batch: far below D1's statement and batch limits for any row we hold. */
 export const MOVE_CHUNK_ROWS = 100;
