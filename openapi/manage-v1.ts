@@ -3870,6 +3870,8 @@ export interface ManageOperations {
       "total": number;
       "next_offset": number | null;
       "sha256": string;
+      "page": null;
+      "next_page": null;
       "position": number;
     };
   };
@@ -3983,6 +3985,7 @@ export interface ManageOperations {
     query: {
       "offset"?: string;
       "length"?: string;
+      "page"?: string;
     };
     body: never;
     response: {
@@ -3995,6 +3998,7 @@ export interface ManageOperations {
       "sha256": string;
       "page": number | null;
       "next_page": number | null;
+      "page_sha256"?: string;
     };
   };
   /** GET /api/manage/v1/settings/cors — scope content:read */

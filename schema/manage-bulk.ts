@@ -9,7 +9,8 @@ import type { RouteSpec } from "./contract";
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 /** The cap itself is checked by the handler, so a 26th id is `bulk_limit_exceeded` naming it, not a bare schema issue. */
 const Ids = v.pipe(v.array(Id), v.minLength(1), v.description("Entry ids (instance ids), 1 to 25, each at most once; more than 25: 400 bulk_limit_exceeded naming the cap. Results come back in this order."));
-const RelatedIds = v.pipe(v.array(Id), v.maxLength(10), v.description("At most 10 related entries."));
+/** The cap (10, add and remove together) is checked by the handler too: an 11th is `bulk_limit_exceeded` naming it. */
+const RelatedIds = v.pipe(v.array(Id), v.description("Related entries; add and remove together at most 10 (more: 400 bulk_limit_exceeded naming the cap)."));
 
 export const BulkIdsBody = v.strictObject({ ids: Ids });
 export const BulkMoveBody = v.strictObject({ ids: Ids, to: v.pipe(v.string(), v.minLength(1), v.maxLength(40), v.description("The workflow step each named language moves to (a move that neither publishes nor unpublishes).")) });
@@ -22,7 +23,8 @@ export const BulkRelateBody = v.pipe(
     remove: v.optional(RelatedIds),
   }),
   v.check((b) => (b.add?.length ?? 0) + (b.remove?.length ?? 0) > 0, "Name at least one entry to add or remove."),
-  v.check((b) => (b.add?.length ?? 0) + (b.remove?.length ?? 0) <= 10, "At most 10 related entries are added or removed per request."),
+  // One request cannot both add and remove an entry: which one wins would be a guess.
+  v.check((b) => !(b.add ?? []).some((id) => (b.remove ?? []).includes(id)), "An entry is either added or removed, not both."),
 );
 
 const BulkResult = v.pipe(

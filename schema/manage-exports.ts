@@ -79,7 +79,17 @@ export const exportRoutes: readonly RouteSpec[] = [
       "One byte range of a finished export: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64, the whole file's content type and SHA-256, and the page it lies in",
     scope: "data:export",
     params: JobPath,
-    query: v.strictObject({ offset: v.optional(Offset), length: v.optional(Offset) }),
+    query: v.strictObject({
+      offset: v.optional(Offset),
+      length: v.optional(Offset),
+      page: v.optional(
+        v.pipe(
+          v.string(),
+          v.regex(/^[1-9][0-9]{0,5}$/),
+          v.description("A kept page: the read starts at its first byte (or at an offset inside it) and stops at its last (read-export-chunk --page)"),
+        ),
+      ),
+    }),
     response: v.object({
       content_base64: v.string(),
       content_type: v.string(),
@@ -90,8 +100,9 @@ export const exportRoutes: readonly RouteSpec[] = [
       sha256: v.string(),
       page: v.nullable(v.number()),
       next_page: v.nullable(v.number()),
+      page_sha256: v.optional(v.pipe(v.string(), v.description("With page: the SHA-256 of that kept page alone"))),
     }),
     otherStatuses: [{ status: 206, description: "With a Range header: the bytes (application/x-ndjson), Content-Range, X-Content-SHA256 of the whole file" }],
-    errors: [...COMMON, "invalid_request", "export_state_conflict"],
+    errors: [...COMMON, "invalid_request", "export_state_conflict", "range_not_satisfiable"],
   },
 ];

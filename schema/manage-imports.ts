@@ -304,9 +304,11 @@ export const importRoutes: readonly RouteSpec[] = [
       total: v.number(),
       next_offset: v.nullable(v.number()),
       sha256: v.string(),
+      page: v.pipe(v.null(), v.description("Always null: an artifact has no export pages (spec 2: page and next_page null outside an export page)")),
+      next_page: v.null(),
       position: v.number(),
     }),
     otherStatuses: [{ status: 206, description: "With a Range header: the bytes (application/x-ndjson), Content-Range, X-Content-SHA256 of the whole file" }],
-    errors: [...COMMON, "invalid_request", "import_state_conflict"],
+    errors: [...COMMON, "invalid_request", "import_state_conflict", "range_not_satisfiable"],
   },
 ];

@@ -17,7 +17,7 @@
  * `E2E_LANES_LATER` (scripts/test.mjs sends it when the workerd suite beside it is done).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSeedTemplate, SEED_TEMPLATE_VARIABLE } from "./lib/dev-server.mjs";
@@ -51,6 +51,49 @@ const MEASURED_SECONDS = {
 };
 const DEFAULT_SECONDS = 15;
 
+/**
+ * Admin browser files that run on one shared server and browser per batch (scripts/lib/shared-admin.mjs;
+ * docs/testing.md, "One server and one browser for the admin files"): each writes only entries,
+ * files and models it names itself (stamped titles and slugs, its own uploads) and reads only those
+ * and seeded rows no file of the batch changes. The other admin files keep a server of their own:
+ * - admin-ui-account: changes the article model's site_path (the public address other files read);
+ * - admin-ui-models: gives the seeded demo editor a new role (the editor's rights in the lease files);
+ * - admin-ui-people: its People list and last-administrator refusals read every member, and it
+ *   changes roles and deactivates;
+ * - admin-ui-settings: adds a language and changes the fallback order (every language list);
+ * - admin-ui-lists: saves comment settings and member-only paths (public reads);
+ * - admin-ui-review: saves comment settings and applies model proposals to the article model;
+ * - admin-ui-shell: reads the backend's readiness of every model, and adds one that makes the site
+ *   not ready;
+ * - admin-ui-suspended: needs its own OPS_TOKEN and suspends the second site.
+ */
+const SHARED_ADMIN_FILES = [
+  "test/e2e/admin-ui-content.test.mjs",
+  "test/e2e/admin-ui-editor-day.test.mjs",
+  "test/e2e/admin-ui-editor-flow.test.mjs",
+  "test/e2e/admin-ui-fields.test.mjs",
+  "test/e2e/admin-ui-lifecycle.test.mjs",
+  "test/e2e/admin-ui-media.test.mjs",
+  "test/e2e/admin-ui-plugin-actions.test.mjs",
+  "test/e2e/admin-ui-site-screens.test.mjs",
+  "test/e2e/admin-ui-trash.test.mjs",
+];
+const secondsOf = (item) => (typeof item === "string" ? (MEASURED_SECONDS[item] ?? DEFAULT_SECONDS) : item.files.reduce((sum, f) => sum + secondsOf(f), 0));
+
+/**
+ * The queue's items: each end-to-end file alone, except the shared admin files, which go into
+ * `batches` batches (balanced by measured seconds, longest first into the lightest batch).
+ */
+function queueItems(files, batches) {
+  const shared = files.filter((f) => SHARED_ADMIN_FILES.includes(f));
+  if (shared.length < 2 || batches < 1) return files;
+  const groups = Array.from({ length: Math.min(batches, shared.length) }, () => ({ files: [] }));
+  for (const file of [...shared].sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b))) {
+    groups.reduce((lightest, g) => (secondsOf(g) < secondsOf(lightest) ? g : lightest)).files.push(file);
+  }
+  return [...files.filter((f) => !SHARED_ADMIN_FILES.includes(f)), ...groups];
+}
+
 /** `E2E_ONLY=a,b`: only the files whose names contain one of these (trying the lanes on a few files). */
 const only = (process.env.E2E_ONLY ?? "").split(",").filter(Boolean);
 const testFiles = (dir) =>
@@ -66,11 +109,11 @@ function namespacesWork() {
 }
 
 /** The files in the order the lanes take them: longest first (the short ones fill the gaps at the end). */
-const longestFirst = (files) => [...files].sort((a, b) => (MEASURED_SECONDS[b] ?? DEFAULT_SECONDS) - (MEASURED_SECONDS[a] ?? DEFAULT_SECONDS) || a.localeCompare(b));
+const longestFirst = (items) => [...items].sort((a, b) => secondsOf(b) - secondsOf(a) || String(a).localeCompare(String(b)));
 
 /** Runs `node --test` on `files` (one at a time), in a network namespace of its own when `isolated`; output lines prefixed with the lane's name. */
-function runFiles(name, files, env, isolated) {
-  const node = [process.execPath, "--test", "--test-concurrency=1", ...files];
+function runFiles(name, files, env, isolated, script = null) {
+  const node = script ? [process.execPath, ...script] : [process.execPath, "--test", "--test-concurrency=1", ...files];
   const quoted = node.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const [command, args] = isolated ? ["unshare", ["-n", "sh", "-c", `ip link set lo up && exec ${quoted}`]] : [node[0], node.slice(1)];
   const started = Date.now();
@@ -90,6 +133,28 @@ function runFiles(name, files, env, isolated) {
 }
 
 /**
+ * A batch of shared admin files (scripts/lib/e2e-shared-batch.mjs) in a network namespace of its
+ * own; resolves with one run per file (as runFiles would give) and one for the batch's set-up.
+ */
+async function runBatch(name, files, env) {
+  const resultDir = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-batch-"));
+  const resultFile = path.join(resultDir, "result.json");
+  const batch = await runFiles(name, [], env, true, ["scripts/lib/e2e-shared-batch.mjs", resultFile, ...files]);
+  let result = { setUpSeconds: batch.seconds, results: [] };
+  try {
+    result = JSON.parse(readFileSync(resultFile, "utf8"));
+  } catch {}
+  rmSync(resultDir, { recursive: true, force: true });
+  const runs = files.map((file) => {
+    const r = result.results.find((x) => x.file === file);
+    return { name, files: [file], code: r ? r.code : 1, seconds: r ? r.seconds : 0 };
+  });
+  const ran = runs.reduce((sum, r) => sum + r.seconds, 0);
+  runs.push({ name, files: [`shared server and browser for ${files.length} files (start and stop)`], code: batch.code === 0 || runs.some((r) => r.code !== 0) ? 0 : batch.code, seconds: Math.max(0, batch.seconds - ran) });
+  return runs;
+}
+
+/**
  * The end-to-end files as one queue taken by `lanes` lanes: a lane runs one file in a network
  * namespace of its own, then takes the next, so a lane never waits on a badly guessed balance.
  * `widen(n)` (SIGUSR2 from scripts/test.mjs when the workerd suite is done) adds lanes up to `n`.
@@ -106,7 +171,10 @@ function runQueue({ first, files, lanes, env }) {
   const lane = async (name, before) => {
     open += 1;
     if (before.length > 0) runs.push(await runFiles(name, before, env, false));
-    for (let file = queue.shift(); file; file = queue.shift()) runs.push(await runFiles(name, [file], env, true));
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      if (typeof item === "string") runs.push(await runFiles(name, [item], env, true));
+      else runs.push(...(await runBatch(name, item.files, env)));
+    }
     open -= 1;
     if (open === 0) finish(runs);
   };
@@ -166,7 +234,9 @@ try {
     const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });
     status = run.status ?? 1;
   } else {
-    const queue = runQueue({ first: nodeFiles, files: e2eFiles, lanes: widened ? later : wanted, env });
+    // One batch of shared admin files per lane the run will have (E2E_SHARED_BATCHES to choose).
+    const batches = Number(process.env.E2E_SHARED_BATCHES ?? Math.max(wanted, later));
+    const queue = runQueue({ first: nodeFiles, files: queueItems(e2eFiles, batches), lanes: widened ? later : wanted, env });
     widenQueue = queue.widen;
     const runs = await queue.done;
     for (const r of [...runs].sort((a, b) => b.seconds - a.seconds)) {

@@ -208,6 +208,8 @@ export const ERROR_STATUS = {
   import_mapping_invalid: 422,
   export_state_conflict: 409,
   export_limited_role: 403,
+  // A byte range of a job's file that no byte satisfies (RFC 9110 §15.5.17; docs/exports.md, "Reading").
+  range_not_satisfiable: 416,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

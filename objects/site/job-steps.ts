@@ -8,7 +8,9 @@ import { cloudflarePurger, purgeAfterCommit, type CachePurger } from "../../shar
 import { outboundPolicy } from "../../shared/net/outbound-address";
 import { findSiteById } from "../../shared/repositories/site-repository";
 import type { JobStepDefinition, StepContext } from "../../shared/services/imports/job-step";
-import { firstRow } from "../../shared/services/imports/statements";
+import type { CompiledQuery } from "kysely";
+import { commit } from "../../shared/db/batch";
+import { firstRow, statement } from "../../shared/services/imports/statements";
 import type { Actor } from "../../shared/services/lifecycle";
 import type { IdempotencyRequest } from "./commands";
 import { RETENTION_DEFAULT_MS, type IdempotencyLedger } from "./idempotency";
@@ -86,10 +88,12 @@ export class JobStepRunner {
           if (decided) return decided;
         }
         try {
-          const answer = await step.run(ctx, { ...request.input, job_id: request.jobId });
+          // The claim's end may ride in the step's last batch, with the job's move (one batch less a step).
+          const claimDone = idem ? { statement: this.#endClaimStatement(ctx, idem, "done"), committed: false } : undefined;
+          const answer = await step.run(claimDone ? { ...ctx, claimDone } : ctx, { ...request.input, job_id: request.jobId });
           purgeTags = answer.purgeTags;
           events = (answer.events ?? []).map((e) => e.id);
-          if (idem) await this.#endClaim(ctx, idem, "done");
+          if (idem && !claimDone?.committed) await this.#endClaim(ctx, idem, "done");
           return { status: 200, body: answer.body, replayed: false };
         } catch (error) {
           // The step ended with an error: the claim says so, and the same key may run it again.
@@ -148,8 +152,12 @@ export class JobStepRunner {
     ]);
   }
 
+  #endClaimStatement(ctx: StepContext, idem: IdempotencyRequest, state: "done" | "error"): CompiledQuery {
+    return statement("UPDATE job_step_claims SET state = ? WHERE site_id = ? AND scope = ? AND key = ?", [state, ctx.site.id, idem.scope, idem.key]);
+  }
+
   async #endClaim(ctx: StepContext, idem: IdempotencyRequest, state: "done" | "error"): Promise<void> {
-    await ctx.d1.prepare("UPDATE job_step_claims SET state = ? WHERE site_id = ? AND scope = ? AND key = ?").bind(state, ctx.site.id, idem.scope, idem.key).run();
+    await commit(ctx.d1, [this.#endClaimStatement(ctx, idem, state)]);
   }
 
   async #context(request: JobStepRequest<object>, imports: boolean): Promise<StepContext> {

@@ -16,6 +16,7 @@ import type { LeaseBook } from "./leases";
 import type { MediaCleanup, StorageCleanup } from "./media-cleanup";
 import type { Place, WriteQueue } from "./write-queue";
 import { policyStep, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
+import { notePhase } from "../../shared/observability/write-phases";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
@@ -73,6 +74,7 @@ export class WriteRunner {
     // look-up, the site's policy list) cannot reorder admission. A write about to ask a plugin
     // gives the place up and joins the end of the queue once the plugins answered.
     const place = this.queue.reserve();
+    notePhase("place_reserved");
     const giveUp = (): void => place.leave();
     try {
       return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined);
@@ -88,9 +90,11 @@ export class WriteRunner {
     let prepared: Prepared<I> | undefined;
     try {
       prepared = prepare ? await prepare(request.input) : undefined;
+      notePhase("policy_read");
       const input = prepared?.input ?? request.input;
       const extra = prepared?.extra ?? null;
       const job = async () => {
+        notePhase("run_start");
         const ctx = await this.#context(request);
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
@@ -105,7 +109,9 @@ export class WriteRunner {
         // there too, so it never judges a note whose batch is in flight).
         const orphans = plan.objectCleanup;
         if (orphans && this.objects) await this.objects.note(orphans.mediaId, orphans.objectKeys);
+        notePhase("batch_start");
         const committed = await commitPlan(ctx, plan, record);
+        notePhase("batch_end");
         const cleanup: StorageCleanup | undefined = orphans && this.objects ? await this.objects.run(request.siteId, orphans.mediaId) : undefined;
         return { value: committed, status: planStatus, cleanup };
       };
@@ -117,7 +123,9 @@ export class WriteRunner {
       // Before events, so a consumer re-reading the public API on an event does not get a stale answer.
       const purge = await purgeAfterCommit(this.env, this.purger, value.purgeTags);
       const answer: WriteAnswer<T> = { status, body: value.answer, replayed: false, events: value.events, purge, ...(cleanup ? { cleanup } : {}) };
+      notePhase("queue_send");
       await this.#handOver(request.siteId, value.events.map((e) => e.id));
+      notePhase("answer");
       return { ok: true, value: answer };
     } catch (error) {
       if (error instanceof AppError) {

@@ -28,7 +28,24 @@ import { cacheStats, cloneSites } from "./scale-bench";
 import { growSearch, measureSearch } from "./search-bench";
 import { BENCH_HOST, CHOSEN_AUTHOR_SLUG, growArticles, provisionBenchSite, seedArticles } from "./seed-bench";
 import { SiteObject as RealSiteObject } from "../../workers/index";
-import { countingEnv, d1Batch, dependentsQueryRows, doWrite, installWritePlugins, readCounters, resetCounters, setupWriteSite, workerEnv } from "./write-bench";
+import {
+  countingEnv,
+  d1Batch,
+  dependentsQueryRows,
+  doWrite,
+  installWritePlugins,
+  readCounters,
+  readPhases,
+  resetCounters,
+  resetPhases,
+  setupWriteSite,
+  startTracing,
+  traceAlarm,
+  traceWrite,
+  workerEnv,
+} from "./write-bench";
+import type { CommandName, CommandInput } from "../../objects/site/command-registry";
+import type { WriteRequest } from "../../objects/site/commands";
 
 export { BenchWriteObject } from "./write-bench";
 
@@ -36,6 +53,16 @@ export { BenchWriteObject } from "./write-bench";
 export class SiteObject extends RealSiteObject {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, countingEnv(env, "object"));
+    if (env.BENCH_WRITE_PHASES) startTracing();
+  }
+
+  // BENCH_WRITE_PHASES: each command's phases in the object, by its Idempotency-Key (write-bench.ts).
+  override command<K extends CommandName>(name: K, request: WriteRequest<CommandInput<K>>) {
+    return traceWrite("object", request.idempotency?.key, () => super.command(name, request));
+  }
+
+  override alarm(): Promise<void> {
+    return traceAlarm(() => super.alarm());
   }
 }
 
@@ -66,6 +93,7 @@ const SearchBody = v.object({ kind: v.picklist(["search", "suggest"]), queries: 
 const RangeBody = v.object({ from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 const CloneBody = v.object({ host: v.string(), from: v.pipe(v.number(), v.integer()), to: v.pipe(v.number(), v.integer()) });
 const WriteSetupBody = v.object({ index: v.pipe(v.number(), v.integer()) });
+const PhasesBody = v.object({ keys: v.array(v.string()) });
 const WritePluginsBody = v.object({
   site: v.object({ host: v.string(), site_id: v.string(), person_id: v.string(), model_id: v.string(), token: v.string() }),
   from: v.pipe(v.number(), v.integer()),
@@ -161,7 +189,12 @@ async function benchRoute(request: Request, env: Env): Promise<Response> {
     case "GET /_bench/write/counters":
       return Response.json(readCounters());
     case "POST /_bench/write/counters":
+      resetPhases();
       return Response.json(resetCounters());
+    case "POST /_bench/write/phases": {
+      const input = await body(request, PhasesBody);
+      return Response.json(readPhases(input.keys));
+    }
     case "GET /_bench/stats":
       return Response.json(stats);
     case "POST /_bench/stats":
@@ -182,7 +215,9 @@ export default {
         return new Response(`${message}\n`, { status: 500 });
       }
     }
-    const response = await worker.fetch(request, workerEnv(env), ctx);
+    if (env.BENCH_WRITE_PHASES) startTracing();
+    // BENCH_WRITE_PHASES: the request's phases in the worker, by its Idempotency-Key (write-bench.ts).
+    const response = await traceWrite("worker", request.headers.get("idempotency-key"), () => worker.fetch(request, workerEnv(env), ctx));
     stats.answers += 1;
     if (response.status === 200) stats.ok += 1;
     if (response.headers.get("cf-cache-status") === "HIT") stats.cache_hits += 1;

@@ -15,9 +15,10 @@
  *   5. prints `BENCH import_parse=<items/s> import_write=<items/s> batches_per_100=<n> …` and a
  *      table of step times (median, p95, max).
  *
- * D1 batches per 100 items are counted from what the steps did (docs/imports.md): a written post
- * is one batch to create it and one to publish it, a category one and one; every step adds one
- * batch for the job's move and two for its Idempotency-Key claim (recorded before, ended after).
+ * D1 batches per 100 items are counted from what the steps did (docs/imports.md): a step records
+ * its Idempotency-Key claim (one batch), creates its items (one batch), and publishes them with its
+ * findings, the job's move and the claim's end (one batch); the step where the categories end and
+ * the posts begin commits the categories' two batches first.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -27,6 +28,12 @@ import { request, startDevServer } from "../lib/dev-server.mjs";
 const POSTS = Number(process.env.BENCH_IMPORT_POSTS ?? 20_000);
 const WRITE = process.env.BENCH_IMPORT_WRITE === undefined ? Infinity : Number(process.env.BENCH_IMPORT_WRITE);
 const PORT = Number(process.env.BENCH_IMPORT_PORT ?? 8801);
+/** One request's wait for its whole answer; past it the request counts as lost (sent again). */
+const TIMEOUT_MS = Number(process.env.BENCH_IMPORT_TIMEOUT_MS ?? 60_000);
+/** How long the write may go without an item written before the run stops with the job's state. */
+const STALL_MS = Number(process.env.BENCH_IMPORT_STALL_MS ?? 300_000);
+/** BENCH_IMPORT_VERBOSE=1: a line per step (else a line per 20 steps, and every step slower than 10 s). */
+const VERBOSE = process.env.BENCH_IMPORT_VERBOSE === "1";
 const PART = 5 * 1024 * 1024;
 const HOST = "demo.localhost";
 
@@ -100,7 +107,9 @@ export async function importFigures(print, say) {
   const file = generateWxr(POSTS);
   const sha256 = createHash("sha256").update(file).digest("hex");
   say(`file: ${file.length} bytes, SHA-256 ${sha256}`);
-  const server = await startDevServer({ port: PORT, demoPlugin: false, vars: { MANAGE_RATE_LIMIT: "100000" } });
+  // BENCH_IMPORT_DEMO_PLUGIN=1 runs the seeded demo plugin, so the events the import writes are
+  // delivered (without it every delivery is refused: docs/benchmarks.md, "WordPress import").
+  const server = await startDevServer({ port: PORT, demoPlugin: process.env.BENCH_IMPORT_DEMO_PLUGIN === "1", vars: { MANAGE_RATE_LIMIT: "100000" } });
   let keys = 0;
   let resent = 0;
   /**
@@ -118,7 +127,7 @@ export async function importFigures(print, say) {
           path: `/api/manage/v1${path}`,
           body,
           headers: { authorization: `Bearer ${server.info.management_token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
-          timeoutMs: 120_000,
+          timeoutMs: TIMEOUT_MS,
         });
       } catch (error) {
         if (attempt >= 5) throw error;
@@ -134,16 +143,30 @@ export async function importFigures(print, say) {
       return JSON.parse(res.text);
     }
   };
-  /** One step; a refused or lost one (a busy machine) is sent again under a new key, as a client would. */
+  /** The job as the server has it now, in one line (what a stopped run reports). */
+  const jobState = async (jobId) => {
+    try {
+      const job = (await api("GET", `/imports/${jobId}`)).import;
+      return `state=${job.state} position=${job.position} progress=${JSON.stringify(job.progress)} next=${JSON.stringify(job.next)}${job.failure ? ` failure=${JSON.stringify(job.failure)}` : ""}`;
+    } catch (error) {
+      return `job unreadable: ${String(error?.message ?? error).slice(0, 300)}`;
+    }
+  };
+  /**
+   * One step; a refused or lost one (a busy machine) is sent again under a new key, as a client
+   * would (rule 5: after a timeout the old key answers 409 idempotency_in_progress until its claim
+   * ends). Every failure prints the job's state; five in a row stop the run with it.
+   */
   let retries = 0;
   const advance = async (jobId) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return (await api("POST", `/imports/${jobId}/advance`, {})).import;
       } catch (error) {
-        if (attempt >= 5) throw error;
+        const state = await jobState(jobId);
+        if (attempt >= 5) throw new Error(`${String(error.message ?? error).slice(0, 300)} — stopped after 5 attempts; the job: ${state}`);
         retries++;
-        say(`step failed (${String(error.message ?? error).slice(0, 200)}); again in 2 s`);
+        say(`${new Date().toISOString()} step failed (${String(error.message ?? error).slice(0, 200)}); the job: ${state}; again in 2 s`);
         await new Promise((r) => setTimeout(r, 2000));
       }
     }
@@ -186,19 +209,27 @@ export async function importFigures(print, say) {
     const writeTimes = [];
     const writeStart = performance.now();
     let done = 0;
+    let lastProgress = performance.now();
     while (state === "review" || state === "writing") {
       const t = performance.now();
       answer = await advance(job.id);
-      writeTimes.push(performance.now() - t);
+      const ms = performance.now() - t;
+      writeTimes.push(ms);
       state = answer.state;
+      if (answer.progress.items_done > done) lastProgress = performance.now();
       done = answer.progress.items_done;
-      if (writeTimes.length % 20 === 0) say(`write: ${done}/${staged} items, ${answer.progress.findings} findings`);
+      if (VERBOSE || writeTimes.length % 20 === 0 || ms > 10_000) say(`${new Date().toISOString()} write step ${writeTimes.length}: ${done}/${staged} items, ${answer.progress.findings} findings, ${Math.round(ms)} ms, position ${answer.position}`);
       if (done >= WRITE) break;
+      // A job that answers but writes nothing: stop with its state rather than loop without end.
+      if (performance.now() - lastProgress > STALL_MS) throw new Error(`no item written for ${Math.round(STALL_MS / 1000)} s; the job: ${await jobState(job.id)}`);
     }
+    if (state !== "done" && done < WRITE) say(`the write stopped in state ${state}: ${await jobState(job.id)}`);
     const writeMs = performance.now() - writeStart;
-    // Every item handled but the authors (no batch) is a create and a publish; plus three batches a step.
+    // A step is three batches (docs/imports.md, "Steps and their bound"): its claim recorded, the
+    // creates of its items, their publications with the findings, the job's move and the claim's
+    // end. The step that goes from the categories to the posts commits the categories first (two more).
     const written = Math.max(0, done - 5);
-    const batches = written * 2 + writeTimes.length * 3;
+    const batches = writeTimes.length * 3 + 2;
     const figures = {
       posts: POSTS,
       file_bytes: file.length,
@@ -211,6 +242,7 @@ export async function importFigures(print, say) {
       parse_step_ms: { median: Math.round(percentile(parseTimes, 50)), p95: Math.round(percentile(parseTimes, 95)), max: Math.round(Math.max(...parseTimes)) },
       write_step_ms: { median: Math.round(percentile(writeTimes, 50)), p95: Math.round(percentile(writeTimes, 95)), max: Math.round(Math.max(...writeTimes)) },
       run_to_end: state === "done",
+      final_state: state,
       steps_sent_again: retries,
       requests_sent_again: resent,
       ...(state === "done" ? {} : { projected_write_minutes_for_all: +((staged / (done / (writeMs / 1000))) / 60).toFixed(1) }),

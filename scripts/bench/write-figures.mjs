@@ -62,11 +62,27 @@ const runs = (name) => ONLY_FIGURES === null || ONLY_FIGURES.has(name);
 /** The bench-only Durable Object the DO-write primitive writes to (bench.mjs adds it to Miniflare's config). */
 export const WRITE_DURABLE_OBJECTS = { BENCH_WRITE: { className: "BenchWriteObject", useSQLite: true } };
 /** The write figures raise the management API's per-credential rate limit (600 a minute): the figures measure writes, not the limiter (which still runs: one DO call per request). */
-export const WRITE_BINDINGS = { MANAGE_RATE_LIMIT: "100000000" };
+export const WRITE_BINDINGS = { MANAGE_RATE_LIMIT: "100000000", ...(process.env.BENCH_WRITE_PHASES ? { BENCH_WRITE_PHASES: "1" } : {}) };
+/**
+ * BENCH_WRITE_PHASES=1: the worker and the site object note each write's phases (write-bench.ts),
+ * and each figure prints, for its operations slower than SLOW_MS and those whose connection was
+ * reset, which phase took the time (docs/write-fairness.md, "Finding the tail").
+ */
+const PHASES = Boolean(process.env.BENCH_WRITE_PHASES);
+const SLOW_MS = 2_000;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/**
+ * BENCH_WRITE_FRESH_SOCKETS=1: every request on a connection of its own (no keep-alive), primitives
+ * and writes alike — the comparison that tells the local runtime's handling of kept-alive
+ * connections apart from the writes' own latency (docs/write-fairness.md, "Finding the tail").
+ */
+const FRESH_SOCKETS = Boolean(process.env.BENCH_WRITE_FRESH_SOCKETS);
+const agent = FRESH_SOCKETS ? false : new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 let resets = 0;
+/** Requests sent on a socket opened for them (not a kept-alive one), and answers that closed their connection. */
+let newSockets = 0;
+let closedByServer = 0;
 
 /**
  * One request; a connection reset before any answer is sent again once on a new connection (every
@@ -74,12 +90,21 @@ let resets = 0;
  * from the ledger). Resets are counted and reported.
  */
 async function send(base, options) {
+  const t0 = performance.now();
+  const sentAt = Date.now();
   try {
-    return await sendOnce(base, options);
+    return { ...(await sendOnce(base, options)), sentAt };
   } catch (error) {
     if (error.code !== "ECONNRESET") throw error;
     resets += 1;
-    return sendOnce(base, { ...options, fresh: true });
+    // When the reset came and whether the socket was a kept-alive one: for the phase report.
+    const reset = { afterMs: performance.now() - t0, reused: error.reusedSocket === true };
+    try {
+      return { ...(await sendOnce(base, { ...options, fresh: true })), sentAt, reset };
+    } catch (again) {
+      again.reset = reset;
+      throw again;
+    }
   }
 }
 
@@ -99,13 +124,20 @@ function sendOnce(base, { method, path, host, headers = {}, body, fresh = false 
         headers: { host, ...(payload !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...headers },
       },
       (res) => {
+        reused = req.reusedSocket;
+        if (!req.reusedSocket) newSockets += 1;
+        if (String(res.headers.connection ?? "").toLowerCase() === "close") closedByServer += 1;
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0 }));
         res.on("error", reject);
       },
     );
-    req.on("error", reject);
+    let reused = false;
+    req.on("error", (error) => {
+      error.reusedSocket = req.reusedSocket || reused;
+      reject(error);
+    });
     req.end(payload);
   });
 }
@@ -134,9 +166,13 @@ async function drive(connections, duration, op) {
   let firstFailure = "";
   const before = cpuSnapshot();
   const resetsBefore = resets;
+  const socketsBefore = newSockets;
+  const closedBefore = closedByServer;
   const t0 = performance.now();
   const end = t0 + duration * 1000;
   let exhausted = false;
+  // Operations slower than SLOW_MS or reset on the way (BENCH_WRITE_PHASES): their phases are read after the figure.
+  const notable = [];
   await Promise.all(
     Array.from({ length: connections }, async (_, conn) => {
       while (performance.now() < end) {
@@ -145,8 +181,10 @@ async function drive(connections, duration, op) {
         try {
           result = await op(conn);
         } catch (error) {
-          result = { ok: false, status: error.code ?? "error", requests: 1, text: String(error) };
+          result = { ok: false, status: error.code ?? "error", requests: 1, text: String(error), key: error.key, reset: error.reset, sentAt: Date.now() - (performance.now() - start) };
         }
+        const took = performance.now() - start;
+        if (PHASES && result?.key && (took > SLOW_MS || result.reset || !result.ok)) notable.push({ key: result.key, ms: took, sentAt: result.sentAt, reset: result.reset, ok: result.ok, status: result.status });
         if (result === null) {
           exhausted = true;
           return;
@@ -181,11 +219,13 @@ async function drive(connections, duration, op) {
     detail: [
       ...[...statuses].map(([s, n]) => `${n}×${s}`),
       ...(resets > resetsBefore ? [`${resets - resetsBefore} resets resent`] : []),
+      ...(PHASES ? [`${newSockets - socketsBefore} answers on new sockets, ${closedByServer - closedBefore} with Connection: close`] : []),
       ...(exhausted ? [`ran out of drafts after ${((performance.now() - t0) / 1000).toFixed(1)} s`] : []),
     ].join(", "),
     firstFailure,
     exhausted,
     cpu,
+    notable,
   };
 }
 
@@ -212,36 +252,46 @@ function articleFields() {
 
 const newKey = () => `bench-${randomBytes(9).toString("base64url")}`;
 
-function manage(base, site, method, path, body, key = newKey()) {
-  return send(base, {
-    method,
-    path: `/api/manage/v1${path}`,
-    host: site.host,
-    headers: { authorization: `Bearer ${site.token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
-    body,
-  });
+/** A management request; the answer carries its Idempotency-Key (and a failure too), the operation's name in the phase report. */
+async function manage(base, site, method, path, body, key = newKey()) {
+  try {
+    const res = await send(base, {
+      method,
+      path: `/api/manage/v1${path}`,
+      host: site.host,
+      headers: { authorization: `Bearer ${site.token}`, ...(method === "GET" ? {} : { "idempotency-key": key }) },
+      body,
+    });
+    return { ...res, key };
+  } catch (error) {
+    error.key = key;
+    throw error;
+  }
 }
+
+/** What the phase report needs of an answer. */
+const traceOf = (res) => ({ key: res.key, sentAt: res.sentAt, reset: res.reset });
 
 /** POST /entries; the entry (with what a replay needs) or a failure. */
 async function create(base, site) {
   const body = { model_id: site.model_id, fields: articleFields() };
   const key = newKey();
   const res = await manage(base, site, "POST", "/entries", body, key);
-  if (res.status !== 201) return { ok: false, status: res.status, text: res.text };
+  if (res.status !== 201) return { ok: false, status: res.status, text: res.text, ...traceOf(res) };
   const entry = JSON.parse(res.text);
-  return { ok: true, status: 201, entry: { site, instance_id: entry.instance_id, version: entry.current_version_id, key, body, answer: res.text } };
+  return { ok: true, status: 201, ...traceOf(res), entry: { site, instance_id: entry.instance_id, version: entry.current_version_id, key, body, answer: res.text } };
 }
 
 async function publish(base, entry) {
   const res = await manage(base, entry.site, "POST", `/entries/${entry.instance_id}/publish`, { expected_version_id: entry.version, expected_workflow_revision: 0 });
-  return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+  return res.status === 200 ? { ok: true, status: 200, ...traceOf(res) } : { ok: false, status: res.status, text: res.text, ...traceOf(res) };
 }
 
 async function save(base, entry) {
   const res = await manage(base, entry.site, "PUT", `/entries/${entry.instance_id}`, { expected_version_id: entry.version, fields: { summary: `${words(12)}.` } });
-  if (res.status !== 200) return { ok: false, status: res.status, text: res.text };
+  if (res.status !== 200) return { ok: false, status: res.status, text: res.text, ...traceOf(res) };
   entry.version = JSON.parse(res.text).current_version_id;
-  return { ok: true, status: 200 };
+  return { ok: true, status: 200, ...traceOf(res) };
 }
 
 async function replay(base, entry) {
@@ -304,7 +354,70 @@ async function counted(base, run) {
   const result = await run();
   await settleMarks();
   const counters = await benchJson(base, "GET", "/_bench/write/counters");
-  return { ...result, cost: costs(counters, result.ops), counters };
+  const phases = PHASES && result.notable?.length > 0 ? await notablePhases(base, result.notable) : undefined;
+  return { ...result, cost: costs(counters, result.ops), counters, phases };
+}
+
+/** At most this many notable operations are read back per figure (the slowest first, every reset kept first). */
+const NOTABLE_AT_MOST = 400;
+
+/**
+ * The phases of a figure's slow and reset operations, each as the gaps between consecutive marks
+ * (Node's send → the worker's arrival → … → the object's answer → the worker's answer → Node's
+ * receipt): which gap took the time, summed over the operations, and how many overlapped an alarm.
+ */
+async function notablePhases(base, notable) {
+  const chosen = [...notable].sort((a, b) => Number(Boolean(b.reset)) - Number(Boolean(a.reset)) || b.ms - a.ms).slice(0, NOTABLE_AT_MOST);
+  const { traces, alarms, silences } = await benchJson(base, "POST", "/_bench/write/phases", { keys: chosen.map((n) => n.key) });
+  const gaps = new Map();
+  const alarmGaps = new Map();
+  const worst = [];
+  let untraced = 0;
+  let duringAlarm = 0;
+  for (const op of chosen) {
+    const runs = traces[op.key] ?? [];
+    const marks = [["node sent", op.sentAt], ...runs.flatMap((r) => r.marks), ["node received", op.sentAt + op.ms]].sort((a, b) => a[1] - b[1]);
+    if (runs.length === 0) untraced += 1;
+    let biggest = { gap: "", ms: -1 };
+    for (let i = 1; i < marks.length; i++) {
+      const gap = `${marks[i - 1][0]} → ${marks[i][0]}`;
+      const ms = marks[i][1] - marks[i - 1][1];
+      gaps.set(gap, (gaps.get(gap) ?? 0) + ms);
+      if (ms > biggest.ms) biggest = { gap, ms };
+    }
+    const overlapping = alarms.filter((a) => a.marks[0][1] < op.sentAt + op.ms && (a.marks.at(-1)?.[1] ?? Infinity) > op.sentAt);
+    if (overlapping.length > 0) duringAlarm += 1;
+    worst.push({ ...op, biggest, runs: runs.length, alarms: overlapping.length });
+  }
+  for (const a of alarms) {
+    for (let i = 1; i < a.marks.length; i++) {
+      const gap = `${a.marks[i - 1][0]} → ${a.marks[i][0]}`;
+      alarmGaps.set(gap, (alarmGaps.get(gap) ?? 0) + (a.marks[i][1] - a.marks[i - 1][1]));
+    }
+  }
+  const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const alarmMs = alarms.reduce((sum, a) => sum + ((a.marks.at(-1)?.[1] ?? 0) - a.marks[0][1]), 0);
+  // Resets by the second they came: many at once point at the runtime, not at one request.
+  const resetSeconds = new Map();
+  for (const op of chosen.filter((o) => o.reset)) {
+    const second = Math.round((op.sentAt + op.reset.afterMs) / 1000);
+    resetSeconds.set(second, (resetSeconds.get(second) ?? 0) + 1);
+  }
+  return { silences, resetBursts: [...resetSeconds.values()].sort((a, b) => b - a).slice(0, 6), count: notable.length, read: chosen.length, untraced, duringAlarm, gaps: top(gaps, 8), worst: worst.sort((a, b) => b.ms - a.ms).slice(0, 8), alarms: alarms.length, alarmMs, alarmGaps: top(alarmGaps, 5) };
+}
+
+/** The phase report of one figure (BENCH_WRITE_PHASES). */
+function printPhases(print, name, p) {
+  const resets = p.worst.filter((w) => w.reset).length;
+  print(`PHASES ${name}: ${p.count} operations slower than ${SLOW_MS} ms or reset (${p.read} read back; ${p.untraced} never reached the worker; ${p.duringAlarm} overlapped a site-object alarm run)`);
+  for (const [gap, ms] of p.gaps) print(`  ${Math.round(ms)} ms in total  ${gap}`);
+  for (const w of p.worst) {
+    print(`  slowest: ${Math.round(w.ms)} ms${w.reset ? ` (reset after ${Math.round(w.reset.afterMs)} ms, ${w.reset.reused ? "kept-alive socket" : "new socket"})` : ""}${w.ok ? "" : ` failed ${w.status}`}: ${Math.round(w.biggest.ms)} ms in ${w.biggest.gap}; ${w.runs} traced runs, ${w.alarms} alarm runs meanwhile`);
+  }
+  print(`  resets by the second they came (largest groups): ${p.resetBursts.join(", ") || "–"}`);
+  print(`  longest silences (no traced write or alarm noted anything): ${p.silences.map((x) => `${Math.round(x.ms)} ms after "${x.before}" until "${x.after}"`).join("; ") || "none over 500 ms"}`);
+  print(`  site-object alarms: ${p.alarms} runs, ${Math.round(p.alarmMs)} ms in all; longest gaps: ${p.alarmGaps.map(([g, ms]) => `${g} ${Math.round(ms)} ms`).join("; ") || "–"}`);
+  if (resets === 0 && p.worst.length > 0) print("  (none of the slowest was reset)");
 }
 
 /**
@@ -628,6 +741,10 @@ export async function writeFigures(base, print, say) {
   const one1 = many.find((m) => m.sites === 1);
   const ten = many.find((m) => m.sites === 10);
   if (one1 && ten) target(`write.many.sites10 >= ${WRITE_TARGETS.sitesScale} x write.many.sites1 (writes/s ${round(ten.writes)} vs ${round(one1.writes)}): ${(ten.writes / one1.writes).toFixed(2)}`, ten.writes / one1.writes >= WRITE_TARGETS.sitesScale);
+  if (PHASES) {
+    print("");
+    for (const f of figures) if (f.phases) printPhases(print, `write.${f.name}.${f.c}`, f.phases);
+  }
   for (const f of figures) if (f.failed > 0) print(`  WARNING: write.${f.name}.${f.c}: ${f.failed} operations failed (${f.detail}); first: ${f.firstFailure}`);
   for (const m of many) if (m.failed > 0) print(`  WARNING: write.many.sites${m.sites}: ${m.failed} mixes failed (${m.detail}); first: ${m.firstFailure}`);
   for (const f of [...figures, ...many]) if (f.cpu && f.cpu.other > 10) print(`  WARNING: write figure ${f.name ?? `many.sites${f.sites}`}${f.c ? `.${f.c}` : ""}: other processes used ${Math.round(f.cpu.other)} % of the machine's CPU meanwhile`);

@@ -865,6 +865,7 @@ async function saveExport(origin, token, flags, compact) {
       err(`export: ${step.json.export.section}, ${step.json.export.pages} pages, ${step.json.export.total_bytes} bytes`);
     }
   }
+  if (flags.has("page")) return saveExportPage(origin, token, id, outFile, flags, compact);
   const parts = [];
   let offset = 0;
   let expected;
@@ -884,6 +885,45 @@ async function saveExport(origin, token, flags, compact) {
   writeFileSync(temp, bytes);
   renameSync(temp, outFile);
   err(`wrote ${outFile}: ${bytes.length} bytes, SHA-256 ${expected}`);
+  return EXIT_OK;
+}
+
+/**
+ * `read-export-chunk --id <export> --out <path> --page <n>`: one kept page of a finished export, read
+ * chunk by chunk (`page=<n>`: the service starts at its first byte and stops at its last), then
+ * checked against the page's own SHA-256 (`page_sha256`), and only then written by a temporary
+ * file and a rename.
+ */
+async function saveExportPage(origin, token, id, outFile, flags, compact) {
+  const page = Number(flags.get("page"));
+  if (!Number.isSafeInteger(page) || page < 1) throw new UsageError("--page is a page number from 1");
+  const parts = [];
+  let offset;
+  let digest;
+  let pageDigest;
+  for (;;) {
+    const query = { page: String(page), length: String(EXPORT_READ_BYTES), ...(offset === undefined ? {} : { offset: String(offset) }) };
+    const chunk = await helperRequest(origin, token, "GET", `/exports/${encodeURIComponent(id)}/file`, { query });
+    if (chunk.status !== 200) return helperRefused(chunk, compact);
+    if (digest !== undefined && chunk.json.sha256 !== digest) {
+      err(`${SERVICE}: the export changed while page ${page} was read; nothing written`);
+      return EXIT_REFUSED;
+    }
+    digest = chunk.json.sha256;
+    pageDigest = chunk.json.page_sha256;
+    parts.push(Buffer.from(chunk.json.content_base64, "base64"));
+    offset = chunk.json.next_offset;
+    if (offset === null || chunk.json.next_page !== page) break;
+  }
+  const bytes = Buffer.concat(parts);
+  if (sha256Hex(bytes) !== pageDigest) {
+    err(`${SERVICE}: page ${page} does not match its SHA-256 ${pageDigest}; nothing written`);
+    return EXIT_REFUSED;
+  }
+  const temp = `${outFile}.${process.pid}.part`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, outFile);
+  err(`wrote ${outFile}: page ${page}, ${bytes.length} bytes, SHA-256 ${pageDigest}`);
   return EXIT_OK;
 }
 
@@ -949,7 +989,7 @@ function helperFor(name, flags) {
   if (ALL_PAGES[name] && flags.has("all")) return { run: (origin, token, f, compact) => readAllPages(origin, token, f, compact, name), flags: ["id", "all"] };
   if (name === "upload-import-part" && flags.has("file")) return { run: uploadImportFile, flags: ["id", "file", "part"] };
   if (name === "advance-import" && flags.has("follow")) return { run: followImport, flags: ["id", "follow"] };
-  if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish"] };
+  if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish", "page"] };
   if (name === "read-import-artifact" && flags.has("out")) return { run: saveImportArtifact, flags: ["id", "name", "out"] };
   return null;
 }

@@ -110,5 +110,18 @@ describe("imports and exports through manage.mjs", () => {
     const finished = json(await cli(["get-export-job", "--id", exported.id])).export;
     assert.equal(createHash("sha256").update(bytes).digest("hex"), finished.sha256);
     assert.match(bytes.toString("utf8"), /"slug":"top-level-foo"/);
+
+    // --page <n> saves one kept page: page 1 is the file's start (header, models, roles), page 2 follows it.
+    const pageFile = path.join(dir, "page-1.ndjson");
+    const pageOne = await cli(["read-export-chunk", "--id", exported.id, "--out", pageFile, "--page", "1"]);
+    assert.equal(pageOne.code, 0, pageOne.stderr);
+    const first = readFileSync(pageFile);
+    assert.ok(first.length > 0 && first.length < bytes.length);
+    assert.deepEqual(first, bytes.subarray(0, first.length));
+    assert.match(first.toString("utf8"), /^\{"format":"driftwood-export"/);
+    assert.doesNotMatch(first.toString("utf8"), /"type":"entry"/);
+    const pastLast = await cli(["read-export-chunk", "--id", exported.id, "--out", path.join(dir, "none.ndjson"), "--page", String(finished.pages + 1)]);
+    assert.equal(pastLast.code, 1, pastLast.stderr);
+    assert.match(pastLast.stderr, /416 range_not_satisfiable/);
   });
 });

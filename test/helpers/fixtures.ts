@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { AppError } from "../../shared/errors";
+import { hashPassword, type PasswordHash } from "../../shared/auth/passwords";
 import { SEEDED_ROLES } from "../../shared/auth/seeded-roles";
 import { systemClock } from "../../shared/clock";
 import { commit } from "../../shared/db/batch";
@@ -13,6 +14,21 @@ import { createModel, type CreateModelInput } from "../../shared/services/models
 import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
 
 let counter = 0;
+
+const passwordHashes = new Map<string, Promise<PasswordHash>>();
+/**
+ * The hash of a fixture password, made once per runtime: every seeded site creates a person, and
+ * a PBKDF2 hash at the production work factor costs ≈ 20–40 ms of CPU (thousands of people in the
+ * suite). The work factor stays the production one, so signing in costs what it costs in production.
+ */
+export function fixturePasswordHash(password: string): Promise<PasswordHash> {
+  let hash = passwordHashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    passwordHashes.set(password, hash);
+  }
+  return hash;
+}
 const unique = (base: string) => `${base}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 export function roleActor(personId: string, role: "admin" | "editor" | "author" | "viewer"): Actor {
@@ -38,7 +54,7 @@ export async function seedSite(options: { languages?: string[]; settings?: Recor
   const at = new Date().toISOString();
   const languages = options.languages ?? ["en", "fr"];
   const provisioned = provisionSite(db, { slug, name: slug, default_lang: languages[0] ?? "en", languages, hosts: [host], settings: options.settings ?? {}, ...(options.database ? { database: options.database } : {}) }, at);
-  const admin = await provisionPerson(db, { email: `${slug}@example.test`, name: "Admin", password: "correct horse" }, at);
+  const admin = await provisionPerson(db, { email: `${slug}@example.test`, name: "Admin", password: "correct horse" }, at, fixturePasswordHash("correct horse"));
   // A site on another database: its foreign-key anchor there first (shared/db/site-anchor.ts).
   if (options.database) await commit(databaseByBinding(env, options.database), provisioned.siteStatements);
   await commit(env.DB, [
@@ -54,7 +70,7 @@ export async function seedSite(options: { languages?: string[]; settings?: Recor
   const siteDb = createDb(d1);
   const ctx = (actor: Actor = adminActor): LifecycleContext => ({ db: siteDb, d1, scope: siteScope(site.id), site, actor, clock: systemClock });
   const person = async (role: "admin" | "editor" | "author" | "viewer"): Promise<Actor> => {
-    const p = await provisionPerson(db, { email: `${unique(role)}@example.test`, name: role, password: "pw" }, at);
+    const p = await provisionPerson(db, { email: `${unique(role)}@example.test`, name: role, password: "pw" }, at, fixturePasswordHash("pw"));
     await commit(env.DB, [...p.statements, grantMembership(db, site.id, p.personId, provisioned.roleIds[role] ?? "", at)]);
     return roleActor(p.personId, role);
   };

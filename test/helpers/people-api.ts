@@ -3,7 +3,7 @@ import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 import { adminCall, roleId, signIn, type AdminResult, type AdminSession, type SessionBody } from "./admin-api";
-import type { SeededSite } from "./fixtures";
+import { fixturePasswordHash, type SeededSite } from "./fixtures";
 
 /** Calls of the people routes (docs/people.md) and the people a test needs. */
 
@@ -42,7 +42,7 @@ export async function member(s: SeededSite, role: string): Promise<{ id: string;
   const db = createDb(env.DB);
   const at = new Date().toISOString();
   const email = freshEmail("member");
-  const p = await provisionPerson(db, { email, name: "Member", password: "pw" }, at);
+  const p = await provisionPerson(db, { email, name: "Member", password: "pw" }, at, fixturePasswordHash("pw"));
   const id = role.startsWith("role_") ? role : await roleId(s.site.id, role);
   await commit(env.DB, [...p.statements, grantMembership(db, s.site.id, p.personId, id, at)]);
   return { id: p.personId, email, session: await signIn(email, "pw") };

@@ -11,14 +11,30 @@ import type { Env } from "../../shared/env";
 import worker from "../../workers/index";
 
 /**
+ * How long a request may go unanswered before `workerFetch` rejects. Below vitest's 30 s
+ * `testTimeout`, so a request that never settles fails its test with the route's name instead of
+ * leaving the file silent (docs/testing.md, "A silent workerd suite").
+ */
+export const WORKER_FETCH_TIMEOUT_MS = 25_000;
+
+/**
  * Like `fetch`: the worker's answer. Work the worker hands to `ctx.waitUntil` (cache writes,
  * purges) goes on after the answer, as in production; a failure there is logged, never thrown
- * into a later test.
+ * into a later test. An answer that does not come within WORKER_FETCH_TIMEOUT_MS rejects, naming
+ * the method and path.
  */
 export async function workerFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init);
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env as unknown as Env, ctx);
-  waitOnExecutionContext(ctx).catch((error: unknown) => console.error("waitUntil work failed after a test request:", error));
-  return response;
+  let timer = 0;
+  const unanswered = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`workerFetch: ${request.method} ${new URL(request.url).pathname} got no answer in ${WORKER_FETCH_TIMEOUT_MS / 1000} s`)), WORKER_FETCH_TIMEOUT_MS);
+  });
+  try {
+    const response = await Promise.race([worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env as unknown as Env, ctx), unanswered]);
+    waitOnExecutionContext(ctx).catch((error: unknown) => console.error("waitUntil work failed after a test request:", error));
+    return response;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -163,8 +163,13 @@ describe("bulk actions: the cap, the order, every language", () => {
     const missing = await manage<Bulk>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: ["ent_missing"] } });
     expect(missing.body.results[0]).toMatchObject({ status: 422, code: "relation_target_not_found" });
     const tooMany = await manage<Err>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: cats } });
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error.code).toBe("invalid_request");
+    // 11 related entries (or 6 added + 5 removed): 400 naming the cap, as 26 ids do.
+    expect([tooMany.status, tooMany.body.error.code, tooMany.body.error.limit, tooMany.body.error.count]).toEqual([400, "bulk_limit_exceeded", 10, 11]);
+    const tooManyTogether = await manage<Err>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: cats.slice(0, 6), remove: cats.slice(6) } });
+    expect([tooManyTogether.status, tooManyTogether.body.error.code, tooManyTogether.body.error.limit]).toEqual([400, "bulk_limit_exceeded", 10]);
+    const both = await manage<Err>(f.token, "POST", "/entries/bulk-relate", { body: { ids: [a.en], field: "categories", add: [cats[3]], remove: [cats[3]] } });
+    expect([both.status, both.body.error.code]).toEqual([400, "invalid_request"]);
+    expect(await links(a.en)).toEqual([cats[0], cats[2]]);
     const repeated = await manage<Err>(f.token, "POST", "/entries/bulk-trash", { body: { ids: [a.en, a.en] } });
     expect(repeated.status).toBe(400);
   });
@@ -206,12 +211,15 @@ describe("bulk actions: keys, scopes and the retired routes", () => {
 
   it("answers 410 on the generic /many and /bulk routes of every collection, naming the bulk routes", async () => {
     const f = await fixture();
-    for (const [method, path] of [["POST", "/entries/bulk"], ["GET", "/entries/many"], ["PATCH", "/entries/many"], ["DELETE", "/entries/bulk"], ["POST", "/models/bulk"], ["POST", "/media/many"], ["PUT", "/roles/bulk"], ["POST", "/media/folders/many"]] as const) {
+    for (const [method, path] of [["POST", "/entries/bulk"], ["GET", "/entries/many"], ["PATCH", "/entries/many"], ["DELETE", "/entries/bulk"], ["POST", "/models/bulk"], ["POST", "/media/many"], ["PUT", "/roles/bulk"], ["POST", "/media/folders/many"], ["POST", "/plugins/bulk"], ["GET", "/entries/bulk/"], ["POST", "/entries/ent_any/versions/many"], ["GET", "/imports/imp_any/findings/bulk"]] as const) {
       const res = await manage<Err & { error: { routes: { operation: string; path: string }[] } }>(f.token, method, path, method === "GET" ? {} : { body: { ids: ["x"] } });
       expect(res.status, `${method} ${path}`).toBe(410);
       expect(res.body.error.code).toBe("bulk_route_gone");
       expect(res.body.error.routes.map((r) => r.operation)).toContain("bulkPublishEntries");
       expect(res.body.error.routes.map((r) => r.path)).toContain("/entries/bulk-publish");
     }
+    // A path no route matches still asks for the credential first; an item's own path stays the item's.
+    expect((await manage<Err>(null, "POST", "/plugins/bulk", { body: {} })).status).toBe(401);
+    expect((await manage<Err>(f.token, "GET", "/entries/ent_any/bulk")).status).toBe(404);
   });
 });

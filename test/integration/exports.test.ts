@@ -105,6 +105,43 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     expect(first.startsWith('{"format":"driftwood-export","version":1')).toBe(true);
     const bad = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=9-2" } });
     expect(bad.status).toBe(400);
+
+    // RFC 9110's edge cases: a suffix range is the file's last bytes; a range no byte satisfies is
+    // 416 naming the length; bytes that do not parse are 400; another unit is ignored (the JSON read).
+    const ranged = (range: string) => workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range } });
+    const whole = (await readAll(token, job, 1024 * 1024)).bytes;
+    const suffix = await ranged("bytes=-10");
+    expect([suffix.status, suffix.headers.get("content-range")]).toEqual([206, `bytes ${job.total_bytes - 10}-${job.total_bytes - 1}/${job.total_bytes}`]);
+    expect(new Uint8Array(await suffix.arrayBuffer())).toEqual(whole.slice(-10));
+    const longSuffix = await ranged(`bytes=-${job.total_bytes + 50}`);
+    expect([longSuffix.status, longSuffix.headers.get("content-range")]).toEqual([206, `bytes 0-${job.total_bytes - 1}/${job.total_bytes}`]);
+    await longSuffix.arrayBuffer();
+    const tail = await ranged(`bytes=${job.total_bytes - 1}-`);
+    expect([tail.status, (await tail.arrayBuffer()).byteLength]).toEqual([206, 1]);
+    for (const range of [`bytes=${job.total_bytes}-`, `bytes=${job.total_bytes + 100}-${job.total_bytes + 200}`, "bytes=-0"]) {
+      const past = await ranged(range);
+      expect([range, past.status, past.headers.get("content-range"), ((await past.json()) as { error: { code: string } }).error.code]).toEqual([range, 416, `bytes */${job.total_bytes}`, "range_not_satisfiable"]);
+    }
+    for (const range of ["bytes=abc", "bytes=0-1,5-6", "bytes=-", "bytes=1-2-3"]) {
+      const malformed = await ranged(range);
+      expect([range, malformed.status, ((await malformed.json()) as { error: { code: string } }).error.code]).toEqual([range, 400, "invalid_request"]);
+    }
+    const otherUnit = await ranged("items=0-5");
+    expect([otherUnit.status, ((await otherUnit.json()) as Chunk).offset]).toEqual([200, 0]);
+    // The JSON read (MCP) says the same past the end.
+    expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?offset=${job.total_bytes}`))).toEqual([416, "range_not_satisfiable"]);
+
+    // One kept page (read-export-chunk --page): from its first byte to its last, nothing of the next.
+    const second = await manage<Chunk>(token, "GET", `/exports/${job.id}/file?page=2`);
+    expect(second.status).toBe(200);
+    const firstPage = await manage<Chunk>(token, "GET", `/exports/${job.id}/file?page=1`);
+    expect([firstPage.body.offset, firstPage.body.page, firstPage.body.next_page, firstPage.body.next_offset]).toEqual([0, 1, 2, second.body.offset]);
+    expect(Uint8Array.from(atob(firstPage.body.content_base64), (c) => c.charCodeAt(0))).toEqual(whole.slice(0, second.body.offset));
+    expect((firstPage.body as Chunk & { page_sha256?: string }).page_sha256).toBe(await sha256(whole.slice(0, second.body.offset)));
+    expect([second.body.page, second.body.next_page]).toEqual([2, 3]);
+    expect(Uint8Array.from(atob(second.body.content_base64), (c) => c.charCodeAt(0))).toEqual(whole.slice(second.body.offset, second.body.offset + second.body.length));
+    expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?page=${job.pages + 1}`))).toEqual([416, "range_not_satisfiable"]);
+    expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?page=2&offset=0`))).toEqual([400, "invalid_request"]);
   });
 
   it("a retried build step after the export moved answers it as it is, replayed, building nothing", async () => {

@@ -61,7 +61,10 @@ describe("imports: upload in parts, completion with the whole file's SHA-256", (
     expect(wrong.body.error).toMatchObject({ expected: "0".repeat(64), received: await sha256(bytes) });
     expect(await getJob(token, job.id)).toMatchObject({ state: "awaiting_upload", position: 1 });
     // The parts were discarded: completing again has nothing to complete.
-    expect(codeOf(await step(token, job.id, "complete", { sha256: await sha256(bytes) }))).toEqual([422, "import_upload_incomplete"]);
+    const incomplete = await step(token, job.id, "complete", { sha256: await sha256(bytes) });
+    expect(codeOf(incomplete)).toEqual([422, "import_upload_incomplete"]);
+    // The refusal names what to send: part 1 (none was kept).
+    expect(incomplete.body.error).toMatchObject({ parts: [], missing: [1] });
     const done = await uploadFile(token, job.id, bytes);
     expect(done.status).toBe(200);
     expect(done.body.import).toMatchObject({ state: "uploaded", file: { bytes: bytes.length, sha256: await sha256(bytes) }, next: ["advance", "pause", "cancel"] });
@@ -192,7 +195,7 @@ describe("imports: job steps and idempotency rule 5", () => {
     const job = await newImport(token);
     await putPart(token, job.id, 1, bytes);
     const cancelled = await step(token, job.id, "cancel");
-    expect(cancelled.body.import).toMatchObject({ state: "cancelled", next: [] });
+    expect(cancelled.body.import).toMatchObject({ state: "cancelled", next: ["undo"] });
     expect(codeOf(await step(token, job.id, "complete", { sha256: await sha256(bytes) }))).toEqual([409, "import_state_conflict"]);
     expect(codeOf(await step(token, job.id, "resume"))).toEqual([409, "import_state_conflict"]);
     expect(await env.MEDIA.head(`imports/${s.site.id}/${job.id}/file`)).toBeNull();

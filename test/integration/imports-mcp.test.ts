@@ -24,6 +24,9 @@ describe("imports and exports over the remote MCP server", () => {
     const part = await toolResult<{ part: number; sha256: string }>(s.host, token, "upload_import_part", { id, part: "1", content_base64: base64(file) });
     expect(part.structuredContent).toMatchObject({ status: 200, body: { part: 1, sha256: await sha256(file) } });
     expect(part.structuredContent.idempotency_key).toBeTruthy();
+    // A whole number is taken for the path parameter's digits: agents send `part: 1`.
+    const numbered = await toolResult<{ part: number; sha256: string }>(s.host, token, "upload_import_part", { id, part: 1, content_base64: base64(file) });
+    expect(numbered.structuredContent).toMatchObject({ status: 200, body: { part: 1, sha256: await sha256(file) } });
     await toolResult(s.host, token, "complete_import_upload", { id, sha256: await sha256(file) });
     const failed = await toolResult<{ import: { state: string } }>(s.host, token, "advance_import", { id });
     expect(failed.structuredContent.body.import.state).toBe("failed");

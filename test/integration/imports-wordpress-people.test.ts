@@ -5,7 +5,7 @@ import { createDb } from "../../shared/db/client";
 import type { Model } from "../../shared/repositories/model-repository";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
-import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
+import { addModel, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { customRole } from "../helpers/people-api";
 import { publicGet } from "../helpers/public-api";
@@ -41,7 +41,7 @@ async function limitedCredential(s: SeededSite, permissions: { models: Record<st
   permissions = { ...permissions, system: [...permissions.system, "site:settings"] };
   const roleId = await customRole(s, `importer-${Date.now().toString(36)}`, permissions);
   const at = new Date().toISOString();
-  const person = await provisionPerson(createDb(env.DB), { email: `importer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}@example.test`, name: "Importer", password: "pw" }, at);
+  const person = await provisionPerson(createDb(env.DB), { email: `importer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}@example.test`, name: "Importer", password: "pw" }, at, fixturePasswordHash("pw"));
   await commit(env.DB, [...person.statements, grantMembership(createDb(env.DB), s.site.id, person.personId, roleId, at)]);
   const created = await createManagementCredential(s.ctx({ kind: "person", id: person.personId, permissions: permissions as never }), { name: "importer", scopes: ["data:import", "content:read"] });
   return { token: created.token, roleId };
@@ -144,6 +144,11 @@ describe("WordPress import: principals, history assignments, mapping, Polylang l
     const total = Number(range?.[1]);
     const digest = first.headers.get("x-content-sha256");
     expect((await first.arrayBuffer()).byteLength).toBe(100);
+    // A suffix range reads the last bytes; a range past the end is 416 with the length (RFC 9110).
+    const last = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=-5" });
+    expect([last.status, last.headers.get("content-range"), (await last.arrayBuffer()).byteLength]).toEqual([206, `bytes ${total - 5}-${total - 1}/${total}`, 5]);
+    const past = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: `bytes=${total}-` });
+    expect([past.status, past.headers.get("content-range"), ((await past.json()) as { error: { code: string } }).error.code]).toEqual([416, `bytes */${total}`, "range_not_satisfiable"]);
 
     // The JSON form (MCP) in two reads; the whole checks against the digest.
     type Chunk = { content_base64: string; offset: number; length: number; total: number; next_offset: number | null; sha256: string; position: number };
@@ -153,6 +158,8 @@ describe("WordPress import: principals, history assignments, mapping, Polylang l
       const chunk: { status: number; body: Chunk } = await manage<Chunk>(token, "GET", `/imports/${id}/artifacts/receipt?offset=${offset}&length=${Math.ceil(total / 2)}`);
       expect(chunk.status).toBe(200);
       expect(chunk.body.sha256).toBe(digest);
+      // spec 2: both reads answer page and next_page, null outside an export page.
+      expect([(chunk.body as Chunk & { page?: null }).page, (chunk.body as Chunk & { next_page?: null }).next_page]).toEqual([null, null]);
       parts.push(Uint8Array.from(atob(chunk.body.content_base64), (c) => c.charCodeAt(0)));
       offset = chunk.body.next_offset;
     }
@@ -178,7 +185,7 @@ describe("WordPress import: principals, history assignments, mapping, Polylang l
     expect(findings.some((f) => f.code === "status_kept_as_draft")).toBe(true);
 
     expect((await manage<ErrorBody>(token, "GET", `/imports/${id}/artifacts/other`)).status).toBe(400);
-    expect((await manage<ErrorBody>(token, "GET", `/imports/${id}/artifacts/receipt?offset=${total}`)).body.error?.code).toBe("invalid_request");
+    expect((await manage<ErrorBody>(token, "GET", `/imports/${id}/artifacts/receipt?offset=${total}`)).body.error?.code).toBe("range_not_satisfiable");
   });
 });
 

@@ -87,6 +87,8 @@ describe("WordPress import: hostile files are refused before anything is written
       expect(job.failure).toMatchObject({ code: "import_file_invalid", reason });
       const findings = await allFindings(token, id);
       expect(findings.map((f) => [f.code, f.details.reason])).toEqual([["import_file_invalid", reason]]);
+      // The finding names the byte to look at: the first invalid one, not the start of the read.
+      if (reason === "invalid_utf8") expect((findings[0]?.details as { at?: number }).at).toBe(encoder.encode(smallExport.slice(0, 4000)).length);
       const staged = await env.DB.prepare("SELECT count(*) AS n FROM import_items WHERE job_id = ?").bind(id).first<{ n: number }>();
       expect(staged?.n).toBe(0);
       expect(await entriesOf(s.site.id)).toBe(0);

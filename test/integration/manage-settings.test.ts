@@ -7,7 +7,7 @@ import * as lifecycle from "../../shared/services/lifecycle";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
 import { updateSettings, type SettingsView } from "../../shared/services/settings/site-settings";
 import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
-import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { apply, blogModels, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage, newKey } from "../helpers/manage-api";
 import { publicGet, type ListBody } from "../helpers/public-api";
 
@@ -91,7 +91,7 @@ describe("management API: settings", () => {
     const db = createDb(env.DB);
     const at = new Date().toISOString();
     const role = await manage<{ id: string }>(token, "POST", "/roles", { body: { slug: "settings", name: "Settings", permissions: { models: { [article.id]: ["read"] }, system: ["site:settings"] } } });
-    const p = await provisionPerson(db, { email: `${role.body.id}@example.test`, name: "S", password: "pw" }, at);
+    const p = await provisionPerson(db, { email: `${role.body.id}@example.test`, name: "S", password: "pw" }, at, fixturePasswordHash("pw"));
     await commit(env.DB, [...p.statements, grantMembership(db, s.site.id, p.personId, role.body.id, at)]);
     const actor = { kind: "person" as const, id: p.personId, permissions: { models: { [article.id]: ["read" as const] }, system: ["site:settings" as const] } };
     const narrow = (await createManagementCredential({ ...s.ctx(actor), clock: systemClock }, { name: "settings", scopes: ["content:read", "settings:write"] })).token;

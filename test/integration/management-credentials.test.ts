@@ -14,7 +14,7 @@ import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { grantMembership, provisionPerson } from "../../shared/services/sites/provision";
 import { adminCall, roleId, signIn, type AdminSession, type ErrorBody } from "../helpers/admin-api";
-import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { blogModels, fixturePasswordHash, seedSite, type SeededSite } from "../helpers/fixtures";
 
 interface Created {
   id: string;
@@ -67,7 +67,7 @@ async function member(s: SeededSite, roleIdOnSite: string, options: { superadmin
   const db = createDb(env.DB);
   const at = new Date().toISOString();
   const email = `member-${Date.now().toString(36)}-${counter++}@example.test`;
-  const p = await provisionPerson(db, { email, name: "Member", password: "pw", is_superadmin: options.superadmin ?? false }, at);
+  const p = await provisionPerson(db, { email, name: "Member", password: "pw", is_superadmin: options.superadmin ?? false }, at, fixturePasswordHash("pw"));
   await commit(env.DB, [...p.statements, grantMembership(db, s.site.id, p.personId, roleIdOnSite, at)]);
   return { id: p.personId, session: await signIn(email, "pw") };
 }

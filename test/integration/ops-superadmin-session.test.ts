@@ -6,7 +6,7 @@ import { commit } from "../../shared/db/batch";
 import { createDb } from "../../shared/db/client";
 import { provisionPerson } from "../../shared/services/sites/provision";
 import { ADMIN, adminCall, emailOf, signIn, type AdminSession } from "../helpers/admin-api";
-import { seedSite } from "../helpers/fixtures";
+import { fixturePasswordHash, seedSite } from "../helpers/fixtures";
 import { opsKey, uniqueSlug } from "../helpers/ops-api";
 
 /**
@@ -17,7 +17,7 @@ import { opsKey, uniqueSlug } from "../helpers/ops-api";
  */
 async function superadmin(): Promise<AdminSession> {
   const email = `${uniqueSlug("operator")}@example.test`;
-  const person = await provisionPerson(createDb(env.DB), { email, name: "Operator", password: "correct horse", is_superadmin: true }, new Date().toISOString());
+  const person = await provisionPerson(createDb(env.DB), { email, name: "Operator", password: "correct horse", is_superadmin: true }, new Date().toISOString(), fixturePasswordHash("correct horse"));
   await commit(env.DB, person.statements);
   return signIn(email);
 }

@@ -101,6 +101,8 @@ describe("redirects: every refusal names the rule", () => {
     const slug = (await manage<{ slug: string }>(f.token, "GET", `/entries/${live.id}`)).body.slug;
     const over = await add(f, `/blog/${slug}`, "/elsewhere");
     expect([over.status, over.body.error.code, over.body.error.item?.instance_id]).toEqual([409, "redirect_address_live", live.id]);
+    // The rule is named as every other refusal names it: `{ id, source }`, nothing more.
+    expect(Object.keys(over.body.error.rule ?? {}).sort()).toEqual(["id", "source"]);
     const overPattern = await add(f, "/blog/*", "/news/*");
     expect([overPattern.status, overPattern.body.error.code]).toEqual([409, "redirect_address_live"]);
 
@@ -122,6 +124,28 @@ describe("redirects: every refusal names the rule", () => {
     expect(rules.body.data).toEqual([expect.objectContaining({ source: "/blog/first-name", target: "/blog/second-name", status: 301 })]);
     const resolved = await publicGet<{ data: unknown }>(f.s.host, "/v1/_redirects/resolve?path=/blog/first-name");
     expect(resolved.body.data).toEqual({ path: "/blog/first-name", status: 301, location: "/blog/second-name", hops: 1 });
+  });
+});
+
+describe("redirects: hostile rules (probe of issue #27)", () => {
+  it("refuses targets another host would read (// and /\\), patterns whose * reaches a reserved address, a splat making //host, and review paths that are not site paths", async () => {
+    const f = await fixture();
+    for (const target of ["//evil.example/x", "/\\evil.example", "/ok\\x"]) {
+      const refused = await add(f, `/from-${target.length}`, target);
+      expect([refused.status, refused.body.error.code], target).toEqual([400, "invalid_request"]);
+    }
+    for (const source of ["/v*", "/ap*", "/sitemap*", "/sitemap-*.xml", "/c*", "/.well-known*"]) {
+      const reserved = await add(f, source, "/x");
+      expect([reserved.status, reserved.body.error.code, reserved.body.error.rule?.source], source).toEqual([422, "redirect_reserved", source]);
+    }
+    // Patterns that cannot reach a reserved address stay allowed.
+    for (const source of ["/vintage/*", "/c*/feed"]) expect((await add(f, source, "/x")).status, source).toBe(201);
+    expect((await add(f, "/old*", "/*")).status).toBe(201);
+    const resolved = await publicGet<{ data: { location: string | null } }>(f.s.host, `/v1/_redirects/resolve?path=${encodeURIComponent("/old/evil.example")}`);
+    expect(resolved.body.data.location).toBe("/evil.example");
+    const review = await manage<Err>(f.token, "POST", "/redirects/review", { key: null, body: { rules: [], paths: ["/fine", "no-slash"] } });
+    expect([review.status, review.body.error.code]).toEqual([400, "invalid_request"]);
+    expect((await manage<{ data: Rule[] }>(f.token, "GET", "/redirects")).body.data.map((r) => r.source).sort()).toEqual(["/c*/feed", "/old*", "/vintage/*"]);
   });
 });
 

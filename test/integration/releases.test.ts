@@ -193,6 +193,9 @@ describe("releases", () => {
     expect(unknown.body.error.change).toBe(1);
     const twice = await manage<Err>(f.token, "POST", "/releases", { body: { name: "x", changes: [{ entry_id: one.instance_id, action: "publish" }, { entry_id: one.instance_id, action: "publish" }] } });
     expect(twice.status).toBe(400);
+    // The same language twice with two actions is the same malformed release, whatever the first change meets.
+    const publishAndUnpublish = await manage<Err>(f.token, "POST", "/releases", { body: { name: "x", changes: [{ entry_id: one.instance_id, action: "unpublish" }, { entry_id: one.instance_id, action: "publish" }] } });
+    expect([publishAndUnpublish.status, publishAndUnpublish.body.error.code, publishAndUnpublish.body.error.change]).toEqual([400, "invalid_request", 1]);
     const unpublishDraft = await manage<Err>(f.token, "POST", "/releases", { body: { name: "x", changes: [{ entry_id: one.instance_id, action: "unpublish" }] } });
     expect(unpublishDraft.body.error.code).toBe("transition_unavailable");
     const past = await manage<Err>(f.token, "POST", "/releases", { body: { name: "x", at: new Date(Date.now() - HOUR).toISOString(), changes: [{ entry_id: one.instance_id, action: "publish" }] } });

@@ -14,6 +14,7 @@ import { installTestPlugin, testManifest } from "../helpers/plugins";
 import { articleCount, createArticle } from "../helpers/policy-plugin";
 import { inSiteStorage } from "../helpers/site-storage";
 import { FakeClock } from "../helpers/time";
+import { tracePhasesFrom, type PhaseTrace } from "../../shared/observability/write-phases";
 
 /**
  * Fair writes (issue #27 item 9, docs/write-fairness.md): a site's writes are admitted first come,
@@ -150,5 +151,32 @@ describe("content policies are read for every write", () => {
     expect(await articleCount(s.site.id)).toBe(before);
     await transitionInstallation(s.ctx(), plugin.id, "disable");
     expect((await createArticle(token, models.article.id, "FORBIDDEN once the plugin is disabled")).status).toBe(201);
+  });
+});
+
+describe("a write's phases (the write bench's tail report, BENCH_WRITE_PHASES)", () => {
+  it("a write through the management API notes its phases in order, and nothing once the source is unset", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const token = await credential(s);
+    // The worker and the site object share this runtime's isolate: one trace sees both sides.
+    const trace: PhaseTrace = { marks: [] };
+    tracePhasesFrom(() => trace);
+    try {
+      expect((await createArticle(token, models.article.id, "Written traced")).status).toBe(201);
+    } finally {
+      tracePhasesFrom(null);
+    }
+    const order = ["authenticated", "body_read", "place_reserved", "policy_read", "run_start", "batch_start", "batch_end", "queue_send", "answer"];
+    // Other files' writes may run in this runtime meanwhile: the first occurrence of each phase, in order.
+    const seen = order.map((phase) => trace.marks.findIndex(([name]) => name === phase));
+    expect(seen.every((i) => i >= 0)).toBe(true);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    // Names and times only: no token, header or body.
+    expect(JSON.stringify(trace.marks)).not.toContain(token);
+    // With the source unset (the product's state), a write notes nothing.
+    const noted = trace.marks.length;
+    expect((await createArticle(token, models.article.id, "Written untraced")).status).toBe(201);
+    expect(trace.marks.length).toBe(noted);
   });
 });

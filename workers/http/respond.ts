@@ -16,6 +16,9 @@ export function errorResponse(error: AppError, requestId?: string): Response {
   if (typeof retryAfter === "number") headers["retry-after"] = String(Math.max(1, Math.ceil(retryAfter)));
   const allow = error.details?.allow;
   if (Array.isArray(allow)) headers.allow = allow.join(", ");
+  // RFC 9110 §15.5.17: a 416 names the file's length (the byte reads of exports and import artifacts).
+  const total = error.details?.total;
+  if (error.code === "range_not_satisfiable" && typeof total === "number") headers["content-range"] = `bytes */${total}`;
   return json({ error: { code: error.code, message: error.message, ...(error.details ?? {}) } }, error.status, headers);
 }
 

@@ -9,23 +9,45 @@ function listsItems(path: string, schema: unknown): boolean {
   return listKey("data") || listKey(path.slice(path.lastIndexOf("/") + 1));
 }
 
+/** A route path as a whole-path pattern: each `{param}` is one non-empty segment. */
+function pathPattern(path: string): RegExp {
+  const source = path
+    .split("/")
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
+
 /**
- * Every collection of the management API (a GET route without parameters answering a list:
- * `/entries`, `/models`, `/media`, `/media/folders`, …), from the route table, so a new
- * collection is covered without a word here.
+ * Every collection of the management API — a GET route answering a list: `/entries`, `/models`,
+ * `/media`, `/media/folders`, `/plugins`, and those under an item (`/entries/{id}/versions`,
+ * `/imports/{id}/findings`, …) — from the route table, so a new collection is covered without a
+ * word here.
  */
-const COLLECTIONS = new Set(manageSurface.routes.filter((r) => r.method === "get" && !r.path.includes("{") && listsItems(r.path, r.response)).map((r) => r.path));
+const COLLECTIONS = manageSurface.routes.filter((r) => r.method === "get" && listsItems(r.path, r.response)).map((r) => pathPattern(r.path));
 
 /** Where the named bulk routes are, as the 410 names them. */
 const NAMED_ROUTES = bulkRoutes.map((r) => ({ operation: r.operationId, method: r.method.toUpperCase(), path: r.path }));
 
 /**
- * Spec 3, Bulk actions: "generic `/many` and `/bulk` routes answer 410". `path` is relative to
- * the surface's base (`/entries/many`); any method. A path another route names is left to it.
+ * Whether `path` (relative to the surface's base, `/entries/many`; one trailing slash allowed) is
+ * a retired generic bulk route: `/many` or `/bulk` right under a collection.
+ */
+export function isRetiredBulkPath(path: string): boolean {
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  const cut = trimmed.lastIndexOf("/");
+  const last = trimmed.slice(cut + 1);
+  if (!(RETIRED_BULK_SEGMENTS as readonly string[]).includes(last)) return false;
+  const collection = trimmed.slice(0, cut);
+  return COLLECTIONS.some((pattern) => pattern.test(collection));
+}
+
+/**
+ * Spec 3, Bulk actions: "generic `/many` and `/bulk` routes answer 410" — under every collection,
+ * whether or not another route's pattern would read the segment as an id (`/entries/bulk`) or no
+ * route matches at all (`/plugins/bulk`, `/entries/{id}/versions/many`); any method.
  */
 export function requireNotRetiredBulkPath(path: string): void {
-  const cut = path.lastIndexOf("/");
-  const last = path.slice(cut + 1);
-  if (!(RETIRED_BULK_SEGMENTS as readonly string[]).includes(last) || !COLLECTIONS.has(path.slice(0, cut))) return;
+  if (!isRetiredBulkPath(path)) return;
   throw new AppError("bulk_route_gone", "Generic bulk routes are retired; use the named bulk action routes (at most 25 ids each).", { routes: NAMED_ROUTES });
 }

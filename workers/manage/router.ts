@@ -6,6 +6,7 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { callerHasScope, callerKey } from "../../shared/auth/caller";
+import { notePhase } from "../../shared/observability/write-phases";
 import { authenticateManagement, type ManagementAuth } from "../../shared/auth/management-authority";
 import type { RouteSpec } from "../../schema/contract";
 import { isScope } from "../../schema/scopes";
@@ -18,7 +19,7 @@ import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
 import type { DeferredRate, ManageAuthority, ManageCall, ManageHandler } from "./context";
 import { isCommandHandler } from "./respond";
-import { requireNotRetiredBulkPath } from "./retired-bulk-paths";
+import { isRetiredBulkPath, requireNotRetiredBulkPath } from "./retired-bulk-paths";
 import { HANDLERS } from "./handlers";
 import { idempotencyKey, requestFingerprint } from "./idempotency-key";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
@@ -93,10 +94,12 @@ export function queryObject(url: URL): Record<string, string | string[]> {
  */
 export async function handleManage(request: Request, env: Env): Promise<Response> {
   const matched = await match(request);
-  if (matched.kind === "none") throw new AppError("not_found", "No such management route.");
+  // A retired generic bulk path no route matches (`/plugins/bulk`) still answers 410 once the caller is known.
+  if (matched.kind === "none" && !isRetiredBulkPath(new URL(request.url).pathname.slice(MANAGE_BASE.length))) throw new AppError("not_found", "No such management route.");
   refuseNamedSite(request);
   // The credential comes before anything the path says: a caller without one learns nothing more.
   const auth = credentialAuthority(await authenticateManagement(env.DB, request));
+  notePhase("authenticated");
   const handler = matched.kind === "matched" ? HANDLERS[matched.route.operationId] : undefined;
   if (!isCommandHandler(handler)) {
     await takeManageRate(env, auth);
@@ -173,6 +176,7 @@ export async function dispatchManage(request: Request, env: Env, auth: ManageAut
   const form = write && route.multipart ? await readMultipartForm(request, route.multipart) : undefined;
   const upload = form ? { ...form.file, sha256: await sha256Hex(form.file.bytes) } : undefined;
   const rawBody = write ? (form ? { ...form.fields } : await readJsonBody(request, route.maxBodyBytes ?? MANAGE_BODY_MAX_BYTES)) : undefined;
+  if (write) notePhase("body_read");
   const body = write && route.body ? parse(route.body, rawBody) : rawBody;
   // An upload is the same request when its fields and its file (name, type, bytes) are the same.
   const fingerprinted = upload ? { fields: rawBody, file: { name: upload.name, type: upload.type, sha256: upload.sha256 } } : rawBody;

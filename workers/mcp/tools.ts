@@ -140,7 +140,10 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   }
   let path = route.path;
   for (const name of tool.params) {
-    const value = args[name];
+    // A whole number is taken as its digits (`part: 1` for `part: "1"`): a path parameter's schema
+    // is a string of digits, and agents send numbers for what reads as a number.
+    const given = args[name];
+    const value = typeof given === "number" && Number.isSafeInteger(given) && given >= 0 ? String(given) : given;
     if (typeof value !== "string" || value.length === 0) return refusal(new AppError("invalid_request", `Argument ${name} is a non-empty string.`, { argument: name }), key);
     // "." and ".." survive encodeURIComponent and a URL resolves them as dot segments, which would
     // reach another route (`/versions/../restore`); "%2e" forms are dot segments too.

@@ -1,6 +1,7 @@
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
 import { rows } from "../imports/statements";
+import { resolveByteRange, type ByteRange } from "./byte-range";
 import { EXPORT_CONTENT_TYPE, loadExportJob, requireExportPermission, type ExportJobRow } from "./jobs";
 
 /** The largest byte range one read answers (MCP: 1 MiB is 1.4 MB of base64 in one message). */
@@ -17,21 +18,44 @@ export interface ExportChunk {
   /** The page holding `offset`, and the page after the range's end (null at the end). */
   page: number;
   next_page: number | null;
+  /** With `page`: the SHA-256 of that kept page alone, so a client saving one page checks it. */
+  page_sha256?: string;
 }
 
 /**
- * One byte range of a finished export (`offset`, at most {@link EXPORT_CHUNK_MAX} bytes), read from
- * the pages it spans. Before the export is finished there is no whole file (and no SHA-256) to read:
- * 409 `export_state_conflict`; a range starting past the end is `invalid_request`.
+ * One byte range of a finished export (at most {@link EXPORT_CHUNK_MAX} bytes), read from the pages
+ * it spans. Before the export is finished there is no whole file (and no SHA-256) to read: 409
+ * `export_state_conflict`; a range no byte satisfies is 416 `range_not_satisfiable`
+ * (byte-range.ts). With `page` (a kept page, as `read-export-chunk --page <n>` saves it) the read
+ * starts at that page's first byte unless an offset inside it is given, and stops at its last: a
+ * page past the last is 416, an offset outside the page `invalid_request`.
  */
-export async function readExportChunk(ctx: Pick<LifecycleContext, "d1" | "site" | "actor">, files: R2Bucket, jobId: string, offset: number, length: number): Promise<ExportChunk> {
+export async function readExportChunk(
+  ctx: Pick<LifecycleContext, "d1" | "site" | "actor">,
+  files: R2Bucket,
+  jobId: string,
+  range: ByteRange,
+  options: { fromHeader: boolean; page?: number; offsetGiven?: boolean },
+): Promise<ExportChunk> {
   requireExportPermission(ctx);
   const job: ExportJobRow = await loadExportJob(ctx, jobId);
   if (job.state !== "finished" || !job.sha256) throw new AppError("export_state_conflict", "The export is not finished; advance it until it is.", { state: job.state });
-  if (!Number.isSafeInteger(offset) || offset < 0 || (offset >= job.total_bytes && job.total_bytes > 0)) {
-    throw new AppError("invalid_request", "The range starts outside the file.", { offset, total: job.total_bytes });
+  let limit = job.total_bytes;
+  let pageSha256: string | undefined;
+  if (options.page !== undefined) {
+    const kept = (await rows<{ byte_offset: number; byte_length: number; sha256: string }>(ctx.d1, "SELECT byte_offset, byte_length, sha256 FROM export_pages WHERE site_id = ? AND job_id = ? AND page = ?", [ctx.site.id, job.id, options.page]))[0];
+    if (!kept) throw new AppError("range_not_satisfiable", "The export has no such page.", { page: options.page, pages: job.pages, total: job.total_bytes });
+    limit = kept.byte_offset + kept.byte_length;
+    pageSha256 = kept.sha256;
+    if ("suffix" in range) throw new AppError("invalid_request", "A page is read from its first byte (or an offset inside it), not by a suffix range.", { page: options.page });
+    if ("offset" in range && !options.offsetGiven) range = { offset: kept.byte_offset, length: range.length };
+    if ("offset" in range && (range.offset < kept.byte_offset || range.offset >= limit)) {
+      throw new AppError("invalid_request", "The offset lies outside the page.", { page: options.page, offset: range.offset, page_offset: kept.byte_offset, page_length: kept.byte_length });
+    }
   }
-  const want = Math.max(0, Math.min(length, EXPORT_CHUNK_MAX, job.total_bytes - offset));
+  const resolved = resolveByteRange(range, job.total_bytes, EXPORT_CHUNK_MAX, options.fromHeader);
+  const offset = resolved.offset;
+  const want = Math.min(resolved.length, limit - offset);
   const end = offset + want;
   const pages = await rows<{ page: number; byte_offset: number; byte_length: number; object_key: string }>(
     ctx.d1,
@@ -62,5 +86,6 @@ export async function readExportChunk(ctx: Pick<LifecycleContext, "d1" | "site" 
     sha256: job.sha256,
     page: first,
     next_page: after,
+    ...(pageSha256 === undefined ? {} : { page_sha256: pageSha256 }),
   };
 }

@@ -1,5 +1,6 @@
 import { hex } from "../../crypto/digest";
 import { AppError } from "../../errors";
+import { resolveByteRange, type ByteRange } from "../exports/byte-range";
 import type { LifecycleContext } from "../lifecycle/context";
 import { loadImportJob, requireImportPermission, type ImportJobRow, type ImportState } from "./jobs";
 import { rows } from "./statements";
@@ -122,6 +123,9 @@ export interface ArtifactChunk {
   total: number;
   next_offset: number | null;
   sha256: string;
+  /** Always null: the fields of readExportChunk's answer, which spec 2 gives both reads. */
+  page: null;
+  next_page: null;
   position: number;
 }
 
@@ -129,15 +133,21 @@ export interface ArtifactChunk {
  * readImportArtifact (docs/imports.md, "Receipt and problem file"): one byte range (at most 1 MiB)
  * of the receipt or the problem file of a job that is settled (done, cancelled, failed, undone,
  * paused; else 409 `import_state_conflict`), with the whole file's SHA-256 and the job position it
- * describes. A range starting past the end is `invalid_request`.
+ * describes. A range no byte satisfies is 416 `range_not_satisfiable` (exports/byte-range.ts).
  */
-export async function readImportArtifact(ctx: Pick<LifecycleContext, "d1" | "site" | "actor">, files: R2Bucket, jobId: string, name: ImportArtifact, offset: number, length: number): Promise<ArtifactChunk> {
+export async function readImportArtifact(
+  ctx: Pick<LifecycleContext, "d1" | "site" | "actor">,
+  files: R2Bucket,
+  jobId: string,
+  name: ImportArtifact,
+  range: ByteRange,
+  fromHeader: boolean,
+): Promise<ArtifactChunk> {
   requireImportPermission(ctx);
   const job = await loadImportJob(ctx, jobId);
   if (!SETTLED.includes(job.state)) throw new AppError("import_state_conflict", "The receipt and problem file are read once the job is done, cancelled, failed, undone or paused.", { state: job.state, position: job.position });
   const object = await artifactObject(ctx, files, job, name);
-  if (!Number.isSafeInteger(offset) || offset < 0 || (offset >= object.size && object.size > 0)) throw new AppError("invalid_request", "The range starts outside the file.", { offset, total: object.size });
-  const want = Math.max(0, Math.min(length, ARTIFACT_CHUNK_MAX, object.size - offset));
+  const { offset, length: want } = resolveByteRange(range, object.size, ARTIFACT_CHUNK_MAX, fromHeader);
   let bytes = new Uint8Array(0);
   if (want > 0) {
     const read = await files.get(object.key, { range: { offset, length: want } });
@@ -145,5 +155,5 @@ export async function readImportArtifact(ctx: Pick<LifecycleContext, "d1" | "sit
     bytes = new Uint8Array(await read.arrayBuffer());
   }
   const end = offset + want;
-  return { bytes, name, content_type: ARTIFACT_CONTENT_TYPE, offset, length: want, total: object.size, next_offset: end < object.size ? end : null, sha256: object.sha256, position: job.position };
+  return { bytes, name, content_type: ARTIFACT_CONTENT_TYPE, offset, length: want, total: object.size, next_offset: end < object.size ? end : null, sha256: object.sha256, page: null, next_page: null, position: job.position };
 }

@@ -1,3 +1,4 @@
+import type { CompiledQuery } from "kysely";
 import type { OutboundPolicy } from "../../net/outbound-address";
 import type { PolicyAsker } from "../plugins/policies";
 import type { LifecycleContext } from "../lifecycle/context";
@@ -16,6 +17,12 @@ export interface StepContext extends LifecycleContext {
    * write of an import step (imports/policies.ts); `spentMs` adds up the step's policy calls.
    */
   policies?: { ask: PolicyAsker; spentMs: number };
+  /**
+   * The statement ending the request's rule-5 step claim as `done` (objects/site/job-steps.ts). A
+   * step may commit it in its last batch, with the job's move, and set `committed`: the runner then
+   * spends no batch of its own on it. Left uncommitted, the runner ends the claim after the step.
+   */
+  claimDone?: { statement: CompiledQuery; committed: boolean };
 }
 
 /** A job step's answer: the body to send, and the cache tags its writes made stale. */

@@ -93,6 +93,8 @@ function nextActions(state: ImportState): string[] {
     case "paused":
       return ["resume", "cancel"];
     case "done":
+    // A cancelled job keeps what it wrote "until undone" (docs/imports.md): undo is what may come next.
+    case "cancelled":
       return ["undo"];
     case "undoing":
       return ["undo"];

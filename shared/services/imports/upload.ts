@@ -73,6 +73,8 @@ export async function completeImportUpload(ctx: StepContext, input: { job_id: st
   if (gaps || short.length > 0 || !job.upload_id) {
     throw new AppError("import_upload_incomplete", "The parts must be numbered 1 to n without gaps, each 5 MiB but the last.", {
       parts: parts.map((p) => p.part),
+      // The numbers missing below the highest part sent (part 1 when none was): what to send.
+      missing: missingParts(parts.map((p) => p.part)),
       not_full: short,
     });
   }
@@ -95,4 +97,11 @@ export async function completeImportUpload(ctx: StepContext, input: { job_id: st
   const set = { state: "uploaded" as const, upload_id: null, file_bytes: stored.bytes, file_sha256: stored.sha256 };
   await commit(ctx.d1, [...moveJob(ctx, job, set), statement("DELETE FROM import_parts WHERE site_id = ? AND job_id = ?", [ctx.site.id, job.id])]);
   return { body: { import: importJobView(movedJob(ctx, job, set)) }, purgeTags: [] };
+}
+
+/** Part numbers from 1 to the highest sent that were not sent (`[1]` when none was). */
+function missingParts(sent: readonly number[]): number[] {
+  const have = new Set(sent);
+  const highest = Math.max(1, ...sent);
+  return Array.from({ length: highest }, (_, i) => i + 1).filter((n) => !have.has(n));
 }

@@ -33,12 +33,14 @@ async function digestValues(details: Record<string, unknown>): Promise<Record<st
   return out;
 }
 
-/** Commits a plan with its audit record, outbox events and optional idempotency answer in one batch. */
-export async function commitPlan<T>(
-  ctx: LifecycleContext,
-  plan: WritePlan<T>,
-  idempotency?: IdempotencyRecord,
-): Promise<Committed<T>> {
+/** A plan's statements with its outbox events and audit record (and idempotency answer), as one batch commits them. */
+export interface PlannedBatch<T> {
+  statements: CompiledQuery[];
+  committed: Committed<T>;
+}
+
+/** The statements that commit a plan: its own, its outbox events, its audit record, then the idempotency answer. */
+export async function planStatements<T>(ctx: LifecycleContext, plan: WritePlan<T>, idempotency?: IdempotencyRecord): Promise<PlannedBatch<T>> {
   const now = ctx.clock.now();
   const at = isoAt(now);
   const siteId = ctx.site.id;
@@ -77,11 +79,21 @@ export async function commitPlan<T>(
       .compile(),
   );
   if (idempotency) statements.push(idempotencyStatement(ctx, idempotency, plan.answer));
-  await commit(ctx.d1, statements).catch(async (error: unknown) => {
+  return { statements, committed: { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags } };
+}
+
+/** Commits a plan with its audit record, outbox events and optional idempotency answer in one batch. */
+export async function commitPlan<T>(
+  ctx: LifecycleContext,
+  plan: WritePlan<T>,
+  idempotency?: IdempotencyRecord,
+): Promise<Committed<T>> {
+  const planned = await planStatements(ctx, plan, idempotency);
+  await commit(ctx.d1, planned.statements).catch(async (error: unknown) => {
     // A check the plan left to the batch: its refusal gets the details a read would have given.
     throw error instanceof AppError && plan.explain ? await plan.explain(error) : error;
   });
-  return { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags };
+  return planned.committed;
 }
 
 /** The row that lets a committed write answer a retry of its key from what it wrote (spec 2, idempotency rule 3). */

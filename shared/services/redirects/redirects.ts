@@ -43,7 +43,8 @@ export function requireRuleShape(rule: { source: string; target?: string | null;
   if (gone && rule.target) throw issue("target", `A ${rule.status} rule has no target.`);
   if (!gone && !rule.target) throw issue("target", `A ${rule.status} rule needs a target.`);
   if (rule.target) {
-    if (!/^(\/[^\s#]*|https:\/\/[^\s/?#]+(\/[^\s#]*)?)$/.test(rule.target) || rule.target.length > 1000) throw issue("target", "A path starting with / or an absolute https URL.");
+    // A site path never starts with `//` or `/\`: browsers read both as another host (an open redirect).
+    if (!/^(\/(?![/\\])[^\s#\\]*|https:\/\/[^\s/?#\\]+(\/[^\s#]*)?)$/.test(rule.target) || rule.target.length > 1000) throw issue("target", "A path starting with a single / (not // or /\\), or an absolute https URL.");
     if (rule.target.includes("*") && !isPattern(rule.source)) throw issue("target", "Only a pattern's target may repeat its * .");
   }
 }
@@ -86,7 +87,7 @@ export async function liveItemAt(ctx: Pick<LifecycleContext, "db" | "d1" | "scop
 async function requireNoLiveItem(ctx: LifecycleContext, rule: { id: string; source: string }): Promise<void> {
   const live = await liveItemAt(ctx, rule.source);
   if (live) {
-    throw new AppError("redirect_address_live", `A published item is served at ${live.address}; a redirect there would hide it.`, { rule, item: { instance_id: live.instance_id, model_id: live.model_id, lang: live.lang, address: live.address } });
+    throw new AppError("redirect_address_live", `A published item is served at ${live.address}; a redirect there would hide it.`, { rule: { id: rule.id, source: rule.source }, item: { instance_id: live.instance_id, model_id: live.model_id, lang: live.lang, address: live.address } });
   }
 }
 
@@ -187,6 +188,10 @@ export interface ReviewAnswer {
  */
 export async function reviewRedirects(ctx: LifecycleContext, input: ReviewInput): Promise<ReviewAnswer> {
   input.rules.forEach((r) => requireRuleShape(r));
+  // The addresses asked are site paths, as `GET /v1/_redirects/resolve?path=` takes them (never resolved as given).
+  (input.paths ?? []).forEach((path, i) => {
+    if (!/^\/[^\s?#]*$/.test(path)) throw new AppError("invalid_request", "Each of paths is a site path starting with / (no query or fragment, at most 512 characters).", { issues: [{ path: `paths.${i}`, message: "A site path starting with /." }] });
+  });
   const proposed: RedirectRule[] = input.rules.map((r, i) => ({ id: `proposed:${i}`, source: r.source, target: r.target ?? null, status: r.status }));
   const sources = new Set(proposed.map((r) => r.source));
   const kept = input.replace ? [] : (await loadRules(ctx)).filter((r) => !sources.has(r.source));

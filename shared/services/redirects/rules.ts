@@ -27,7 +27,25 @@ export interface RedirectRule {
  */
 const RESERVED = [/^\/v1(\/|$)/, /^\/api(\/|$)/, /^\/media(\/|$)/, /^\/health$/, /^\/sitemap(-[0-9]+)?\.xml$/, /^\/robots\.txt$/, /^\/\.well-known(\/|$)/, /^\/connect$/, /^\/manage\.mjs$/];
 
+/** The platform's namespaces (everything under them is served) and single addresses, as RESERVED lists them. */
+const RESERVED_NAMESPACES = ["/v1", "/api", "/media", "/.well-known"];
+const RESERVED_ADDRESSES = ["/health", "/sitemap.xml", "/sitemap-1.xml", "/robots.txt", "/connect", "/manage.mjs"];
+
 export const isPattern = (source: string) => source.includes("*");
+
+/**
+ * Whether a pattern can match an address the platform serves ("a pattern: when its addresses can be
+ * one", docs/redirects.md): its `*` can complete a namespace (`/v*` reaches `/v1/…`, `/me*` reaches
+ * `/media/…`) or it matches a reserved address (`/sitemap*`, `/c*`). Decision: a pattern starting at
+ * the root (`/*`, `/*.html`, `/*` + `/feed`) is a site-wide rule for the website and is not refused
+ * for it — else no site-wide rule could exist; its sample address is still checked.
+ */
+function patternReachesReserved(source: string): boolean {
+  const { prefix } = parts(source);
+  if (prefix === "/") return false;
+  if (RESERVED_NAMESPACES.some((ns) => ns.startsWith(prefix) || prefix.startsWith(`${ns}/`))) return true;
+  return RESERVED_ADDRESSES.some((address) => matchRule({ source }, address) !== undefined);
+}
 
 function parts(source: string): { prefix: string; suffix: string } {
   const star = source.indexOf("*");
@@ -67,7 +85,10 @@ export function findRule<R extends RedirectRule>(rules: readonly R[], path: stri
 }
 
 export function locationOf(rule: RedirectRule, splat: string): string | null {
-  return rule.target === null ? null : rule.target.replace("*", splat);
+  if (rule.target === null) return null;
+  // A splat starting with `/` after a target's leading `/` (`/old*` → `/*`, asked `/old/evil.com`)
+  // must not make `//evil.com`, which a browser reads as another host.
+  return rule.target.replace("*", splat).replace(/^\/[/\\]+/, "/");
 }
 
 export interface Resolution {
@@ -123,7 +144,7 @@ export function checkRules(rules: readonly RedirectRule[]): RuleProblem[] {
   if (firstPattern) problems.push({ code: "redirect_limit", message: `A site has at most ${MAX_PATTERNS} patterns; this set has ${patterns.length}.`, rule: named(firstPattern) });
   const bySource = new Map<string, RedirectRule>();
   for (const r of rules) {
-    if (RESERVED.some((re) => re.test(r.source) || (isPattern(r.source) && re.test(sampleOf(r.source))))) {
+    if (RESERVED.some((re) => re.test(r.source) || (isPattern(r.source) && re.test(sampleOf(r.source)))) || (isPattern(r.source) && patternReachesReserved(r.source))) {
       problems.push({ code: "redirect_reserved", message: `"${r.source}" is an address the platform serves; it cannot redirect.`, rule: named(r) });
     }
     const same = bySource.get(r.source);

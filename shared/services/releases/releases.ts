@@ -103,6 +103,10 @@ function requireFuture(ctx: LifecycleContext, at: string | null | undefined): st
  */
 async function pinChanges(ctx: LifecycleContext, inputs: readonly ReleaseChangeInput[]): Promise<ReleaseChange[]> {
   if (inputs.length > RELEASE_MAX_CHANGES) throw new AppError("invalid_request", `A release holds at most ${RELEASE_MAX_CHANGES} changes.`, { max: RELEASE_MAX_CHANGES });
+  // The same entry language named twice is a malformed release whatever else it says (publish and
+  // unpublish of one language together included), refused before any change is pinned.
+  const repeated = inputs.findIndex((input, i) => inputs.findIndex((other) => other.entry_id === input.entry_id) !== i);
+  if (repeated !== -1) throw new AppError("invalid_request", "A release changes each entry language once.", { issues: [{ path: `changes.${repeated}.entry_id`, message: "Already in this release." }], change: repeated });
   const changes: ReleaseChange[] = [];
   for (const [index, input] of inputs.entries()) {
     try {

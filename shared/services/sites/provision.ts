@@ -1,6 +1,6 @@
 import type { CompiledQuery, Kysely } from "kysely";
 import { SEEDED_ROLES } from "../../auth/seeded-roles";
-import { hashPassword } from "../../auth/passwords";
+import { hashPassword, type PasswordHash } from "../../auth/passwords";
 import type { Database } from "../../db/database";
 import { newId } from "../../ids";
 import { AppError } from "../../errors";
@@ -82,14 +82,20 @@ export function provisionSite(
   return { siteId, roleIds, statements, siteStatements };
 }
 
-/** Statements creating a person with a hashed password. */
+/**
+ * Statements creating a person with a hashed password. `passwordHash`, when given, is the hash of
+ * `input.password` made earlier: the test fixtures hash each of their few passwords once per
+ * runtime (a PBKDF2 hash costs ≈ 20–40 ms of CPU, and the workerd suite creates thousands of
+ * people; docs/testing.md).
+ */
 export async function provisionPerson(
   db: Kysely<Database>,
   input: { email: string; name: string; password: string; is_superadmin?: boolean },
   at: string,
+  passwordHash?: Promise<PasswordHash>,
 ): Promise<{ personId: string; statements: CompiledQuery[] }> {
   const personId = newId("per");
-  const password = await hashPassword(input.password);
+  const password = await (passwordHash ?? hashPassword(input.password));
   return {
     personId,
     statements: [

@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import chromium from "@sparticuz/chromium";
 import { chromium as playwright } from "playwright-core";
 import { root } from "../../../scripts/lib/load-ts.mjs";
 import { request, startDevServer } from "../../../scripts/lib/dev-server.mjs";
+import { browserOptions, SHARED_ADMIN_VARIABLE } from "../../../scripts/lib/shared-admin.mjs";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -23,15 +23,35 @@ const ARTIFACTS = path.join(root, "test", "artifacts", "admin-ui");
 // shots reach docs/admin-ui/ only once their file has passed.
 const DOC_SCREENS = process.env.DOCS_SCREENSHOTS_DIR ? path.resolve(process.env.DOCS_SCREENSHOTS_DIR) : path.join(root, "docs", "admin-ui");
 
-/** Starts the seeded service and a browser; `close()` stops both. */
-export async function startAdmin({ port, vars = {} }) {
-  const server = await startDevServer({ port, vars });
-  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
+/**
+ * The batch's shared server and browser (scripts/lib/shared-admin.mjs) when the end-to-end runner
+ * named them and this file needs no server variables of its own; else null.
+ */
+async function sharedAdmin(vars) {
+  const described = process.env[SHARED_ADMIN_VARIABLE];
+  if (!described || Object.keys(vars).length > 0) return null;
+  const { port, info, wsEndpoint } = JSON.parse(readFileSync(described, "utf8"));
+  const browser = await playwright.connect(wsEndpoint);
+  // The server belongs to the batch: this file only disconnects its browser (its contexts close with it).
+  return { port, browser, server: { info, port, plugin: null, stop: () => {} } };
+}
+
+/**
+ * Starts the seeded service and a browser; `close()` stops both. In a batch of the end-to-end run
+ * (scripts/test-e2e.mjs) it connects to the batch's shared server and browser instead: `port` is
+ * then the shared server's — use `admin.port` and `admin.origin`, never the file's own constant.
+ */
+export async function startAdmin({ port: ownPort, vars = {} }) {
+  const shared = await sharedAdmin(vars);
+  const port = shared?.port ?? ownPort;
+  const server = shared?.server ?? (await startDevServer({ port, vars }));
+  const browser = shared?.browser ?? (await playwright.launch(await browserOptions()));
   const origin = `http://admin.localhost:${port}`;
   return {
     server,
     browser,
     origin,
+    port,
     info: server.info,
     /** A management API call with the seed's token on the demo site (set-up and checks). */
     manage: (method, pathname, body) =>
@@ -82,7 +102,11 @@ export async function signInAs(page, origin, email, password) {
  * script policy stays on) and fails on any serious or critical violation. Returns the report.
  */
 export async function checkAxe(page, name) {
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: parsing the 500 KB source cost more Chromium CPU (≈ 0.31 s) than a run of
+  // every rule on a typical screen (≈ 0.2 s), and checkScreen runs axe twice on the same document
+  // (docs/testing.md). A screen reached by the admin's own navigation keeps the document, so axe
+  // stays; a new document (goto, reload) has none and gets it again. Each run reads the DOM afresh.
+  if (!(await page.evaluate(() => typeof globalThis.axe?.run === "function"))) await page.evaluate(AXE_SOURCE);
   const report = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ["violations"] }));
   const bad = report.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   assert.deepEqual(

@@ -1,5 +1,5 @@
 import { AppError } from "../../../shared/errors";
-import { BULK_MAX_IDS, type BulkAction, type BulkInput } from "../../../shared/services/bulk/actions";
+import { BULK_MAX_IDS, BULK_RELATE_MAX_TARGETS, type BulkAction, type BulkInput } from "../../../shared/services/bulk/actions";
 import { rateForCommand, settle, siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall, ManageHandler } from "../context";
@@ -15,6 +15,10 @@ function bulkHandler(action: BulkAction): ManageHandler {
     const input = call.body as BulkInput;
     if (input.ids.length > BULK_MAX_IDS) {
       throw new AppError("bulk_limit_exceeded", `At most ${BULK_MAX_IDS} ids per request; this one has ${input.ids.length}. Send them in parts.`, { limit: BULK_MAX_IDS, count: input.ids.length });
+    }
+    const related = (input.add?.length ?? 0) + (input.remove?.length ?? 0);
+    if (related > BULK_RELATE_MAX_TARGETS) {
+      throw new AppError("bulk_limit_exceeded", `At most ${BULK_RELATE_MAX_TARGETS} related entries are added or removed per request; this one names ${related}.`, { limit: BULK_RELATE_MAX_TARGETS, count: related, field: "add+remove" });
     }
     const repeated = input.ids.filter((id, i) => input.ids.indexOf(id) !== i);
     if (repeated.length > 0) throw new AppError("invalid_request", "Each id may appear once per request.", { issues: [{ path: "ids", message: `Repeated: ${[...new Set(repeated)].join(", ")}` }] });

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { CreateExportBody } from "../../../schema/manage-exports";
-import { AppError } from "../../../shared/errors";
+import { rangeHeader, type ByteRange } from "../../../shared/services/exports/byte-range";
 import { exportJobView, loadExportJob, requireExportPermission } from "../../../shared/services/exports/jobs";
 import { EXPORT_CHUNK_MAX, readExportChunk as readChunk } from "../../../shared/services/exports/read";
 import { expectValue, siteObject } from "../../forward";
@@ -28,16 +28,9 @@ export async function getExportJob(call: ManageCall): Promise<Response> {
   return json({ export: exportJobView(await loadExportJob(call.ctx, call.params.id ?? "")) });
 }
 
-/** `Range: bytes=a-b` (one range, both ends or an open end), or null without a header (also read by readImportArtifact). */
-export function rangeOf(request: Request): { offset: number; length: number } | null {
-  const header = request.headers.get("range");
-  if (header === null) return null;
-  const m = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header.trim());
-  if (!m?.[1]) throw new AppError("invalid_request", "Range is one byte range: bytes=<first>-<last>.", { range: header });
-  const first = Number(m[1]);
-  const last = m[2] ? Number(m[2]) : first + EXPORT_CHUNK_MAX - 1;
-  if (last < first) throw new AppError("invalid_request", "The range ends before it starts.", { range: header });
-  return { offset: first, length: last - first + 1 };
+/** The JSON read's range (MCP): `offset` (default 0) and `length` (default the largest read). */
+export function queryRange(call: ManageCall, max: number): ByteRange {
+  return { offset: Number((call.query.offset as string | undefined) ?? "0"), length: Number((call.query.length as string | undefined) ?? String(max)) };
 }
 
 export function base64(bytes: Uint8Array): string {
@@ -51,18 +44,22 @@ export function base64(bytes: Uint8Array): string {
  * file's SHA-256 in `X-Content-SHA256`; without, the JSON answer the MCP tool gives.
  */
 export async function readExportChunk(call: ManageCall): Promise<Response> {
-  const range = rangeOf(call.request);
-  const offset = range?.offset ?? Number((call.query.offset as string | undefined) ?? "0");
-  const length = range?.length ?? Number((call.query.length as string | undefined) ?? String(EXPORT_CHUNK_MAX));
-  const chunk = await readChunk(call.ctx, call.env.MEDIA, call.params.id ?? "", offset, length);
+  const range = rangeHeader(call.request, EXPORT_CHUNK_MAX);
+  const page = call.query.page as string | undefined;
+  const chunk = await readChunk(call.ctx, call.env.MEDIA, call.params.id ?? "", range ?? queryRange(call, EXPORT_CHUNK_MAX), {
+    fromHeader: range !== null,
+    ...(page !== undefined ? { page: Number(page) } : {}),
+    offsetGiven: range !== null || call.query.offset !== undefined,
+  });
   if (range) {
-    const last = chunk.offset + Math.max(chunk.length, 1) - 1;
+    const last = chunk.offset + chunk.length - 1;
     return new Response(chunk.bytes, {
       status: 206,
       headers: {
         "content-type": chunk.content_type,
         "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`,
         "x-content-sha256": chunk.sha256,
+        "accept-ranges": "bytes",
         "cache-control": "private, no-store",
       },
     });

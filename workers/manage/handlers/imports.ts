@@ -26,7 +26,8 @@ import { expectValue, siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { commandHandler, sendCommand, commandResponse } from "../respond";
-import { base64, rangeOf } from "./exports";
+import { rangeHeader } from "../../../shared/services/exports/byte-range";
+import { base64, queryRange } from "./exports";
 
 /** POST /imports/sources (rule 3: one batch with its answer). */
 export const createImportSource = commandHandler("createImportSource", (call) => call.body as v.InferOutput<typeof CreateImportSourceBody>);
@@ -176,15 +177,13 @@ export const putHistoryAssignments = (call: ManageCall) => jobStep(call, "putHis
  * the whole file's SHA-256 in `X-Content-SHA256`; without, the JSON answer the MCP tool gives.
  */
 export async function readImportArtifact(call: ManageCall): Promise<Response> {
-  const range = rangeOf(call.request);
-  const offset = range?.offset ?? Number((call.query.offset as string | undefined) ?? "0");
-  const length = range?.length ?? Number((call.query.length as string | undefined) ?? String(ARTIFACT_CHUNK_MAX));
-  const chunk = await readArtifact(call.ctx, call.env.MEDIA, call.params.id ?? "", call.params.name as ImportArtifact, offset, length);
+  const range = rangeHeader(call.request, ARTIFACT_CHUNK_MAX);
+  const chunk = await readArtifact(call.ctx, call.env.MEDIA, call.params.id ?? "", call.params.name as ImportArtifact, range ?? queryRange(call, ARTIFACT_CHUNK_MAX), range !== null);
   if (range) {
-    const last = chunk.offset + Math.max(chunk.length, 1) - 1;
+    const last = chunk.offset + chunk.length - 1;
     return new Response(chunk.bytes, {
       status: 206,
-      headers: { "content-type": chunk.content_type, "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`, "x-content-sha256": chunk.sha256, "cache-control": "private, no-store" },
+      headers: { "content-type": chunk.content_type, "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`, "x-content-sha256": chunk.sha256, "accept-ranges": "bytes", "cache-control": "private, no-store" },
     });
   }
   const { bytes, ...rest } = chunk;

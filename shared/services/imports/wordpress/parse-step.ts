@@ -39,8 +39,33 @@ async function readText(files: R2Bucket, key: string, offset: number, length: nu
   try {
     return { text: utf8.decode(bytes), atEnd };
   } catch {
-    throw new XmlError("invalid_utf8", "The file is not valid UTF-8.", offset);
+    throw new XmlError("invalid_utf8", "The file is not valid UTF-8.", offset + firstInvalidUtf8(bytes));
   }
+}
+
+/**
+ * Index of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), so the finding's `at` names the byte to look at.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i] ?? 0;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Lead byte → sequence length and the allowed range of the second byte (Unicode Table 3-7).
+    const [n, lo, hi] = b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+    if (n === 0 || i + n > bytes.length) return i;
+    const second = bytes[i + 1] ?? 0;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k < n; k++) {
+      const c = bytes[i + k] ?? 0;
+      if (c < 0x80 || c > 0xbf) return i;
+    }
+    i += n;
+  }
+  return bytes.length;
 }
 
 async function namespacesOf(ctx: StepContext, job: ImportJobRow, size: number): Promise<Record<string, string>> {

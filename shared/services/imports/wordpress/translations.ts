@@ -55,7 +55,7 @@ export async function postEntryPlan(ctx: StepContext, job: ImportJobRow, model: 
 const hasTermGroups = new WeakMap<StepContext, Promise<boolean>>();
 
 /** Whether the file has Polylang term groups at all: asked once a step, so files without them cost no query per term. */
-function termGroupsStaged(ctx: StepContext, job: ImportJobRow): Promise<boolean> {
+export function termGroupsStaged(ctx: StepContext, job: ImportJobRow): Promise<boolean> {
   let found = hasTermGroups.get(ctx);
   if (!found) {
     found = firstRow(ctx.d1, "SELECT 1 AS one FROM import_items WHERE site_id = ? AND job_id = ? AND kind = 'other' AND source_key LIKE 'term\\_translations:%' ESCAPE '\\' LIMIT 1", [ctx.site.id, job.id]).then((row) => row !== null && row !== undefined);

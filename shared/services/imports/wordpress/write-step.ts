@@ -1,9 +1,11 @@
 import type { CompiledQuery } from "kysely";
 import { guard, commit } from "../../../db/batch";
 import { AppError } from "../../../errors";
-import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
+import { planStatements, type Committed, type CommittedEvent, type PlannedBatch } from "../../lifecycle/commit-plan";
+import type { WritePlan } from "../../lifecycle/context";
+import type { EntryView } from "../../lifecycle/entry-view";
 import { publishEntry } from "../../lifecycle/transitions";
-import { askImportWrite, policyFindings, policyTimeUp } from "../policies";
+import { askImportWrite, policyFindings, policyTimeUp, type AskedWrite } from "../policies";
 import { findingStatements, type Finding } from "../findings";
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
@@ -14,16 +16,23 @@ import { mappedModels, type FieldPlan, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { mediaOfAttachment, writeAttachment } from "./attachments";
 import { historyStatement } from "./principals";
-import { postEntryPlan, termEntryPlan } from "./translations";
+import { postEntryPlan, termEntryPlan, termGroupsStaged } from "./translations";
 import { POLYLANG_TAXONOMIES, type WxrPost, type WxrTerm } from "./wxr-items";
 
 /**
- * Items one write step handles at most (docs/imports.md, "Steps"). Each item is its own D1 batch
- * (create, plus one for its publication), so a stop between two items leaves each whole; ten keep a
- * step within a Worker's CPU with the largest allowed post (256 KiB of rich text, about 300 ms to
- * sanitise on the test machine) and a request well under the 30 s a client waits.
+ * Items one write step handles at most (docs/imports.md, "Steps and their bound"). A step's creates
+ * are one D1 batch and its publications another (with the job's move), so the bound is what a
+ * request may do: about ten D1 reads an item (250 of the 1,000 queries a Worker invocation may
+ * make; a batch is one), and the CPU of sanitising the content — bounded by
+ * {@link WRITE_STEP_CONTENT_BYTES}.
  */
-export const WRITE_STEP_ITEMS = 10;
+export const WRITE_STEP_ITEMS = 25;
+/**
+ * Staged payload bytes (content and metadata) after which a step takes no further item: 1 MiB is
+ * about 1.2 s of sanitising on the test machine (256 KiB, the largest post, about 300 ms), so a
+ * step of large posts stays within a Worker's CPU whatever its count, and its batches a few MiB.
+ */
+export const WRITE_STEP_CONTENT_BYTES = 1024 * 1024;
 /** Staged items one step looks at, at most: those that write nothing (skipped kinds, authors) cost no batch. */
 export const WRITE_STEP_SCAN = 200;
 
@@ -170,11 +179,47 @@ function refusalFinding(seq: number, error: AppError, doing: string): Finding {
   return finding(seq, "item_refused", `${doing}: ${error.message}`, { code: error.code, ...(error.details ?? {}) });
 }
 
+/** A created item's publication, planned and waiting for the step's next batch. */
+interface PlannedPublication {
+  item: StagedRow;
+  plan: WritePlan<EntryView>;
+  planned: PlannedBatch<EntryView>;
+}
+
+/** A create planned and waiting for the step's next batch. */
+interface PlannedCreate extends Omit<PlannedPublication, "item"> {
+  item: StagedRow;
+  publish: boolean;
+  asked: Extract<AskedWrite<object>, { ok: true }>;
+}
+
+/**
+ * Whether an item may be written in one batch with the other items of its kind around it: it reads
+ * nothing another item of the step writes — no parent, no translation group, no featured or content
+ * image (those are looked up in the rows their own writes commit). Any other item is written alone,
+ * after the items before it are committed (and published), as a step of one.
+ */
+async function writtenTogether(ctx: StepContext, job: ImportJobRow, item: StagedRow, payload: WxrPost & WxrTerm): Promise<boolean> {
+  if (item.kind === "post" || item.kind === "page") {
+    const noParent = !payload.post_parent || payload.post_parent === "0";
+    return noParent && !payload.translation_group && !payload.thumbnail_id && contentImages(payload.content ?? "").length === 0;
+  }
+  if (item.kind === "category" || item.kind === "tag") return !payload.parent && !(await termGroupsStaged(ctx, job));
+  return false;
+}
+
 /**
  * One write step: the next staged items in file order (authors, then categories and tags, then
  * posts and pages, as WordPress writes them) become entries of the mapped models — created, then
- * published when WordPress published them — each in its own batches with its item's new state.
- * A refusal of one item (permission, address, value) is a finding, never the failure of the job.
+ * published when WordPress published them. A refusal of one item (permission, address, value) is a
+ * finding, never the failure of the job.
+ *
+ * Batches (docs/imports.md, "Steps and their bound"): the creates of a run of items written
+ * together are one D1 batch (each with its item's new state); their publications, the step's
+ * findings, the job's move and the end of the request's step claim are the step's last batch. A
+ * group batch refused as a whole (two items of the step wanting one address, a unique value) is
+ * committed again one item at a time, so the refusal stays one item's finding. A step stopped
+ * between its batches leaves every item whole or untouched (created items are `written`).
  */
 export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): Promise<WriteStepResult> {
   const decisions = decisionsOf(job);
@@ -183,14 +228,107 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
   const staged = await rows<StagedRow>(ctx.d1, "SELECT seq, kind, source_key, payload FROM import_items WHERE site_id = ? AND job_id = ? AND state = 'staged' ORDER BY seq LIMIT ?", [ctx.site.id, job.id, WRITE_STEP_SCAN + 1]);
   const batch = await withParentsFirst(ctx, job, staged.slice(0, WRITE_STEP_SCAN));
   let writes = 0;
+  let contentBytes = 0;
   let handled = 0;
   const findings: Finding[] = [];
   const events: CommittedEvent[] = [];
   const purgeTags: string[] = [];
   const markers: CompiledQuery[] = [];
   let paused: AppError | null = null;
+  const creates: PlannedCreate[] = [];
+  const publications: PlannedPublication[] = [];
+
+  const committed = (done: Committed<EntryView>) => {
+    events.push(...done.events);
+    purgeTags.push(...done.purgeTags);
+  };
+  const explained = async (plan: WritePlan<EntryView>, error: AppError) => (plan.explain ? await plan.explain(error) : error);
+
+  /** Plans the publication of a created item (asked of the policies first); a refusal keeps it a draft. */
+  const planPublication = async (item: StagedRow, instanceId: string) => {
+    try {
+      const allowed = await askImportWrite(ctx, "publish", { instance_id: instanceId });
+      // A publication the policies refuse or cannot be asked about leaves the item a draft, reported.
+      if (!allowed.ok) throw allowed.error;
+      findings.push(...policyFindings(item.seq, allowed.results));
+      const plan = await publishEntry(ctx, { instance_id: instanceId });
+      plan.statements.push(statement("UPDATE import_items SET state = 'published' WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, item.seq]));
+      publications.push({ item, plan, planned: await planStatements(ctx, plan) });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      findings.push(refusalFinding(item.seq, error, `Publishing ${item.kind} ${item.source_key} (kept as a draft)`));
+    }
+  };
+
+  /** Commits the planned creates: one batch, or one item at a time when that batch is refused. */
+  const commitCreates = async () => {
+    const group = creates.splice(0);
+    if (group.length === 0) return;
+    const createdOk = (c: PlannedCreate) => {
+      committed(c.planned.committed);
+      findings.push(...policyFindings(c.item.seq, c.asked.results));
+    };
+    const refused = (c: PlannedCreate, error: AppError) => {
+      // Values a transform wrote and the create then refused: the transform was invalid (as for a single save).
+      findings.push(refusalFinding(c.item.seq, c.asked.explain(error.toFailure()) ?? error, `Creating ${c.item.kind} ${c.item.source_key}`));
+      markers.push(statement("UPDATE import_items SET state = 'skipped' WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged'", [ctx.site.id, job.id, c.item.seq]));
+    };
+    const written: PlannedCreate[] = [];
+    try {
+      await commit(ctx.d1, group.flatMap((c) => c.planned.statements));
+      written.push(...group);
+    } catch {
+      // Whatever refused the group (an item's guard, or the batch itself), each item alone says which.
+      for (const c of group) {
+        try {
+          await commit(ctx.d1, c.planned.statements);
+          written.push(c);
+        } catch (one) {
+          if (!(one instanceof AppError)) throw one;
+          refused(c, await explained(c.plan, one));
+        }
+      }
+    }
+    for (const c of written) {
+      createdOk(c);
+      if (c.publish) await planPublication(c.item, c.plan.answer.instance_id);
+    }
+  };
+
+  /**
+   * Commits the planned publications with `last()` (the step's closing statements, built after
+   * them so they hold every finding): one batch, or each publication alone then `last()` when that
+   * batch is refused.
+   */
+  const commitPublications = async (last: () => CompiledQuery[]) => {
+    const group = publications.splice(0);
+    try {
+      await commit(ctx.d1, [...group.flatMap((p) => p.planned.statements), ...last()]);
+      for (const p of group) committed(p.planned.committed);
+      return;
+    } catch (error) {
+      if (group.length === 0) throw error;
+    }
+    for (const p of group) {
+      try {
+        await commit(ctx.d1, p.planned.statements);
+        committed(p.planned.committed);
+      } catch (one) {
+        if (!(one instanceof AppError)) throw one;
+        findings.push(refusalFinding(p.item.seq, await explained(p.plan, one), `Publishing ${p.item.kind} ${p.item.source_key} (kept as a draft)`));
+      }
+    }
+    await commit(ctx.d1, last());
+  };
+
+  /** Everything planned so far committed (and published), before an item that reads it. */
+  const flush = async () => {
+    await commitCreates();
+    if (publications.length > 0) await commitPublications(() => []);
+  };
+
   for (const item of batch) {
-    if (writes >= WRITE_STEP_ITEMS || policyTimeUp(ctx)) break;
+    if (writes >= WRITE_STEP_ITEMS || contentBytes >= WRITE_STEP_CONTENT_BYTES || policyTimeUp(ctx)) break;
     handled++;
     const mark = (state: string) => statement("UPDATE import_items SET state = ? WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged'", [state, ctx.site.id, job.id, item.seq]);
     const kind = item.kind as MappedKind;
@@ -219,8 +357,12 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       continue;
     }
     const payload = JSON.parse(item.payload) as WxrPost & WxrTerm;
+    // Items of another kind, or an item that reads what the planned ones write, wait for them.
+    const together = await writtenTogether(ctx, job, item, payload);
+    if (!together || creates.some((c) => c.item.kind !== item.kind)) await flush();
     const slug = decisions.renames[String(item.seq)] ?? wantedSlug(item.kind, payload);
     const publish = kind === "category" || kind === "tag" || payload.status === "publish";
+    contentBytes += item.payload.length;
     let values: { fields: Record<string, unknown>; dropped: string[] };
     try {
       values = await valuesOf(ctx, job, item, kind, target.plan);
@@ -244,7 +386,6 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
     }
     const dropped = values.dropped;
     writes++;
-    let created;
     try {
       if (!asked.ok) throw asked.error;
       if (dropped.length > 0) findings.push(finding(item.seq, "rich_markup_dropped", "Markup the canonical rich text does not keep was left out of the content.", { field: target.plan.body, dropped }));
@@ -268,9 +409,7 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
         // The first publication is WordPress's: publishing keeps a first_published_at already set.
         ...(firstPublished ? [statement("UPDATE entries SET first_published_at = ? WHERE site_id = ? AND instance_id = ?", [firstPublished, ctx.site.id, plan.answer.instance_id])] : []),
       );
-      created = await commitPlan(ctx, plan);
-      events.push(...created.events);
-      findings.push(...policyFindings(item.seq, asked.results));
+      creates.push({ item, plan, planned: await planStatements(ctx, plan), publish, asked });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       // Values a transform wrote and the create then refused: the transform was invalid (as for a single save).
@@ -279,26 +418,23 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       markers.push(mark("skipped"));
       continue;
     }
-    if (!publish) continue;
-    try {
-      const allowed = await askImportWrite(ctx, "publish", { instance_id: created.answer.instance_id });
-      // A publication the policies refuse or cannot be asked about leaves the item a draft, reported.
-      if (!allowed.ok) throw allowed.error;
-      findings.push(...policyFindings(item.seq, allowed.results));
-      const plan = await publishEntry(ctx, { instance_id: created.answer.instance_id });
-      plan.statements.push(statement("UPDATE import_items SET state = 'published' WHERE site_id = ? AND job_id = ? AND seq = ?", [ctx.site.id, job.id, item.seq]));
-      const published = await commitPlan(ctx, plan);
-      events.push(...published.events);
-      purgeTags.push(...published.purgeTags);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      findings.push(refusalFinding(item.seq, error, `Publishing ${item.kind} ${item.source_key} (kept as a draft)`));
-    }
+    // An item written alone is committed (and published) before the next one is read.
+    if (!together) await flush();
   }
+  await commitCreates();
   const more = handled < batch.length || staged.length > WRITE_STEP_SCAN;
-  const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + handled, findings_count: job.findings_count + findings.length };
-  await commit(ctx.d1, [...markers, ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
+  const set = { state: more ? ("writing" as const) : ("done" as const), items_done: job.items_done + handled };
+  // The step's last batch: the publications planned, the markers and findings, the job's move and,
+  // unless the step answers a refusal, the end of its step claim (rule 5: done with the move).
+  const claimDone = paused ? undefined : ctx.claimDone;
+  await commitPublications(() => [
+    ...markers,
+    ...findingStatements(ctx, job.id, job.findings_count, findings),
+    ...moveJob(ctx, job, { ...set, findings_count: job.findings_count + findings.length }),
+    ...(claimDone ? [claimDone.statement] : []),
+  ]);
+  if (claimDone) claimDone.committed = true;
   // An enforcing policy not asked (or the policy budget spent): progress kept, the step answers its refusal.
   if (paused) throw paused;
-  return { job: movedJob(ctx, job, set), events, purgeTags };
+  return { job: movedJob(ctx, job, { ...set, findings_count: job.findings_count + findings.length }), events, purgeTags };
 }

@@ -1,0 +1,42 @@
+/**
+ * One `wrangler dev` and one Chromium for several admin browser files (docs/testing.md, "One
+ * server and one browser for the admin files"). Each admin file used to start its own server on a
+ * copy of the seeded state (≈ 5.7 s of CPU on the prepared worker) and its own Chromium: ≈ 11 s of
+ * CPU before its first test (measured: server, browser and the harness's imports). The end-to-end
+ * runner (scripts/test-e2e.mjs) starts one of each for a batch of files that do not change what
+ * another file of the batch reads, in the batch's network namespace, and names them to the files
+ * through SHARED_ADMIN_VARIABLE (a JSON file): `startAdmin` (test/e2e/admin-ui/harness.mjs) then
+ * connects to them instead of starting its own, and a file run alone still starts its own.
+ * Every file still gets fresh browser contexts (one per person), so nothing of a page is shared.
+ */
+import { writeFileSync } from "node:fs";
+import chromium from "@sparticuz/chromium";
+import { chromium as playwright } from "playwright-core";
+import { startDevServer } from "./dev-server.mjs";
+
+/** The environment variable naming the shared server's description (a JSON file: port, info, wsEndpoint). */
+export const SHARED_ADMIN_VARIABLE = "DRIFTWOOD_E2E_SHARED_ADMIN";
+/** The shared server's port inside the batch's namespace: no admin file uses it for a server of its own. */
+export const SHARED_ADMIN_PORT = 8870;
+
+/** The browser every admin file launches (the harness's options), as a server files connect to. */
+export const browserOptions = async () => ({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
+
+/** Starts the seeded server and a Chromium server, writes their description into `file`; `stop()` ends both. */
+export async function startSharedAdmin(file) {
+  const server = await startDevServer({ port: SHARED_ADMIN_PORT });
+  let browserServer;
+  try {
+    browserServer = await playwright.launchServer(await browserOptions());
+  } catch (error) {
+    server.stop();
+    throw error;
+  }
+  writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, wsEndpoint: browserServer.wsEndpoint() }));
+  return {
+    async stop() {
+      await browserServer.close().catch(() => {});
+      server.stop();
+    },
+  };
+}
