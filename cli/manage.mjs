@@ -131,7 +131,9 @@ const COMMANDS = [
      "lang",
      "-lang",
      "owner",
-     "-owner"
+     "-owner",
+     "updated_by",
+     "-updated_by"
     ],
     "required": false,
     "description": "Order of the whole list (default: newest created first): title (label, else slug; ASCII case ignored; a title the reader may not read sorts by slug), created, updated, state (workflow state), lang, owner (the owner's name among the site's members); a leading `-` reverses. Ties by instance_id in the same direction; the cursor continues the same sort only. docs/admin-ui-lists.md"

@@ -35,7 +35,7 @@ export interface ManageOperations {
       "q"?: string;
       "slug"?: string;
       "translation_group_id"?: string;
-      "sort"?: "title" | "-title" | "created" | "-created" | "updated" | "-updated" | "state" | "-state" | "lang" | "-lang" | "owner" | "-owner";
+      "sort"?: "title" | "-title" | "created" | "-created" | "updated" | "-updated" | "state" | "-state" | "lang" | "-lang" | "owner" | "-owner" | "updated_by" | "-updated_by";
       "cursor"?: string;
       "limit"?: string;
     };

@@ -12,6 +12,7 @@ import { dueReleases, endRelease, publishRelease, STALE_CHANGE_CODES } from "../
 import type { ReleaseProblem } from "../../shared/services/releases/releases";
 import { LEASE_TTL_MS } from "./leases";
 import type { WriteRunner } from "./write-runner";
+import { NextLook } from "./next-look";
 import { AppError } from "../../shared/errors";
 import type { PolicyResult } from "../../shared/services/plugins/policies";
 
@@ -36,22 +37,23 @@ const WAIT_CODES = new Set(["locked", "lock_lost", "plugin_policy_budget_exhaust
  * batch, audit and events), then the schedule ends `done` (or `failed` with the refusal's code).
  */
 export class ScheduleRunner {
+  readonly #look: NextLook;
+
   constructor(
-    private readonly storage: DurableObjectStorage,
+    storage: DurableObjectStorage,
     private readonly clock: Clock,
     private readonly env: Env,
     private readonly writes: WriteRunner,
-  ) {}
-
-  async forget(): Promise<number> {
-    await this.storage.delete(NEXT_KEY);
-    return this.clock.now() + SCHEDULE_LOOK_DELAY_MS;
+  ) {
+    this.#look = new NextLook(storage, clock, NEXT_KEY, SCHEDULE_LOOK_DELAY_MS);
   }
 
-  async nextDue(): Promise<number | null> {
-    const next = await this.storage.get<number>(NEXT_KEY);
-    if (next === undefined) return this.clock.now();
-    return next < 0 ? null : next;
+  forget(): Promise<number> {
+    return this.#look.forget();
+  }
+
+  nextDue(): Promise<number | null> {
+    return this.#look.due();
   }
 
   async run(siteId: string): Promise<number | null> {
@@ -62,7 +64,7 @@ export class ScheduleRunner {
       const d1 = await siteScopedDatabase(this.env, siteId);
       const db = createDb(d1);
       const site = await findSiteById(db, siteId);
-      if (!site) return this.#remember(null);
+      if (!site) return this.#look.remember(null);
       const found = await dueSchedules({ d1, site }, now);
       let waiting = false;
       for (const row of found.due) waiting = (await this.#fire(siteId, { db, scope: siteScope(siteId) }, row)) || waiting;
@@ -70,10 +72,10 @@ export class ScheduleRunner {
       const releases = await dueReleases({ d1, site }, now, SCHEDULE_BATCH);
       for (const row of releases.due) waiting = (await this.#fireRelease(siteId, row)) || waiting;
       const candidates = [found.more || releases.more ? now : null, waiting ? now + LEASE_TTL_MS : null, found.nextDueAt, releases.nextDueAt].filter((t): t is number => t !== null);
-      return this.#remember(candidates.length > 0 ? Math.min(...candidates) : null);
+      return this.#look.remember(candidates.length > 0 ? Math.min(...candidates) : null);
     } catch (error) {
       console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "scheduled publishing failed; alarm will retry", error: String(error) }));
-      return this.#remember(now + RETRY_MS);
+      return this.#look.remember(now + RETRY_MS);
     }
   }
 
@@ -141,8 +143,4 @@ export class ScheduleRunner {
     return false;
   }
 
-  async #remember(next: number | null): Promise<number | null> {
-    await this.storage.put(NEXT_KEY, next ?? -1);
-    return next;
-  }
 }

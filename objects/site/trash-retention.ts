@@ -6,6 +6,7 @@ import { findSiteById } from "../../shared/repositories/site-repository";
 import { findExpiredTrash, purgeExpiredTrash, RETENTION_ACTOR, trashWindowMs } from "../../shared/services/lifecycle/trash-retention";
 import { LEASE_TTL_MS } from "./leases";
 import type { WriteRunner } from "./write-runner";
+import { NextLook } from "./next-look";
 
 /** Where the object keeps when Trash next expires (ms; -1: Trash is empty; absent: unknown, look in D1). */
 const NEXT_KEY = "trash_retention_next";
@@ -22,24 +23,25 @@ const RETRY_MS = 5 * 60_000;
  * again) when something is moved to Trash or the window changes.
  */
 export class TrashRetention {
+  readonly #look: NextLook;
+
   constructor(
-    private readonly storage: DurableObjectStorage,
+    storage: DurableObjectStorage,
     private readonly clock: Clock,
     private readonly env: Env,
     private readonly writes: WriteRunner,
-  ) {}
+  ) {
+    this.#look = new NextLook(storage, clock, NEXT_KEY, TRASH_LOOK_DELAY_MS);
+  }
 
   /** Something moved to Trash or the window changed: the next run looks in D1 again. */
-  async forget(): Promise<number> {
-    await this.storage.delete(NEXT_KEY);
-    return this.clock.now() + TRASH_LOOK_DELAY_MS;
+  forget(): Promise<number> {
+    return this.#look.forget();
   }
 
   /** When the alarm should next run for Trash (null: nothing waits). */
-  async nextDue(): Promise<number | null> {
-    const next = await this.storage.get<number>(NEXT_KEY);
-    if (next === undefined) return this.clock.now();
-    return next < 0 ? null : next;
+  nextDue(): Promise<number | null> {
+    return this.#look.due();
   }
 
   /** Purges what expired (at most one batch) and returns when to run next. */
@@ -51,7 +53,7 @@ export class TrashRetention {
     try {
       const d1 = await siteScopedDatabase(this.env, siteId);
       const site = await findSiteById(createDb(d1), siteId);
-      if (!site) return this.#remember(null);
+      if (!site) return this.#look.remember(null);
       const found = await findExpiredTrash({ d1, site }, now);
       const trashedBefore = isoAt(now - trashWindowMs(site.settings));
       let held = false;
@@ -64,15 +66,11 @@ export class TrashRetention {
         }
       }
       const candidates = [found.more ? now : null, held ? now + LEASE_TTL_MS : null, found.nextDueAt].filter((t): t is number => t !== null);
-      return this.#remember(candidates.length > 0 ? Math.min(...candidates) : null);
+      return this.#look.remember(candidates.length > 0 ? Math.min(...candidates) : null);
     } catch (error) {
       console.error(JSON.stringify({ level: "warn", site_id: siteId, message: "trash retention failed; alarm will retry", error: String(error) }));
-      return this.#remember(now + RETRY_MS);
+      return this.#look.remember(now + RETRY_MS);
     }
   }
 
-  async #remember(next: number | null): Promise<number | null> {
-    await this.storage.put(NEXT_KEY, next ?? -1);
-    return next;
-  }
 }

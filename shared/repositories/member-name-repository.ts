@@ -28,3 +28,13 @@ export async function findMemberNames(db: Kysely<Database>, scope: SiteScope, pe
 }
 
 const CHUNK = 50;
+
+/** Every member's name of the scope's site (active or not: an owner or a writer may have left since). */
+export async function allMemberNames(db: Kysely<Database>, scope: SiteScope): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("persons", "persons.id", "memberships.person_id")
+    .select(["persons.id as id", "persons.name as name"])
+    .where("memberships.site_id", "=", assertScope(scope))
+    .execute();
+}

@@ -88,6 +88,13 @@ async function lists(page, demo, article) {
   // Who wrote the current drafts: the seed's credential, by its name.
   const updatedBy = await page.locator("table.entries tbody td[data-label='Updated by']").allTextContents();
   assert.deepEqual(updatedBy, Array(3).fill("Demo seed: management (every scope) (credential)"));
+  // "Updated by" sorts like the other columns (by the writer's name; ties by id, all three the same writer here).
+  await page.getByRole("link", { name: "Updated by: sort ascending" }).click();
+  await page.waitForURL(/sort=updated_by/);
+  // The service's answer is in: the list says so in its live region (polled, no sleep).
+  await page.waitForFunction(() => document.querySelector(".list-status")?.textContent === "3 entries shown.");
+  assert.equal(await header("Updated by").getAttribute("aria-sort"), "ascending");
+  assert.equal(await header("Title").getAttribute("aria-sort"), "none");
   assert.ok(await header("Owner").count(), "an Owner column");
   await checkScreen(page, "content-list-sorted");
 }

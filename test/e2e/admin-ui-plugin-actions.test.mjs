@@ -6,7 +6,8 @@
  *   refused in words with the issue; then its text and json result blocks); Archive (destructive:
  *   the dialog warns, Cancel has focus) refused by the plugin in words on a draft, then run on a
  *   published entry — the plugin unpublishes it and the editor shows the entry as it is now;
- * - the media library's "Add from Sample images": the source's items listed at once, searched,
+ * - the media library's "Add from Sample images" (and the same in a media field's picker, the item
+ *   imported there chosen for the field): the source's items listed at once, searched,
  *   one imported as a copy and one linked (mode reference) — the linked file's details say where
  *   it stays and that it cannot be replaced (the `media_linked` words).
  * axe and 360 px on each screen (checkScreen).
@@ -124,6 +125,20 @@ describe("admin UI: plugin actions on an entry and plugin media sources in the l
       // --- The editor's plugin actions, on a draft.
       await page.goto(`${admin.origin}/sites/${demo.id}/entries/${draft.instance_id}?lang=en`);
       await page.getByText("You are editing (others see you as the editor).").waitFor();
+
+      // The Cover field's picker offers the library's "Add from Sample images": the item imported there comes back chosen.
+      const cover = page.getByRole("group", { name: "Cover" });
+      await cover.getByRole("button", { name: "Choose from library for Cover" }).click();
+      const library = page.getByRole("dialog", { name: "Choose from library" });
+      await library.getByRole("button", { name: "Add from Sample images" }).click();
+      await untilAnswered(picker, search, items.getByRole("listitem").first());
+      await importUntilDone(picker, items.getByRole("button", { name: /^Import Sample image 9 / }));
+      await library.getByRole("button", { name: "Use selected" }).click();
+      await library.waitFor({ state: "detached" });
+      await cover.getByText("sample-9.png").waitFor();
+      // Saved, so the later visits leave a form without unsaved text.
+      await page.getByRole("button", { name: "Save draft" }).click();
+      await page.getByRole("status").filter({ hasText: /^Draft saved at / }).waitFor();
       const actions = page.getByRole("group", { name: "Plugin actions" });
       // Entry operations only (Word count is a site operation; Nightly digest an automation).
       assert.deepEqual(await actions.getByRole("button").allInnerTexts(), ["Summarize", "Archive (unpublish)"]);

@@ -49,6 +49,7 @@ function expected(rows: readonly Row[], sort: EntrySort, owners: Map<string, str
     state: (r) => r.workflow.state,
     lang: (r) => r.lang,
     owner: (r) => (r.owner_id ? (owners.get(r.owner_id) ?? "") : "").toLowerCase(),
+    updated_by: (r) => (r.updated_by?.name ?? "").toLowerCase(),
   };
   const sign = sort.startsWith("-") ? -1 : 1;
   const of = key[sort.replace("-", "")] as (r: Row) => string;
@@ -89,6 +90,11 @@ describe("listEntries: sort over the whole list", () => {
     expect(newest.body.data[0]?.label).toBe("Fig");
     const byOwner = await manage<List>(token, "GET", `/entries?model_id=${article.id}&sort=owner&limit=1`);
     expect(byOwner.body.data[0]?.owner_id).toBe(editor.id);
+    // "Updated by" by the writer's name: Beatrix (fig, Banana, cherry) before Zoe (apple, banana, Date).
+    const byWriter = await manage<List>(token, "GET", `/entries?model_id=${article.id}&sort=updated_by&limit=1`);
+    expect(byWriter.body.data[0]?.updated_by?.name).toBe("Beatrix Editor");
+    const byWriterDown = await manage<List>(token, "GET", `/entries?model_id=${article.id}&sort=-updated_by&limit=1`);
+    expect(byWriterDown.body.data[0]?.updated_by?.name).toBe("Zoe Admin");
 
     // A cursor of one sort does not continue another, nor the unsorted list.
     const first = await manage<List>(token, "GET", `/entries?model_id=${article.id}&sort=title&limit=2`);

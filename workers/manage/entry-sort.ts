@@ -3,6 +3,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../shared/db/database";
 import type { SiteScope } from "../../shared/db/site-scope";
 import { assertScope } from "../../shared/db/site-scope";
+import { allMemberNames } from "../../shared/repositories/member-name-repository";
+import { WRITER_KEY_SQL, writerNames } from "../../shared/services/lifecycle/version-writers";
 import type { EntrySort, EntrySortKey } from "../../schema/entry-sorts";
 
 /**
@@ -22,7 +24,8 @@ export interface SortPlan {
  * The plan of a sort. `hiddenTitleModels`: models whose title field the reader may not read — their
  * entries sort by slug, so the order never reveals a hidden title. `owner` sorts by the owner's
  * name among the site's members (read from the control database, handed to SQL as one JSON value:
- * people live in another database than entries), "nobody" and non-members first.
+ * people live in another database than entries), "nobody" and non-members first; `updated_by` by
+ * the current draft's writer's name the same way (every writer of the site, version-writers.ts).
  */
 export async function sortPlan(db: Kysely<Database>, scope: SiteScope, sort: EntrySort, hiddenTitleModels: readonly string[]): Promise<SortPlan> {
   const descending = sort.startsWith("-");
@@ -46,18 +49,15 @@ async function keyExpression(db: Kysely<Database>, scope: SiteScope, key: EntryS
       return sql<string>`lower(coalesce(${label}, slug, ''))`;
     }
     case "owner": {
-      const names = Object.fromEntries((await siteMemberNames(db, scope)).map((m) => [m.id, m.name.toLowerCase()]));
+      const names = Object.fromEntries((await allMemberNames(db, scope)).map((m) => [m.id, m.name.toLowerCase()]));
       return sql<string>`coalesce(json_extract(${JSON.stringify(names)}, '$."' || owner_id || '"'), '')`;
     }
+    case "updated_by": {
+      // The current draft's writer by the name the list shows (versionWriters), lower-cased; a
+      // writer without a name here (the service, a former member, a revoked credential) first.
+      const names = Object.fromEntries([...(await writerNames(db, scope, assertScope(scope), "all"))].map(([key, name]) => [key, name.toLowerCase()]));
+      const writer = sql.raw(`(SELECT ${WRITER_KEY_SQL} FROM versions v WHERE v.id = current_version_id)`);
+      return sql<string>`coalesce(json_extract(${JSON.stringify(names)}, '$."' || ${writer} || '"'), '')`;
+    }
   }
-}
-
-/** Every member's name of the scope's site (active or not: an owner may have left since). */
-async function siteMemberNames(db: Kysely<Database>, scope: SiteScope): Promise<{ id: string; name: string }[]> {
-  return db
-    .selectFrom("memberships")
-    .innerJoin("persons", "persons.id", "memberships.person_id")
-    .select(["persons.id as id", "persons.name as name"])
-    .where("memberships.site_id", "=", assertScope(scope))
-    .execute();
 }

@@ -54,7 +54,7 @@ export default function EntryList({ site, params, search }: ScreenProps) {
 }
 
 type SortKey = NonNullable<NonNullable<NonNullable<Parameters<typeof manage<"listEntries">>[1]>["query"]>["sort"]>;
-const SORTS: readonly SortKey[] = ["title", "-title", "lang", "-lang", "state", "-state", "owner", "-owner", "updated", "-updated", "created", "-created"];
+const SORTS: readonly SortKey[] = ["title", "-title", "lang", "-lang", "state", "-state", "owner", "-owner", "updated", "-updated", "created", "-created", "updated_by", "-updated_by"];
 
 function Collection(props: { site: string; model: Model; languages: string[]; defaultLang: string; trash: boolean; lang: string; state: State | ""; q: string; size: string; sort: SortKey | "" }) {
   const { site, model, trash } = props;
@@ -204,7 +204,7 @@ function Collection(props: { site: string; model: Model; languages: string[]; de
               <SortHeader label="State" column="state" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               <SortHeader label="Owner" column="owner" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               <SortHeader label="Updated" column="updated" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
-              <th scope="col">Updated by</th>
+              <SortHeader label="Updated by" column="updated_by" sort={props.sort} href={(v) => withFilter(site, model.id, current, "sort", v)} />
               {trash ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>

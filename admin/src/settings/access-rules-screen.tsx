@@ -6,6 +6,7 @@ import { Button, Field, Loading, PageHeader } from "../ui/controls";
 import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
+import { useSettingsSave } from "./use-settings-save";
 import "../styles/settings.css";
 
 type Rule = { key: number; path_prefix: string; role_ids: string[] };
@@ -24,8 +25,9 @@ const keyed = (rule: { path_prefix: string; role_ids: string[] }): Rule => ({ ke
 export default function AccessRules({ site }: ScreenProps) {
   const loaded = useLoad((signal) => Promise.all([manage("getAccessRules", { signal }), manage("listRoles", { signal })]), []);
   const [rules, setRules] = useState<Rule[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { outcome, done, failed } = useOutcome();
+  const said = useOutcome();
+  const { outcome } = said;
+  const { busy, run } = useSettingsSave(said, () => loaded.reload());
   const saved = loaded.data?.[0];
   const roles: Role[] = loaded.data?.[1].data ?? [];
   useEffect(() => {
@@ -36,19 +38,12 @@ export default function AccessRules({ site }: ScreenProps) {
   if (!saved || !rules) return <Loading label="Loading member-only paths…" />;
   const change = (key: number, patch: Partial<Rule>) => setRules(rules.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
-  const save = async (event: Event) => {
+  const save = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
+    void run(async () => {
       await manage("putAccessRules", { body: { rules: rules.map((r) => ({ path_prefix: r.path_prefix.trim(), role_ids: r.role_ids })), expected_revision: saved.revision }, key: newActionKey() });
-      done(rules.length === 0 ? "Member-only paths saved: every path of the website is public." : `Member-only paths saved (${rules.length} ${rules.length === 1 ? "rule" : "rules"}).`);
-      loaded.reload();
-    } catch (error) {
-      failed(error);
-    } finally {
-      setBusy(false);
-    }
+      return rules.length === 0 ? "Member-only paths saved: every path of the website is public." : `Member-only paths saved (${rules.length} ${rules.length === 1 ? "rule" : "rules"}).`;
+    });
   };
 
   return (

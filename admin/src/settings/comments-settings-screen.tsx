@@ -6,6 +6,7 @@ import { Button, Field, Loading, PageHeader } from "../ui/controls";
 import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
+import { useSettingsSave } from "./use-settings-save";
 import "../styles/settings.css";
 
 type Comments = ManageAnswer<"getCommentSettings">["comments"];
@@ -20,8 +21,9 @@ type Comments = ManageAnswer<"getCommentSettings">["comments"];
 export default function CommentSettings({ site }: ScreenProps) {
   const loaded = useLoad((signal) => Promise.all([manage("getCommentSettings", { signal }), manage("listModels", { signal })]), []);
   const [draft, setDraft] = useState<Comments | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { outcome, done, failed } = useOutcome();
+  const said = useOutcome();
+  const { outcome } = said;
+  const { busy, run } = useSettingsSave(said, () => loaded.reload());
   const saved = loaded.data?.[0];
   const models = loaded.data?.[1].data ?? [];
   useEffect(() => {
@@ -33,23 +35,16 @@ export default function CommentSettings({ site }: ScreenProps) {
   const set = (patch: Partial<Comments>) => setDraft({ ...draft, ...patch });
   const number = (value: string) => (value.trim() === "" ? Number.NaN : Number(value));
 
-  const save = async (event: Event) => {
+  const save = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    try {
+    void run(async () => {
       const moderation = draft.moderation === "approved" ? "approved" : "pending";
       await manage("putCommentSettings", {
         body: { enabled: draft.enabled, model_ids: draft.model_ids, moderation, difficulty: draft.difficulty, max_length: draft.max_length, per_hour: draft.per_hour, expected_revision: saved.revision },
         key: newActionKey(),
       });
-      done("Comment settings saved.");
-      loaded.reload();
-    } catch (error) {
-      failed(error);
-    } finally {
-      setBusy(false);
-    }
+      return "Comment settings saved.";
+    });
   };
 
   return (

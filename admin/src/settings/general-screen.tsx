@@ -7,6 +7,7 @@ import { OrderedList } from "../ui/ordered-list";
 import { SettingsLoadFailed } from "./load-failed";
 import { SettingsNav } from "./nav";
 import { OutcomeNotice, useOutcome } from "./outcome";
+import { useSettingsSave } from "./use-settings-save";
 import "../styles/settings.css";
 
 type Settings = ManageAnswer<"getSettings">["settings"];
@@ -50,8 +51,9 @@ export default function GeneralSettings({ site }: ScreenProps) {
   const [formats, setFormats] = useState<Record<string, string>>({});
   const [newLang, setNewLang] = useState("");
   const [langError, setLangError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { outcome, done, failed } = useOutcome();
+  const said = useOutcome();
+  const { outcome, done } = said;
+  const { busy, run } = useSettingsSave(said, () => loaded.reload());
   const saved = loaded.data?.[0];
   const models = (loaded.data?.[1].data ?? []).filter((m) => m.is_public);
 
@@ -106,21 +108,15 @@ export default function GeneralSettings({ site }: ScreenProps) {
     return body as Body;
   };
 
-  const save = async (event: Event) => {
+  const save = (event: Event) => {
     event.preventDefault();
     if (busy) return;
     const body = changes();
     if (Object.keys(body as object).length === 1) return done("Nothing changed.");
-    setBusy(true);
-    try {
+    void run(async () => {
       await manage("updateSettings", { body, key: newActionKey() });
-      done("Settings saved.");
-      loaded.reload();
-    } catch (error) {
-      failed(error);
-    } finally {
-      setBusy(false);
-    }
+      return "Settings saved.";
+    });
   };
 
   return (

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { ApiError, manage, newActionKey, type ManageAnswer } from "../api/client";
+import { manage, newActionKey, type ManageAnswer } from "../api/client";
 import { languageLabel } from "../media/types";
 import { Button, Field } from "../ui/controls";
 import { editable, LanguageSwitch, LinkList, MediaChoice, nextKey, sendable, type EditLink } from "./chrome-parts";
-import type { SectionProps } from "./chrome-screen";
+import { refuseIfAny, SectionForm, type FormIssue, type SectionProps } from "./section-form";
 
 type Chrome = ManageAnswer<"getSiteChrome">["chrome"];
 type Seo = ManageAnswer<"getSeoSettings">["seo"];
@@ -24,9 +24,6 @@ const NETWORKS: readonly [string, string][] = [
   ["other", "Other"],
 ];
 
-/** A refusal made here, before asking the service, in the shape the service's would have. */
-const localRefusal = (issues: { path: string; message: string }[]) => new ApiError(400, "invalid_request", "Some values are not valid.", { issues });
-
 /** Site Chrome: per language the site name, tagline, header and footer links; the logo; social links. */
 export function ChromeForm({ languages, defaultLang, initial, busy, save, notice }: SectionProps & { initial: Chrome }) {
   const [lang, setLang] = useState(defaultLang);
@@ -43,33 +40,28 @@ export function ChromeForm({ languages, defaultLang, initial, busy, save, notice
   const filled = (l: string) => Boolean(texts[l]?.site_name.trim());
   const editSocial = (key: number, next: Partial<Social>) => setSocial(social.map((s) => (s.key === key ? { ...s, ...next } : s)));
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void save(async (expected) => {
-      const body: Record<string, { site_name: string; tagline: string | null; header_links: { label: string; url: string }[]; footer_links: { label: string; url: string }[] }> = {};
-      const issues: { path: string; message: string }[] = [];
-      for (const [l, t] of Object.entries(texts)) {
-        const header = sendable(t.header);
-        const footer = sendable(t.footer);
-        const any = t.site_name.trim() || t.tagline.trim() || header.length || footer.length;
-        if (!any) continue;
-        if (!t.site_name.trim()) issues.push({ path: `languages.${l}.site_name`, message: "give the site name, or clear this language's texts" });
-        body[l] = { site_name: t.site_name.trim(), tagline: t.tagline.trim() || null, header_links: header, footer_links: footer };
-      }
-      if (issues.length) throw localRefusal(issues);
-      const saved = await manage("putSiteChrome", {
-        body: { languages: body, logo_media_id: logo, social_links: social.filter((s) => s.url.trim()).map((s) => ({ network: s.network as "other", url: s.url.trim() })), expected_revision: expected },
-        key: newActionKey(),
-      });
-      const named = Object.keys(saved.chrome.languages).map(languageLabel);
-      return { revision: saved.revision, said: named.length ? `Site Chrome saved for ${named.join(", ")}.` : "Site Chrome saved: no texts set; the site's name is used." };
+  const write = async (expected: number) => {
+    const body: Record<string, { site_name: string; tagline: string | null; header_links: { label: string; url: string }[]; footer_links: { label: string; url: string }[] }> = {};
+    const issues: FormIssue[] = [];
+    for (const [l, t] of Object.entries(texts)) {
+      const header = sendable(t.header);
+      const footer = sendable(t.footer);
+      const any = t.site_name.trim() || t.tagline.trim() || header.length || footer.length;
+      if (!any) continue;
+      if (!t.site_name.trim()) issues.push({ path: `languages.${l}.site_name`, message: "give the site name, or clear this language's texts" });
+      body[l] = { site_name: t.site_name.trim(), tagline: t.tagline.trim() || null, header_links: header, footer_links: footer };
+    }
+    refuseIfAny(issues);
+    const saved = await manage("putSiteChrome", {
+      body: { languages: body, logo_media_id: logo, social_links: social.filter((s) => s.url.trim()).map((s) => ({ network: s.network as "other", url: s.url.trim() })), expected_revision: expected },
+      key: newActionKey(),
     });
+    const named = Object.keys(saved.chrome.languages).map(languageLabel);
+    return { revision: saved.revision, said: named.length ? `Site Chrome saved for ${named.join(", ")}.` : "Site Chrome saved: no texts set; the site's name is used." };
   };
 
   return (
-    <form class="stack site-panel" aria-labelledby="chrome-heading" onSubmit={submit}>
-      <h2 id="chrome-heading">Site Chrome</h2>
-      <p class="muted">What every page of the website shows around its content. Links are site paths (/about) or https addresses.</p>
+    <SectionForm id="chrome" title="Site Chrome" intro="What every page of the website shows around its content. Links are site paths (/about) or https addresses." saveLabel="Save Site Chrome" busy={busy} notice={notice} save={save} write={write}>
       <LanguageSwitch label="Language of the Site Chrome texts" languages={languages} lang={lang} onChange={setLang} filled={filled} />
       <fieldset class="stack">
         <legend>{`Texts in ${languageLabel(lang)}`}</legend>
@@ -111,13 +103,7 @@ export function ChromeForm({ languages, defaultLang, initial, busy, save, notice
           </Button>
         </div>
       </fieldset>
-      {notice}
-      <div class="row">
-        <Button type="submit" variant="primary" busy={busy}>
-          Save Site Chrome
-        </Button>
-      </div>
-    </form>
+    </SectionForm>
   );
 }
 
@@ -137,28 +123,23 @@ export function SeoForm({ languages, defaultLang, initial, busy, save, notice }:
   const marks = (here.template.match(/%s/g) ?? []).length;
   const templateHint = here.template && marks !== 1 ? `The template holds %s ${marks === 0 ? "nowhere" : `${marks} times`}: it needs it exactly once, where the page's title goes.` : undefined;
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void save(async (expected) => {
-      const body: Record<string, { title_template: string; description: string | null }> = {};
-      const issues: { path: string; message: string }[] = [];
-      for (const [l, t] of Object.entries(texts)) {
-        if (!t.template.trim() && !t.description.trim()) continue;
-        if (!t.template.trim()) issues.push({ path: `languages.${l}.title_template`, message: "give a title template with %s, or clear this language's description" });
-        body[l] = { title_template: t.template.trim(), description: t.description.trim() || null };
-      }
-      if (issues.length) throw localRefusal(issues);
-      const saved = await manage("putSeoSettings", { body: { languages: body, share_image_media_id: image, expected_revision: expected }, key: newActionKey() });
-      const named = Object.keys(saved.seo.languages).map(languageLabel);
-      return { revision: saved.revision, said: named.length ? `SEO defaults saved for ${named.join(", ")}.` : "SEO defaults saved: no title template; page titles are used as they are." };
-    });
+  const write = async (expected: number) => {
+    const body: Record<string, { title_template: string; description: string | null }> = {};
+    const issues: FormIssue[] = [];
+    for (const [l, t] of Object.entries(texts)) {
+      if (!t.template.trim() && !t.description.trim()) continue;
+      if (!t.template.trim()) issues.push({ path: `languages.${l}.title_template`, message: "give a title template with %s, or clear this language's description" });
+      body[l] = { title_template: t.template.trim(), description: t.description.trim() || null };
+    }
+    refuseIfAny(issues);
+    const saved = await manage("putSeoSettings", { body: { languages: body, share_image_media_id: image, expected_revision: expected }, key: newActionKey() });
+    const named = Object.keys(saved.seo.languages).map(languageLabel);
+    return { revision: saved.revision, said: named.length ? `SEO defaults saved for ${named.join(", ")}.` : "SEO defaults saved: no title template; page titles are used as they are." };
   };
 
   const previewTitle = titleFrom(here.template.trim() || "%s", sample || "Page title");
   return (
-    <form class="stack site-panel" aria-labelledby="seo-heading" onSubmit={submit}>
-      <h2 id="seo-heading">SEO defaults</h2>
-      <p class="muted">Used for every page without its own SEO fields. %s in the template stands for the page's title.</p>
+    <SectionForm id="seo" title="SEO defaults" intro="Used for every page without its own SEO fields. %s in the template stands for the page's title." saveLabel="Save SEO defaults" busy={busy} notice={notice} save={save} write={write}>
       <LanguageSwitch label="Language of the SEO texts" languages={languages} lang={lang} onChange={setLang} filled={(l) => Boolean(texts[l]?.template.trim())} />
       <fieldset class="stack">
         <legend>{`SEO in ${languageLabel(lang)}`}</legend>
@@ -185,12 +166,6 @@ export function SeoForm({ languages, defaultLang, initial, busy, save, notice }:
         </figure>
       </div>
       <MediaChoice label="Default share image" id={image} lang={lang} onChange={setImage} />
-      {notice}
-      <div class="row">
-        <Button type="submit" variant="primary" busy={busy}>
-          Save SEO defaults
-        </Button>
-      </div>
-    </form>
+    </SectionForm>
   );
 }

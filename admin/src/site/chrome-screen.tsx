@@ -1,4 +1,3 @@
-import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { admin, ApiError, manage } from "../api/client";
 import { describeError } from "../api/error-words";
@@ -8,21 +7,11 @@ import { Button, Loading, Notice, PageHeader } from "../ui/controls";
 import { issueWords } from "./chrome-parts";
 import { ChromeForm, SeoForm } from "./chrome-forms";
 import { RobotsForm } from "./robots-form";
+import type { SectionProps } from "./section-form";
 import { OutcomeNotice, SiteNav, useOutcome } from "./shared";
 import "../styles/site.css";
 
 export type Section = "chrome" | "seo" | "robots";
-
-/** What each form gets: the site's languages and a save that keeps the one revision the three share. */
-export interface SectionProps {
-  languages: readonly string[];
-  defaultLang: string;
-  busy: boolean;
-  /** Runs one write with the current settings revision; its answer's revision becomes the current one. */
-  save: (run: (expected: number) => Promise<{ revision: number; said: string }>) => Promise<void>;
-  /** The screen's one announcement, shown in the form that last saved. */
-  notice: ComponentChildren;
-}
 
 /**
  * Site Chrome, SEO defaults and robots (issue #29 item 4; docs/site-chrome.md): three forms on one

@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiError, manage, newActionKey, type ManageAnswer } from "../api/client";
+import { manage, newActionKey, type ManageAnswer } from "../api/client";
 import { Button, Field } from "../ui/controls";
 import { nextKey } from "./chrome-parts";
-import type { SectionProps } from "./chrome-screen";
+import { refuseIfAny, SectionForm, type FormIssue, type SectionProps } from "./section-form";
 
 type Robots = ManageAnswer<"getRobotsRules">["robots"];
 type Rule = { key: number; user_agent: string; allow: string; disallow: string };
@@ -16,8 +16,8 @@ export function robotsPreview(rules: readonly { user_agent: string; allow: reado
 }
 
 /** The issues the service would find in a rule, found first so each is said next to its rule. */
-function ruleIssues(rules: readonly Rule[]): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
+function ruleIssues(rules: readonly Rule[]): FormIssue[] {
+  const issues: FormIssue[] = [];
   const agents = rules.map((r) => r.user_agent.trim().toLowerCase());
   rules.forEach((rule, i) => {
     if (!/^[A-Za-z0-9*._-]{1,100}$/.test(rule.user_agent.trim())) issues.push({ path: `rules[${i}].user_agent`, message: "a crawler's name (letters, digits, . _ -) or * for every crawler" });
@@ -38,23 +38,17 @@ export function RobotsForm({ initial, sitemapPath, host, busy, save, notice }: S
   const origin = host ? `${window.location.protocol}//${host}${window.location.port ? `:${window.location.port}` : ""}` : "https://<the site's address>";
   const sitemap = sitemapPath ? `${origin}${sitemapPath}` : null;
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void save(async (expected) => {
-      const issues = rules.length === 0 ? [{ path: "rules", message: "keep at least one rule (User-agent: * with Allow: / lets every crawler read everything)" }] : ruleIssues(rules);
-      if (issues.length) throw new ApiError(400, "invalid_request", "Some rules are not valid.", { issues });
-      const saved = await manage("putRobotsRules", {
-        body: { rules: rules.map((r) => ({ user_agent: r.user_agent.trim(), allow: lines(r.allow), disallow: lines(r.disallow) })), expected_revision: expected },
-        key: newActionKey(),
-      });
-      return { revision: saved.revision, said: `Robots rules saved: ${saved.robots.rules.length} ${saved.robots.rules.length === 1 ? "rule" : "rules"}; /robots.txt serves them now.` };
+  const write = async (expected: number) => {
+    refuseIfAny(rules.length === 0 ? [{ path: "rules", message: "keep at least one rule (User-agent: * with Allow: / lets every crawler read everything)" }] : ruleIssues(rules), "Some rules are not valid.");
+    const saved = await manage("putRobotsRules", {
+      body: { rules: rules.map((r) => ({ user_agent: r.user_agent.trim(), allow: lines(r.allow), disallow: lines(r.disallow) })), expected_revision: expected },
+      key: newActionKey(),
     });
+    return { revision: saved.revision, said: `Robots rules saved: ${saved.robots.rules.length} ${saved.robots.rules.length === 1 ? "rule" : "rules"}; /robots.txt serves them now.` };
   };
 
   return (
-    <form class="stack site-panel" aria-labelledby="robots-heading" onSubmit={submit}>
-      <h2 id="robots-heading">Robots rules</h2>
-      <p class="muted">What crawlers may read, served at /robots.txt on the site's addresses. Paths one a line, each starting with /.</p>
+    <SectionForm id="robots" title="Robots rules" intro="What crawlers may read, served at /robots.txt on the site's addresses. Paths one a line, each starting with /." saveLabel="Save robots rules" busy={busy} notice={notice} save={save} write={write}>
       <ol class="stack chrome-rules">
         {rules.map((rule, i) => (
           <li>
@@ -90,12 +84,6 @@ export function RobotsForm({ initial, sitemapPath, host, busy, save, notice }: S
         </pre>
         <p class="muted">{sitemap ? "The Sitemap line is added because the site has a sitemap (a public model with a website address)." : "No Sitemap line: the site has no sitemap yet (no public model with a website address)."}</p>
       </figure>
-      {notice}
-      <div class="row">
-        <Button type="submit" variant="primary" busy={busy}>
-          Save robots rules
-        </Button>
-      </div>
-    </form>
+    </SectionForm>
   );
 }

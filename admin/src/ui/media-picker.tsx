@@ -4,6 +4,7 @@ import { Button } from "./controls";
 import { MediaThumb, type MediaSummary } from "./media-thumb";
 import { PickerDialog } from "./picker-dialog";
 import { PickerResults, usePages } from "./picker-results";
+import { SourceImport } from "../media/source-import";
 
 type Folder = ManageAnswer<"listMediaFolders">["folders"][number];
 
@@ -38,7 +39,8 @@ function moveInGrid(event: KeyboardEvent): void {
  * searched by the service (`q`: file name, alt texts, tags) and filtered by folder
  * (`listMediaFolders`). Every tile is a toggle button (Tab or the arrow keys to move, Space or Enter
  * to choose; aria-pressed says what is chosen, a tick shows it too); "Use selected" hands the items
- * back in the order chosen.
+ * back in the order chosen. The plugins' media sources are offered here as in the library ("Add
+ * from …", media/source-import.tsx): an item imported or linked from one comes back chosen.
  */
 export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClose }: { open: boolean; lang: string; multiple: boolean; kind?: string | undefined; exclude: readonly string[]; onPick: (media: MediaSummary[]) => void; onClose: () => void }) {
   const id = useId();
@@ -111,6 +113,13 @@ export function MediaPicker({ open, lang, multiple, kind, exclude, onPick, onClo
         </div>
         <Button type="submit">Search</Button>
       </form>
+      <SourceImport
+        onImported={(media) => {
+          pages.restart();
+          // Chosen at once (the reason it was imported), unless the field takes another kind.
+          if (!kind || media.kind === kind) toggle(media);
+        }}
+      />
       <PickerResults
         pages={pages}
         loading="Loading the library…"

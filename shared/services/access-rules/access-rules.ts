@@ -1,8 +1,7 @@
-import { hasSystemPermission } from "../../auth/permissions";
-import { isoAt } from "../../clock";
 import type { SiteSettings } from "../../content/site-settings";
 import { AppError } from "../../errors";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import { checkRevision, requireSettings, settingsUpdate } from "../settings/settings-revision";
 
 /**
  * Access-proxy rules (spec 2 rule 15: a role "named by an access-proxy rule" cannot be deleted;
@@ -54,11 +53,9 @@ export interface PutAccessRulesInput {
 
 /** PUT /settings/access-rules: replaces the rules. Every role named must be a role of the site. */
 export async function putAccessRules(ctx: LifecycleContext, input: PutAccessRulesInput): Promise<WritePlan<AccessRulesView>> {
-  if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", "Changing access rules needs site:settings.", { permission: "site:settings" });
+  requireSettings(ctx, "access rules");
   const site = ctx.site;
-  if (input.expected_revision !== undefined && input.expected_revision !== site.settings_revision) {
-    throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: site.settings_revision });
-  }
+  checkRevision(ctx, input.expected_revision);
   const slugs = await roleSlugs(ctx);
   const issues: { path: string; message: string }[] = [];
   const prefixes = new Set<string>();
@@ -75,12 +72,7 @@ export async function putAccessRules(ctx: LifecycleContext, input: PutAccessRule
   const revision = site.settings_revision + 1;
   return {
     statements: [
-      ctx.db
-        .updateTable("sites")
-        .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: isoAt(ctx.clock.now()) })
-        .where("id", "=", site.id)
-        .where("settings_revision", "=", site.settings_revision)
-        .compile(),
+      settingsUpdate(ctx, after),
     ],
     answer: { rules: rules.map((r) => ({ ...r, roles: r.role_ids.map((id) => ({ id, slug: slugs.get(id) ?? "" })) })), revision },
     events: [{ name: "site.settings_updated", payload: { revision, changed: ["access_rules"] } }],

@@ -1,6 +1,7 @@
 import { AppError } from "../../errors";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import { checkRevision, requireSettings, writeSetting } from "../site-chrome/chrome-writes";
+import { checkRevision, requireSettings } from "../settings/settings-revision";
+import { writeSetting } from "../site-chrome/chrome-writes";
 import type { CommentSettings } from "./comment-settings";
 
 export type PutCommentSettingsInput = CommentSettings & { expected_revision?: number };

@@ -1,8 +1,7 @@
-import { hasSystemPermission } from "../../auth/permissions";
-import { isoAt } from "../../clock";
 import type { CorsOrigin } from "../../content/site-settings";
 import { AppError } from "../../errors";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
+import { checkRevision, requireSettings, settingsUpdate } from "../settings/settings-revision";
 import { ANY_ORIGIN, isExactHttpsOrigin, isLocalOriginPattern } from "./origins";
 
 /**
@@ -56,11 +55,9 @@ function originIssues(input: PutCorsSettingsInput): { path: string; message: str
 
 /** PUT /settings/cors: replaces the list of allowed origins. */
 export async function putCorsSettings(ctx: LifecycleContext, input: PutCorsSettingsInput): Promise<WritePlan<CorsSettingsView>> {
-  if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", "Changing CORS settings needs site:settings.", { permission: "site:settings" });
+  requireSettings(ctx, "CORS settings");
   const site = ctx.site;
-  if (input.expected_revision !== undefined && input.expected_revision !== site.settings_revision) {
-    throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: site.settings_revision });
-  }
+  checkRevision(ctx, input.expected_revision);
   const issues = originIssues(input);
   if (issues.length > 0) throw new AppError("invalid_request", "Some origins are not valid.", { issues });
 
@@ -69,12 +66,7 @@ export async function putCorsSettings(ctx: LifecycleContext, input: PutCorsSetti
   const revision = site.settings_revision + 1;
   return {
     statements: [
-      ctx.db
-        .updateTable("sites")
-        .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: isoAt(ctx.clock.now()) })
-        .where("id", "=", site.id)
-        .where("settings_revision", "=", site.settings_revision)
-        .compile(),
+      settingsUpdate(ctx, after),
     ],
     answer: corsSettingsView(origins, revision, input.local_development),
     events: [{ name: "site.settings_updated", payload: { revision, changed: ["cors"] } }],

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/database";
 import type { SiteScope } from "../../db/site-scope";
-import { findMemberNames } from "../../repositories/member-name-repository";
+import { allMemberNames, findMemberNames } from "../../repositories/member-name-repository";
 
 /**
  * Who wrote a version, in words (issue #30 item 10, docs/admin-ui-lists.md): the entry list's
@@ -41,29 +41,13 @@ export function writerKind(version: WrittenBy): WriterKind {
 export async function versionWriters(db: Kysely<Database>, scope: SiteScope, siteId: string, versions: readonly (WrittenBy | undefined)[]): Promise<(VersionWriter | null)[]> {
   const kinds = versions.map((v) => (v ? writerKind(v) : undefined));
   const vias = (kind: WriterKind) => [...new Set(versions.flatMap((v, i) => (v && kinds[i] === kind && v.created_via ? [v.created_via] : [])))];
-  const persons = [...new Set(versions.flatMap((v, i) => (v?.created_by && kinds[i] === "person" ? [v.created_by] : [])))];
-  const credentials = vias("credential");
-  const connections = vias("oauth_app");
-  const plugins = vias("plugin");
-  const imports = vias("import").map((via) => via.slice("import:".length));
-  const names = new Map<string, string>();
-  const [people, creds, apps, installs, jobs] = await Promise.all([
-    persons.length ? findMemberNames(db, scope, persons) : [],
-    credentials.length ? db.selectFrom("management_credentials").select(["id", "name"]).where("site_id", "=", siteId).where("id", "in", credentials).execute() : [],
-    connections.length
-      ? db.selectFrom("oauth_connections").leftJoin("oauth_clients", "oauth_clients.id", "oauth_connections.client_id").select(["oauth_connections.id as id", "oauth_clients.client_name as name", "oauth_connections.client_id as client_id"]).where("oauth_connections.site_id", "=", siteId).where("oauth_connections.id", "in", connections).execute()
-      : [],
-    plugins.length ? db.selectFrom("plugin_installations").select(["id", "plugin_id", "manifest"]).where("site_id", "=", siteId).where("id", "in", plugins).execute() : [],
-    // The import tables are written with plain SQL (shared/services/imports/), not in the typed schema.
-    imports.length
-      ? sql<{ id: string; name: string }>`SELECT j.id AS id, s.name AS name FROM import_jobs j JOIN import_sources s ON s.id = j.source_id WHERE j.site_id = ${siteId} AND j.id IN (${sql.join(imports)})`.execute(db).then((r) => r.rows)
-      : [],
-  ]);
-  for (const p of people) names.set(p.id, p.name);
-  for (const c of creds) names.set(c.id, c.name);
-  for (const a of apps) names.set(a.id, a.name ?? a.client_id);
-  for (const i of installs) names.set(i.id, pluginName(i.manifest) ?? i.plugin_id);
-  for (const j of jobs) names.set(`import:${j.id}`, `Import: ${j.name}`);
+  const names = await writerNames(db, scope, siteId, {
+    persons: [...new Set(versions.flatMap((v, i) => (v?.created_by && kinds[i] === "person" ? [v.created_by] : [])))],
+    credentials: vias("credential"),
+    connections: vias("oauth_app"),
+    plugins: vias("plugin"),
+    imports: vias("import").map((via) => via.slice("import:".length)),
+  });
   return versions.map((v, i) => {
     const kind = kinds[i];
     if (!v || !kind) return null;
@@ -71,6 +55,55 @@ export async function versionWriters(db: Kysely<Database>, scope: SiteScope, sit
     if (kind === "system") return { kind, person_id: null, name: null };
     return { kind, person_id: kind === "import" ? null : v.created_by, name: names.get(v.created_via ?? "") ?? null };
   });
+}
+
+/**
+ * The key of a version's writer in {@link writerNames}, as SQL over a `versions` row aliased `v`:
+ * the door (`created_via`) when it is one, else the person — the same choice as {@link writerKind}
+ * (the entry list's `updated_by` sort, workers/manage/entry-sort.ts).
+ */
+export const WRITER_KEY_SQL = `CASE WHEN substr(v.created_via, 1, 4) IN ('mcr_', 'con_', 'pin_') OR substr(v.created_via, 1, 7) = 'import:' THEN v.created_via WHEN substr(v.created_by, 1, 4) = 'per_' THEN v.created_by END`;
+
+/** Which writers to name; "all": every writer this site has (the `updated_by` sort needs them all). */
+type Wanted = { persons: string[]; credentials: string[]; connections: string[]; plugins: string[]; imports: string[] } | "all";
+
+/**
+ * Writers' display names by the key a version names them with (person id, credential, connection
+ * or installation id, `import:<job id>`), only among this site's rows: at most five queries, none
+ * for a kind nobody asked for.
+ */
+export async function writerNames(db: Kysely<Database>, scope: SiteScope, siteId: string, wanted: Wanted): Promise<Map<string, string>> {
+  const asked = (list: (w: Exclude<Wanted, "all">) => string[]): string[] | "all" | null => (wanted === "all" ? "all" : list(wanted).length ? list(wanted) : null);
+  const persons = asked((w) => w.persons);
+  const credentials = asked((w) => w.credentials);
+  const connections = asked((w) => w.connections);
+  const plugins = asked((w) => w.plugins);
+  const imports = asked((w) => w.imports);
+  const names = new Map<string, string>();
+  const [people, creds, apps, installs, jobs] = await Promise.all([
+    persons === null ? [] : persons === "all" ? allMemberNames(db, scope) : findMemberNames(db, scope, persons),
+    credentials === null ? [] : db.selectFrom("management_credentials").select(["id", "name"]).where("site_id", "=", siteId).$if(credentials !== "all", (q) => q.where("id", "in", credentials as string[])).execute(),
+    connections === null
+      ? []
+      : db
+          .selectFrom("oauth_connections")
+          .leftJoin("oauth_clients", "oauth_clients.id", "oauth_connections.client_id")
+          .select(["oauth_connections.id as id", "oauth_clients.client_name as name", "oauth_connections.client_id as client_id"])
+          .where("oauth_connections.site_id", "=", siteId)
+          .$if(connections !== "all", (q) => q.where("oauth_connections.id", "in", connections as string[]))
+          .execute(),
+    plugins === null ? [] : db.selectFrom("plugin_installations").select(["id", "plugin_id", "manifest"]).where("site_id", "=", siteId).$if(plugins !== "all", (q) => q.where("id", "in", plugins as string[])).execute(),
+    // The import tables are written with plain SQL (shared/services/imports/), not in the typed schema.
+    imports === null
+      ? []
+      : sql<{ id: string; name: string }>`SELECT j.id AS id, s.name AS name FROM import_jobs j JOIN import_sources s ON s.id = j.source_id WHERE j.site_id = ${siteId}${imports === "all" ? sql`` : sql` AND j.id IN (${sql.join(imports)})`}`.execute(db).then((r) => r.rows),
+  ]);
+  for (const p of people) names.set(p.id, p.name);
+  for (const c of creds) names.set(c.id, c.name);
+  for (const a of apps) names.set(a.id, a.name ?? a.client_id);
+  for (const i of installs) names.set(i.id, pluginName(i.manifest) ?? i.plugin_id);
+  for (const j of jobs) names.set(`import:${j.id}`, `Import: ${j.name}`);
+  return names;
 }
 
 /** A stored manifest's display name (validated at install; a damaged row falls back to the plugin id). */

@@ -1,6 +1,5 @@
 import type { CompiledQuery } from "kysely";
 import { hasSystemPermission } from "../../auth/permissions";
-import { isoAt } from "../../clock";
 import type { SiteSettings } from "../../content/site-settings";
 import { EXECUTABLE_FORMATS, MEDIA_KINDS, kindOfFormat, type MediaKind } from "../media/formats";
 import { AppError } from "../../errors";
@@ -9,6 +8,7 @@ import { reindexSiteStatements } from "../../search/reindex";
 import { MAX_SEARCH_MODELS } from "../../search/settings";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { servedSiteStatements } from "../lifecycle/served-view";
+import { checkRevision, settingsUpdate } from "./settings-revision";
 
 /**
  * Site settings writes (docs/management-api.md, "Settings"). Needs `site:settings`; a change of
@@ -92,9 +92,7 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
     throw new AppError("missing_permission", "Changing search settings needs site:infra.", { permission: "site:infra" });
   }
   const site = ctx.site;
-  if (input.expected_revision !== undefined && input.expected_revision !== site.settings_revision) {
-    throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: site.settings_revision });
-  }
+  checkRevision(ctx, input.expected_revision);
 
   const issues: { path: string; message: string }[] = [];
   const nextLanguages = input.languages === undefined ? site.languages : await checkedLanguages(ctx, input.languages, issues);
@@ -176,14 +174,8 @@ export async function updateSettings(ctx: LifecycleContext, input: UpdateSetting
   const libraryChanged = before.media.public_library !== after.media.public_library;
 
   const revision = site.settings_revision + 1;
-  const at = isoAt(ctx.clock.now());
   const statements: CompiledQuery[] = [
-    ctx.db
-      .updateTable("sites")
-      .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: at, ...(languagesChanged ? { languages: JSON.stringify(nextLanguages) } : {}) })
-      .where("id", "=", site.id)
-      .where("settings_revision", "=", site.settings_revision)
-      .compile(),
+    settingsUpdate(ctx, after, languagesChanged ? { languages: JSON.stringify(nextLanguages) } : {}),
   ];
   // The chains decide which instance each language's lists serve: the served view is rebuilt, in this batch.
   if (localeChanged) statements.push(...servedSiteStatements(ctx.db, { ...site, settings: after }));

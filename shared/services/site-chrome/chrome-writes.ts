@@ -1,11 +1,10 @@
 import type { CompiledQuery } from "kysely";
-import { hasSystemPermission } from "../../auth/permissions";
-import { isoAt } from "../../clock";
 import type { SiteSettings } from "../../content/site-settings";
 import { AppError } from "../../errors";
 import { isMenuUrl } from "../menus/menu-items";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import type { ChromeLink, RobotsRules, SeoDefaults, SiteChrome } from "./chrome-settings";
+import { checkRevision, requireSettings, settingsUpdate } from "../settings/settings-revision";
 
 /**
  * Site Chrome defaults, SEO defaults and robots rules (spec 2: `settings:write` covers them;
@@ -16,16 +15,6 @@ import type { ChromeLink, RobotsRules, SeoDefaults, SiteChrome } from "./chrome-
 
 type Issue = { path: string; message: string };
 type Setting = "chrome" | "seo" | "robots" | "comments";
-
-export function requireSettings(ctx: LifecycleContext, what: string): void {
-  if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", `Changing ${what} needs site:settings.`, { permission: "site:settings" });
-}
-
-export function checkRevision(ctx: LifecycleContext, expected: number | undefined): void {
-  if (expected !== undefined && expected !== ctx.site.settings_revision) {
-    throw new AppError("settings_changed", "The settings changed since you read them.", { current_revision: ctx.site.settings_revision });
-  }
-}
 
 function languageIssues(ctx: LifecycleContext, languages: readonly string[], path: string): Issue[] {
   return languages.filter((l) => !ctx.site.languages.includes(l)).map((l) => ({ path: `${path}.${l}`, message: `"${l}" is not a language of the site` }));
@@ -47,14 +36,7 @@ export function writeSetting<K extends Setting, V>(ctx: LifecycleContext, key: K
   const site = ctx.site;
   const after: SiteSettings = { ...site.settings, [key]: value };
   const revision = site.settings_revision + 1;
-  const statements: CompiledQuery[] = [
-    ctx.db
-      .updateTable("sites")
-      .set({ settings: JSON.stringify(after), settings_revision: revision, updated_at: isoAt(ctx.clock.now()) })
-      .where("id", "=", site.id)
-      .where("settings_revision", "=", site.settings_revision)
-      .compile(),
-  ];
+  const statements: CompiledQuery[] = [settingsUpdate(ctx, after)];
   return {
     statements,
     answer: { [key]: value, revision } as { [P in K]: V } & { revision: number },

@@ -1,22 +1,12 @@
 import { decide } from "../../../shared/auth/permissions";
-import { AppError } from "../../../shared/errors";
 import type { ReleaseRow } from "../../../shared/db/database";
 import { loadRelease, releaseChanges, releaseView, type CreateReleaseInput, type UpdateReleaseInput } from "../../../shared/services/releases/releases";
 import { previewRelease as preview } from "../../../shared/services/releases/preview";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
+import { decodePairCursor, encodePairCursor } from "../pair-cursor";
 import { commandHandler } from "../respond";
 
-const encodeCursor = (row: Pick<ReleaseRow, "created_at" | "id">) => btoa(JSON.stringify([row.created_at, row.id])).replaceAll("=", "");
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(atob(cursor));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((x) => typeof x === "string")) return parsed as [string, string];
-  } catch {
-    // falls through to the refusal
-  }
-  throw new AppError("invalid_request", "The cursor is not one this list gave.");
-}
 
 /** GET /releases: newest first, keyset pages on (created_at, id); a release naming a language the role cannot read is left out. */
 export async function listReleases(call: ManageCall): Promise<Response> {
@@ -25,13 +15,13 @@ export async function listReleases(call: ManageCall): Promise<Response> {
   let query = call.ctx.db.selectFrom("releases").selectAll().where("site_id", "=", call.site.id);
   if (q.state !== undefined) query = query.where("state", "=", q.state);
   if (q.cursor !== undefined) {
-    const [at, id] = decodeCursor(q.cursor);
+    const [at, id] = decodePairCursor(q.cursor);
     query = query.where((eb) => eb.or([eb("created_at", "<", at), eb.and([eb("created_at", "=", at), eb("id", "<=", id)])]));
   }
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit + 1).execute();
   const next = rows[limit];
   const sees = (row: ReleaseRow) => releaseChanges(row).every((c) => decide(call.actor.permissions, { operation: "read", modelId: c.model_id, lang: c.lang }).allowed);
-  return json({ data: rows.slice(0, limit).filter(sees).map(releaseView), page: { limit, has_more: next !== undefined, next_cursor: next ? encodeCursor(next) : null } });
+  return json({ data: rows.slice(0, limit).filter(sees).map(releaseView), page: { limit, has_more: next !== undefined, next_cursor: next ? encodePairCursor(next.created_at, next.id) : null } });
 }
 
 /** GET /releases/{id}. */

@@ -6,6 +6,7 @@ import { loadEntry } from "../../../shared/services/lifecycle/load";
 import { scheduleView, type CreateScheduleInput, type UpdateScheduleInput } from "../../../shared/services/schedules/schedules";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
+import { decodePairCursor, encodePairCursor } from "../pair-cursor";
 import { commandHandler } from "../respond";
 
 const MAX_CALENDAR_DAYS = 92;
@@ -19,16 +20,6 @@ async function readable(call: ManageCall): Promise<{ modelIds: string[]; sees: (
   return { modelIds, sees };
 }
 
-const encodeCursor = (row: Pick<ScheduleRow, "at" | "id">) => btoa(JSON.stringify([row.at, row.id])).replaceAll("=", "");
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(atob(cursor));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((x) => typeof x === "string")) return parsed as [string, string];
-  } catch {
-    // falls through to the refusal
-  }
-  throw new AppError("invalid_request", "The cursor is not one this list gave.");
-}
 
 /** GET /schedules: soonest first, keyset pages on (at, id). */
 export async function listSchedules(call: ManageCall): Promise<Response> {
@@ -43,12 +34,12 @@ export async function listSchedules(call: ManageCall): Promise<Response> {
   }
   if (q.state !== undefined) query = query.where("state", "=", q.state);
   if (q.cursor !== undefined) {
-    const [at, id] = decodeCursor(q.cursor);
+    const [at, id] = decodePairCursor(q.cursor);
     query = query.where((eb) => eb.or([eb("at", ">", at), eb.and([eb("at", "=", at), eb("id", ">=", id)])]));
   }
   const rows = await query.orderBy("at").orderBy("id").limit(limit + 1).execute();
   const next = rows[limit];
-  return json({ data: rows.slice(0, limit).filter(sees).map(scheduleView), page: { limit, has_more: next !== undefined, next_cursor: next ? encodeCursor(next) : null } });
+  return json({ data: rows.slice(0, limit).filter(sees).map(scheduleView), page: { limit, has_more: next !== undefined, next_cursor: next ? encodePairCursor(next.at, next.id) : null } });
 }
 
 /** GET /schedules/calendar: the schedules of a date range, by UTC day (days without any left out). */
