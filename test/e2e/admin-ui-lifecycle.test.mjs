@@ -37,8 +37,15 @@ before(async () => {
   const models = (await admin.manage("GET", "/models")).body.data;
   const model = models.find((m) => m.slug === "article");
   const drafts = (await admin.manage("GET", `/entries?model_id=${model.id}&lang=en&state=draft&limit=20`)).body.data;
-  article = drafts.find((e) => e.slug && typeof e.fields.title === "string");
-  assert.ok(article, "the demo has a draft article");
+  const seeded = drafts.find((e) => e.slug && typeof e.fields.title === "string");
+  assert.ok(seeded, "the demo has a draft article");
+  // A copy of its own (the seeded draft's fields under a stamped slug): the file shares its server
+  // with other admin files (scripts/test-e2e.mjs), and a seeded draft another file opened is
+  // leased by that file's session for two minutes — this file would observe instead of edit.
+  const stamp = Date.now().toString(36);
+  const made = await admin.manage("POST", "/entries", { model_id: model.id, lang: "en", slug: `lifecycle-${stamp}`, fields: { ...seeded.fields, title: `Lifecycle ${stamp}` } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  article = made.body;
 });
 after(async () => {
   await admin?.close();
