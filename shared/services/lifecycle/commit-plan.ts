@@ -78,8 +78,11 @@ export async function planStatements<T>(ctx: LifecycleContext, plan: WritePlan<T
       })
       .compile(),
   );
-  if (idempotency) statements.push(idempotencyStatement(ctx, idempotency, plan.answer));
-  return { statements, committed: { answer: plan.answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags } };
+  // The answer is read once here (a plan's answer may be a getter); commitPlan reads it again after
+  // its commit, so a fault there comes after the batch, as test/objects/write-runner-fault.test.ts needs.
+  const answer = plan.answer;
+  if (idempotency) statements.push(idempotencyStatement(ctx, idempotency, answer));
+  return { statements, committed: { answer, events: events.map(({ id, name }) => ({ id, name })), purgeTags: plan.purgeTags } };
 }
 
 /** Commits a plan with its audit record, outbox events and optional idempotency answer in one batch. */
@@ -93,7 +96,7 @@ export async function commitPlan<T>(
     // A check the plan left to the batch: its refusal gets the details a read would have given.
     throw error instanceof AppError && plan.explain ? await plan.explain(error) : error;
   });
-  return planned.committed;
+  return { ...planned.committed, answer: plan.answer };
 }
 
 /** The row that lets a committed write answer a retry of its key from what it wrote (spec 2, idempotency rule 3). */
