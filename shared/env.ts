@@ -27,7 +27,7 @@ export interface Env {
   EVENT_RESEND_AFTER_MS?: string;
   /** Management API requests per credential per minute (default 600). */
   MANAGE_RATE_LIMIT?: string;
-  /** The write bench only: note each write's phases (scripts/bench/write-bench.ts; docs/write-fairness.md). */
+  /** The write bench only: note each write's phases (scripts/bench/write-tracer.ts; docs/write-fairness.md). */
   BENCH_WRITE_PHASES?: string;
   /**
    * The admin streamed upload's limit in bytes, when the deployment's plan allows more (or less)
