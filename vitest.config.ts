@@ -270,12 +270,13 @@ export default defineConfig(async () => {
         miniflare: {
           // CONFIG_CACHE_MS 0: tests change sites and models between reads and must see it at once.
           // MANAGE_RATE_LIMIT 40: the 429 test need not send 600 requests.
+          // PLUGIN_RATE_LIMIT 50: the plugin limit's test need not send 500 (the spec's 120 stays the default).
           // PLUGIN_POLICY_BUDGET 30: the policy budget test need not ask 600 policies.
           // MEDIA_REQUEST_BODY_LIMIT_BYTES 45 MB: the streamed upload's limit below the 100 MB default,
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
           // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
           // OPS_COPY_STEP_ROWS / OPS_DELETE_STEP_ROWS: a copy or delete of a small site takes several calls, so resuming is tested.
-          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", PLUGIN_POLICY_BUDGET: "30", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
+          bindings: { TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", PLUGIN_RATE_LIMIT: "50", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", PLUGIN_POLICY_BUDGET: "30", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver, PLUGIN_FETCH: fakePlugin },
         },

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { JsonValue } from "./common";
 import { wellFormed } from "./text";
+import { WholeNumberPath } from "./whole-number-path";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const JobPath = v.strictObject({ id: Id });
@@ -159,7 +160,7 @@ export const importRoutes: readonly RouteSpec[] = [
     summary: "Store one part of the file (base64; 5 MiB for every part but the last; at most 20 parts); sending a part again replaces it",
     scope: "data:import",
     idempotent: true,
-    params: v.strictObject({ id: Id, part: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}$/)) }),
+    params: v.strictObject({ id: Id, part: WholeNumberPath(4) }),
     body: UploadImportPartBody,
     maxBodyBytes: IMPORT_PART_BODY_BYTES,
     response: v.object({ import_id: v.string(), part: v.number(), byte_length: v.number(), sha256: v.string(), replayed: v.optional(v.boolean()) }),
