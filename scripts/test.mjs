@@ -133,10 +133,12 @@ if (results.every((r) => r.code === 0)) {
   else {
     // Packed: the workerd suite (one vitest worker: one core) beside scripts/test-e2e.mjs, which
     // seeds, runs the Node files and then the end-to-end files in `E2E_LANES` lanes (default 1);
-    // when the workerd suite is done, SIGUSR2 widens it to `E2E_LANES_LATER` lanes. Default 1: under heavy load
-    // wrangler's proxy loses its connection to the worker and answers a POST "Your worker restarted
-    // mid-request" (docs/testing.md, "Lanes"); 2 is the budget's setting (a lane keeps ≈ 1.3 cores busy, so a
-    // third lane adds load, not throughput).
+    // when the workerd suite is done, SIGUSR2 widens it to `E2E_LANES_LATER` lanes. Default 1: wrangler's
+    // proxy answers a POST "Your worker restarted mid-request" when its pooled keep-alive connection to
+    // the worker closes as the request is written (kj's 5 s idle and pipeline timeouts race; load widens
+    // the window — docs/testing.md, "Lanes"); keyed Node-side requests are sent again, the browser's are
+    // not. 2 is the budget's setting (a lane keeps ≈ 1.3 cores busy, so a third lane adds load, not
+    // throughput).
     let e2eChild;
     const e2eRun = e2e("node and end-to-end suite", "[e2e]", { E2E_LANES: process.env.E2E_LANES ?? "1", E2E_LANES_LATER: process.env.E2E_LANES_LATER ?? "1" }, (child) => (e2eChild = child));
     const workerdRun = workerd("[workerd]").then((result) => {

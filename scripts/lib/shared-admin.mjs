@@ -14,17 +14,25 @@ import chromium from "@sparticuz/chromium";
 import { chromium as playwright } from "playwright-core";
 import { startDevServer } from "./dev-server.mjs";
 
-/** The environment variable naming the shared server's description (a JSON file: port, info, wsEndpoint). */
+/** The environment variable naming the shared server's description (a JSON file: port, info, vars, wsEndpoint). */
 export const SHARED_ADMIN_VARIABLE = "DRIFTWOOD_E2E_SHARED_ADMIN";
 /** The shared server's port inside the batch's namespace: no admin file uses it for a server of its own. */
 export const SHARED_ADMIN_PORT = 8870;
+
+/**
+ * Server variables the shared server runs with. A file asking for exactly these (or a part of them)
+ * joins a batch; a file asking for any other value starts a server of its own. OPS_TOKEN turns the
+ * operators' routes on (/api/ops, docs/operations-api.md) — only callers holding it reach them, so
+ * the files that never call them see no difference; the suspended-site file uses it.
+ */
+export const SHARED_ADMIN_VARS = Object.freeze({ OPS_TOKEN: "e2e-shared-operators-token" });
 
 /** The browser every admin file launches (the harness's options), as a server files connect to. */
 export const browserOptions = async () => ({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
 
 /** Starts the seeded server and a Chromium server, writes their description into `file`; `stop()` ends both. */
 export async function startSharedAdmin(file) {
-  const server = await startDevServer({ port: SHARED_ADMIN_PORT });
+  const server = await startDevServer({ port: SHARED_ADMIN_PORT, vars: SHARED_ADMIN_VARS });
   let browserServer;
   try {
     browserServer = await playwright.launchServer(await browserOptions());
@@ -32,7 +40,7 @@ export async function startSharedAdmin(file) {
     server.stop();
     throw error;
   }
-  writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, wsEndpoint: browserServer.wsEndpoint() }));
+  writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, vars: SHARED_ADMIN_VARS, wsEndpoint: browserServer.wsEndpoint() }));
   return {
     async stop() {
       await browserServer.close().catch(() => {});
