@@ -16,7 +16,8 @@
  */
 import { spawn } from "node:child_process";
 import { root } from "./lib/load-ts.mjs";
-import { unfinishedProjects } from "./lib/workerd-watchdog.mjs";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpuGrowth, groupCpu, unfinishedProjects } from "./lib/workerd-watchdog.mjs";
 import { FailureCollector, failureSummary } from "./lib/failure-summary.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -55,15 +56,20 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
     let lastOutput = Date.now();
     const timer = watched
       ? setInterval(() => {
-          if (Date.now() - lastOutput < silenceLimitSeconds * 1000) return;
+          if (silent || Date.now() - lastOutput < silenceLimitSeconds * 1000) return;
           silent = true;
           clearInterval(timer);
           process.stdout.write(`${prefix} npm test: ${label} printed nothing for ${silenceLimitSeconds} s: stopping it\n`);
-          try {
-            process.kill(-child.pid, "SIGKILL");
-          } catch {
-            child.kill("SIGKILL");
-          }
+          // What its processes do while silent (spinning or waiting), before they are stopped.
+          const before = groupCpu(child.pid, readdirSync, readFileSync);
+          setTimeout(() => {
+            for (const line of cpuGrowth(before, groupCpu(child.pid, readdirSync, readFileSync), 10)) process.stdout.write(`${prefix} npm test: silent ${label}: ${line}\n`);
+            try {
+              process.kill(-child.pid, "SIGKILL");
+            } catch {
+              child.kill("SIGKILL");
+            }
+          }, 10_000);
         }, 5000)
       : null;
     if (piped) {
