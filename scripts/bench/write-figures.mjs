@@ -33,6 +33,7 @@
  */
 import http from "node:http";
 import { cpuBetween, cpuSnapshot } from "./cpu.mjs";
+import { cpuPerOperation, cpuPerOperationConcurrent } from "./write-cpu.mjs";
 import { randomBytes } from "node:crypto";
 
 const CONNECTIONS = 50;
@@ -421,6 +422,54 @@ function printPhases(print, name, p) {
 }
 
 /**
+ * CPU per write (BENCH_WRITE_CPU=<n>, after the probe): n creates, n saves of one entry and n
+ * publishes of the created drafts, one at a time after a warm-up, then n creates over 50
+ * connections, each with the runtime's CPU (workerd user + sys) ÷ operations — the figure
+ * comparable between commits on a loaded machine. The DO-write primitive (one DO round trip, one
+ * SQLite insert) is measured the same way between them: CPU time itself stretches with the
+ * machine's load (shared cores and caches), the ratio to the primitive much less.
+ */
+async function cpuFigures(base, site, count, print, say) {
+  say(`[write] CPU per write: ${count} of each, one at a time, and ${count} creates over ${CONNECTIONS} connections`);
+  const body = JSON.stringify({ text: articleFields() });
+  const doWrite = async () => {
+    const res = await send(base, { method: "POST", path: "/do_write", host: PRIMITIVE_HOST, body });
+    return res.status === 200 ? { ok: true, status: 200 } : { ok: false, status: res.status, text: res.text };
+  };
+  const drafts = [];
+  const createDraft = async () => {
+    const r = await create(base, site);
+    if (r.ok) drafts.push(r.entry);
+    return r;
+  };
+  await cpuPerOperation(Math.min(20, count), () => create(base, site));
+  await cpuPerOperation(Math.min(20, count), doWrite);
+  const primitive1 = [];
+  const creates1 = [];
+  for (let round = 0; round < 2; round++) {
+    primitive1.push(await cpuPerOperation(count, doWrite));
+    creates1.push(await cpuPerOperation(count, createDraft));
+  }
+  const saved = drafts[0];
+  const saves = await cpuPerOperation(count, () => save(base, saved));
+  const publishes = await cpuPerOperation(count - 1, (i) => publish(base, drafts[i + 1]));
+  const creates50 = await cpuPerOperationConcurrent(count, CONNECTIONS, () => create(base, site));
+  const primitive50 = await cpuPerOperationConcurrent(count, CONNECTIONS, doWrite);
+  const ms = (r) => r.cpuMs?.toFixed(1) ?? "?";
+  const mean = (rs) => rs.reduce((sum, r) => sum + (r.cpuMs ?? NaN), 0) / rs.length;
+  const prim1 = mean(primitive1);
+  const line = (name, r, prim) =>
+    `CPU ${name} ${ms(r)} ms of runtime CPU per operation (user+sys) = ${(r.cpuMs / prim).toFixed(2)} x primitive.do_write; wall ${r.wallMs.toFixed(1)} ms (${(1000 / r.wallMs).toFixed(1)} ops/s)${r.failed ? `, ${r.failed} failed` : ""}, load ${r.load.toFixed(1)}`;
+  print(`CPU per write, ${count} operations each (runtime = workerd, user+sys from /proc):`);
+  print(`CPU primitive.do_write.c1 ${primitive1.map(ms).join(" / ")} ms (two rounds)`);
+  creates1.forEach((r, i) => print(line(`write.create.c1 (round ${i + 1})`, r, primitive1[i].cpuMs)));
+  print(line("write.save.c1", saves, prim1));
+  print(line("write.publish.c1", publishes, prim1));
+  print(`CPU primitive.do_write.c50 ${ms(primitive50)} ms`);
+  print(line("write.create.c50", creates50, primitive50.cpuMs));
+}
+
+/**
  * Runs the write figures on a runtime whose migrations are applied. Prints BENCH, TARGET and a
  * table on stdout through `print`; answers the figures for the docs.
  */
@@ -491,6 +540,7 @@ export async function writeFigures(base, print, say) {
       print(`${name}: ${p.rows_read} rows read, ${p.rows_written} written, D1 calls ${p.d1_calls_worker}+${p.d1_calls_object} (worker+object), DO calls ${p.do_calls}, batches ${p.batch_sizes.join("+") || "–"}`);
       for (const [sql, q] of Object.entries(p.queries)) print(`  ${q.side.padEnd(6)} ×${q.calls} r${q.rows_read} w${q.rows_written}  ${sql.slice(0, 150)}`);
     }
+    if (process.env.BENCH_WRITE_CPU) await cpuFigures(base, site, Number(process.env.BENCH_WRITE_CPU), print, say);
     return;
   }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { adminCall, signIn } from "../helpers/admin-api";
-import { answerWith, pluginCalls } from "../helpers/fake-plugin";
+import { answerWith, freshEndpoint, pluginCalls } from "../helpers/fake-plugin";
 import { manage } from "../helpers/manage-api";
 import { articleCount, createArticle, setup, type Entry } from "../helpers/policy-plugin";
+import { installTestPlugin, testManifest } from "../helpers/plugins";
 
 describe("plugin content policies (spec 2 rule 14)", () => {
   it("asks before a create with the entry, language, fields and caller.via; a refusal writes nothing", async () => {
@@ -43,6 +44,29 @@ describe("plugin content policies (spec 2 rule 14)", () => {
     // A model not granted to the plugin asks nothing.
     const note = await manage<Entry>(token, "POST", "/entries", { body: { model_id: models.note.id, fields: { title: "FORBIDDEN but a note" } } });
     expect(note.status).toBe(201);
+  });
+
+  it("asks every policy-declaring installation of the site and only those, beside plugins that declare none", async () => {
+    // The policy read fetches only installations whose manifest declares a content policy
+    // (docs/write-fairness.md, "CPU per write"): the others must not hide or reorder those that do.
+    const { s, models, plugin, token } = await setup([{ id: "down", mode: "validate", advisory: true }]);
+    const quiet = freshEndpoint();
+    await installTestPlugin(s, { manifest: testManifest({ id: "quiet", name: "Quiet", endpoint: quiet.endpoint }), modelIds: [models.article.id] });
+    await installTestPlugin(s, { manifest: testManifest({ id: "empty", name: "Empty", endpoint: quiet.endpoint, content_policies: [] }), modelIds: [models.article.id] });
+    const second = freshEndpoint();
+    const other = await installTestPlugin(s, {
+      manifest: testManifest({ id: "second", name: "Second", endpoint: second.endpoint, content_policies: [{ id: "forbid", label: "Second forbid", mode: "validate" }] }),
+      modelIds: [models.article.id],
+    });
+    const written = await createArticle(token, models.article.id, "Hello");
+    expect(written.status).toBe(201);
+    expect(written.body.policy_results).toEqual([expect.objectContaining({ installation_id: plugin.id, policy_id: "down", outcome: "unavailable" })]);
+    expect(await pluginCalls(`${second.path}/policies/forbid`)).toHaveLength(1);
+    expect(await pluginCalls(quiet.path)).toHaveLength(0);
+    const refused = await createArticle(token, models.article.id, "A FORBIDDEN title");
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: "plugin_policy_refused", installation_id: other.id, policy_id: "forbid" });
+    expect(await pluginCalls(quiet.path)).toHaveLength(0);
   });
 
   it("asks before save, publish, unpublish, move, trash, restore and version restore, on every surface", async () => {

@@ -1,5 +1,5 @@
 import type { PluginManifest } from "../../../schema/plugin-manifest";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database, PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { Actor } from "../lifecycle/context";
@@ -82,7 +82,11 @@ export interface PolicyAsk {
 
 /**
  * Every content policy of the site's active installations, in installation then manifest order
- * (one read; most sites have none, and then a write asks nothing more).
+ * (one read; most sites have none, and then a write asks nothing more). Every write reads this
+ * before its queued work, so only installations whose manifest declares a content policy come
+ * back: a site's other plugins (a dashboard, a media source) are neither sent nor parsed per write
+ * (docs/write-fairness.md, "CPU per write"). Stored manifests are validated ones, `content_policies`
+ * defaulting to `[]`; a manifest without the key declares none.
  */
 export async function sitePolicies(db: Kysely<Database>, siteId: string): Promise<PolicyAsk[]> {
   const rows = await db
@@ -90,6 +94,7 @@ export async function sitePolicies(db: Kysely<Database>, siteId: string): Promis
     .selectAll()
     .where("site_id", "=", siteId)
     .where("state", "=", "active")
+    .where(sql<boolean>`json_array_length(manifest, '$.content_policies') > 0`)
     .orderBy("created_at", "asc")
     .orderBy("id", "asc")
     .execute();
