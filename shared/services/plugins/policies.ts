@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database, PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { Actor } from "../lifecycle/context";
+import { activeInstallations } from "./active-installations";
 import { installationGrant, manifestOf } from "./installations";
 import { callPlugin, type RemoteEnv, type RemoteFailure } from "./remote-call";
 import * as v from "valibot";
@@ -85,14 +86,7 @@ export interface PolicyAsk {
  * (one read; most sites have none, and then a write asks nothing more).
  */
 export async function sitePolicies(db: Kysely<Database>, siteId: string): Promise<PolicyAsk[]> {
-  const rows = await db
-    .selectFrom("plugin_installations")
-    .selectAll()
-    .where("site_id", "=", siteId)
-    .where("state", "=", "active")
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
+  const rows = await activeInstallations(db, siteId);
   return rows.flatMap((row) => {
     const manifest = manifestOf(row);
     return manifest.content_policies.map((policy) => ({ row, manifest, policy }));
