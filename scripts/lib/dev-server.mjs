@@ -183,6 +183,7 @@ function spawnWrangler({ port, persistTo, vars }) {
     detached: true,
     // DRIFTWOOD_E2E_WRANGLER_LOG=<dir>: wrangler's debug log of each server into that folder — what
     // reloaded a worker ("Reloading local server", a watched file "changed") is written there.
+    // DRIFTWOOD_E2E_WRANGLER_LOG_LEVEL=log keeps only the worker's own lines (a long bench's log).
     stdio: ["ignore", logFile ?? "ignore", "pipe"],
     // A prepared configuration never changes: wrangler need not watch it (a change event reloads the worker).
     env: {
@@ -190,7 +191,7 @@ function spawnWrangler({ port, persistTo, vars }) {
       WRANGLER_SEND_METRICS: "false",
       NO_COLOR: "1",
       ...(config.length > 0 ? { WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" } : {}),
-      ...(debugLog ? { WRANGLER_LOG: "debug" } : {}),
+      ...(debugLog ? { WRANGLER_LOG: process.env.DRIFTWOOD_E2E_WRANGLER_LOG_LEVEL ?? "debug" } : {}),
     },
   });
   if (logFile !== undefined) closeSync(logFile); // the child has its own copy
