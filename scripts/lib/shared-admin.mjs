@@ -30,6 +30,29 @@ export const SHARED_ADMIN_VARS = Object.freeze({ OPS_TOKEN: "e2e-shared-operator
 /** The browser every admin file launches (the harness's options), as a server files connect to. */
 export const browserOptions = async () => ({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
 
+/**
+ * Opens the sign-in screen once in the new browser, before the first file: the first admin page of
+ * a new server and browser is the slow one (the admin's assets served and compiled the first time),
+ * and on a loaded machine it outlasted the first file's 30–90 s wait — the batch's first file
+ * failed its first `page.goto` in session 13 and twice in session 14, whichever file came first.
+ * Waits for the screen's heading (no fixed sleep); a warm-up that fails is said and the files run
+ * anyway (each reports its own waits).
+ */
+async function warmUp(wsEndpoint) {
+  const started = Date.now();
+  const browser = await playwright.connect(wsEndpoint);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`http://admin.localhost:${SHARED_ADMIN_PORT}/sign-in`, { timeout: 180_000 });
+    await page.getByRole("heading", { name: "Sign in to Driftwood" }).waitFor({ timeout: 180_000 });
+    process.stdout.write(`shared admin: the sign-in screen loaded once in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    process.stdout.write(`shared admin: the warm-up's sign-in screen did not load (${error.message.split("\n")[0]}); the files run anyway\n`);
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
 /** Starts the seeded server and a Chromium server, writes their description into `file`; `stop()` ends both. */
 export async function startSharedAdmin(file) {
   const server = await startDevServer({ port: SHARED_ADMIN_PORT, vars: SHARED_ADMIN_VARS });
@@ -40,6 +63,7 @@ export async function startSharedAdmin(file) {
     server.stop();
     throw error;
   }
+  await warmUp(browserServer.wsEndpoint());
   writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, vars: SHARED_ADMIN_VARS, wsEndpoint: browserServer.wsEndpoint() }));
   return {
     async stop() {

@@ -80,7 +80,7 @@ describe("admin UI II: people and sign-in, media details, publishing details", (
     await row.getByRole("button", { name: "Edit Rita Reset" }).click();
     let editor = page.getByRole("dialog", { name: "Rita Reset" });
     await editor.getByText(email).waitFor();
-    await editor.getByRole("radio", { name: "Author" }).check();
+    await editor.getByRole("radio", { name: "Author", exact: true }).check();
     await editor.getByRole("button", { name: "Save role" }).click();
     await page.getByRole("status").filter({ hasText: "Rita Reset is now Author." }).waitFor();
     const people = await sessionCall(page, demo.id, "GET", "/api/people");

@@ -1,8 +1,9 @@
 import type { PluginManifest } from "../../../schema/plugin-manifest";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database, PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { Actor } from "../lifecycle/context";
+import { activeInstallations } from "./active-installations";
 import { installationGrant, manifestOf } from "./installations";
 import { callPlugin, type RemoteEnv, type RemoteFailure } from "./remote-call";
 import * as v from "valibot";
@@ -89,15 +90,7 @@ export interface PolicyAsk {
  * defaulting to `[]`; a manifest without the key declares none.
  */
 export async function sitePolicies(db: Kysely<Database>, siteId: string): Promise<PolicyAsk[]> {
-  const rows = await db
-    .selectFrom("plugin_installations")
-    .selectAll()
-    .where("site_id", "=", siteId)
-    .where("state", "=", "active")
-    .where(sql<boolean>`json_array_length(manifest, '$.content_policies') > 0`)
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
+  const rows = await activeInstallations(db, siteId, "content_policies");
   return rows.flatMap((row) => {
     const manifest = manifestOf(row);
     return manifest.content_policies.map((policy) => ({ row, manifest, policy }));
