@@ -284,7 +284,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      setupFiles: ["./test/setup/apply-migrations.ts", "./test/setup/quiet-alarms.ts"],
+      // QUIET_ALARMS=0 leaves finished files' alarms ringing (for measuring test/setup/quiet-alarms.ts against it).
+      setupFiles: ["./test/setup/apply-migrations.ts", ...(nodeProcess?.env.QUIET_ALARMS === "0" ? [] : ["./test/setup/quiet-alarms.ts"])],
       projects: testGroups(GROUP_SIZE).map((files, index) => ({ extends: true as const, test: { name: `workerd-${index + 1}`, include: files, isolate: false } })),
       // A deadline, not a speed check (speed is measured by `npm run bench`): a loaded 2-core
       // machine can take several seconds for a test that makes dozens of requests.

@@ -46,7 +46,7 @@ export class FailureCollector {
     const subtest = /^#\s+Subtest:\s+(.*\.test\.m?[jt]s)\s*$/.exec(trimmed);
     if (subtest?.[1]) this.#fileOf.set(lane, shortPath(subtest[1]));
 
-    if (/^FAIL\s+\S/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/, " "));
+    if (/^FAIL\s+\S/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/g, " "));
     if (/^❯\s+\S+\s+test\/\S+\.test\.ts\s.*\bfailed\b/.test(trimmed)) return this.#pick(lane, trimmed);
     const origin = /^This error originated in "([^"]+)"/.exec(trimmed)?.[1];
     if (origin) return this.#pick(lane, `${unhandled?.kind ?? "Unhandled error"} in ${origin}: ${unhandled?.message ?? ""}`.trim());
