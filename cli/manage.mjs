@@ -3145,7 +3145,8 @@ const COMMANDS = [
     "in": "query",
     "type": "string",
     "nullable": false,
-    "required": false
+    "required": false,
+    "description": "Bytes to read, 1 or more (at most 1 MiB are answered)"
    }
   ],
   "bodyOnly": [],
@@ -3243,7 +3244,8 @@ const COMMANDS = [
     "in": "query",
     "type": "string",
     "nullable": false,
-    "required": false
+    "required": false,
+    "description": "Bytes to read, 1 or more (at most 1 MiB are answered)"
    },
    {
     "flag": "page",

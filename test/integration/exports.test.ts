@@ -151,6 +151,8 @@ async function rangeEdges(token: string, job: ExportJob): Promise<void> {
     }
     const otherUnit = await ranged("items=0-5");
     expect([otherUnit.status, ((await otherUnit.json()) as Chunk).offset]).toEqual([200, 0]);
+    // A JSON read of no bytes would answer next_offset = offset forever: refused (probe finding).
+    expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?offset=5&length=0`))).toEqual([400, "invalid_request"]);
     // The JSON read (MCP) says the same past the end.
     expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?offset=${job.total_bytes}`))).toEqual([416, "range_not_satisfiable"]);
 
@@ -185,6 +187,9 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     await changeAdminRole(s, (p) => ({ ...p, limits: { languages: { read: ["en"] } } }));
     expect(codeOf(await manage(token, "POST", "/exports", { body: {} }))).toEqual([403, "export_limited_role"]);
     expect(codeOf(await manage(token, "POST", "/exports", { body: { languages: ["fr"] } }))).toEqual([403, "locale_denied"]);
+    // A filter names each model and language once (probe finding: ["en", "en"] was kept as the filter).
+    expect(codeOf(await manage(token, "POST", "/exports", { body: { languages: ["en", "en"] } }))).toEqual([400, "invalid_request"]);
+    expect(codeOf(await manage(token, "POST", "/exports", { body: { model_ids: [article.id, article.id] } }))).toEqual([400, "invalid_request"]);
     const job = await build(token, { model_ids: [article.id], languages: ["en"] });
     const { bytes } = await readAll(token, job, 1024 * 1024);
     const records = new TextDecoder().decode(bytes).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
