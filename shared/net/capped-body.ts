@@ -3,7 +3,8 @@
  * source's file): the bytes, or null when the body turns out larger — the read is cancelled at the
  * chunk that crosses the cap, so an endless or lying body costs at most the cap. No body is no
  * bytes. What a larger body means (a refusal, an invalid answer) is the caller's to say; a broken
- * stream throws as the reader does.
+ * stream throws as the reader does. (A request body is read by workers/http/json-body.ts, which
+ * releases rather than cancels: the router drains a bounded rest before it answers.)
  */
 export async function readCappedBytes(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | null> {
   if (body === null) return new Uint8Array(0);
