@@ -80,6 +80,18 @@ export interface PolicyAsk {
   policy: ManifestPolicy;
 }
 
+/** An installation whose stored (validated) manifest declares at least one content policy. */
+const declaresPolicy = sql<boolean>`json_array_length(manifest, '$.content_policies') > 0`;
+
+/**
+ * Whether the site has an active installation declaring a content policy: one row at most. Read
+ * with a write's first reads at its turn in the queue (lifecycle/preload.ts): when it answers none,
+ * the write's policy step has nothing to ask and is skipped (docs/write-fairness.md, "CPU per write").
+ */
+export function declaredPolicyQuery(db: Kysely<Database>, siteId: string) {
+  return db.selectFrom("plugin_installations").select("id").where("site_id", "=", siteId).where("state", "=", "active").where(declaresPolicy).limit(1).compile();
+}
+
 /**
  * Every content policy of the site's active installations, in installation then manifest order
  * (one read; most sites have none, and then a write asks nothing more). Every write reads this
@@ -94,7 +106,7 @@ export async function sitePolicies(db: Kysely<Database>, siteId: string): Promis
     .selectAll()
     .where("site_id", "=", siteId)
     .where("state", "=", "active")
-    .where(sql<boolean>`json_array_length(manifest, '$.content_policies') > 0`)
+    .where(declaresPolicy)
     .orderBy("created_at", "asc")
     .orderBy("id", "asc")
     .execute();
