@@ -3145,7 +3145,8 @@ const COMMANDS = [
     "in": "query",
     "type": "string",
     "nullable": false,
-    "required": false
+    "required": false,
+    "description": "Bytes to read, 1 or more (at most 1 MiB are answered)"
    }
   ],
   "bodyOnly": [],
@@ -3243,7 +3244,8 @@ const COMMANDS = [
     "in": "query",
     "type": "string",
     "nullable": false,
-    "required": false
+    "required": false,
+    "description": "Bytes to read, 1 or more (at most 1 MiB are answered)"
    },
    {
     "flag": "page",
@@ -5026,6 +5028,7 @@ function commandHelp(command) {
   if (command.binary) rows.push([`--out <path>`, "required, the file the binary answer is written to (never the terminal)"]);
   if (command.hasBody && !command.file) rows.push([`--body <json|@file|->`, `the body as JSON${command.bodyOnly.length ? `; carries ${command.bodyOnly.join(", ")}` : ""}`]);
   if (command.keyed) rows.push([`--key <key>`, `Idempotency-Key (1–128 visible ASCII characters); generated when absent`]);
+  rows.push(...(HELPER_FLAGS[command.command] ?? []));
   rows.push([`--url <origin>`, `the service's origin (else SERVICE_URL)`], [`--json`, `compact JSON output`]);
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
@@ -5701,6 +5704,16 @@ async function uploadImportFile(origin, token, flags, compact) {
   const count = Math.max(1, Math.ceil(bytes.length / IMPORT_PART_BYTES));
   const only = flags.has("part") ? Number(flags.get("part")) : null;
   if (only !== null && (!Number.isSafeInteger(only) || only < 1 || only > count)) throw new UsageError(`--part is 1 to ${count} for this file`);
+  // Run again after the upload completed (its answer lost, say): the job holds this very file, so
+  // there is nothing to send — say so and answer the job, rather than a refused part.
+  const current = await helperRequest(origin, token, "GET", `/imports/${encodeURIComponent(id)}`);
+  if (current.status !== 200) return helperRefused(current, compact);
+  const held = current.json?.import;
+  if (held && held.state !== "awaiting_upload" && held.file?.sha256 === sha256Hex(bytes)) {
+    err(`the import already holds this file (SHA-256 ${held.file.sha256}); nothing sent`);
+    printAnswer(current.text, "application/json", compact);
+    return EXIT_OK;
+  }
   for (let part = 1; part <= count; part++) {
     if (only !== null && part !== only) continue;
     const slice = bytes.subarray((part - 1) * IMPORT_PART_BYTES, part * IMPORT_PART_BYTES);
@@ -5717,8 +5730,8 @@ async function uploadImportFile(origin, token, flags, compact) {
   return EXIT_OK;
 }
 
-/** States in which `advance-import --follow` keeps advancing. */
-const ADVANCING = new Set(["uploaded", "parsing", "review", "writing", "undoing"]);
+/** States in which `advance-import --follow` keeps advancing (an undo has its own: `advance-import-undo --follow`). */
+const ADVANCING = new Set(["uploaded", "parsing", "review", "writing"]);
 
 /**
  * `advance-import --id <job> --follow`: one step after another (a new key each), a progress line per
@@ -5737,6 +5750,25 @@ async function followImport(origin, token, flags, compact) {
     const job = answer.json.import;
     err(`${job.state}: ${job.progress.items_done}/${job.progress.items_total} items, ${job.progress.findings} findings`);
     if (!ADVANCING.has(job.state)) {
+      printAnswer(answer.text, "application/json", compact);
+      return EXIT_OK;
+    }
+  }
+}
+
+/**
+ * `advance-import-undo --id <job> --follow`: one undo step after another (a new key each, as
+ * `advance-import --follow`), a progress line per step on stderr, until the job leaves `undoing`
+ * (undone) or a step is refused.
+ */
+async function followUndo(origin, token, flags, compact) {
+  const id = requiredFlag(flags, "id");
+  for (let step = 1; ; step++) {
+    const answer = await helperRequest(origin, token, "POST", `/imports/${encodeURIComponent(id)}/undo`, { body: {}, key: randomUUID() });
+    if (answer.status !== 200) return helperRefused(answer, compact);
+    const job = answer.json.import;
+    err(`${job.state}: undo step ${step}, ${job.progress.findings} findings`);
+    if (job.state !== "undoing") {
       printAnswer(answer.text, "application/json", compact);
       return EXIT_OK;
     }
@@ -5854,6 +5886,28 @@ async function saveImportArtifact(origin, token, flags, compact) {
   return EXIT_OK;
 }
 
+/** The helpers' flags, as each command's `--help` lists them (after the schema's own flags). */
+const ALL_FLAG = [`--all`, "every page (following next_cursor), joined into one answer"];
+const HELPER_FLAGS = {
+  "upload-import-part": [
+    [`--file <path>`, "the whole file: 5 MiB parts (each under a key derived from its bytes), then the completion with its SHA-256 (instead of --part and --content-base64)"],
+    [`--part <n>`, "with --file: send that part of the file only (no completion)"],
+  ],
+  "advance-import": [[`--follow`, "advance step by step (a new key each), a progress line per step on stderr, until a decision, the end or a refusal"]],
+  "advance-import-undo": [[`--follow`, "undo step by step (a new key each), a progress line per step on stderr, until undone or a refusal"]],
+  "read-export-chunk": [
+    [`--out <path>`, "read the whole export chunk by chunk, check its SHA-256, only then write the file"],
+    [`--finish`, "with --out: first advance the export until finished (keys derived from its position)"],
+    [`--page <n>`, "with --out: save one kept page, checked against its own SHA-256"],
+  ],
+  "read-import-artifact": [[`--out <path>`, "read the whole file chunk by chunk, check its SHA-256, only then write it"]],
+  "get-import-findings": [ALL_FLAG],
+  "get-import-mapping": [ALL_FLAG],
+  "get-word-press-review": [ALL_FLAG],
+  "get-history-assignments": [ALL_FLAG],
+  "get-import-principals": [ALL_FLAG],
+};
+
 /** Paged reads `--all` follows: the route and the array its pages carry (none: one answer, no pages). */
 const ALL_PAGES = {
   "get-import-findings": { path: (id) => `/imports/${encodeURIComponent(id)}/findings`, list: "findings" },
@@ -5886,6 +5940,7 @@ function helperFor(name, flags) {
   if (ALL_PAGES[name] && flags.has("all")) return { run: (origin, token, f, compact) => readAllPages(origin, token, f, compact, name), flags: ["id", "all"] };
   if (name === "upload-import-part" && flags.has("file")) return { run: uploadImportFile, flags: ["id", "file", "part"] };
   if (name === "advance-import" && flags.has("follow")) return { run: followImport, flags: ["id", "follow"] };
+  if (name === "advance-import-undo" && flags.has("follow")) return { run: followUndo, flags: ["id", "follow"] };
   if (name === "read-export-chunk" && flags.has("out")) return { run: saveExport, flags: ["id", "out", "finish", "page"] };
   if (name === "read-import-artifact" && flags.has("out")) return { run: saveImportArtifact, flags: ["id", "name", "out"] };
   return null;

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { PolicyResults } from "./policy-results";
 import type { RouteSpec } from "./contract";
 
 /**
@@ -35,23 +36,8 @@ const BulkResult = v.pipe(
     code: v.optional(v.pipe(v.string(), v.description("The refusal's code, when refused (the single route's codes)."))),
     message: v.optional(v.string()),
     details: v.optional(v.record(v.string(), v.unknown())),
-    policy_results: v.optional(
-      v.pipe(
-        v.array(
-          v.object({
-            installation_id: v.string(),
-            plugin_name: v.string(),
-            policy_id: v.string(),
-            policy_label: v.string(),
-            locale: v.string(),
-            message: v.nullable(v.string()),
-            fields: v.array(v.string()),
-            outcome: v.picklist(["transformed", "unavailable"]),
-            failure: v.optional(v.string()),
-          }),
-        ),
-        v.description("The content policies' results for this id's writes, as its single route answers them (docs/plugin-policies.md, \"Bulk actions\"): a transform, or an advisory policy that could not be asked."),
-      ),
+    policy_results: PolicyResults(
+      "The content policies' results for this id's writes, as its single route answers them (docs/plugin-policies.md, \"Bulk actions\"): a transform, or an advisory policy that could not be asked.",
     ),
   }),
   v.title("BulkResult"),

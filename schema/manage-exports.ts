@@ -25,12 +25,17 @@ export const ExportJob = v.pipe(
 
 const JobAnswer = v.object({ export: ExportJob, replayed: v.optional(v.boolean()) });
 
+/** A filter names each model and language once (as bulk ids do): a repeat is a mistake, not a wider filter. */
+const once = (what: string) => v.check((list: string[]) => new Set(list).size === list.length, `Each ${what} may appear once.`);
+
 export const CreateExportBody = v.strictObject({
-  model_ids: v.optional(v.nullable(v.pipe(v.array(Id), v.minLength(1), v.maxLength(200)))),
-  languages: v.optional(v.nullable(v.pipe(v.array(Lang), v.minLength(1), v.maxLength(50)))),
+  model_ids: v.optional(v.nullable(v.pipe(v.array(Id), v.minLength(1), v.maxLength(200), once("model id")))),
+  languages: v.optional(v.nullable(v.pipe(v.array(Lang), v.minLength(1), v.maxLength(50), once("language")))),
 });
 
 const Offset = v.pipe(v.string(), v.regex(/^[0-9]{1,15}$/));
+/** How many bytes a JSON read asks for: at least one (a read of none would answer `next_offset` = `offset` forever). */
+const Length = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,14}$/), v.description("Bytes to read, 1 or more (at most 1 MiB are answered)"));
 
 const COMMON = ["unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "missing_permission", "not_found"] as const;
 const WRITE = [...COMMON, "invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
@@ -81,7 +86,7 @@ export const exportRoutes: readonly RouteSpec[] = [
     params: JobPath,
     query: v.strictObject({
       offset: v.optional(Offset),
-      length: v.optional(Offset),
+      length: v.optional(Length),
       page: v.optional(
         v.pipe(
           v.string(),

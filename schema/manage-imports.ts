@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { JsonValue } from "./common";
 import { wellFormed } from "./text";
+import { WholeNumberPath } from "./whole-number-path";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const JobPath = v.strictObject({ id: Id });
@@ -107,6 +108,8 @@ const Principal = v.object({
   proposed_person_id: v.nullable(v.string()),
 });
 const Offset = v.pipe(v.string(), v.regex(/^[0-9]{1,15}$/));
+/** How many bytes a JSON read asks for: at least one (a read of none would answer `next_offset` = `offset` forever). */
+const Length = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,14}$/), v.description("Bytes to read, 1 or more (at most 1 MiB are answered)"));
 
 const COMMON = ["unauthorized", "creator_unauthorized", "insufficient_scope", "rate_limited", "missing_permission", "not_found"] as const;
 const WRITE = [...COMMON, "invalid_request", "idempotency_in_progress", "idempotency_key_reused"] as const;
@@ -159,7 +162,7 @@ export const importRoutes: readonly RouteSpec[] = [
     summary: "Store one part of the file (base64; 5 MiB for every part but the last; at most 20 parts); sending a part again replaces it",
     scope: "data:import",
     idempotent: true,
-    params: v.strictObject({ id: Id, part: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}$/)) }),
+    params: v.strictObject({ id: Id, part: WholeNumberPath(4) }),
     body: UploadImportPartBody,
     maxBodyBytes: IMPORT_PART_BODY_BYTES,
     response: v.object({ import_id: v.string(), part: v.number(), byte_length: v.number(), sha256: v.string(), replayed: v.optional(v.boolean()) }),
@@ -294,7 +297,7 @@ export const importRoutes: readonly RouteSpec[] = [
       "One byte range of the receipt or the problem file of a settled job: with a Range header (bytes=a-b), 206 with the bytes and Content-Range; otherwise (MCP) JSON with the range in base64 and the whole file's SHA-256",
     scope: "data:import",
     params: v.strictObject({ id: Id, name: v.picklist(["receipt", "problems"]) }),
-    query: v.strictObject({ offset: v.optional(Offset), length: v.optional(Offset) }),
+    query: v.strictObject({ offset: v.optional(Offset), length: v.optional(Length) }),
     response: v.object({
       content_base64: v.string(),
       name: v.string(),

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { PolicyResults } from "./policy-results";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { dateTimeMillis } from "./dates";
@@ -41,23 +42,8 @@ export const Release = v.pipe(
     updated_at: v.string(),
     published_at: v.nullable(v.string()),
     replayed: v.optional(v.boolean()),
-    policy_results: v.optional(
-      v.pipe(
-        v.array(
-          v.object({
-            installation_id: v.string(),
-            plugin_name: v.string(),
-            policy_id: v.string(),
-            policy_label: v.string(),
-            locale: v.string(),
-            message: v.nullable(v.string()),
-            fields: v.array(v.string()),
-            outcome: v.picklist(["transformed", "unavailable"]),
-            failure: v.optional(v.string()),
-          }),
-        ),
-        v.description("On a publish: advisory content policies that could not be asked about a change (the release was published; docs/plugin-policies.md, \"Releases and schedules\")."),
-      ),
+    policy_results: PolicyResults(
+      "On a publish: advisory content policies that could not be asked about a change (the release was published; docs/plugin-policies.md, \"Releases and schedules\").",
     ),
   }),
   v.title("Release"),

@@ -1,5 +1,6 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { AnySchema, RouteSpec, Surface } from "./contract";
+import { isWholeNumberPath } from "./whole-number-path";
 
 /**
  * The MCP tools of the management API, computed from its route table (docs/mcp.md): one tool per
@@ -41,6 +42,8 @@ export interface OperationTool {
   route: RouteSpec;
   /** Path parameter names, in path order. */
   params: string[];
+  /** The path parameters declared as whole numbers (schema/whole-number-path.ts): a call may give them as JSON numbers. */
+  wholeNumberParams: string[];
   /** Query parameter names. */
   query: string[];
   /** Body field names (every other argument is sent in the body, where a closed schema refuses it). */
@@ -87,6 +90,12 @@ function objectSchema(schema: AnySchema | undefined): { properties: Record<strin
     throw new Error("an MCP tool's path, query and body schemas must be objects");
   }
   return { properties: json.properties as Record<string, Json>, required: (json.required ?? []) as string[] };
+}
+
+/** The names of an object schema's entries declared by `WholeNumberPath`. */
+function wholeNumberEntries(schema: AnySchema | undefined): string[] {
+  const entries = schema && "entries" in schema ? (schema.entries as Record<string, unknown>) : {};
+  return Object.keys(entries).filter((name) => isWholeNumberPath(entries[name]));
 }
 
 function annotations(route: RouteSpec): ToolAnnotations {
@@ -140,6 +149,7 @@ export function operationTool(route: RouteSpec): OperationTool {
   return {
     route,
     params: Object.keys(params.properties),
+    wholeNumberParams: wholeNumberEntries(route.params),
     query: Object.keys(query.properties),
     body: Object.keys(body.properties),
     keyed,

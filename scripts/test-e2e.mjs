@@ -30,21 +30,26 @@ import { root } from "./lib/load-ts.mjs";
  * file's seconds at its end.
  */
 const MEASURED_SECONDS = {
-  "test/e2e/admin-ui-site-screens.test.mjs": 100,
+  // Admin files: session 13's clean-clone run 2 (load 3–9; /work/s13 — docs/testing.md "Measured").
+  "test/e2e/admin-ui-site-screens.test.mjs": 65,
+  "test/e2e/admin-ui-lifecycle.test.mjs": 56,
+  "test/e2e/admin-ui-review.test.mjs": 39,
+  "test/e2e/admin-ui-content.test.mjs": 33,
+  "test/e2e/admin-ui-models.test.mjs": 31,
+  "test/e2e/admin-ui-account.test.mjs": 28,
+  "test/e2e/admin-ui-editor-flow.test.mjs": 27,
+  "test/e2e/admin-ui-editor-day.test.mjs": 23,
+  "test/e2e/admin-ui-people.test.mjs": 23,
+  "test/e2e/admin-ui-fields.test.mjs": 23,
+  "test/e2e/admin-ui-settings.test.mjs": 21,
+  "test/e2e/admin-ui-media.test.mjs": 19,
+  "test/e2e/admin-ui-plugin-actions.test.mjs": 18,
+  "test/e2e/admin-ui-suspended.test.mjs": 18,
+  "test/e2e/admin-ui-lists.test.mjs": 14,
+  "test/e2e/admin-ui-shell.test.mjs": 12,
+  "test/e2e/admin-ui-trash.test.mjs": 8,
   "test/e2e/rich-text-xss.test.mjs": 80,
-  "test/e2e/admin-ui-models.test.mjs": 80,
-  "test/e2e/admin-ui-account.test.mjs": 70,
-  "test/e2e/admin-ui-lifecycle.test.mjs": 60,
-  "test/e2e/admin-ui-editor-day.test.mjs": 60,
-  "test/e2e/admin-ui-settings.test.mjs": 50,
   "test/e2e/events-crash.test.mjs": 40,
-  "test/e2e/admin-ui-suspended.test.mjs": 60,
-  "test/e2e/admin-ui-people.test.mjs": 45,
-  "test/e2e/admin-ui-editor-flow.test.mjs": 42,
-  "test/e2e/admin-ui-fields.test.mjs": 40,
-  "test/e2e/admin-ui-content.test.mjs": 37,
-  "test/e2e/admin-ui-review.test.mjs": 36,
-  "test/e2e/admin-ui-media.test.mjs": 29,
   "test/e2e/ops-cli.test.mjs": 26,
   "test/e2e/plugin-operations.test.mjs": 24,
   "test/e2e/move-site.test.mjs": 23,
@@ -52,45 +57,70 @@ const MEASURED_SECONDS = {
 const DEFAULT_SECONDS = 15;
 
 /**
- * Admin browser files that run on one shared server and browser per batch (scripts/lib/shared-admin.mjs;
- * docs/testing.md, "One server and one browser for the admin files"): each writes only entries,
- * files and models it names itself (stamped titles and slugs, its own uploads) and reads only those
- * and seeded rows no file of the batch changes. The other admin files keep a server of their own:
- * - admin-ui-account: changes the article model's site_path (the public address other files read);
- * - admin-ui-models: gives the seeded demo editor a new role (the editor's rights in the lease files);
- * - admin-ui-people: its People list and last-administrator refusals read every member, and it
- *   changes roles and deactivates;
- * - admin-ui-settings: adds a language and changes the fallback order (every language list);
- * - admin-ui-lists: saves comment settings and member-only paths (public reads);
- * - admin-ui-review: saves comment settings and applies model proposals to the article model;
- * - admin-ui-shell: reads the backend's readiness of every model, and adds one that makes the site
- *   not ready;
- * - admin-ui-suspended: needs its own OPS_TOKEN and suspends the second site.
+ * Admin browser files run on one shared server and browser per batch (scripts/lib/shared-admin.mjs;
+ * docs/testing.md, "One server and one browser for the admin files"): every admin file. Each writes
+ * only what it names itself (stamped titles, slugs and emails, its own models, roles, uploads and
+ * invited people) and reads only those and seeded rows no file of a batch changes. What each had
+ * to stop relying on to share (session 14; the table in docs/testing.md says it file by file):
+ * - admin-ui-account: "View on site" on a model of its own (it changed the seeded article's site_path);
+ * - admin-ui-models: its new role goes to a person it invites (it re-roled the seeded demo editor,
+ *   whose rights the lease files use);
+ * - admin-ui-people: reads only its own invitations in the pending list (it compared the whole list);
+ * - admin-ui-review: proposals on article entries of its own (the newest seeded-model entries may be
+ *   another file's, under its lease), and waits for its own comment settings in the site's cache;
+ * - admin-ui-shell: the readiness check on the seeded second site, whose models no file changes;
+ * - admin-ui-suspended: the shared server runs with the operators' token (SHARED_ADMIN_VARS); the
+ *   second site it suspends is resumed in the same test;
+ * - admin-ui-lists: the only file that writes member-only paths; comment settings are saved and read
+ *   back by it (the review file waits for its own);
+ * - admin-ui-settings: runs LAST in its batch (SHARED_ADMIN_LAST): the language it adds and the
+ *   fallback order it saves are read by every later screen and public read of the demo site.
  */
 const SHARED_ADMIN_FILES = [
+  "test/e2e/admin-ui-account.test.mjs",
   "test/e2e/admin-ui-content.test.mjs",
   "test/e2e/admin-ui-editor-day.test.mjs",
   "test/e2e/admin-ui-editor-flow.test.mjs",
   "test/e2e/admin-ui-fields.test.mjs",
   "test/e2e/admin-ui-lifecycle.test.mjs",
+  "test/e2e/admin-ui-lists.test.mjs",
   "test/e2e/admin-ui-media.test.mjs",
+  "test/e2e/admin-ui-models.test.mjs",
+  "test/e2e/admin-ui-people.test.mjs",
   "test/e2e/admin-ui-plugin-actions.test.mjs",
+  "test/e2e/admin-ui-review.test.mjs",
+  "test/e2e/admin-ui-settings.test.mjs",
+  "test/e2e/admin-ui-shell.test.mjs",
   "test/e2e/admin-ui-site-screens.test.mjs",
+  "test/e2e/admin-ui-suspended.test.mjs",
   "test/e2e/admin-ui-trash.test.mjs",
 ];
+/**
+ * Shared files that change what later files of their batch would read, and read nothing a later
+ * file changes: each runs after every other file of its batch. At most one per batch: queueItems
+ * puts them in different batches while there are batches enough, else in the order listed.
+ */
+const SHARED_ADMIN_LAST = ["test/e2e/admin-ui-settings.test.mjs"];
 const secondsOf = (item) => (typeof item === "string" ? (MEASURED_SECONDS[item] ?? DEFAULT_SECONDS) : item.files.reduce((sum, f) => sum + secondsOf(f), 0));
 
 /**
  * The queue's items: each end-to-end file alone, except the shared admin files, which go into
- * `batches` batches (balanced by measured seconds, longest first into the lightest batch).
+ * `batches` batches (balanced by measured seconds, longest first into the lightest batch; a file of
+ * SHARED_ADMIN_LAST first into a batch that has none yet). In a batch the SHARED_ADMIN_LAST files
+ * run after the others.
  */
 function queueItems(files, batches) {
   const shared = files.filter((f) => SHARED_ADMIN_FILES.includes(f));
   if (shared.length < 2 || batches < 1) return files;
   const groups = Array.from({ length: Math.min(batches, shared.length) }, () => ({ files: [] }));
-  for (const file of [...shared].sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b))) {
-    groups.reduce((lightest, g) => (secondsOf(g) < secondsOf(lightest) ? g : lightest)).files.push(file);
+  const isLast = (file) => SHARED_ADMIN_LAST.includes(file);
+  const lightest = (among) => among.reduce((light, g) => (secondsOf(g) < secondsOf(light) ? g : light));
+  const ordered = [...shared].sort((a, b) => Number(isLast(b)) - Number(isLast(a)) || secondsOf(b) - secondsOf(a) || a.localeCompare(b));
+  for (const file of ordered) {
+    const withoutLast = groups.filter((g) => !g.files.some(isLast));
+    lightest(isLast(file) && withoutLast.length > 0 ? withoutLast : groups).files.push(file);
   }
+  for (const g of groups) g.files.sort((a, b) => Number(isLast(a)) - Number(isLast(b)) || SHARED_ADMIN_LAST.indexOf(a) - SHARED_ADMIN_LAST.indexOf(b));
   return [...files.filter((f) => !SHARED_ADMIN_FILES.includes(f)), ...groups];
 }
 

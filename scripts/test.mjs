@@ -16,7 +16,9 @@
  */
 import { spawn } from "node:child_process";
 import { root } from "./lib/load-ts.mjs";
-import { unfinishedProjects } from "./lib/workerd-watchdog.mjs";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpuGrowth, groupCpu, unfinishedProjects } from "./lib/workerd-watchdog.mjs";
+import { FailureCollector, failureSummary } from "./lib/failure-summary.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -34,14 +36,18 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-/** Runs one command; resolves with its exit code and wall time. Output lines get `prefix`. */
-function run(label, command, args, { prefix = "", env = {}, started: onStart = () => {}, silenceLimitSeconds = 0 } = {}) {
+/**
+ * Runs one command; resolves with its exit code, wall time and — for a `collect`ed one — the
+ * failure lines of its output (scripts/lib/failure-summary.mjs). Output lines get `prefix`.
+ */
+function run(label, command, args, { prefix = "", env = {}, started: onStart = () => {}, silenceLimitSeconds = 0, collect = false } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     // A watched command (silenceLimitSeconds) runs in its own process group, so a silent one can be
     // stopped whole (vitest and its workerd children); its output is kept for the watchdog.
     const watched = silenceLimitSeconds > 0;
-    const piped = Boolean(prefix) || watched;
+    const piped = Boolean(prefix) || watched || collect;
+    const failures = new FailureCollector();
     const child = spawn(command, args, { cwd: root, detached: watched, stdio: ["ignore", piped ? "pipe" : "inherit", piped ? "pipe" : "inherit"], env: { ...process.env, ...env } });
     onStart(child);
     if (watched) ownGroups.add(child.pid);
@@ -50,15 +56,20 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
     let lastOutput = Date.now();
     const timer = watched
       ? setInterval(() => {
-          if (Date.now() - lastOutput < silenceLimitSeconds * 1000) return;
+          if (silent || Date.now() - lastOutput < silenceLimitSeconds * 1000) return;
           silent = true;
           clearInterval(timer);
           process.stdout.write(`${prefix} npm test: ${label} printed nothing for ${silenceLimitSeconds} s: stopping it\n`);
-          try {
-            process.kill(-child.pid, "SIGKILL");
-          } catch {
-            child.kill("SIGKILL");
-          }
+          // What its processes do while silent (spinning or waiting), before they are stopped.
+          const before = groupCpu(child.pid, readdirSync, readFileSync);
+          setTimeout(() => {
+            for (const line of cpuGrowth(before, groupCpu(child.pid, readdirSync, readFileSync), 10)) process.stdout.write(`${prefix} npm test: silent ${label}: ${line}\n`);
+            try {
+              process.kill(-child.pid, "SIGKILL");
+            } catch {
+              child.kill("SIGKILL");
+            }
+          }, 10_000);
         }, 5000)
       : null;
     if (piped) {
@@ -69,20 +80,27 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
           if (watched) output += chunk;
           const lines = (rest + chunk).split("\n");
           rest = lines.pop() ?? "";
-          for (const line of lines) target.write(prefix ? `${prefix} ${line}\n` : `${line}\n`);
+          for (const line of lines) {
+            if (collect) failures.add(line);
+            target.write(prefix ? `${prefix} ${line}\n` : `${line}\n`);
+          }
         });
-        stream.on("end", () => rest && target.write(prefix ? `${prefix} ${rest}\n` : `${rest}\n`));
+        stream.on("end", () => {
+          if (!rest) return;
+          if (collect) failures.add(rest);
+          target.write(prefix ? `${prefix} ${rest}\n` : `${rest}\n`);
+        });
       }
     }
     // Stopped for silence: a grandchild that left the group could keep the pipes open, so the exit
     // is enough (its output so far is kept).
     child.on("exit", (code, signal) => {
-      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output }), 2000);
+      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines() }), 2000);
     });
     child.on("close", (code, signal) => {
       if (timer) clearInterval(timer);
       ownGroups.delete(child.pid);
-      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output });
+      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines() });
     });
   });
 }
@@ -95,12 +113,13 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
 async function workerdSuite(prefix) {
   const vitest = ["node_modules/vitest/vitest.mjs", "run"];
   const silenceLimitSeconds = Number(process.env.WORKERD_SILENCE_LIMIT_S ?? 480);
-  const first = await run("workerd suite", process.execPath, vitest, { prefix, silenceLimitSeconds });
+  const first = await run("workerd suite", process.execPath, vitest, { prefix, silenceLimitSeconds, collect: true });
   if (!first.silent) return first;
   const projects = unfinishedProjects(first.output);
   process.stdout.write(`${prefix} npm test: running again the groups that had not passed every file: ${projects.join(", ")}\n`);
-  const again = await run("workerd suite", process.execPath, [...vitest, ...projects.flatMap((name) => ["--project", name])], { prefix, silenceLimitSeconds });
-  return { label: "workerd suite (one group stalled, run again)", code: again.silent ? 1 : again.code, seconds: first.seconds + again.seconds };
+  const again = await run("workerd suite", process.execPath, [...vitest, ...projects.flatMap((name) => ["--project", name])], { prefix, silenceLimitSeconds, collect: true });
+  const stalled = `the first run printed nothing for ${silenceLimitSeconds} s and was stopped; run again: ${projects.join(", ")}${again.silent ? " — silent again" : ""}`;
+  return { label: "workerd suite (one group stalled, run again)", code: again.silent ? 1 : again.code, seconds: first.seconds + again.seconds, failures: [stalled, ...again.failures] };
 }
 
 const results = [];
@@ -114,16 +133,18 @@ if (results.every((r) => r.code === 0)) {
   // Screenshots are artefacts, not checks: none in the full run (test/e2e/admin-ui/harness.mjs).
   process.env.DRIFTWOOD_E2E_SCREENSHOTS ??= "0";
   const workerd = (prefix) => workerdSuite(prefix);
-  const e2e = (label, prefix, env = {}, started) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env, started });
+  const e2e = (label, prefix, env = {}, started) => run(label, process.execPath, ["scripts/test-e2e.mjs"], { prefix, env, started, collect: true });
   if (mode === "parallel") results.push(...(await Promise.all([workerd("[workerd]"), e2e("node and end-to-end suite", "[e2e]")])));
   else if (mode === "sequential") results.push(await workerd(""), await e2e("node and end-to-end suite", ""));
   else {
     // Packed: the workerd suite (one vitest worker: one core) beside scripts/test-e2e.mjs, which
     // seeds, runs the Node files and then the end-to-end files in `E2E_LANES` lanes (default 1);
-    // when the workerd suite is done, SIGUSR2 widens it to `E2E_LANES_LATER` lanes. Default 1: under heavy load
-    // wrangler's proxy loses its connection to the worker and answers a POST "Your worker restarted
-    // mid-request" (docs/testing.md, "Lanes"); 2 is the budget's setting (a lane keeps ≈ 1.3 cores busy, so a
-    // third lane adds load, not throughput).
+    // when the workerd suite is done, SIGUSR2 widens it to `E2E_LANES_LATER` lanes. Default 1: wrangler's
+    // proxy answers a POST "Your worker restarted mid-request" when its pooled keep-alive connection to
+    // the worker closes as the request is written (kj's 5 s idle and pipeline timeouts race; load widens
+    // the window — docs/testing.md, "Lanes"); keyed Node-side requests are sent again, the browser's are
+    // not. 2 is the budget's setting (a lane keeps ≈ 1.3 cores busy, so a third lane adds load, not
+    // throughput).
     let e2eChild;
     const e2eRun = e2e("node and end-to-end suite", "[e2e]", { E2E_LANES: process.env.E2E_LANES ?? "1", E2E_LANES_LATER: process.env.E2E_LANES_LATER ?? "1" }, (child) => (e2eChild = child));
     const workerdRun = workerd("[workerd]").then((result) => {
@@ -135,4 +156,6 @@ if (results.every((r) => r.code === 0)) {
 }
 process.stdout.write("\n");
 for (const r of results) process.stdout.write(`npm test: ${r.label.padEnd(26)} ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s\n`);
+// CI shows only the tail of the output: the failing tests and files of each suite, once more, last.
+for (const line of failureSummary(results)) process.stdout.write(`${line}\n`);
 process.exit(results.some((r) => r.code !== 0) ? 1 : 0);

@@ -27,7 +27,9 @@ export interface Env {
   EVENT_RESEND_AFTER_MS?: string;
   /** Management API requests per credential per minute (default 600). */
   MANAGE_RATE_LIMIT?: string;
-  /** The write bench only: note each write's phases (scripts/bench/write-bench.ts; docs/write-fairness.md). */
+  /** Tests only: plugin protocol requests per installation per minute (default the spec's 120; schema/plugin-protocol.ts). */
+  PLUGIN_RATE_LIMIT?: string;
+  /** The write bench only: note each write's phases (scripts/bench/write-tracer.ts; docs/write-fairness.md). */
   BENCH_WRITE_PHASES?: string;
   /**
    * The admin streamed upload's limit in bytes, when the deployment's plan allows more (or less)

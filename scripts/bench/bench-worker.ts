@@ -35,15 +35,11 @@ import {
   doWrite,
   installWritePlugins,
   readCounters,
-  readPhases,
   resetCounters,
-  resetPhases,
   setupWriteSite,
-  startTracing,
-  traceAlarm,
-  traceWrite,
   workerEnv,
 } from "./write-bench";
+import { readPhases, resetPhases, startTracing, traceAlarm, traceWrite } from "./write-tracer";
 import type { CommandName, CommandInput } from "../../objects/site/command-registry";
 import type { WriteRequest } from "../../objects/site/commands";
 
@@ -56,7 +52,7 @@ export class SiteObject extends RealSiteObject {
     if (env.BENCH_WRITE_PHASES) startTracing();
   }
 
-  // BENCH_WRITE_PHASES: each command's phases in the object, by its Idempotency-Key (write-bench.ts).
+  // BENCH_WRITE_PHASES: each command's phases in the object, by its Idempotency-Key (write-tracer.ts).
   override command<K extends CommandName>(name: K, request: WriteRequest<CommandInput<K>>) {
     return traceWrite("object", request.idempotency?.key, () => super.command(name, request));
   }
@@ -216,7 +212,7 @@ export default {
       }
     }
     if (env.BENCH_WRITE_PHASES) startTracing();
-    // BENCH_WRITE_PHASES: the request's phases in the worker, by its Idempotency-Key (write-bench.ts).
+    // BENCH_WRITE_PHASES: the request's phases in the worker, by its Idempotency-Key (write-tracer.ts).
     const response = await traceWrite("worker", request.headers.get("idempotency-key"), () => worker.fetch(request, workerEnv(env), ctx));
     stats.answers += 1;
     if (response.status === 200) stats.ok += 1;

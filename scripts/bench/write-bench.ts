@@ -32,12 +32,10 @@ import { createModel } from "../../shared/services/models/create-model";
 import { createLaunch } from "../../shared/services/plugins/launches";
 import { grantInstallation, installPlugin, transitionInstallation } from "../../shared/services/plugins/installations";
 import { grantMembership, provisionPerson, provisionSite } from "../../shared/services/sites/provision";
-import { AsyncLocalStorage } from "node:async_hooks";
-import { notePhase, tracePhasesFrom, type PhaseTrace } from "../../shared/observability/write-phases";
+import { notePhase } from "../../shared/observability/write-phases";
+import { isTracing, phaseLabel, type Side } from "./write-tracer";
 
 // ── Counters ────────────────────────────────────────────────────────────────────────────────
-
-type Side = "worker" | "object";
 
 interface SideCounts {
   d1_calls: number;
@@ -146,7 +144,7 @@ function countingStub<T extends object>(stub: T, side: Side): T {
       return (...args: unknown[]) => {
         counts[side].do_calls += 1;
         // Reflect.apply: `value.apply` on an RPC method would be a remote property of that name.
-        if (!tracing) return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        if (!isTracing()) return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
         notePhase(`${side} object ${property} sent`);
         return Promise.resolve(Reflect.apply(value as (...a: unknown[]) => unknown, target, args)).finally(() => notePhase(`${side} object ${property} answered`));
       };
@@ -175,7 +173,7 @@ function countingQueue(queue: Queue, side: Side): Queue {
     },
     sendBatch: (...args: Parameters<Queue["sendBatch"]>) => {
       counts[side].queue_sends += 1;
-      if (!tracing) return queue.sendBatch(...args);
+      if (!isTracing()) return queue.sendBatch(...args);
       notePhase(`${side} queue sendBatch sent`);
       return queue.sendBatch(...args).finally(() => notePhase(`${side} queue sendBatch answered`));
     },
@@ -183,86 +181,6 @@ function countingQueue(queue: Queue, side: Side): Queue {
 }
 
 let counting = false;
-
-// ── Phases (BENCH_WRITE_PHASES=1; docs/write-fairness.md, "Finding the tail") ──────────────────
-
-let tracing = false;
-/** One traced run: the worker's handling of a request, the object's of a command, or an alarm. */
-interface PhaseRun {
-  side: Side | "alarm";
-  marks: [string, number][];
-}
-/** Traced runs by Idempotency-Key (a resend carries the same key: several per key). */
-let traced = new Map<string, PhaseRun[]>();
-/** The site objects' alarm runs, with what they did: work beside the writes. */
-let alarms: PhaseRun[] = [];
-const TRACED_AT_MOST = 200_000;
-
-const phaseContext = new AsyncLocalStorage<PhaseTrace>();
-const tracePhases = <T>(run: PhaseTrace, work: () => T): T => phaseContext.run(run, work);
-
-/** Switched on by the bench worker when BENCH_WRITE_PHASES is set; off, nothing is traced. */
-export function startTracing(): void {
-  if (tracing) return;
-  tracing = true;
-  tracePhasesFrom(() => phaseContext.getStore());
-}
-
-/** A D1 statement's phase label: its first words (SQL text only, never a bound value). */
-function phaseLabel(sql: string | undefined): string {
-  return (sql ?? "?").replace(/\s+/g, " ").slice(0, 48);
-}
-
-/**
- * Runs a write with its phases noted (worker side: `key` is the request's Idempotency-Key; object
- * side: the command's). The key is the operation's name in the bench's report; no header, token or
- * body is kept.
- */
-export function traceWrite<T>(side: Side, key: string | null | undefined, work: () => Promise<T>): Promise<T> {
-  if (!tracing || !key || traced.size >= TRACED_AT_MOST) return work();
-  const run: PhaseRun = { side, marks: [[`${side} arrival`, Date.now()]] };
-  const runs = traced.get(key) ?? [];
-  runs.push(run);
-  traced.set(key, runs);
-  return tracePhases(run, () => work().finally(() => notePhase(`${side} done`)));
-}
-
-/** Runs a site object's alarm with what it does noted (kept beside the writes' traces). */
-export function traceAlarm(work: () => Promise<void>): Promise<void> {
-  if (!tracing || alarms.length >= TRACED_AT_MOST) return work();
-  const run: PhaseRun = { side: "alarm", marks: [["alarm start", Date.now()]] };
-  alarms.push(run);
-  return tracePhases(run, () => work().finally(() => notePhase("alarm done")));
-}
-
-/** The longest stretches in which no traced run (of any write, or an alarm) noted anything: the runtime did none of this work then. */
-interface Silence {
-  ms: number;
-  at: number;
-  before: string;
-  after: string;
-}
-
-/** The traced runs of these keys, every alarm run since the last reset, and the longest silences over all runs. */
-export function readPhases(keys: readonly string[]): { traces: Record<string, PhaseRun[]>; alarms: PhaseRun[]; silences: Silence[] } {
-  const all: [string, number][] = [];
-  for (const runs of traced.values()) for (const run of runs) all.push(...run.marks);
-  for (const run of alarms) all.push(...run.marks);
-  all.sort((a, b) => a[1] - b[1]);
-  const silences: Silence[] = [];
-  for (let i = 1; i < all.length; i++) {
-    const [before, from] = all[i - 1] as [string, number];
-    const [after, to] = all[i] as [string, number];
-    if (to - from >= 500) silences.push({ ms: to - from, at: from, before, after });
-  }
-  silences.sort((a, b) => b.ms - a.ms);
-  return { traces: Object.fromEntries(keys.map((k) => [k, traced.get(k) ?? []])), alarms, silences: silences.slice(0, 10) };
-}
-
-export function resetPhases(): void {
-  traced = new Map();
-  alarms = [];
-}
 
 /** Counting is switched on by the write figures' set-up, so the read figures run the worker as it is. */
 export function startCounting(): void {

@@ -16,11 +16,36 @@ const require = createRequire(import.meta.url);
 const wranglerBin = path.join(path.dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 
 /**
+ * What wrangler's local proxy answers (503, Retry-After: 0) to a non-GET request whose hop from the
+ * proxy to the worker failed. Its usual cause is not a restart: the proxy's pooled keep-alive
+ * connection to the worker closes as the request is written to it — kj's client idle timeout and
+ * server pipeline timeout are both 5 s, so a connection idle ≈ 5 s races its own close, and a loaded
+ * machine widens the race (docs/testing.md, "Lanes"; workers-sdk #14641); such a request never
+ * reached the worker. The same answer also ended a request the worker had been running for minutes
+ * (a model proposal's apply at load 40), so a resend is safe only where the key makes it so.
+ * The proxy retries GET and HEAD itself.
+ */
+const PROXY_LOST_CONNECTION = "Your worker restarted mid-request.";
+
+/**
  * One HTTP request to 127.0.0.1 with an explicit Host header (Node's fetch would replace it), on a
  * connection of its own. `chunks` sends the body with chunked transfer encoding (no Content-Length),
  * one write per chunk; `timeoutMs` fails the request when no full answer came in time.
+ * A request carrying an `idempotency-key` that wrangler's proxy answers with its lost-connection 503
+ * is sent again (at most twice more) with the same key: the service answers a repeated key with the
+ * first answer (or `idempotency_in_progress` while the first still runs), so a second send never
+ * writes twice. A request without a key, and any other answer, is returned as it came.
  */
-export function request(port, { method = "GET", host, path: pathname, headers = {}, body, chunks, timeoutMs }) {
+export async function request(port, options) {
+  const keyed = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "idempotency-key");
+  for (let attempt = 1; ; attempt++) {
+    const res = await requestOnce(port, options);
+    if (!keyed || attempt >= 3 || res.status !== 503 || !res.text.startsWith(PROXY_LOST_CONNECTION)) return res;
+    process.stderr.write(`dev-server: ${options.method ?? "GET"} ${options.path} got wrangler's lost-connection 503; sent again with the same idempotency key\n`);
+  }
+}
+
+function requestOnce(port, { method = "GET", host, path: pathname, headers = {}, body, chunks, timeoutMs }) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
     const framing =
@@ -161,6 +186,7 @@ function spawnWrangler({ port, persistTo, vars }) {
     detached: true,
     // DRIFTWOOD_E2E_WRANGLER_LOG=<dir>: wrangler's debug log of each server into that folder — what
     // reloaded a worker ("Reloading local server", a watched file "changed") is written there.
+    // DRIFTWOOD_E2E_WRANGLER_LOG_LEVEL=log keeps only the worker's own lines (a long bench's log).
     stdio: ["ignore", logFile ?? "ignore", "pipe"],
     // A prepared configuration never changes: wrangler need not watch it (a change event reloads the worker).
     env: {
@@ -168,7 +194,7 @@ function spawnWrangler({ port, persistTo, vars }) {
       WRANGLER_SEND_METRICS: "false",
       NO_COLOR: "1",
       ...(config.length > 0 ? { WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" } : {}),
-      ...(debugLog ? { WRANGLER_LOG: "debug" } : {}),
+      ...(debugLog ? { WRANGLER_LOG: process.env.DRIFTWOOD_E2E_WRANGLER_LOG_LEVEL ?? "debug" } : {}),
     },
   });
   if (logFile !== undefined) closeSync(logFile); // the child has its own copy

@@ -14,17 +14,48 @@ import chromium from "@sparticuz/chromium";
 import { chromium as playwright } from "playwright-core";
 import { startDevServer } from "./dev-server.mjs";
 
-/** The environment variable naming the shared server's description (a JSON file: port, info, wsEndpoint). */
+/** The environment variable naming the shared server's description (a JSON file: port, info, vars, wsEndpoint). */
 export const SHARED_ADMIN_VARIABLE = "DRIFTWOOD_E2E_SHARED_ADMIN";
 /** The shared server's port inside the batch's namespace: no admin file uses it for a server of its own. */
 export const SHARED_ADMIN_PORT = 8870;
 
+/**
+ * Server variables the shared server runs with. A file asking for exactly these (or a part of them)
+ * joins a batch; a file asking for any other value starts a server of its own. OPS_TOKEN turns the
+ * operators' routes on (/api/ops, docs/operations-api.md) — only callers holding it reach them, so
+ * the files that never call them see no difference; the suspended-site file uses it.
+ */
+export const SHARED_ADMIN_VARS = Object.freeze({ OPS_TOKEN: "e2e-shared-operators-token" });
+
 /** The browser every admin file launches (the harness's options), as a server files connect to. */
 export const browserOptions = async () => ({ executablePath: await chromium.executablePath(), args: ["--no-sandbox", "--no-zygote"], headless: true });
 
+/**
+ * Opens the sign-in screen once in the new browser, before the first file: the first admin page of
+ * a new server and browser is the slow one (the admin's assets served and compiled the first time),
+ * and on a loaded machine it outlasted the first file's 30–90 s wait — the batch's first file
+ * failed its first `page.goto` in session 13 and twice in session 14, whichever file came first.
+ * Waits for the screen's heading (no fixed sleep); a warm-up that fails is said and the files run
+ * anyway (each reports its own waits).
+ */
+async function warmUp(wsEndpoint) {
+  const started = Date.now();
+  const browser = await playwright.connect(wsEndpoint);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`http://admin.localhost:${SHARED_ADMIN_PORT}/sign-in`, { timeout: 180_000 });
+    await page.getByRole("heading", { name: "Sign in to Driftwood" }).waitFor({ timeout: 180_000 });
+    process.stdout.write(`shared admin: the sign-in screen loaded once in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    process.stdout.write(`shared admin: the warm-up's sign-in screen did not load (${error.message.split("\n")[0]}); the files run anyway\n`);
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
 /** Starts the seeded server and a Chromium server, writes their description into `file`; `stop()` ends both. */
 export async function startSharedAdmin(file) {
-  const server = await startDevServer({ port: SHARED_ADMIN_PORT });
+  const server = await startDevServer({ port: SHARED_ADMIN_PORT, vars: SHARED_ADMIN_VARS });
   let browserServer;
   try {
     browserServer = await playwright.launchServer(await browserOptions());
@@ -32,7 +63,8 @@ export async function startSharedAdmin(file) {
     server.stop();
     throw error;
   }
-  writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, wsEndpoint: browserServer.wsEndpoint() }));
+  await warmUp(browserServer.wsEndpoint());
+  writeFileSync(file, JSON.stringify({ port: SHARED_ADMIN_PORT, info: server.info, vars: SHARED_ADMIN_VARS, wsEndpoint: browserServer.wsEndpoint() }));
   return {
     async stop() {
       await browserServer.close().catch(() => {});

@@ -35,3 +35,35 @@ export function unfinishedProjects(output, groupSize = Number(process.env.TEST_G
     .filter(({ name, files }) => (done.get(name)?.size ?? 0) < files.length)
     .map(({ name }) => name);
 }
+
+/**
+ * CPU seconds (user + system) so far of every process in process group `pgid`, read from /proc
+ * (Linux; an empty list elsewhere): taken twice a few seconds apart when the suite goes silent, it
+ * tells a runtime spinning (its workerd's CPU still grows: a loop in the isolate) from one waiting
+ * on something that never comes (flat: a lost message, a deadlock) — what the stalls seen so far
+ * could not tell (docs/testing.md, "A silent workerd suite").
+ */
+export function groupCpu(pgid, readdir, readFile) {
+  const ticks = 100; // USER_HZ on Linux
+  const found = [];
+  for (const entry of readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFile(`/proc/${entry}/stat`, "utf8");
+      // The command name is in parentheses and may hold spaces: fields count from after it.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      const name = readFile(`/proc/${entry}/cmdline`, "utf8").split("\0").filter(Boolean).map((part) => part.split("/").pop()).slice(0, 3).join(" ").slice(0, 80);
+      found.push({ pid: Number(entry), name, cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticks });
+    } catch {}
+  }
+  return found;
+}
+
+/** Two `groupCpu` readings side by side: one line per process, its CPU seconds and how much they grew. */
+export function cpuGrowth(before, after, seconds) {
+  return after.map((p) => {
+    const was = before.find((b) => b.pid === p.pid)?.cpuSeconds ?? 0;
+    return `pid ${p.pid} (${p.name}): ${p.cpuSeconds.toFixed(1)} s of CPU, +${(p.cpuSeconds - was).toFixed(2)} s in ${seconds} s`;
+  });
+}

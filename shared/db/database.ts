@@ -1,11 +1,12 @@
 import type { Insertable, Selectable } from "kysely";
 import type { SitesTable, SiteHostsTable, OpsClaimsTable, PersonsTable, SessionsTable, PasswordResetsTable, RolesTable, MembershipsTable, InvitationsTable, SigningKeysTable, SiteApiTokensTable, BackendReadTokensTable, ManagementCredentialsTable, PluginInstallationsTable, SiteDatabasesTable, OAuthClientsTable, OAuthRegistrationCountsTable, OAuthConnectionsTable, OAuthCodesTable, OAuthTokensTable, PluginDelegationsTable, PluginLaunchCodesTable } from "./tables-directory";
-import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, MediaTable, MediaFoldersTable, PublishedItemsTable, PublishedRelationsTable, ServedItemsTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
+import type { ModelsTable, EntriesTable, VersionsTable, RelationLinksTable, RelationHeadsTable, PublishedItemsTable, PublishedRelationsTable, ServedItemsTable, EntryProposalsTable, ModelProposalsTable, WebhooksTable, UniqueValuesTable, SyncChangesTable, SavedQueriesTable, MenusTable, CommentsTable, SchedulesTable, ReleasesTable, RecoveryDraftsTable, RedirectsTable } from "./tables-content";
+import type { MediaTable, MediaFoldersTable, MediaObjectsTable, MediaOriginalsTable, MediaUsageTable, PublishedMediaTable } from "./tables-media";
 import type { AuditLogTable, OutboxEventsTable, IdempotencyResultsTable, BatchGuardsTable, EventDeliveriesTable } from "./tables-records";
 
 /**
  * The D1 schema (migrations/d1) as kysely sees it: every table by name. The row types live by
- * where they are kept — tables-directory.ts (control database), tables-content.ts (a site's
+ * where they are kept — tables-directory.ts (control database), tables-content.ts and tables-media.ts (a site's
  * database), tables-records.ts (beside the change they record) — as shared/db/tables.ts lists them.
  */
 export interface Database {
@@ -80,4 +81,5 @@ export type PublishedItemRow = Selectable<PublishedItemsTable>;
 
 export type * from "./tables-directory";
 export type * from "./tables-content";
+export type * from "./tables-media";
 export type * from "./tables-records";

@@ -2,7 +2,7 @@
  * Timestamps of a write's phases, for the write bench only (docs/write-fairness.md, "Finding the
  * tail"): where a slow write spent its time. Nothing is recorded unless a source of the current
  * trace is set — only the bench worker sets one, and only with BENCH_WRITE_PHASES set
- * (scripts/bench/write-bench.ts) — so in the product {@link notePhase} is one null check. A trace
+ * (scripts/bench/write-tracer.ts) — so in the product {@link notePhase} is one null check. A trace
  * holds phase names and times, never a header, a token or a body.
  */
 export interface PhaseTrace {

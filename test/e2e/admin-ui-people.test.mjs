@@ -82,8 +82,9 @@ describe("admin UI: people and invitations", () => {
     assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ""), /^Deactivate/, "focus goes back to the button that opened the dialog");
     // One editor per person (issue #30 item 14): the role as radio buttons and one Save role.
     await me.getByRole("button", { name: /^Edit/ }).click();
-    const meEditor = page.getByRole("dialog").filter({ has: page.getByRole("radio", { name: "Editor" }) });
-    await meEditor.getByRole("radio", { name: "Editor" }).check();
+    // Role names matched exactly: other files of a shared batch add roles such as "Copy editor".
+    const meEditor = page.getByRole("dialog").filter({ has: page.getByRole("radio", { name: "Editor", exact: true }) });
+    await meEditor.getByRole("radio", { name: "Editor", exact: true }).check();
     await meEditor.getByRole("button", { name: "Save role" }).click();
     await meEditor.getByRole("alert").filter({ hasText: "without an active administrator" }).waitFor();
     await meEditor.getByRole("button", { name: "Close" }).click();
@@ -126,8 +127,10 @@ describe("admin UI: people and invitations", () => {
     await revokeDialog.getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("status").filter({ hasText: `The invitation of ${revokedEmail} is revoked.` }).waitFor();
     assert.equal(await rowOf(page, revokedEmail).count(), 0);
+    // Of this file's two invitations, the revoked one is gone and the other stays (other files of a
+    // shared batch may have invitations of their own pending: docs/testing.md).
     const pending = await sessionCall(page, demo.id, "GET", "/api/invitations");
-    assert.deepEqual(pending.body.data.map((i) => i.email), [email]);
+    assert.deepEqual(pending.body.data.map((i) => i.email).filter((e) => e === email || e === revokedEmail), [email]);
 
     // The invitee opens the link in another browser: the token leaves the address bar at once.
     const { context: editorContext, page: editor } = await newPerson(admin);
@@ -185,7 +188,7 @@ describe("admin UI: people and invitations", () => {
     await row.getByRole("cell", { name: /^Eddie Editor/ }).waitFor();
     await row.getByRole("button", { name: "Edit Eddie Editor" }).click();
     const eddie = page.getByRole("dialog", { name: "Eddie Editor" });
-    await eddie.getByRole("radio", { name: "Author" }).check();
+    await eddie.getByRole("radio", { name: "Author", exact: true }).check();
     await eddie.getByRole("button", { name: "Save role" }).click();
     await page.getByRole("status").filter({ hasText: "Eddie Editor is now Author." }).waitFor();
     let listed = await sessionCall(page, demo.id, "GET", "/api/people");

@@ -15,15 +15,18 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { request } from "../../scripts/lib/dev-server.mjs";
 import { root } from "../../scripts/lib/load-ts.mjs";
+import { SHARED_ADMIN_VARS } from "../../scripts/lib/shared-admin.mjs";
 import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
 const PORT = 8824;
-const OPS_TOKEN = "e2e-suspend-token";
+// The operators' token the shared admin server of a batch runs with (scripts/lib/shared-admin.mjs):
+// with the same value this file joins a batch; run alone it starts its own server with it.
+const { OPS_TOKEN } = SHARED_ADMIN_VARS;
 const VERSION = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 let admin;
 
 const opsCall = (pathname) =>
-  request(PORT, { method: "POST", host: `admin.localhost:${PORT}`, path: `/api/ops${pathname}`, body: {}, headers: { authorization: `Bearer ${OPS_TOKEN}`, "idempotency-key": `ui-${Date.now()}-${Math.random()}` } });
+  request(admin.port, { method: "POST", host: `admin.localhost:${admin.port}`, path: `/api/ops${pathname}`, body: {}, headers: { authorization: `Bearer ${OPS_TOKEN}`, "idempotency-key": `ui-${Date.now()}-${Math.random()}` } });
 
 before(async () => {
   admin = await startAdmin({ port: PORT, vars: { OPS_TOKEN } });

@@ -4,7 +4,10 @@
  * and `cli/manage.mjs`) — no seed code for the new sites. Creates `shop` on shop.localhost with en+de,
  * invites its administrator, who accepts and writes a model and a published entry read through the
  * public API on shop.localhost; copies `demo` to a new site with a dry run first (several calls with
- * one key, progress on stderr); proposes a model to three sites; suspends and deletes a site.
+ * one key, progress on stderr); proposes a model to three sites; suspends and deletes a site. And
+ * scripts/move-site.mjs (docs/scale.md, "Moving a site") on the same server: the seeded `other` site
+ * moved to DB_2 and back, its public answers the same throughout (one `wrangler dev` with OPS_TOKEN
+ * for both operator tools instead of one each: docs/testing.md, "Where the CPU goes").
  * Run: npm run test:e2e -- test/e2e/ops-cli.test.mjs
  */
 import assert from "node:assert/strict";
@@ -19,15 +22,17 @@ const OPS_TOKEN = "e2e-ops-cli-token";
 const URL_ADMIN = `http://admin.localhost:${PORT}`;
 let server;
 
-function cli(file, args, env = {}, input) {
+/** Runs a script of the repository (`cli/ops.mjs`, `cli/manage.mjs`, `scripts/move-site.mjs`) as a user would. */
+function cli(script, args, env = {}, input) {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [path.join(root, "cli", file), ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [path.join(root, script), ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr, json: () => JSON.parse(stdout) });
     });
     if (input !== undefined) child.stdin.end(input);
   });
 }
-const ops = (args, env = { OPS_TOKEN }) => cli("ops.mjs", [...args, "--url", URL_ADMIN, "--json"], env);
+const moveScript = (args, env) => cli("scripts/move-site.mjs", args, env);
+const ops = (args, env = { OPS_TOKEN }) => cli("cli/ops.mjs", [...args, "--url", URL_ADMIN, "--json"], env);
 
 before(async () => {
   // Small shares, so the copy and the deletion of a seeded site take several calls (resumed by ops.mjs).
@@ -74,7 +79,7 @@ describe("ops.mjs against wrangler dev", () => {
     });
     assert.equal(made.status, 201, made.text);
     const manageEnv = { SERVICE_MANAGEMENT_TOKEN: JSON.parse(made.text).token };
-    const manage = (args) => cli("manage.mjs", [...args, "--url", `http://127.0.0.1:${PORT}`, "--json"], manageEnv);
+    const manage = (args) => cli("cli/manage.mjs", [...args, "--url", `http://127.0.0.1:${PORT}`, "--json"], manageEnv);
     const model = await manage(["create-model", "--body", JSON.stringify({ definition: { model: { name: "Page", slug: "page", enableI18n: true }, fields: [{ key: "title", label: "Title", type: "text", required: true, title: true }] } })]);
     assert.equal(model.code, 0, model.stderr + model.stdout);
     const modelId = model.json().model_id ?? model.json().id;
@@ -138,5 +143,41 @@ describe("ops.mjs against wrangler dev", () => {
     // The template and the other sites are untouched.
     assert.equal((await request(PORT, { host: "demo.localhost", path: "/health" })).status, 200);
     assert.equal((await request(PORT, { host: "shop.localhost", path: "/v1/page?limit=5" })).status, 200);
+  });
+});
+
+describe("scripts/move-site.mjs against wrangler dev", () => {
+  /** The `other` site's published articles, as its public API lists them. */
+  async function articles(host) {
+    const res = await request(PORT, { host, path: "/v1/article?limit=50" });
+    assert.equal(res.status, 200, res.text);
+    return JSON.parse(res.text).data.map((a) => `${a.slug}:${a.fields.title}`).sort();
+  }
+
+  it("moves the other site to DB_2 and back; its public answers stay the same", async () => {
+    const other = server.info.sites.find((s) => s.slug === "other");
+    const before = await articles(other.host);
+    assert.ok(before.length >= 5);
+
+    const there = await moveScript(["--site", other.id, "--to", "DB_2", "--url", URL_ADMIN], { OPS_TOKEN });
+    assert.equal(there.code, 0, there.stderr);
+    const answer = there.json();
+    assert.deepEqual([answer.from, answer.to, answer.moved], ["DB", "DB_2", true]);
+    assert.ok(answer.rows.published_items >= 5);
+    assert.deepEqual(await articles(other.host), before);
+    // The demo site stayed where it was.
+    assert.equal((await request(PORT, { host: "demo.localhost", path: "/health" })).status, 200);
+
+    const refused = await moveScript(["--site", other.id, "--to", "DB_9", "--url", URL_ADMIN], { OPS_TOKEN });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /422 unknown_database/);
+    const wrongToken = await moveScript(["--site", other.id, "--to", "DB", "--url", URL_ADMIN], { OPS_TOKEN: "nope" });
+    assert.equal(wrongToken.code, 1);
+    assert.match(wrongToken.stderr, /401 unauthorized/);
+
+    const back = await moveScript(["--site", other.id, "--to", "DB", "--url", URL_ADMIN], { OPS_TOKEN });
+    assert.equal(back.code, 0, back.stderr);
+    assert.deepEqual(back.json().to, "DB");
+    assert.deepEqual(await articles(other.host), before);
   });
 });

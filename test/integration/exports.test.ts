@@ -35,6 +35,9 @@ async function builtSite() {
   return { s, token, article, category, post };
 }
 
+/** The export the Range test built, read again by the edge-case test after it (the suite runs a file's tests in order). */
+let rangedExport: { token: string; job: ExportJob } | undefined;
+
 async function build(token: string, body: Record<string, unknown> = {}): Promise<ExportJob> {
   const created = await manage<ExportAnswer>(token, "POST", "/exports", { body });
   expect(created.status).toBe(201);
@@ -105,7 +108,19 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     expect(first.startsWith('{"format":"driftwood-export","version":1')).toBe(true);
     const bad = await workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range: "bytes=9-2" } });
     expect(bad.status).toBe(400);
+    rangedExport = { token, job };
+  });
 
+  it("reads RFC 9110's byte ranges: suffix, open, past the end (416), malformed (400), another unit, positions of any length; kept pages", async () => {
+    // The export the test above built (this one alone, as with -t, builds its own).
+    const { token, job } = rangedExport ?? { token: (await builtSite()).token, job: undefined };
+    const built = job ?? (await build(token));
+    await rangeEdges(token, built);
+  });
+});
+
+async function rangeEdges(token: string, job: ExportJob): Promise<void> {
+  {
     // RFC 9110's edge cases: a suffix range is the file's last bytes; a range no byte satisfies is
     // 416 naming the length; bytes that do not parse are 400; another unit is ignored (the JSON read).
     const ranged = (range: string) => workerFetch(`http://api.example.test/api/manage/v1/exports/${job.id}/file`, { headers: { authorization: `Bearer ${token}`, range } });
@@ -118,7 +133,15 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     await longSuffix.arrayBuffer();
     const tail = await ranged(`bytes=${job.total_bytes - 1}-`);
     expect([tail.status, (await tail.arrayBuffer()).byteLength]).toEqual([206, 1]);
-    for (const range of [`bytes=${job.total_bytes}-`, `bytes=${job.total_bytes + 100}-${job.total_bytes + 200}`, "bytes=-0"]) {
+    // Probe finding: positions of any length are RFC 9110's (a last position past the end is the
+    // rest of the file, a suffix longer than it the whole file); they were refused past 15 digits.
+    const huge = "99999999999999999999";
+    const longEnd = await ranged(`bytes=${job.total_bytes - 5}-${huge}`);
+    expect([longEnd.status, longEnd.headers.get("content-range"), (await longEnd.arrayBuffer()).byteLength]).toEqual([206, `bytes ${job.total_bytes - 5}-${job.total_bytes - 1}/${job.total_bytes}`, 5]);
+    const hugeSuffix = await ranged(`bytes=-${huge}`);
+    expect([hugeSuffix.status, hugeSuffix.headers.get("content-range")]).toEqual([206, `bytes 0-${job.total_bytes - 1}/${job.total_bytes}`]);
+    await hugeSuffix.arrayBuffer();
+    for (const range of [`bytes=${job.total_bytes}-`, `bytes=${job.total_bytes + 100}-${job.total_bytes + 200}`, "bytes=-0", `bytes=${huge}-`, `bytes=${huge}-${huge}9`]) {
       const past = await ranged(range);
       expect([range, past.status, past.headers.get("content-range"), ((await past.json()) as { error: { code: string } }).error.code]).toEqual([range, 416, `bytes */${job.total_bytes}`, "range_not_satisfiable"]);
     }
@@ -128,6 +151,8 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     }
     const otherUnit = await ranged("items=0-5");
     expect([otherUnit.status, ((await otherUnit.json()) as Chunk).offset]).toEqual([200, 0]);
+    // A JSON read of no bytes would answer next_offset = offset forever: refused (probe finding).
+    expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?offset=5&length=0`))).toEqual([400, "invalid_request"]);
     // The JSON read (MCP) says the same past the end.
     expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?offset=${job.total_bytes}`))).toEqual([416, "range_not_satisfiable"]);
 
@@ -142,7 +167,10 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     expect(Uint8Array.from(atob(second.body.content_base64), (c) => c.charCodeAt(0))).toEqual(whole.slice(second.body.offset, second.body.offset + second.body.length));
     expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?page=${job.pages + 1}`))).toEqual([416, "range_not_satisfiable"]);
     expect(codeOf(await manage(token, "GET", `/exports/${job.id}/file?page=2&offset=0`))).toEqual([400, "invalid_request"]);
-  });
+  }
+}
+
+describe("exports: a whole site in a versioned format, built in steps, read in byte ranges (retries and roles)", () => {
 
   it("a retried build step after the export moved answers it as it is, replayed, building nothing", async () => {
     const { token } = await builtSite();
@@ -159,6 +187,9 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     await changeAdminRole(s, (p) => ({ ...p, limits: { languages: { read: ["en"] } } }));
     expect(codeOf(await manage(token, "POST", "/exports", { body: {} }))).toEqual([403, "export_limited_role"]);
     expect(codeOf(await manage(token, "POST", "/exports", { body: { languages: ["fr"] } }))).toEqual([403, "locale_denied"]);
+    // A filter names each model and language once (probe finding: ["en", "en"] was kept as the filter).
+    expect(codeOf(await manage(token, "POST", "/exports", { body: { languages: ["en", "en"] } }))).toEqual([400, "invalid_request"]);
+    expect(codeOf(await manage(token, "POST", "/exports", { body: { model_ids: [article.id, article.id] } }))).toEqual([400, "invalid_request"]);
     const job = await build(token, { model_ids: [article.id], languages: ["en"] });
     const { bytes } = await readAll(token, job, 1024 * 1024);
     const records = new TextDecoder().decode(bytes).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -27,6 +27,11 @@ describe("imports and exports over the remote MCP server", () => {
     // A whole number is taken for the path parameter's digits: agents send `part: 1`.
     const numbered = await toolResult<{ part: number; sha256: string }>(s.host, token, "upload_import_part", { id, part: 1, content_base64: base64(file) });
     expect(numbered.structuredContent).toMatchObject({ status: 200, body: { part: 1, sha256: await sha256(file) } });
+    // Only a whole number, only for the part: a fraction, a negative or zero part and a number for the id answer 400.
+    for (const args of [{ id, part: 1.5 }, { id, part: -1 }, { id, part: 0 }, { id: 1, part: 1 }]) {
+      const refused = await toolResult<{ error: { code: string } }>(s.host, token, "upload_import_part", { ...args, content_base64: base64(file) });
+      expect(refused.structuredContent, JSON.stringify(args)).toMatchObject({ status: 400, body: { error: { code: "invalid_request" } } });
+    }
     await toolResult(s.host, token, "complete_import_upload", { id, sha256: await sha256(file) });
     const failed = await toolResult<{ import: { state: string } }>(s.host, token, "advance_import", { id });
     expect(failed.structuredContent.body.import.state).toBe("failed");

@@ -132,6 +132,17 @@ describe("WordPress import: a real export (WordPress importer's small-export.xml
 
     expect(codeOf(await step(token, id, "advance"))).toEqual([409, "import_review_pending"]);
     expect(codeOf(await step(token, id, "wordpress/review", { mapping: { post: "mdl_nope", page: null, category: null, tag: null } }))).toEqual([422, "import_mapping_invalid"]);
+    // Renames are checked when decided (probe finding: a slug that can never be written, or an item
+    // the file does not hold, was recorded and failed only at the write): every problem named, nothing recorded.
+    const taken = review.conflicts[0]?.item_seq ?? 0;
+    const badRenames = await step(token, id, "wordpress/review", { renames: { [String(taken)]: "Not A Slug", "99999": "elsewhere", "1": "an-author" } });
+    expect(codeOf(badRenames)).toEqual([422, "import_mapping_invalid"]);
+    expect(badRenames.body.error?.problems).toEqual([
+      { item_seq: 1, slug: "an-author", reason: "not_renamable" },
+      { item_seq: taken, slug: "Not A Slug", reason: "invalid_slug" },
+      { item_seq: 99999, slug: "elsewhere", reason: "not_in_file" },
+    ]);
+    expect((await manage<{ mapping: { chosen: unknown } }>(token, "GET", `/imports/${id}/wordpress/review`)).body.mapping.chosen).toBeNull();
     const decided = await step(token, id, "wordpress/review", { approve: true });
     expect(decided.status).toBe(200);
     expect(await entriesOf(s.site.id)).toBe(1);

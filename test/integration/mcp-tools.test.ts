@@ -1,7 +1,11 @@
 import { env } from "cloudflare:test";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { describe, expect, it } from "vitest";
+import * as v from "valibot";
+import type { RouteSpec } from "../../schema/contract";
 import { manageSurface } from "../../schema/manage-api";
+import { operationTool, surfaceTools } from "../../schema/mcp-tools";
+import { WholeNumberPath } from "../../schema/whole-number-path";
 import { CreateEntryBody } from "../../schema/manage-entries";
 import { ALL_SCOPES } from "../../schema/scopes";
 import { createManagementCredential } from "../../shared/services/credentials/management-credentials";
@@ -69,6 +73,27 @@ describe("remote MCP tools: generated from the route table", () => {
     for (const name of ["save_entry", "publish_entry", "create_model", "update_settings", "move_media"]) {
       expect(tools.get(name)?.inputSchema.properties, name).toHaveProperty("idempotency_key");
     }
+  });
+
+  it("takes a JSON number only for the path parameters the route table declares whole numbers, derived with no list of names", () => {
+    // Over the management surface: only an upload's part (the HTTP test is imports-mcp.test.ts).
+    const declared = [...surfaceTools(manageSurface).tools.values()].filter((t) => t.wholeNumberParams.length > 0).map((t) => [t.description.name, t.wholeNumberParams]);
+    expect(declared).toEqual([["upload_import_part", ["part"]]]);
+    // A new route declaring one is derived as it is; ids, and digits declared as a plain string, are not.
+    const route: RouteSpec = {
+      operationId: "readPage",
+      method: "get",
+      path: "/books/{id}/pages/{page}/lines/{line}",
+      summary: "A line of a page",
+      params: v.strictObject({ id: v.string(), page: WholeNumberPath(3), line: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}$/)) }),
+      response: v.object({}),
+      errors: [],
+    };
+    const tool = operationTool(route);
+    expect(tool.params).toEqual(["id", "page", "line"]);
+    expect(tool.wholeNumberParams).toEqual(["page"]);
+    // The declaration is kept beside the schema: the tool's JSON Schema (and OpenAPI) still say a string of digits.
+    expect(tool.description.inputSchema).toMatchObject({ properties: { page: { type: "string", pattern: "^[1-9][0-9]{0,2}$" } } });
   });
 
   it("sets readOnlyHint, destructiveHint and idempotentHint from the route table", async () => {

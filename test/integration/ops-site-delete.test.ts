@@ -38,12 +38,9 @@ function siteIdTables(db: D1Database): Promise<string[]> {
 
 async function readSiteIdTables(db: D1Database): Promise<string[]> {
   const tables = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%' ORDER BY name").all<{ name: string }>();
-  const out: string[] = [];
-  for (const { name } of tables.results) {
-    const columns = await db.prepare(`PRAGMA table_info(${name})`).all<{ name: string }>();
-    if (columns.results.some((c) => c.name === "site_id")) out.push(name);
-  }
-  return out;
+  // One batch: a round trip per table made this file's census the slowest part of its tests.
+  const columns = await db.batch<{ name: string }>(tables.results.map(({ name }) => db.prepare(`PRAGMA table_info(${name})`)));
+  return tables.results.filter((_, i) => columns[i]?.results.some((c) => c.name === "site_id")).map(({ name }) => name);
 }
 
 /**
@@ -55,19 +52,20 @@ async function census(siteId: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const [name, db] of Object.entries(DATABASES())) {
     // site_deletions: the deletion's receipt, kept by design (asserted on its own).
-    for (const table of (await siteIdTables(db)).filter((t) => t !== "site_deletions")) {
-      const n = (await db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE site_id = ?`).bind(siteId).first<{ n: number }>())?.n ?? 0;
-      if (n > 0) out[`${name}.${table}`] = n;
-    }
-    const extra: [string, string, unknown[]][] = [
+    const counts: [string, string, unknown[]][] = (await siteIdTables(db))
+      .filter((t) => t !== "site_deletions")
+      .map((table) => [table, `SELECT COUNT(*) AS n FROM ${table} WHERE site_id = ?`, [siteId]]);
+    counts.push(
       ["sites", "SELECT COUNT(*) AS n FROM sites WHERE id = ?", [siteId]],
       ["oauth_tokens", "SELECT COUNT(*) AS n FROM oauth_tokens WHERE connection_id IN (SELECT id FROM oauth_connections WHERE site_id = ?)", [siteId]],
       ["site_copies", "SELECT COUNT(*) AS n FROM site_copies WHERE template_id = ? OR target_id = ?", [siteId, siteId]],
-    ];
-    for (const [table, sql, params] of extra) {
-      const n = (await db.prepare(sql).bind(...params).first<{ n: number }>())?.n ?? 0;
+    );
+    // Every count of a database in one batch (one round trip, not one per table).
+    const answers = await db.batch<{ n: number }>(counts.map(([, sql, params]) => db.prepare(sql).bind(...params)));
+    counts.forEach(([table], i) => {
+      const n = answers[i]?.results[0]?.n ?? 0;
       if (n > 0) out[`${name}.${table}`] = n;
-    }
+    });
   }
   const objects = (await storedKeys(siteId)).length;
   if (objects > 0) out.r2 = objects;

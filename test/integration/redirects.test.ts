@@ -170,6 +170,31 @@ describe("redirects: review and public reads", () => {
     expect((await manage<{ data: Rule[] }>(f.token, "GET", "/redirects")).body.data).toHaveLength(1);
   });
 
+  it("reads a source and an asked path in one form whatever their percent-encoding: no second rule for one address, no live address missed", async () => {
+    // Probe finding: `/caf%C3%A9` and `/café` were two rules for the one address a browser asks
+    // (as `/caf%C3%A9`), and `/blog/my%2Dpost` slipped past the live item at `/blog/my-post`.
+    const f = await fixture();
+    const encoded = await add(f, "/caf%C3%A9", "/q");
+    expect([encoded.status, encoded.body.source]).toEqual([201, "/café"]);
+    const same = await add(f, "/café", "/elsewhere");
+    expect([same.status, same.body.error.code, same.body.error.other?.source]).toEqual([409, "redirect_source_taken", "/café"]);
+    // Delimiters and bytes that are not UTF-8 stay escaped (upper-case hex): `%2F` is not a `/`.
+    expect((await add(f, "/a%2fb", "/q")).body.source).toBe("/a%2Fb");
+    expect((await add(f, "/bad%ff", "/q")).body.source).toBe("/bad%FF");
+    // The website asks with the path its visitor sent (percent-encoded) or decoded: both meet the rule.
+    for (const asked of ["/caf%25C3%25A9", "/caf%C3%A9"]) {
+      expect((await publicGet<{ data: { status: number | null } }>(f.s.host, `/v1/_redirects/resolve?path=${asked}`)).body.data.status, asked).toBe(301);
+    }
+    const reserved = await add(f, "/%761/post", "/x");
+    expect([reserved.status, reserved.body.error.code]).toEqual([422, "redirect_reserved"]);
+    const { status } = await publishedPost(f, "my-post");
+    expect(status).toBe(200);
+    const live = await add(f, "/blog/my%2Dpost", "/x");
+    expect([live.status, live.body.error.code, live.body.error.item?.instance_id !== undefined]).toEqual([409, "redirect_address_live", true]);
+    const review = await manage<{ resolutions: { path: string; status: number | null }[] }>(f.token, "POST", "/redirects/review", { body: { rules: [], paths: ["/caf%C3%A9"] } });
+    expect(review.body.resolutions).toEqual([expect.objectContaining({ path: "/café", status: 301 })]);
+  });
+
   it("serves every rule and one lookup on the site host; a pattern's * carries through", async () => {
     const f = await fixture();
     await add(f, "/docs/*", "/manual/*", 308);

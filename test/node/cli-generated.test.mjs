@@ -80,6 +80,26 @@ describe("help", () => {
     const read = await cli(["get-site", "--help"]);
     assert.doesNotMatch(read.stdout, /--key|--body/);
   });
+
+  it("the import and export helpers' flags are in their commands' help (probe finding: --file, --follow, --out, --all were nowhere)", async () => {
+    const expected = {
+      "upload-import-part": [/--file <path>\s+the whole file: 5 MiB parts/, /--part <n>\s+with --file/],
+      "advance-import": [/--follow\s+advance step by step/],
+      "advance-import-undo": [/--follow\s+undo step by step/],
+      "read-export-chunk": [/--out <path>\s+read the whole export/, /--finish\s+with --out/, /--page <n>\s+with --out/],
+      "read-import-artifact": [/--out <path>\s+read the whole file/],
+      "get-import-findings": [/--all\s+every page/],
+      "get-import-mapping": [/--all\s+every page/],
+      "get-word-press-review": [/--all\s+every page/],
+      "get-history-assignments": [/--all\s+every page/],
+      "get-import-principals": [/--all\s+every page/],
+    };
+    for (const [command, patterns] of Object.entries(expected)) {
+      const { stdout, code } = await cli([command, "--help"]);
+      assert.equal(code, 0, command);
+      for (const pattern of patterns) assert.match(stdout, pattern, command);
+    }
+  });
 });
 
 describe("usage errors exit 2 before any request", () => {
@@ -318,6 +338,40 @@ describe("what the command sends (a local listener on the wire)", () => {
     assert.equal(seen.length, 3);
     assert.equal(new Set(seen.map((s) => s.headers["idempotency-key"])).size, 1);
     assert.match(stderr, /retrying in 1 s with the same key/);
+  });
+
+  it("advance-import-undo --follow: undo steps (a new key each) with a progress line each, until the job leaves undoing", async () => {
+    seen.length = 0;
+    const job = (state) => ({ import: { id: "j1", state, progress: { items_total: 30, items_done: 30, findings: 2 } } });
+    script.set("/api/manage/v1/imports/j1/undo", [{ status: 200, body: job("undoing") }, { status: 200, body: job("undoing") }, { status: 200, body: job("undone") }]);
+    const { code, stdout, stderr } = await cli(["advance-import-undo", "--id", "j1", "--follow"], { env: env() });
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).import.state, "undone");
+    assert.equal(seen.length, 3);
+    assert.equal(new Set(seen.map((r) => r.headers["idempotency-key"])).size, 3);
+    assert.match(stderr, /^undoing: undo step 1, 2 findings$/m);
+    assert.match(stderr, /^undone: undo step 3, 2 findings$/m);
+  });
+
+  it("upload-import-part --file again after the upload completed: the job already holds this file, nothing is sent (probe finding: exit 1, 409)", async () => {
+    seen.length = 0;
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cli-upload-"));
+    const file = path.join(dir, "export.xml");
+    writeFileSync(file, "<rss><channel></channel></rss>");
+    const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
+    script.set("/api/manage/v1/imports/j2", [{ status: 200, body: { import: { id: "j2", state: "parsing", file: { name: "export.xml", bytes: 30, sha256: digest } } } }]);
+    const same = await cli(["upload-import-part", "--id", "j2", "--file", file], { env: env() });
+    assert.equal(same.code, 0, same.stderr);
+    assert.match(same.stderr, /already holds this file/);
+    assert.equal(JSON.parse(same.stdout).import.state, "parsing");
+    assert.deepEqual(seen.map((r) => r.method), ["GET"]);
+    // Another file for a job that holds one: the parts are sent and the service refuses them.
+    seen.length = 0;
+    writeFileSync(file, "<rss><channel><item/></channel></rss>");
+    script.set("/api/manage/v1/imports/j2/parts/1", [{ status: 409, body: { error: { code: "import_state_conflict", message: "No." } } }]);
+    const other = await cli(["upload-import-part", "--id", "j2", "--file", file], { env: env() });
+    assert.equal(other.code, 1);
+    assert.deepEqual(seen.map((r) => r.method), ["GET", "PUT"]);
   });
 
   it("409 idempotency_in_progress without Retry-After: stops and prints the answer (exit 1)", async () => {

@@ -123,9 +123,6 @@ function queryValues(name: string, value: unknown): string[] | AppError {
   return all as string[];
 }
 
-/** Path parameters whose value is a whole number (schema/manage-imports.ts `/imports/{id}/parts/{part}`). */
-const NUMBER_PATH_PARAMETERS: ReadonlySet<string> = new Set(["part"]);
-
 /**
  * Runs one operation as a tool: arguments → path, query, body and Idempotency-Key of a request
  * for the route on the same origin → the management dispatch (no second authentication or rate
@@ -143,11 +140,11 @@ export async function callOperation(env: Env, auth: ManagementAuth, origin: stri
   }
   let path = route.path;
   for (const name of tool.params) {
-    // A path parameter that is a number (an upload's `part`) also takes a whole number (`part: 1`
-    // for `part: "1"`): agents send numbers for what reads as a number. Ids stay strings — a
-    // number there is a wrong argument (400), not an id to look up.
+    // A path parameter declared a whole number (an upload's `part`; schema/whole-number-path.ts)
+    // also takes a JSON number (`part: 1` for `part: "1"`): agents send numbers for what reads as a
+    // number. Ids stay strings — a number there is a wrong argument (400), not an id to look up.
     const given = args[name];
-    const value = NUMBER_PATH_PARAMETERS.has(name) && typeof given === "number" && Number.isSafeInteger(given) && given >= 0 ? String(given) : given;
+    const value = tool.wholeNumberParams.includes(name) && typeof given === "number" && Number.isSafeInteger(given) && given >= 0 ? String(given) : given;
     if (typeof value !== "string" || value.length === 0) return refusal(new AppError("invalid_request", `Argument ${name} is a non-empty string.`, { argument: name }), key);
     // "." and ".." survive encodeURIComponent and a URL resolves them as dot segments, which would
     // reach another route (`/versions/../restore`); "%2e" forms are dot segments too.

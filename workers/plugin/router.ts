@@ -1,5 +1,5 @@
 import { pluginSurface } from "../../schema/plugin-api";
-import { PLUGIN_RATE_LIMIT, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type ScheduleCommand, type TransitionCommand } from "../../schema/plugin-protocol";
+import { PLUGIN_RATE_LIMIT, pluginRateLimit, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type ScheduleCommand, type TransitionCommand } from "../../schema/plugin-protocol";
 import type { RouteSpec } from "../../schema/contract";
 import type { DeferredRate } from "../../objects/site/commands";
 import { authenticatePluginWith } from "../../shared/auth/plugin-authority";
@@ -158,14 +158,14 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     const suspended = await createDb(env.DB).selectFrom("sites").select("suspended_at").where("id", "=", installation.site_id).executeTakeFirst();
     assertNotSuspended({ suspended_at: suspended?.suspended_at ?? null });
     const spendRate = async (): Promise<void> => {
-      const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, PLUGIN_RATE_LIMIT.requests, PLUGIN_RATE_LIMIT.windowMs);
+      const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, pluginRateLimit(env), PLUGIN_RATE_LIMIT.windowMs);
       if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
     };
     // A transition's command spends the window in its own site-object call; whatever answers
     // before that command spends it here first, so every request counts once and 429 comes first.
     const deferred: DeferredRate | undefined =
       parsed.ok && parsed.value.handler === transition
-        ? { bucket: `plugin:${installation.id}`, limit: PLUGIN_RATE_LIMIT.requests, windowMs: PLUGIN_RATE_LIMIT.windowMs, message: RATE_MESSAGE, spent: false }
+        ? { bucket: `plugin:${installation.id}`, limit: pluginRateLimit(env), windowMs: PLUGIN_RATE_LIMIT.windowMs, message: RATE_MESSAGE, spent: false }
         : undefined;
     if (!deferred) await spendRate();
     if (!parsed.ok) throw parsed.error;

@@ -25,7 +25,8 @@ import { commentChallenge, listPublicComments, postPublicComment } from "../publ
 import { readItemSeo } from "../public/item-seo";
 import { PAGE_MODEL_SLUG } from "../../shared/services/pages/page-model";
 import { readSiteChrome, robotsResponse } from "../public/site-chrome";
-import { publicResponse } from "../public/respond";
+import { publicResponse, type PublicAnswer } from "../public/respond";
+import type { Model } from "../../shared/repositories/model-repository";
 import { parseRelatedFromParams, readRelatedFrom } from "../public/related-from";
 import { siteScopedDatabase } from "../../shared/db/site-databases";
 import { publicRedirects, resolveParam, resolveRedirect } from "../public/redirects";
@@ -59,6 +60,21 @@ function slugParam(call: PublicCall): string {
   const slug = call.params.slug ?? "";
   if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
   return slug;
+}
+
+/** A read about one item (by model and slug) that takes only `locale` in its path's chain: its SEO, its comments. */
+type ItemRead = (d1: D1Database, site: Site, model: Model, slug: string, chain: string[], url: URL, cacheable: boolean) => Promise<PublicAnswer>;
+
+/** An item read, cached unless the request carries a token (which may name a private model). */
+async function cachedItemRead(call: PublicCall, read: ItemRead): Promise<Response> {
+  const { request, env, ctx, url, site } = call;
+  const modelSlug = modelParam(call);
+  const slug = slugParam(call);
+  const bypass = carriesToken(request);
+  return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
+    const model = await readableModel(env, site, modelSlug, request);
+    return read(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
+  });
 }
 
 /** One handler per operation of schema/public-api.ts. */
@@ -121,28 +137,10 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
       return resolvePublicPage(await siteScopedDatabase(env, site.id), site, model, servedChain(site, locale(url)), path, !bypass);
     });
   },
-  getItemSeo: async (call) => {
-    const { request, env, ctx, url, site } = call;
-    const modelSlug = modelParam(call);
-    const slug = slugParam(call);
-    const bypass = carriesToken(request);
-    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
-      const model = await readableModel(env, site, modelSlug, request);
-      return readItemSeo(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
-    });
-  },
+  getItemSeo: (call) => cachedItemRead(call, readItemSeo),
   // Comments (docs/comments.md): the challenge and the post are never cached.
   getCommentChallenge: async ({ env, url, site }) => commentChallenge(await siteScopedDatabase(env, site.id), site, url),
-  listComments: async (call) => {
-    const { request, env, ctx, url, site } = call;
-    const modelSlug = modelParam(call);
-    const slug = slugParam(call);
-    const bypass = carriesToken(request);
-    return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
-      const model = await readableModel(env, site, modelSlug, request);
-      return listPublicComments(await siteScopedDatabase(env, site.id), site, model, slug, servedChain(site, locale(url)), url, !bypass);
-    });
-  },
+  listComments: (call) => cachedItemRead(call, listPublicComments),
   postComment: async (call) => {
     const { request, env, url, site } = call;
     const modelSlug = modelParam(call);
@@ -164,8 +162,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   getItem: async (call) => {
     const { request, env, ctx, url, site } = call;
     const modelSlug = modelParam(call);
-    const slug = call.params.slug ?? "";
-    if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
+    const slug = slugParam(call);
     const params = parseItemParams(url);
     const bypass = carriesToken(request) || params.preview !== undefined;
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {
@@ -177,8 +174,7 @@ export const PUBLIC_HANDLERS: Readonly<Record<string, PublicHandler>> = {
   listItemRelatedFrom: async (call) => {
     const { request, env, ctx, url, site } = call;
     const modelSlug = modelParam(call);
-    const slug = call.params.slug ?? "";
-    if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) throw publicNotFound();
+    const slug = slugParam(call);
     const params = parseRelatedFromParams(url);
     const bypass = carriesToken(request);
     return withCache(request, cacheMaxAge(env), bypass, ctx, async () => {

@@ -52,12 +52,15 @@ export function rangeHeader(request: Request, openLength: number): ByteRange | n
   if (header === null) return null;
   const value = header.trim();
   if (!/^bytes\s*=/i.test(value)) return null;
-  const m = /^bytes\s*=\s*(\d{0,15})-(\d{0,15})\s*$/i.exec(value);
+  const m = /^bytes\s*=\s*(\d*)-(\d*)\s*$/i.exec(value);
   if (!m || (m[1] === "" && m[2] === "")) throw new AppError("invalid_request", "Range is one byte range: bytes=<first>-<last>, bytes=<first>- or bytes=-<count>.", { range: header });
   const [, first = "", last = ""] = m;
-  if (first === "") return { suffix: Number(last) };
-  const start = Number(first);
-  const end = last === "" ? start + openLength - 1 : Number(last);
+  // Positions of any length are valid (RFC 9110 §14.1.2): past the largest safe integer they are
+  // past any file's end — a last position or a suffix the rest or the whole file, a first one 416.
+  const position = (digits: string) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
+  if (first === "") return { suffix: position(last) };
+  const start = position(first);
+  const end = last === "" ? start + openLength - 1 : position(last);
   if (end < start) throw new AppError("invalid_request", "The range ends before it starts.", { range: header });
   return { offset: start, length: end - start + 1 };
 }

@@ -36,25 +36,36 @@ export function languagesServing(site: ChainSite, lang: string): string[] {
  * INSERT … SELECT of the served rows: `best` picks each (asked language, group) its first published
  * chain language; the plain row, one row per relation and one per tag filter follow from it.
  * `group` narrows the published rows read to one translation group (else the whole site).
+ *
+ * The rows read must be the group's, not the site's (a publish runs this for its group: an import
+ * of 20,000 posts publishes 20,000 times). D1 keeps no statistics, and left to itself SQLite's
+ * planner walked every published row of the site (a covering index led by site_id) and every
+ * relation row of the site once per branch (the inlined `chosen` joined from the relation side). So
+ * the order is spelled out: `best` and `chosen` are MATERIALIZED (a few rows for a group, read
+ * once), CROSS JOIN keeps each join's left side outside, the group's published rows are found by
+ * `idx_published_group`, and their relation rows by `idx_published_relations_instance` (migration
+ * 0063). test/integration/served-group-rows-read.test.ts holds the bound.
  */
 function insertServed(db: Kysely<Database>, chain: [string, string, number][], siteId: string, group: string | undefined): CompiledQuery {
   // The chains as one JSON parameter: D1 binds at most 100 parameters, and sites × chains could pass it.
   const chainJson = JSON.stringify(chain);
+  // One group: its published rows by idx_published_group. The whole site: every row is read anyway.
+  const published: RawBuilder<unknown> = group === undefined ? sql`published_items p` : sql`published_items p INDEXED BY idx_published_group`;
   const inGroup: RawBuilder<unknown> = group === undefined ? sql`` : sql` AND p.translation_group_id = ${group}`;
   return sql`INSERT OR IGNORE INTO served_items (site_id, model_id, lang, list_key, translation_group_id, instance_id, sort_at, manual_position, body, mentions)
 WITH chain(req, served, rank) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${chainJson})),
-best AS (
+best AS MATERIALIZED (
   SELECT c.req, p.instance_id, ROW_NUMBER() OVER (PARTITION BY c.req, p.translation_group_id ORDER BY c.rank) AS n
-  FROM chain c JOIN published_items p ON p.site_id = ${siteId} AND p.lang = c.served${inGroup}
+  FROM chain c CROSS JOIN ${published} ON p.site_id = ${siteId} AND p.lang = c.served${inGroup}
 ),
-chosen AS (SELECT b.req, p.* FROM best b JOIN published_items p ON p.site_id = ${siteId} AND p.instance_id = b.instance_id WHERE b.n = 1)
+chosen AS MATERIALIZED (SELECT b.req, p.* FROM best b CROSS JOIN published_items p ON p.site_id = ${siteId} AND p.instance_id = b.instance_id WHERE b.n = 1)
 SELECT site_id, model_id, req, '', translation_group_id, instance_id, sort_at, manual_position, body, mentions FROM chosen
 UNION ALL
 SELECT s.site_id, s.model_id, s.req, 'r:' || r.field || ':' || r.target_group_id, s.translation_group_id, s.instance_id, s.sort_at, s.manual_position, s.body, s.mentions
-  FROM chosen s JOIN published_relations r ON r.site_id = s.site_id AND r.instance_id = s.instance_id
+  FROM chosen s CROSS JOIN published_relations r INDEXED BY idx_published_relations_instance ON r.site_id = s.site_id AND r.instance_id = s.instance_id
 UNION ALL
 SELECT s.site_id, s.model_id, s.req, 't:' || r.field || ':' || r.target_slug, s.translation_group_id, s.instance_id, s.sort_at, s.manual_position, s.body, s.mentions
-  FROM chosen s JOIN published_relations r ON r.site_id = s.site_id AND r.instance_id = s.instance_id
+  FROM chosen s CROSS JOIN published_relations r INDEXED BY idx_published_relations_instance ON r.site_id = s.site_id AND r.instance_id = s.instance_id
   WHERE r.target_slug IS NOT NULL`.compile(db);
 }
 

@@ -36,3 +36,19 @@ export interface FileFacts {
   width: number | null;
   height: number | null;
 }
+
+/** A file's object and its facts: what an item's row, a language's original and a stored file share. */
+export type ObjectFacts = FileFacts & { object_key: string };
+
+/** The object and facts alone, picked from a row or an input that carries more. */
+export function objectFacts(file: ObjectFacts): ObjectFacts {
+  return {
+    object_key: file.object_key,
+    file_name: file.file_name,
+    mime_type: file.mime_type,
+    byte_length: file.byte_length,
+    sha256: file.sha256,
+    width: file.width,
+    height: file.height,
+  };
+}

@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import { mediaOriginalsRepository, type MediaOriginalRow } from "../../repositories/media-originals-repository";
 import { mediaRepository, type MediaRow } from "../../repositories/media-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
-import { requireMediaPermission, type StoredFile } from "./media-permission";
+import { objectFacts, requireMediaPermission, type StoredFile } from "./media-permission";
 import { objectIdOf } from "./object-keys";
 import { originalView, overrideOriginal, type OriginalView } from "./originals";
 import { assertReplaceable } from "./replace";
@@ -85,13 +85,7 @@ export async function setMediaOriginal(ctx: LifecycleContext, input: SetMediaOri
     site_id: row.site_id,
     media_id: row.id,
     lang: input.lang,
-    object_key: input.object_key,
-    file_name: input.file_name,
-    mime_type: input.mime_type,
-    byte_length: input.byte_length,
-    sha256: input.sha256,
-    width: input.width,
-    height: input.height,
+    ...objectFacts(input),
     created_by: ctx.actor.id,
     created_at: at,
   };

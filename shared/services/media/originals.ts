@@ -3,8 +3,7 @@ import { localeChain, type SiteSettings } from "../../content/site-settings";
 import type { Database } from "../../db/database";
 import type { SiteScope } from "../../db/site-scope";
 import { mediaOriginalsRepository, type MediaOriginalRow } from "../../repositories/media-originals-repository";
-import type { MediaRow } from "../../repositories/media-repository";
-import type { FileFacts } from "./media-permission";
+import { objectFacts, type FileFacts, type ObjectFacts } from "./media-permission";
 import { objectIdOf } from "./object-keys";
 
 /**
@@ -52,32 +51,19 @@ export function originalFor<T>(languageChain: readonly string[], overrides: Read
   return { original: defaultOriginal, from_lang: null };
 }
 
+/** A file as the original of `lang` (null: the default). */
+function originalFile(lang: string | null, row: ObjectFacts): OriginalFile {
+  return { lang, ...objectFacts(row) };
+}
+
 /** The item's own file as its default original. */
-export function defaultOriginalOf(row: Pick<MediaRow, "object_key" | "file_name" | "mime_type" | "byte_length" | "sha256" | "width" | "height">): OriginalFile {
-  return {
-    lang: null,
-    object_key: row.object_key,
-    file_name: row.file_name,
-    mime_type: row.mime_type,
-    byte_length: row.byte_length,
-    sha256: row.sha256,
-    width: row.width,
-    height: row.height,
-  };
+export function defaultOriginalOf(row: ObjectFacts): OriginalFile {
+  return originalFile(null, row);
 }
 
 /** A language's override row as an original. */
 export function overrideOriginal(row: MediaOriginalRow): OriginalFile {
-  return {
-    lang: row.lang,
-    object_key: row.object_key,
-    file_name: row.file_name,
-    mime_type: row.mime_type,
-    byte_length: row.byte_length,
-    sha256: row.sha256,
-    width: row.width,
-    height: row.height,
-  };
+  return originalFile(row.lang, row);
 }
 
 /**

@@ -4,7 +4,7 @@ import { mediaReplaceStatement } from "../../repositories/media-list";
 import { mediaRepository, type MediaRow } from "../../repositories/media-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import type { MediaKind } from "./formats";
-import { requireMediaPermission, type StoredFile } from "./media-permission";
+import { objectFacts, requireMediaPermission, type StoredFile } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
 import { objectIdOf } from "./object-keys";
 
@@ -70,13 +70,7 @@ export async function replaceMedia(ctx: LifecycleContext, input: ReplaceMediaInp
 
   const next: MediaRow = {
     ...row,
-    object_key: input.object_key,
-    file_name: input.file_name,
-    mime_type: input.mime_type,
-    byte_length: input.byte_length,
-    sha256: input.sha256,
-    width: input.width,
-    height: input.height,
+    ...objectFacts(input),
     revision: row.revision + 1,
     updated_at: isoAt(ctx.clock.now()),
   };

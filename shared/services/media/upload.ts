@@ -3,7 +3,7 @@ import { AppError } from "../../errors";
 import { mediaRepository } from "../../repositories/media-repository";
 import type { LifecycleContext, WritePlan } from "../lifecycle/context";
 import { folderExists, folderExistsGuard } from "./folders";
-import { requireMediaPermission, type StoredFile } from "./media-permission";
+import { objectFacts, requireMediaPermission, type StoredFile } from "./media-permission";
 import { mediaItem, type MediaItem } from "./media-view";
 
 /** What to do when the site already holds the same bytes (spec 2 rule 3). */
@@ -81,14 +81,8 @@ export async function uploadMedia(ctx: LifecycleContext, input: UploadMediaInput
   const at = isoAt(ctx.clock.now());
   const row = {
     id: input.media_id,
-    object_key: input.object_key,
     kind: input.kind,
-    file_name: input.file_name,
-    mime_type: input.mime_type,
-    byte_length: input.byte_length,
-    sha256: input.sha256,
-    width: input.width,
-    height: input.height,
+    ...objectFacts(input),
     alt_texts: input.alt_texts !== undefined ? JSON.stringify(input.alt_texts) : (source?.alt_texts ?? "{}"),
     default_focal: null,
     crop: null,

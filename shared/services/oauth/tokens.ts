@@ -2,6 +2,7 @@ import { personAuthority } from "../../auth/person-authority";
 import { isoAt, type Clock } from "../../clock";
 import { commit, guard } from "../../db/batch";
 import { createDb } from "../../db/client";
+import type { OAuthCodesTable } from "../../db/database";
 import { base64url, newSecret, sha256Hex } from "../../crypto/digest";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
@@ -203,17 +204,7 @@ export async function exchangeAuthorizationCode(
   await requireClient(d1, input.client_id);
   if (!CODE_VERIFIER.test(input.code_verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 unreserved characters.");
   const digest = await sha256Hex(input.code);
-  const row = await d1.prepare("SELECT * FROM oauth_codes WHERE digest = ?").bind(digest).first<{
-    client_id: string;
-    redirect_uri: string;
-    site_id: string;
-    person_id: string;
-    scopes: string;
-    code_challenge: string;
-    expires_at: number;
-    used_at: number | null;
-    connection_id: string | null;
-  }>();
+  const row = await d1.prepare("SELECT * FROM oauth_codes WHERE digest = ?").bind(digest).first<OAuthCodesTable>();
   if (!row) throw invalidGrant("The authorization code is unknown.");
   if (row.used_at !== null) {
     if (row.connection_id !== null) await revokeConnectionRow(d1, row.connection_id, "code_reused", clock);

@@ -2,6 +2,7 @@ import { MAX_MANIFEST_BYTES } from "../../../schema/plugin-manifest";
 import type { PluginManifest } from "../../../schema/plugin-manifest";
 import { hasSystemPermission } from "../../auth/permissions";
 import { AppError } from "../../errors";
+import { readCappedBytes } from "../../net/capped-body";
 import { judgeOutboundUrl, outboundPolicy } from "../../net/outbound-address";
 import type { LifecycleContext } from "../lifecycle/context";
 import { readManifest } from "./installations";
@@ -27,26 +28,8 @@ export interface FetchedManifest {
 async function cappedText(response: Response): Promise<string> {
   const declared = response.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_MANIFEST_BYTES) tooLarge();
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_MANIFEST_BYTES) {
-      await reader.cancel();
-      tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readCappedBytes(response.body, MAX_MANIFEST_BYTES);
+  if (bytes === null) tooLarge();
   return new TextDecoder().decode(bytes);
 }
 

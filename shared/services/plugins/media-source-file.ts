@@ -1,5 +1,6 @@
 import { MEDIA_UPLOAD_MAX_BYTES } from "../../../schema/manage-media";
 import { AppError } from "../../errors";
+import { readCappedBytes } from "../../net/capped-body";
 import { judgeOutboundUrl, outboundPolicy } from "../../net/outbound-address";
 import type { RemoteEnv } from "./remote-call";
 
@@ -20,6 +21,12 @@ export interface FetchedFile {
 
 function unusable(detail: string): AppError {
   return new AppError("plugin_response_invalid", "The media source's file could not be used.", { detail });
+}
+
+/** A download that failed on the way: `plugin_timeout` when the time ran out, else `plugin_unreachable`. */
+function downloadFailed(signal: AbortSignal, detail: string): AppError {
+  if (signal.aborted) return new AppError("plugin_timeout", `The media source's file did not arrive within ${MEDIA_SOURCE_FETCH_TIMEOUT_MS} ms.`, { timeout_ms: MEDIA_SOURCE_FETCH_TIMEOUT_MS });
+  return new AppError("plugin_unreachable", "The media source's file could not be fetched.", { detail });
 }
 
 /**
@@ -53,8 +60,7 @@ export async function fetchSourceHead(env: RemoteEnv, url: string): Promise<Fetc
   try {
     response = await (env.PLUGIN_FETCH ? env.PLUGIN_FETCH.fetch(request) : fetch(request));
   } catch (error) {
-    if (signal.aborted) throw new AppError("plugin_timeout", `The media source's file did not arrive within ${MEDIA_SOURCE_FETCH_TIMEOUT_MS} ms.`, { timeout_ms: MEDIA_SOURCE_FETCH_TIMEOUT_MS });
-    throw new AppError("plugin_unreachable", "The media source's file could not be fetched.", { detail: error instanceof Error ? error.message.slice(0, 200) : "unreachable" });
+    throw downloadFailed(signal, error instanceof Error ? error.message.slice(0, 200) : "unreachable");
   }
   if (response.status !== 200 && response.status !== 206) {
     await response.body?.cancel();
@@ -75,8 +81,7 @@ export async function fetchSourceHead(env: RemoteEnv, url: string): Promise<Fetc
     }
     if (reader && size >= REFERENCE_HEAD_BYTES) await reader.cancel();
   } catch {
-    if (signal.aborted) throw new AppError("plugin_timeout", `The media source's file did not arrive within ${MEDIA_SOURCE_FETCH_TIMEOUT_MS} ms.`, { timeout_ms: MEDIA_SOURCE_FETCH_TIMEOUT_MS });
-    throw new AppError("plugin_unreachable", "The media source's file could not be fetched.", { detail: "the download broke off" });
+    throw downloadFailed(signal, "the download broke off");
   }
   const bytes = new Uint8Array(Math.min(size, REFERENCE_HEAD_BYTES));
   let at = 0;
@@ -98,8 +103,7 @@ export async function fetchSourceFile(env: RemoteEnv, url: string): Promise<Fetc
   try {
     response = await (env.PLUGIN_FETCH ? env.PLUGIN_FETCH.fetch(request) : fetch(request));
   } catch (error) {
-    if (signal.aborted) throw new AppError("plugin_timeout", `The media source's file did not arrive within ${MEDIA_SOURCE_FETCH_TIMEOUT_MS} ms.`, { timeout_ms: MEDIA_SOURCE_FETCH_TIMEOUT_MS });
-    throw new AppError("plugin_unreachable", "The media source's file could not be fetched.", { detail: error instanceof Error ? error.message.slice(0, 200) : "unreachable" });
+    throw downloadFailed(signal, error instanceof Error ? error.message.slice(0, 200) : "unreachable");
   }
   if (response.status !== 200) {
     await response.body?.cancel();
@@ -110,31 +114,12 @@ export async function fetchSourceFile(env: RemoteEnv, url: string): Promise<Fetc
     await response.body?.cancel();
     throw new AppError("payload_too_large", `The file is larger than ${MEDIA_UPLOAD_MAX_BYTES} bytes.`, { max: MEDIA_UPLOAD_MAX_BYTES });
   }
-  const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Uint8Array | null;
   try {
-    for (;;) {
-      if (!reader) break;
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MEDIA_UPLOAD_MAX_BYTES) {
-        await reader.cancel();
-        throw new AppError("payload_too_large", `The file is larger than ${MEDIA_UPLOAD_MAX_BYTES} bytes.`, { max: MEDIA_UPLOAD_MAX_BYTES });
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (signal.aborted) throw new AppError("plugin_timeout", `The media source's file did not arrive within ${MEDIA_SOURCE_FETCH_TIMEOUT_MS} ms.`, { timeout_ms: MEDIA_SOURCE_FETCH_TIMEOUT_MS });
-    throw new AppError("plugin_unreachable", "The media source's file could not be fetched.", { detail: "the download broke off" });
+    bytes = await readCappedBytes(response.body, MEDIA_UPLOAD_MAX_BYTES);
+  } catch {
+    throw downloadFailed(signal, "the download broke off");
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  if (bytes === null) throw new AppError("payload_too_large", `The file is larger than ${MEDIA_UPLOAD_MAX_BYTES} bytes.`, { max: MEDIA_UPLOAD_MAX_BYTES });
   return { bytes, contentType: response.headers.get("content-type") };
 }

@@ -4,7 +4,9 @@ import type { PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
 import { installationGrant, manifestOf } from "./installations";
-import { callPlugin, REMOTE_CALL_TIMEOUT_MS, type RemoteAnswer, type RemoteEnv } from "./remote-call";
+import { callPlugin, type RemoteAnswer, type RemoteEnv } from "./remote-call";
+import { remoteRefusal } from "./remote-refusal";
+import { activeInstallations } from "./active-installations";
 
 /**
  * Media sources (spec 2 "Plugin items"; docs/media.md, "Media sources"): libraries of files an
@@ -74,7 +76,7 @@ function viewsOf(row: PluginInstallationsTable): MediaSourceView[] {
 
 /** GET /media/sources: every source of the site's active installations granted `media:source`, oldest installation first. */
 export async function listMediaSources(ctx: LifecycleContext): Promise<MediaSourceView[]> {
-  const rows = await ctx.db.selectFrom("plugin_installations").selectAll().where("site_id", "=", ctx.site.id).where("state", "=", "active").orderBy("created_at", "asc").orderBy("id", "asc").execute();
+  const rows = await activeInstallations(ctx.db, ctx.site.id);
   return rows.flatMap(viewsOf);
 }
 
@@ -102,20 +104,6 @@ export async function findMediaSource(ctx: LifecycleContext, installation: strin
   return { row, source };
 }
 
-/** A call that did not give a usable answer, as the refusal the caller receives (as for operations). */
-function remoteFailure(answer: Exclude<RemoteAnswer, { ok: true }>): AppError {
-  switch (answer.failure) {
-    case "address_refused":
-      return new AppError("plugin_unavailable", `The plugin's endpoint is refused: ${answer.detail}.`, { reason: answer.detail });
-    case "timeout":
-      return new AppError("plugin_timeout", `The plugin did not answer within ${REMOTE_CALL_TIMEOUT_MS} ms.`, { timeout_ms: REMOTE_CALL_TIMEOUT_MS });
-    case "unreachable":
-      return new AppError("plugin_unreachable", "The plugin could not be reached.", { detail: answer.detail });
-    case "invalid_answer":
-      return new AppError("plugin_response_invalid", "The plugin's answer is not valid.", { detail: answer.detail });
-  }
-}
-
 async function ask(env: RemoteEnv, found: FoundSource, path: string, body: Record<string, unknown>, now: number): Promise<RemoteAnswer & { ok: true }> {
   const secret = found.row.event_secret;
   if (!secret) throw new AppError("plugin_unavailable", "The plugin has no signing secret; rotate its token.");
@@ -127,7 +115,7 @@ async function ask(env: RemoteEnv, found: FoundSource, path: string, body: Recor
     now,
     body: { installation_id: found.row.id, source: found.source.source_id, ...body },
   });
-  if (!answer.ok) throw remoteFailure(answer);
+  if (!answer.ok) throw remoteRefusal(answer);
   return answer;
 }
 

@@ -4,7 +4,8 @@ import type { LifecycleContext } from "../lifecycle/context";
 import { commitPlan } from "../lifecycle/commit-plan";
 import { issueCode, type Launcher } from "./launches";
 import type { CheckedRun } from "./operations";
-import { callPlugin, REMOTE_CALL_TIMEOUT_MS, type RemoteAnswer, type RemoteEnv } from "./remote-call";
+import { callPlugin, type RemoteAnswer, type RemoteEnv } from "./remote-call";
+import { remoteRefusal } from "./remote-refusal";
 import { answerProblem, type ResultBlock } from "./result-blocks";
 
 /**
@@ -28,18 +29,7 @@ export interface OperationCompleted {
 
 /** The failure of a run as the refusal the caller receives. */
 function failureOf(answer: RemoteAnswer, declared: CheckedRun["item"]["result"]["blocks"]): OperationCompleted | AppError {
-  if (!answer.ok) {
-    switch (answer.failure) {
-      case "address_refused":
-        return new AppError("plugin_unavailable", `The plugin's endpoint is refused: ${answer.detail}.`, { reason: answer.detail });
-      case "timeout":
-        return new AppError("plugin_timeout", `The plugin did not answer within ${REMOTE_CALL_TIMEOUT_MS} ms.`, { timeout_ms: REMOTE_CALL_TIMEOUT_MS });
-      case "unreachable":
-        return new AppError("plugin_unreachable", "The plugin could not be reached.", { detail: answer.detail });
-      case "invalid_answer":
-        return new AppError("plugin_response_invalid", "The plugin's answer is not valid.", { detail: answer.detail });
-    }
-  }
+  if (!answer.ok) return remoteRefusal(answer);
   if (answer.status !== 200 && answer.status !== 422) return new AppError("plugin_response_invalid", "The plugin's answer is not valid.", { detail: `HTTP ${answer.status}` });
   const judged = answerProblem(answer.body, declared);
   if ("problem" in judged) return new AppError("plugin_response_invalid", "The plugin's answer is not valid.", { detail: judged.problem });

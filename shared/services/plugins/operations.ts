@@ -5,6 +5,7 @@ import type { PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
 import { inputIssues, inputMode } from "./input-schema";
+import { activeInstallations } from "./active-installations";
 import { installationGrant, manifestOf } from "./installations";
 import { delegatedCapabilities, findInstallation } from "./launches";
 
@@ -99,14 +100,7 @@ function offer(ctx: LifecycleContext, viewer: OperationViewer, row: PluginInstal
 
 /** Every operation the caller may run now, by installation age then manifest order. */
 export async function listOperations(ctx: LifecycleContext, viewer: OperationViewer): Promise<OfferedOperation[]> {
-  const rows = await ctx.db
-    .selectFrom("plugin_installations")
-    .selectAll()
-    .where("site_id", "=", ctx.site.id)
-    .where("state", "=", "active")
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
+  const rows = await activeInstallations(ctx.db, ctx.site.id);
   return rows.flatMap((row) => {
     const manifest = manifestOf(row);
     return manifest.operations.map((operation) => offer(ctx, viewer, row, manifest, operation)).filter((x): x is OfferedOperation => x !== null);

@@ -1,4 +1,5 @@
 import { signatureHeader } from "../../events/signature";
+import { readCappedBytes } from "../../net/capped-body";
 import { judgeOutboundUrl, outboundPolicy } from "../../net/outbound-address";
 
 /**
@@ -40,28 +41,10 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
+/** The answer's text, or null when it is over the cap; bytes that are not UTF-8 throw. */
 async function readCapped(response: Response): Promise<string | null> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_PLUGIN_ANSWER_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(all);
+  const bytes = await readCappedBytes(response.body, MAX_PLUGIN_ANSWER_BYTES);
+  return bytes === null ? null : new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
 }
 
 /** Calls the plugin; never throws for what the plugin or the network did. */

@@ -6,7 +6,7 @@ import { newId } from "../../ids";
 import { modelRepository } from "../../repositories/model-repository";
 import { cacheTag, type LifecycleContext, type WritePlan } from "../lifecycle/context";
 import { livePageAt } from "../pages/live-pages";
-import { checkRules, findRule, isPattern, resolve, type RedirectRule, type RedirectStatus, type Resolution, type RuleProblem } from "./rules";
+import { canonicalPath, checkRules, findRule, isPattern, resolve, type RedirectRule, type RedirectStatus, type Resolution, type RuleProblem } from "./rules";
 
 /** Redirect rules of a site (docs/redirects.md): writes through the site's object, with every check of the whole set. */
 export interface RedirectView extends RedirectRule {
@@ -24,7 +24,8 @@ export interface RedirectInput {
   note?: string | null;
 }
 
-export const redirectView = ({ site_id: _site, status, ...row }: RedirectRow): RedirectView => ({ ...row, status: status as RedirectStatus });
+/** A stored rule as answered; its source in the one form of a path (rules.ts `canonicalPath`), also for rows written before it. */
+export const redirectView = ({ site_id: _site, status, ...row }: RedirectRow): RedirectView => ({ ...row, source: canonicalPath(row.source), status: status as RedirectStatus });
 
 export async function loadRules(ctx: Pick<LifecycleContext, "db" | "site">): Promise<RedirectView[]> {
   return (await ctx.db.selectFrom("redirects").selectAll().where("site_id", "=", ctx.site.id).orderBy("source").execute()).map(redirectView);
@@ -100,7 +101,7 @@ export async function createRedirect(ctx: LifecycleContext, input: RedirectInput
   requireSettings(ctx);
   requireRuleShape(input);
   const at = isoAt(ctx.clock.now());
-  const row: RedirectRow = { id: newId("rdr"), site_id: ctx.site.id, source: input.source, target: input.target ?? null, status: input.status, note: input.note ?? null, revision: 0, created_by: ctx.actor.id, created_at: at, updated_at: at };
+  const row: RedirectRow = { id: newId("rdr"), site_id: ctx.site.id, source: canonicalPath(input.source), target: input.target ?? null, status: input.status, note: input.note ?? null, revision: 0, created_by: ctx.actor.id, created_at: at, updated_at: at };
   const view = redirectView(row);
   const current = await loadRules(ctx);
   const problem = checkRules([...current, view]).find((p) => p.rule.id === view.id || p.other?.id === view.id);
@@ -125,7 +126,7 @@ export async function updateRedirect(ctx: LifecycleContext, input: Partial<Redir
   if (input.expected_revision !== undefined && input.expected_revision !== before.revision) throw new AppError("settings_changed", "The redirect changed since you read it.", { revision: before.revision });
   const after: RedirectView = {
     ...before,
-    source: input.source ?? before.source,
+    source: input.source !== undefined ? canonicalPath(input.source) : before.source,
     target: input.target !== undefined ? input.target : before.target,
     status: input.status ?? before.status,
     note: input.note !== undefined ? input.note : before.note,
@@ -192,7 +193,7 @@ export async function reviewRedirects(ctx: LifecycleContext, input: ReviewInput)
   (input.paths ?? []).forEach((path, i) => {
     if (!/^\/[^\s?#]*$/.test(path)) throw new AppError("invalid_request", "Each of paths is a site path starting with / (no query or fragment, at most 512 characters).", { issues: [{ path: `paths.${i}`, message: "A site path starting with /." }] });
   });
-  const proposed: RedirectRule[] = input.rules.map((r, i) => ({ id: `proposed:${i}`, source: r.source, target: r.target ?? null, status: r.status }));
+  const proposed: RedirectRule[] = input.rules.map((r, i) => ({ id: `proposed:${i}`, source: canonicalPath(r.source), target: r.target ?? null, status: r.status }));
   const sources = new Set(proposed.map((r) => r.source));
   const kept = input.replace ? [] : (await loadRules(ctx)).filter((r) => !sources.has(r.source));
   const set = [...kept, ...proposed];

@@ -33,6 +33,34 @@ const RESERVED_ADDRESSES = ["/health", "/sitemap.xml", "/sitemap-1.xml", "/robot
 
 export const isPattern = (source: string) => source.includes("*");
 
+/** Characters a path keeps percent-encoded: they delimit (`/`, `?`, `#`, `%`), make a pattern (`*`) or are not visible. */
+const KEEP_ESCAPED = /[\s\p{Cc}\/?#%*\\]/u;
+
+/**
+ * One form for an address however it is percent-encoded (docs/redirects.md, "One form of a path"):
+ * escapes of UTF-8 text are decoded (`/caf%C3%A9` and `/café` are one address, `/my%2Dpost` is
+ * `/my-post`), except those of delimiters, `*`, spaces and controls, and bytes that are not UTF-8,
+ * which stay escaped in upper-case hex (`/a%2fb` → `/a%2Fb`). Sources are stored in this form and
+ * every address asked is read in it, so a browser's encoded path, a decoded one and an item's
+ * slug-built address all meet the same rule.
+ */
+export function canonicalPath(path: string): string {
+  if (!path.includes("%")) return path;
+  return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(run);
+    } catch {
+      return run.toUpperCase();
+    }
+    return Array.from(text, (ch) => (KEEP_ESCAPED.test(ch) ? escapeBytes(ch) : ch)).join("");
+  });
+}
+
+function escapeBytes(ch: string): string {
+  return Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+}
+
 /**
  * Whether a pattern can match an address the platform serves ("a pattern: when its addresses can be
  * one", docs/redirects.md): its `*` can complete a namespace (`/v*` reaches `/v1/…`, `/me*` reaches
@@ -75,7 +103,8 @@ function overlap(a: string, b: string): boolean {
 }
 
 /** The rule an address meets: its exact rule, else the most specific pattern matching it. */
-export function findRule<R extends RedirectRule>(rules: readonly R[], path: string): { rule: R; splat: string } | undefined {
+export function findRule<R extends RedirectRule>(rules: readonly R[], asked: string): { rule: R; splat: string } | undefined {
+  const path = canonicalPath(asked);
   const exact = rules.find((r) => !isPattern(r.source) && r.source === path);
   if (exact) return { rule: exact, splat: "" };
   const matching = rules.filter((r) => isPattern(r.source) && matchRule(r, path) !== undefined);
@@ -102,7 +131,8 @@ export interface Resolution {
 }
 
 /** What `path` resolves to, following chains through other rules (the final location is where a visitor lands). */
-export function resolve(rules: readonly RedirectRule[], path: string): Resolution {
+export function resolve(rules: readonly RedirectRule[], asked: string): Resolution {
+  const path = canonicalPath(asked);
   const hops: Resolution["hops"] = [];
   const seen = new Set([path]);
   let current = path;
@@ -112,9 +142,10 @@ export function resolve(rules: readonly RedirectRule[], path: string): Resolutio
     const location = locationOf(found.rule, found.splat);
     hops.push({ rule_id: found.rule.id, source: found.rule.source, status: found.rule.status, location });
     if (location === null || !location.startsWith("/")) break;
-    if (seen.has(location)) return { path, status: found.rule.status, location, hops, cycle: true };
-    seen.add(location);
-    current = location;
+    const next = canonicalPath(location);
+    if (seen.has(next)) return { path, status: found.rule.status, location, hops, cycle: true };
+    seen.add(next);
+    current = next;
   }
   const last = hops.at(-1);
   return { path, status: last ? (hops[0]?.status ?? null) : null, location: last?.location ?? null, hops, cycle: false };

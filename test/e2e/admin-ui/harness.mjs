@@ -25,12 +25,14 @@ const DOC_SCREENS = process.env.DOCS_SCREENSHOTS_DIR ? path.resolve(process.env.
 
 /**
  * The batch's shared server and browser (scripts/lib/shared-admin.mjs) when the end-to-end runner
- * named them and this file needs no server variables of its own; else null.
+ * named them and every server variable this file asks for is one the shared server runs with (same
+ * value); else null (the file starts its own).
  */
 async function sharedAdmin(vars) {
   const described = process.env[SHARED_ADMIN_VARIABLE];
-  if (!described || Object.keys(vars).length > 0) return null;
-  const { port, info, wsEndpoint } = JSON.parse(readFileSync(described, "utf8"));
+  if (!described) return null;
+  const { port, info, vars: serverVars = {}, wsEndpoint } = JSON.parse(readFileSync(described, "utf8"));
+  if (Object.entries(vars).some(([name, value]) => serverVars[name] !== value)) return null;
   const browser = await playwright.connect(wsEndpoint);
   // The server belongs to the batch: this file only disconnects its browser (its contexts close with it).
   return { port, browser, server: { info, port, plugin: null, stop: () => {} } };

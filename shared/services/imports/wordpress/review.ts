@@ -1,7 +1,7 @@
 import { commit } from "../../../db/batch";
 import { AppError } from "../../../errors";
 import { modelRepository } from "../../../repositories/model-repository";
-import { slugify } from "../../lifecycle/slugs";
+import { requireValidSlug, slugify } from "../../lifecycle/slugs";
 import type { LifecycleContext } from "../../lifecycle/context";
 import type { StepAnswer, StepContext } from "../job-step";
 import { importJobView, loadImportJob, movedJob, moveJob, requireImportPermission, requireState, type ImportJobRow, type ImportJobView } from "../jobs";
@@ -134,6 +134,45 @@ async function slugConflicts(ctx: LifecycleContext, job: ImportJobRow, items: re
   return out.sort((a, b) => a.item_seq - b.item_seq);
 }
 
+/** Why a rename cannot be recorded: the file holds no such item, its kind has no address, or the slug is not one. */
+type RenameProblem = { item_seq: number; slug: string; reason: "not_in_file" | "not_renamable" | "invalid_slug" };
+
+/**
+ * Renames are checked when they are decided, not when the item is written (probe finding: a slug
+ * that can never be written, or an item the file does not hold, was recorded silently): each must
+ * name an item of the file of a kind with an address (post, page, category, tag) and a valid slug.
+ * Every problem is named (422 `import_mapping_invalid`, as for the mapping and the history
+ * assignments), and nothing is recorded.
+ */
+async function requireRenamable(ctx: LifecycleContext, job: ImportJobRow, renames: Record<string, string>): Promise<void> {
+  const seqs = Object.keys(renames).map(Number);
+  if (seqs.length === 0) return;
+  const kinds = new Map<number, string>();
+  for (let i = 0; i < seqs.length; i += 90) {
+    const part = seqs.slice(i, i + 90);
+    const found = await rows<{ seq: number; kind: string }>(ctx.d1, `SELECT seq, kind FROM import_items WHERE site_id = ? AND job_id = ? AND seq IN (${part.map(() => "?").join(",")})`, [ctx.site.id, job.id, ...part]);
+    for (const f of found) kinds.set(f.seq, f.kind);
+  }
+  const problems: RenameProblem[] = [];
+  for (const seq of seqs.sort((a, b) => a - b)) {
+    const slug = renames[String(seq)] ?? "";
+    const kind = kinds.get(seq);
+    if (kind === undefined) problems.push({ item_seq: seq, slug, reason: "not_in_file" });
+    else if (!(MAPPED_KINDS as readonly string[]).includes(kind)) problems.push({ item_seq: seq, slug, reason: "not_renamable" });
+    else if (!validSlug(slug)) problems.push({ item_seq: seq, slug, reason: "invalid_slug" });
+  }
+  if (problems.length > 0) throw new AppError("import_mapping_invalid", "Some renames cannot be recorded.", { problems });
+}
+
+function validSlug(slug: string): boolean {
+  try {
+    requireValidSlug(slug);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface DecideInput {
   job_id: string;
   mapping?: WordPressMapping;
@@ -158,6 +197,7 @@ export async function decideWordPressReview(ctx: StepContext, input: DecideInput
   for (const [seq, slug] of Object.entries(input.renames ?? {})) {
     if (!/^[0-9]+$/.test(seq) || slug.length === 0) throw new AppError("invalid_request", "renames maps an item seq to a slug.", { seq });
   }
+  await requireRenamable(ctx, job, input.renames ?? {});
   const decisions: WordPressDecisions = { ...before, mapping, renames: { ...(before?.renames ?? {}), ...(input.renames ?? {}) }, approved: input.approve ?? before?.approved ?? false };
   const set = { decisions: JSON.stringify(decisions) };
   await commit(ctx.d1, moveJob(ctx, job, set));
