@@ -33,7 +33,15 @@ export function policyBudget(env: Pick<Env, "PLUGIN_POLICY_BUDGET">): number {
  * its end once the plugins answered, so their calls (up to 5000 ms) never hold the writers behind
  * it; a step that asks no plugin keeps the place taken on arrival (docs/write-fairness.md).
  */
-export type WritePrepare<I> = (input: I, beforeRemote?: () => void) => Promise<Prepared<I>>;
+export type WritePrepare<I> = ((input: I, beforeRemote?: () => void) => Promise<Prepared<I>>) & {
+  /**
+   * Set on a content-policy step (policyStep below): it asks nothing when the site declares no
+   * content policy, so the write runner may learn that with the write's own first reads at its turn
+   * (one D1 round trip fewer per write) and run the step only when the site declares one
+   * (write-runner.ts, docs/write-fairness.md "CPU per write").
+   */
+  readonly noopWithoutPolicies?: true;
+};
 
 /**
  * Where a write runner gets the site's policies for a request: {@link policyAsker} bound to the
@@ -44,10 +52,12 @@ export type PolicySource = (request: Pick<WriteRequest<object>, "siteId" | "acto
 /** The policy step of command `name`, or undefined when the command asks no policy (write-runner.ts `policyStep`). */
 export function policyStep<I extends object>(source: PolicySource, name: string, request: WriteRequest<I>): WritePrepare<I> | undefined {
   if (!POLICY_COMMANDS.has(name)) return undefined;
-  return async (input, beforeRemote) => {
+  const step = async (input: I, beforeRemote?: () => void) => {
     const ask = await source(request);
     return ask ? ask(name, input, beforeRemote) : unchanged(input);
   };
+  // policyAsker answers undefined (nothing asked) exactly when the site declares no content policy.
+  return Object.assign(step, { noopWithoutPolicies: true as const });
 }
 
 function unchanged<I>(input: I): Prepared<I> {

@@ -77,25 +77,43 @@ export class WriteRunner {
     notePhase("place_reserved");
     const giveUp = (): void => place.leave();
     try {
-      return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined);
+      return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined, prepare?.noopWithoutPolicies === true);
     } finally {
       place.leave();
     }
   }
 
-  async #runAt<I extends object, T>(place: Place, request: WriteRequest<I>, build: PlanBuilder<I, T>, status: number, prepare?: (input: I) => Promise<Prepared<I>>): Promise<Outcome<WriteAnswer<T>>> {
+  /**
+   * The write at its place. `prepare` (the policy step) runs before the queued work — except a step
+   * that asks nothing on a site without content policies (`atTurn`): then whether the site declares
+   * one is read with the write's first reads at its turn, in the same D1 batch, and the step runs
+   * only when it does: the write leaves its place (its job ends there, writing nothing), runs the
+   * step outside the queue as any policy step would, and joins the end of the queue. A site
+   * without policies — most — pays no D1 round trip for them (docs/write-fairness.md, "CPU per write").
+   */
+  async #runAt<I extends object, T>(
+    place: Place,
+    request: WriteRequest<I>,
+    build: PlanBuilder<I, T>,
+    status: number,
+    prepare?: (input: I) => Promise<Prepared<I>>,
+    atTurn = false,
+  ): Promise<Outcome<WriteAnswer<T>>> {
     const idem = request.idempotency;
     const early = await this.#claim<T>(request);
     if (early) return early;
     let prepared: Prepared<I> | undefined;
     try {
-      prepared = prepare ? await prepare(request.input) : undefined;
+      const checkAtTurn = prepare !== undefined && atTurn;
+      prepared = prepare && !checkAtTurn ? await prepare(request.input) : undefined;
       notePhase("policy_read");
-      const input = prepared?.input ?? request.input;
-      const extra = prepared?.extra ?? null;
-      const job = async () => {
+      const job = (policiesUnread: boolean) => async () => {
         notePhase("run_start");
-        const ctx = await this.#context(request);
+        const { ctx, declaresPolicies } = await this.#contextWith(request, policiesUnread);
+        // The site declares a content policy: the step must run first, outside the queue.
+        if (declaresPolicies) return POLICIES_FIRST;
+        const input = prepared?.input ?? request.input;
+        const extra = prepared?.extra ?? null;
         // The builder authorises before anything is revealed; the lease check (which names no
         // holder but tells that someone edits the entry) comes after it, still before the commit.
         const built = await build(ctx, input);
@@ -116,7 +134,14 @@ export class WriteRunner {
         return { value: committed, status: planStatus, cleanup };
       };
       // Still at the place taken on arrival unless a plugin was asked (then: the end of the queue).
-      const { value, status: done, cleanup } = await (place.open ? place.run(job) : this.queue.run(job));
+      let ran = await (place.open ? place.run(job(checkAtTurn)) : this.queue.run(job(checkAtTurn)));
+      if (ran === POLICIES_FIRST && prepare) {
+        prepared = await prepare(request.input);
+        notePhase("policy_read");
+        ran = await this.queue.run(job(false));
+      }
+      if (ran === POLICIES_FIRST) throw new Error("a write's policy step was skipped");
+      const { value, status: done, cleanup } = ran;
       status = done;
       if (idem) this.ledger.complete(idem.scope, idem.key, { status, body: JSON.stringify(value.answer) });
       // After commit and outside the queue; never throws: a failed purge is reported, the write stands.
@@ -221,10 +246,16 @@ export class WriteRunner {
   }
 
   async #context(request: WriteRequest<object>): Promise<LifecycleContext> {
+    return (await this.#contextWith(request, false)).ctx;
+  }
+
+  /** The write's context from its first reads; with `policies`, also whether the site declares a content policy (same batch). */
+  async #contextWith(request: WriteRequest<object>, policies: boolean): Promise<{ ctx: LifecycleContext; declaresPolicies: boolean }> {
     const d1 = await siteScopedDatabase(this.env, request.siteId);
-    const { site, preloaded } = await preloadWrite(d1, request.siteId, request.input);
+    const { site, preloaded, declaresPolicies = false } = await preloadWrite(d1, request.siteId, request.input, { policies });
     if (!site) throw new AppError("not_found", "No such site.");
-    return { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, ...(preloaded ? { preloaded } : {}) };
+    const ctx = { db: createDb(d1), d1, scope: siteScope(site.id), site, actor: request.actor, clock: this.clock, ...(preloaded ? { preloaded } : {}) };
+    return { ctx, declaresPolicies };
   }
 
   /**
@@ -294,6 +325,9 @@ function namedInstance(input: object): string[] {
   const named = "instance_id" in input ? input.instance_id : undefined;
   return typeof named === "string" ? [named] : [];
 }
+
+/** What a write's job answers when its first reads found that the site declares a content policy: its policy step runs first. */
+const POLICIES_FIRST = Symbol("policies first");
 
 /** A stale-pending claim whose outcome this request cannot learn or must not repeat (spec 2, idempotency rule 5). */
 const STALE_MESSAGE = "The first request with this key stopped before answering; read the result, then send the command again with a new key.";

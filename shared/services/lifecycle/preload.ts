@@ -1,9 +1,10 @@
-import { sql } from "kysely";
+import { sql, type CompiledQuery } from "kysely";
 import { createDb } from "../../db/client";
 import type { EntryRow, ModelRow, VersionRow } from "../../db/database";
 import { readTogether } from "../../db/read-together";
 import { toModel, type Model } from "../../repositories/model-repository";
 import { toSite, type Site } from "../../repositories/site-repository";
+import { declaredPolicyQuery } from "../plugins/policies";
 
 /**
  * What a write's first reads would fetch, fetched together before its plan is built: the entry the
@@ -19,22 +20,47 @@ export type Preloaded =
  * The site and the preloaded rows in one D1 batch (for a site outside the control database, one
  * batch per database): a save or publish pays one round trip for what took four.
  */
-export async function preloadWrite(d1: D1Database, siteId: string, input: object): Promise<{ site: Site | undefined; preloaded?: Preloaded }> {
+export async function preloadWrite(
+  d1: D1Database,
+  siteId: string,
+  input: object,
+  options: { policies?: boolean } = {},
+): Promise<{ site: Site | undefined; preloaded?: Preloaded; declaresPolicies?: boolean }> {
   const db = createDb(d1);
   const siteQuery = db.selectFrom("sites").selectAll().where("id", "=", siteId).compile();
+  // Whether the site declares a content policy (policies.ts `declaredPolicyQuery`), in the same batch when asked.
+  const policyQuery = options.policies ? declaredPolicyQuery(db, siteId) : undefined;
   const instanceId = "instance_id" in input && typeof input.instance_id === "string" ? input.instance_id : undefined;
   const modelId = "model_id" in input && typeof input.model_id === "string" ? input.model_id : undefined;
   if (instanceId !== undefined) {
-    const [sites, entries, models, versions] = await readTogether(d1, [siteQuery, ...entryReads(d1, siteId, instanceId)] as const);
-    return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "entry", instanceId, ...entryFrom(entries, models, versions) } };
+    const { rows, declaresPolicies } = await readWith(d1, [siteQuery, ...entryReads(d1, siteId, instanceId)] as const, policyQuery);
+    const [sites, entries, models, versions] = rows;
+    return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "entry", instanceId, ...entryFrom(entries, models, versions) }, ...declaresPolicies };
   }
   if (modelId !== undefined) {
-    const [sites, models] = await readTogether(d1, [siteQuery, db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", modelId).compile()] as const);
+    const { rows, declaresPolicies } = await readWith(d1, [siteQuery, db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", modelId).compile()] as const, policyQuery);
+    const [sites, models] = rows;
     const model = models[0];
-    return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "model", modelId, model: model ? toModel(model) : undefined } };
+    return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "model", modelId, model: model ? toModel(model) : undefined }, ...declaresPolicies };
   }
-  const [sites] = await readTogether(d1, [siteQuery] as const);
-  return { site: sites[0] ? toSite(sites[0]) : undefined };
+  const { rows, declaresPolicies } = await readWith(d1, [siteQuery] as const, policyQuery);
+  const [sites] = rows;
+  return { site: sites[0] ? toSite(sites[0]) : undefined, ...declaresPolicies };
+}
+
+/** The rows of each query of `queries`, as readTogether answers them. */
+type RowsOf<Q extends readonly CompiledQuery<unknown>[]> = Awaited<ReturnType<typeof readTogether<Q>>>;
+
+/** `queries` in one batch, with the policy query last when given: their rows, and `{ declaresPolicies }` when it was asked. */
+async function readWith<const Q extends readonly CompiledQuery<unknown>[]>(
+  d1: D1Database,
+  queries: Q,
+  policyQuery: CompiledQuery<{ id: string }> | undefined,
+): Promise<{ rows: RowsOf<Q>; declaresPolicies?: { declaresPolicies: boolean } }> {
+  if (!policyQuery) return { rows: (await readTogether(d1, queries)) as RowsOf<Q> };
+  const all = await readTogether(d1, [...queries, policyQuery] as const);
+  const declared = all[all.length - 1] ?? [];
+  return { rows: all.slice(0, -1) as unknown as RowsOf<Q>, declaresPolicies: { declaresPolicies: declared.length > 0 } };
 }
 
 /**

@@ -13,6 +13,11 @@ export type DeclaredList = "content_policies";
  */
 export function activeInstallations(db: Kysely<Database>, siteId: string, declaring?: DeclaredList): Promise<PluginInstallationsTable[]> {
   let query = db.selectFrom("plugin_installations").selectAll().where("site_id", "=", siteId).where("state", "=", "active");
-  if (declaring) query = query.where(sql<boolean>`json_array_length(manifest, ${`$.${declaring}`}) > 0`);
+  if (declaring) query = query.where(declaresList(declaring));
   return query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
+}
+
+/** An installation whose stored manifest declares at least one item of `list` (SQL, for a where clause). */
+export function declaresList(list: DeclaredList) {
+  return sql<boolean>`json_array_length(manifest, ${`$.${list}`}) > 0`;
 }

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database, PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { Actor } from "../lifecycle/context";
-import { activeInstallations } from "./active-installations";
+import { activeInstallations, declaresList } from "./active-installations";
 import { installationGrant, manifestOf } from "./installations";
 import { callPlugin, type RemoteEnv, type RemoteFailure } from "./remote-call";
 import * as v from "valibot";
@@ -82,12 +82,21 @@ export interface PolicyAsk {
 }
 
 /**
+ * Whether the site has an active installation declaring a content policy: one row at most. Read
+ * with a write's first reads at its turn in the queue (lifecycle/preload.ts): when it answers none,
+ * the write's policy step has nothing to ask and is skipped (docs/write-fairness.md, "CPU per write").
+ */
+export function declaredPolicyQuery(db: Kysely<Database>, siteId: string) {
+  return db.selectFrom("plugin_installations").select("id").where("site_id", "=", siteId).where("state", "=", "active").where(declaresList("content_policies")).limit(1).compile();
+}
+
+/**
  * Every content policy of the site's active installations, in installation then manifest order
- * (one read; most sites have none, and then a write asks nothing more). Every write reads this
- * before its queued work, so only installations whose manifest declares a content policy come
- * back: a site's other plugins (a dashboard, a media source) are neither sent nor parsed per write
- * (docs/write-fairness.md, "CPU per write"). Stored manifests are validated ones, `content_policies`
- * defaulting to `[]`; a manifest without the key declares none.
+ * (one read; most sites have none, and then a write asks nothing more). Read before a write's
+ * queued work when its site declares a policy (a single write learns whether at its turn:
+ * `declaredPolicyQuery`), and by bulk actions, import steps and firing schedules; only
+ * installations whose manifest declares a content policy come back, so a site's other plugins are
+ * neither sent nor parsed (docs/write-fairness.md, "CPU per write").
  */
 export async function sitePolicies(db: Kysely<Database>, siteId: string): Promise<PolicyAsk[]> {
   const rows = await activeInstallations(db, siteId, "content_policies");
