@@ -12,26 +12,7 @@ export function cpuSnapshot() {
   try {
     const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
     const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
-    const parents = new Map();
-    const times = new Map();
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        parents.set(Number(entry), Number(rest[1]));
-        times.set(Number(entry), Number(rest[11]) + Number(rest[12]));
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    const ours = new Set([process.pid]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
-    }
-    const oursBusy = [...ours].reduce((sum, pid) => sum + (times.get(pid) ?? 0), 0);
+    const oursBusy = [...processTreeTicks().values()].reduce((sum, ticks) => sum + ticks, 0);
     return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal, ours: oursBusy };
   } catch {
     return undefined;
@@ -52,4 +33,31 @@ export function cpuBetween(a, b) {
   const busy = ((b.busy - a.busy) / span) * 100;
   const ours = Math.min(busy, ((b.ours - a.ours) / span) * 100);
   return { busy, ours, other: Math.max(0, busy - ours) };
+}
+
+/**
+ * Clock ticks (user + sys, /proc's utime + stime) of this process and every descendant, by pid
+ * (Linux; throws elsewhere: callers answer undefined).
+ */
+export function processTreeTicks() {
+  const parents = new Map();
+  const ticks = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parents.set(Number(entry), Number(rest[1]));
+      ticks.set(Number(entry), Number(rest[11]) + Number(rest[12]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const ours = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
+  }
+  return new Map([...ours].map((pid) => [pid, ticks.get(pid) ?? 0]));
 }

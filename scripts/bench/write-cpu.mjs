@@ -6,7 +6,7 @@
  * runtime's own CPU is what it is whatever else runs), so it is the one to compare between
  * commits. BENCH_WRITE_CPU=<n> runs it after the probe (with BENCH_WRITE_PROBE=1).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { processTreeTicks } from "./cpu.mjs";
 import os from "node:os";
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux everywhere). */
@@ -15,27 +15,9 @@ const TICKS_PER_SECOND = 100;
 /** CPU ms (user + sys) of every descendant of this process (not this process itself); undefined off Linux. */
 export function runtimeCpuMs() {
   try {
-    const parents = new Map();
-    const ticks = new Map();
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        parents.set(Number(entry), Number(rest[1]));
-        ticks.set(Number(entry), Number(rest[11]) + Number(rest[12]));
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    const ours = new Set([process.pid]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const [pid, ppid] of parents) if (!ours.has(pid) && ours.has(ppid)) (ours.add(pid), (grew = true));
-    }
-    ours.delete(process.pid);
-    return ([...ours].reduce((sum, pid) => sum + (ticks.get(pid) ?? 0), 0) * 1000) / TICKS_PER_SECOND;
+    const tree = processTreeTicks();
+    tree.delete(process.pid);
+    return ([...tree.values()].reduce((sum, ticks) => sum + ticks, 0) * 1000) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
