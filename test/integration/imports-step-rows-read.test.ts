@@ -11,6 +11,7 @@ import { advanceWhile, newImport, step, uploadFile } from "../helpers/imports-ap
 import { credential } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { heaviest, meteredD1 } from "../helpers/rows-read";
+import { topicCategory, wxrWithTopics } from "../helpers/wxr-build";
 
 /**
  * The rows a WordPress write step reads do not grow with what the site already serves (issue #28,
@@ -36,18 +37,10 @@ function wxr(): string {
 <content:encoded><![CDATA[Paragraph of post ${i}.\n\nSecond paragraph.]]></content:encoded><excerpt:encoded><![CDATA[]]></excerpt:encoded>
 <wp:post_id>${500 + i}</wp:post_id><wp:post_date_gmt><![CDATA[${day}]]></wp:post_date_gmt><wp:post_name><![CDATA[rows-post-${i}]]></wp:post_name>
 <wp:status><![CDATA[publish]]></wp:status><wp:post_parent>0</wp:post_parent><wp:post_type><![CDATA[post]]></wp:post_type>
-<category domain="category" nicename="topic-${(i % CATEGORIES) + 1}"><![CDATA[Topic ${(i % CATEGORIES) + 1}]]></category>
-<category domain="category" nicename="topic-${((i + 1) % CATEGORIES) + 1}"><![CDATA[Topic ${((i + 1) % CATEGORIES) + 1}]]></category></item>`);
+${topicCategory((i % CATEGORIES) + 1)}
+${topicCategory(((i + 1) % CATEGORIES) + 1)}</item>`);
   }
-  const categories = Array.from({ length: CATEGORIES }, (_, c) => `<wp:category><wp:term_id>${c + 1}</wp:term_id><wp:category_nicename><![CDATA[topic-${c + 1}]]></wp:category_nicename><wp:category_parent><![CDATA[]]></wp:category_parent><wp:cat_name><![CDATA[Topic ${c + 1}]]></wp:cat_name></wp:category>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
-<channel><title>Rows</title><wp:wxr_version>1.2</wp:wxr_version>
-<wp:author><wp:author_id>1</wp:author_id><wp:author_login><![CDATA[writer]]></wp:author_login><wp:author_email><![CDATA[writer@example.org]]></wp:author_email><wp:author_display_name><![CDATA[Writer]]></wp:author_display_name></wp:author>
-${categories.join("\n")}
-${items.join("\n")}
-</channel></rss>
-`;
+  return wxrWithTopics("Rows", CATEGORIES, items);
 }
 
 describe("WordPress import: a write step's reads are bounded by its items, not by the site", () => {
