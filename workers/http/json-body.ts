@@ -1,5 +1,6 @@
 import { AppError } from "../../shared/errors";
 import { MAX_JSON_DEPTH, parseJsonWithinDepth } from "../../shared/json/parse-json";
+import { readCappedBytes } from "../../shared/net/capped-body";
 
 /**
  * The one reader of JSON request bodies for the admin, management and plugin surfaces
@@ -50,28 +51,10 @@ export function decodeUtf8(bytes: Uint8Array, notText: NotText = notUtf8): strin
 export async function readCappedText(request: Request, maxBytes: number, tooLarge: TooLarge = payloadTooLarge, notText: NotText = notUtf8): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (request.body === null) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Released, not cancelled: the router drains a bounded rest before answering, so a refusal
-      // never stalls the next request under wrangler dev (workers/http/drain-body.ts).
-      reader.releaseLock();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  // Released, not cancelled, past the cap: the router drains a bounded rest before answering, so a
+  // refusal never stalls the next request under wrangler dev (workers/http/drain-body.ts).
+  const bytes = await readCappedBytes(request.body, maxBytes, "release");
+  if (bytes === null) throw tooLarge(maxBytes);
   return decodeUtf8(bytes, notText);
 }
 
