@@ -3,6 +3,9 @@
  * (`writer`) and `categories` flat categories `topic-1`…`topic-n` ("Topic n"), around items the
  * test writes (real exports from WordPress are under test/fixtures/wordpress for the rest).
  */
+import type { Model } from "../../shared/repositories/model-repository";
+import type { LifecycleContext } from "../../shared/services/lifecycle";
+import { addModel } from "./fixtures";
 
 /** The `<category>` element of an item in topic `n` (1-based). */
 export const topicCategory = (n: number): string => `<category domain="category" nicename="topic-${n}"><![CDATA[Topic ${n}]]></category>`;
@@ -22,4 +25,19 @@ ${terms.join("\n")}
 ${items.join("\n")}
 </channel></rss>
 `;
+}
+
+/** The models these exports import into: `topic` (a title) and `post` (title, rich-text body, categories relating topics). */
+export async function addTopicAndPostModels(ctx: LifecycleContext): Promise<{ topic: Model; post: Model }> {
+  const topic = await addModel(ctx, { slug: "topic", name: "Topic", fields: [{ key: "title", label: "Title", type: "text", required: true, title: true }] });
+  const post = await addModel(ctx, {
+    slug: "post",
+    name: "Post",
+    fields: [
+      { key: "title", label: "Title", type: "text", required: true, title: true },
+      { key: "body", label: "Body", type: "rich_text" },
+      { key: "categories", label: "Categories", type: "relation", multiple: true, targets: [topic.id] },
+    ],
+  });
+  return { topic, post };
 }

@@ -6,12 +6,12 @@ import type { StepContext } from "../../shared/services/imports/job-step";
 import { loadImportJob } from "../../shared/services/imports/jobs";
 import { WRITE_STEP_ITEMS, wordpressWriteStep } from "../../shared/services/imports/wordpress/write-step";
 import { servedGroupStatements } from "../../shared/services/lifecycle/served-view";
-import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
+import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { advanceWhile, newImport, step, uploadFile } from "../helpers/imports-api";
 import { credential } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { heaviest, meteredD1 } from "../helpers/rows-read";
-import { topicCategory, wxrWithTopics } from "../helpers/wxr-build";
+import { addTopicAndPostModels, topicCategory, wxrWithTopics } from "../helpers/wxr-build";
 
 /**
  * The rows a WordPress write step reads do not grow with what the site already serves (issue #28,
@@ -62,16 +62,7 @@ describe("WordPress import: a write step's reads are bounded by its items, not b
   it("imports the file to its first write step (the author, the categories, the first posts)", async () => {
     s = await seedSite();
     const ctx = s.ctx();
-    categoryModel = await addModel(ctx, { slug: "topic", name: "Topic", fields: [{ key: "title", label: "Title", type: "text", required: true, title: true }] });
-    post = await addModel(ctx, {
-      slug: "post",
-      name: "Post",
-      fields: [
-        { key: "title", label: "Title", type: "text", required: true, title: true },
-        { key: "body", label: "Body", type: "rich_text" },
-        { key: "categories", label: "Categories", type: "relation", multiple: true, targets: [categoryModel.id] },
-      ],
-    });
+    ({ topic: categoryModel, post } = await addTopicAndPostModels(ctx));
     const token = await credential(s);
     id = (await newImport(token)).id;
     expect((await uploadFile(token, id, new TextEncoder().encode(wxr()))).status).toBe(200);

@@ -2,11 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Model } from "../../shared/repositories/model-repository";
 import { WRITE_STEP_ITEMS } from "../../shared/services/imports/wordpress/write-step";
-import { addModel, seedSite, type SeededSite } from "../helpers/fixtures";
+import { seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { advanceWhile, allFindings, newImport, step, uploadFile } from "../helpers/imports-api";
-import { topicCategory, wxrWithTopics } from "../helpers/wxr-build";
+import { addTopicAndPostModels, topicCategory, wxrWithTopics } from "../helpers/wxr-build";
 
 /**
  * The write step's batches (docs/imports.md, "Steps and their bound"): a step writes up to
@@ -45,16 +45,9 @@ describe("WordPress import: a write step's items in one batch, and a refused bat
   it(`writes ${WRITE_STEP_ITEMS} items a step; two posts of one step wanting one address: one written, the other a slug_taken finding, never renamed`, async () => {
     s = await seedSite();
     const ctx = s.ctx();
-    const category = await addModel(ctx, { slug: "topic", name: "Topic", fields: [{ key: "title", label: "Title", type: "text", required: true, title: true }] });
-    post = await addModel(ctx, {
-      slug: "post",
-      name: "Post",
-      fields: [
-        { key: "title", label: "Title", type: "text", required: true, title: true },
-        { key: "body", label: "Body", type: "rich_text" },
-        { key: "categories", label: "Categories", type: "relation", multiple: true, targets: [category.id] },
-      ],
-    });
+    const models = await addTopicAndPostModels(ctx);
+    const category = models.topic;
+    post = models.post;
     token = await credential(s);
     const job = await newImport(token);
     id = job.id;
