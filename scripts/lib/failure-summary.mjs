@@ -9,7 +9,9 @@
  *   kind, its first line and the file it "originated in"), and its summary lines when they count
  *   a failure or an error;
  * - node --test (TAP): every `not ok` line, with the file it belongs to (the last `# Subtest:`
- *   naming a test file in the same lane), and the spec reporter's `✖` lines;
+ *   naming a test file in the same lane) and the first lines of its YAML `error:` (a Playwright
+ *   timeout names its locator only on the third), and the spec reporter's `✖` lines;
+ * - the first line after a vitest `FAIL` line (its error: "AssertionError: expected …");
  * - scripts/test-e2e.mjs: its `test:e2e: … FAILED` per-file lines;
  * - scripts/test.mjs: a suite stopped for silence.
  */
@@ -29,6 +31,8 @@ export class FailureCollector {
   #fileOf = new Map();
   /** Per lane prefix: an unhandled error being read (its kind, then its first line). */
   #unhandled = new Map();
+  /** Per lane prefix: the picked failure whose error is still to be read, and how far it got. */
+  #awaiting = new Map();
 
   add(raw) {
     const plain = raw.replace(ANSI, "").replace(/\r$/, "");
@@ -43,10 +47,12 @@ export class FailureCollector {
     const unhandled = this.#unhandled.get(lane);
     if (unhandled && unhandled.message === "" && trimmed !== "") unhandled.message = trimmed;
 
+    if (this.#awaiting.has(lane) && this.#readError(lane, trimmed)) return undefined;
+
     const subtest = /^#\s+Subtest:\s+(.*\.test\.m?[jt]s)\s*$/.exec(trimmed);
     if (subtest?.[1]) this.#fileOf.set(lane, shortPath(subtest[1]));
 
-    if (/^FAIL\s+\S/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/g, " "));
+    if (/^FAIL\s+\S/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/g, " "), "vitest");
     if (/^❯\s+\S+\s+test\/\S+\.test\.ts\s.*\bfailed\b/.test(trimmed)) return this.#pick(lane, trimmed);
     const origin = /^This error originated in "([^"]+)"/.exec(trimmed)?.[1];
     if (origin) return this.#pick(lane, `${unhandled?.kind ?? "Unhandled error"} in ${origin}: ${unhandled?.message ?? ""}`.trim());
@@ -56,7 +62,7 @@ export class FailureCollector {
       const name = notOk[1].replace(/\s+#.*$/, "");
       const file = this.#fileOf.get(lane);
       const isFile = /\.test\.m?[jt]s$/.test(name);
-      return this.#pick(lane, isFile || !file ? `not ok ${isFile ? shortPath(name) : name}` : `not ok ${file} › ${name}`);
+      return this.#pick(lane, isFile || !file ? `not ok ${isFile ? shortPath(name) : name}` : `not ok ${file} › ${name}`, isFile ? undefined : "tap");
     }
     if (/^✖\s/.test(trimmed) && !/^✖ failing tests:?$/.test(trimmed)) return this.#pick(lane, trimmed);
     if (/^test:e2e: .*FAILED/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/g, " "));
@@ -64,14 +70,65 @@ export class FailureCollector {
     return undefined;
   }
 
-  #pick(lane, text) {
+  #pick(lane, text, errorFollows) {
     const entry = `${lane}${text}`.trim();
+    this.#awaiting.delete(lane);
     if (this.#seen.has(entry)) return;
     this.#seen.add(entry);
     this.#picked.push(entry);
+    if (errorFollows) this.#awaiting.set(lane, { index: this.#picked.length - 1, kind: errorFollows, block: false, parts: [] });
+  }
+
+  /**
+   * Reads the error of the failure picked last in `lane` from the lines after it: TAP's YAML
+   * `error: 'text'` or `error: |-` and its block (at most three lines), or the first line after a
+   * vitest FAIL line. Returns whether the line was taken; ends the wait where the failure's
+   * details end.
+   */
+  #readError(lane, trimmed) {
+    const wait = this.#awaiting.get(lane);
+    const append = () => {
+      if (wait.parts.length === 0) return;
+      const error = wait.parts.join(" / ");
+      this.#picked[wait.index] += ` — ${error.length > 300 ? `${error.slice(0, 299)}…` : error}`;
+    };
+    const end = () => {
+      append();
+      this.#awaiting.delete(lane);
+    };
+    if (wait.kind === "vitest") {
+      if (trimmed === "" || /^⎯+/.test(trimmed)) return trimmed === "";
+      wait.parts.push(trimmed);
+      end();
+      return true;
+    }
+    if (trimmed === "..." || /^(not )?ok \d+ /.test(trimmed) || /^# Subtest:/.test(trimmed)) {
+      end();
+      return false;
+    }
+    if (wait.block) {
+      if (/^[a-z_]+:(\s|$)/.test(trimmed) && wait.parts.length > 0) {
+        end();
+        return false;
+      }
+      if (trimmed !== "") wait.parts.push(trimmed);
+      if (wait.parts.length >= 3) end();
+      return true;
+    }
+    const error = /^error:\s*(.*)$/.exec(trimmed)?.[1];
+    if (error === undefined) return false;
+    if (/^[|>][-+]?$/.test(error)) {
+      wait.block = true;
+      return true;
+    }
+    wait.parts.push(error.replace(/^'(.*)'$/, "$1").replace(/''/g, "'"));
+    end();
+    return true;
   }
 
   lines() {
+    // A failure whose error block the output ended in keeps what was read of it.
+    for (const lane of [...this.#awaiting.keys()]) this.#readError(lane, "...");
     return [...this.#picked];
   }
 }

@@ -27,7 +27,7 @@ describe("npm test's failure summary (scripts/lib/failure-summary.mjs)", () => {
     ]);
     expect(picked).toEqual([
       "[workerd] ❯ workerd-4 test/integration/plugin-schedules.test.ts (9 tests | 1 failed) 31200ms",
-      "[workerd] FAIL workerd-4 test/integration/plugin-schedules.test.ts > schedules > runs a due schedule",
+      "[workerd] FAIL workerd-4 test/integration/plugin-schedules.test.ts > schedules > runs a due schedule — Error: Test timed out in 30000ms.",
       "[workerd] Unhandled Rejection in test/integration/b.test.ts: TypeError: x is not a function",
       "[workerd] Test Files 1 failed | 33 passed (34)",
       "[workerd] Tests 1 failed | 300 passed (301)",
@@ -49,6 +49,35 @@ describe("npm test's failure summary (scripts/lib/failure-summary.mjs)", () => {
       "[e2e] [e2e-1] not ok test/e2e/cli.test.mjs › refuses a bad token",
       "[e2e] [e2e-1] not ok test/e2e/cli.test.mjs",
       "[e2e] test:e2e: e2e-1 41 s FAILED (exit 1) test/e2e/cli.test.mjs",
+    ]);
+  });
+
+  it("adds the first lines of a TAP failure's error (quoted or a block) to its not ok line", () => {
+    const picked = collect([
+      "[e2e-1] # Subtest: /work/x/test/e2e/admin-ui-lifecycle.test.mjs",
+      "[e2e-1]     not ok 1 - takes over",
+      "[e2e-1]       ---",
+      "[e2e-1]       duration_ms: 30012.5",
+      "[e2e-1]       failureType: 'testCodeFailure'",
+      "[e2e-1]       error: |-",
+      "[e2e-1]         locator.waitFor: Timeout 30000ms exceeded.",
+      "[e2e-1]         Call log:",
+      "[e2e-1]           - waiting for getByText('You are editing') to be visible",
+      "[e2e-1]           - more",
+      "[e2e-1]       code: 'ERR_TEST_FAILURE'",
+      "[e2e-1]       ...",
+      "[e2e-1]     not ok 2 - saves",
+      "[e2e-1]       ---",
+      "[e2e-1]       error: 'Expected values to be strictly equal: it''s 1'",
+      "[e2e-1]       ...",
+      "[e2e-1]     not ok 3 - cut short",
+      "[e2e-1]       error: |-",
+      "[e2e-1]         refused: the server is gone",
+    ]);
+    expect(picked).toEqual([
+      "[e2e-1] not ok test/e2e/admin-ui-lifecycle.test.mjs › takes over — locator.waitFor: Timeout 30000ms exceeded. / Call log: / - waiting for getByText('You are editing') to be visible",
+      "[e2e-1] not ok test/e2e/admin-ui-lifecycle.test.mjs › saves — Expected values to be strictly equal: it's 1",
+      "[e2e-1] not ok test/e2e/admin-ui-lifecycle.test.mjs › cut short — refused: the server is gone",
     ]);
   });
 
