@@ -192,19 +192,34 @@ async function runBatch(name, files, env) {
  * `first` (the Node files, in the machine's namespace) runs in lane 1 before it takes end-to-end
  * files. Resolves with every run (the Node files' run first).
  */
-function runQueue({ first, files, lanes, env }) {
+function runQueue({ first, files, lanes, most = lanes, env }) {
   const queue = longestFirst(files);
   const runs = [];
   let open = 0;
   let named = 0;
+  // Lanes running (or yet to come, up to `most`) that have not taken a batch of admin files.
+  let withoutBatch = most;
   let finish;
   const done = new Promise((resolve) => (finish = resolve));
+  // The next item, longest first — but a lane that has run a batch leaves the next batch to a lane
+  // that has none (one running, or one still to come when the run widens) and takes a file while
+  // any is left: in session 14's two-lane run lane 1 ran both admin batches, one after the other,
+  // while lane 2 had only short files (docs/testing.md, "Lanes").
+  const take = (ranBatch) => {
+    const file = ranBatch && withoutBatch > 0 ? queue.findIndex((item) => typeof item === "string") : -1;
+    return queue.splice(Math.max(0, file), 1)[0];
+  };
   const lane = async (name, before) => {
     open += 1;
+    let ranBatch = false;
     if (before.length > 0) runs.push(await runFiles(name, before, env, false));
-    for (let item = queue.shift(); item; item = queue.shift()) {
+    for (let item = take(ranBatch); item; item = take(ranBatch)) {
       if (typeof item === "string") runs.push(await runFiles(name, [item], env, true));
-      else runs.push(...(await runBatch(name, item.files, env)));
+      else {
+        if (!ranBatch) withoutBatch -= 1;
+        ranBatch = true;
+        runs.push(...(await runBatch(name, item.files, env)));
+      }
     }
     open -= 1;
     if (open === 0) finish(runs);
@@ -294,7 +309,7 @@ try {
   } else {
     // One batch of shared admin files per lane the run will have (E2E_SHARED_BATCHES to choose).
     const batches = Number(process.env.E2E_SHARED_BATCHES ?? Math.max(wanted, later));
-    const queue = runQueue({ first: nodeFiles.filter((f) => !early.includes(f)), files: queueItems(e2eFiles, batches), lanes: widened ? later : wanted, env });
+    const queue = runQueue({ first: nodeFiles.filter((f) => !early.includes(f)), files: queueItems(e2eFiles, batches), lanes: widened ? later : wanted, most: Math.max(wanted, later), env });
     widenQueue = queue.widen;
     const runs = [...(await queue.done)];
     const earlyResult = await earlyRun;
