@@ -198,6 +198,29 @@ describe("Driftwood import: a step's reads are bounded by its items, not by the 
     expect(per100).toBeLessThan(60);
   });
 
+  it("a create batch refused as a whole (two entries of the file at one address) is written again item by item: one slug_taken finding, the rest written", async () => {
+    // The file's authors and categories and two articles, story-6's address given to story-5 too:
+    // the two planned in one create batch, which the address guard refuses as a whole.
+    const lines = new TextDecoder().decode(file).split("\n").filter((line) => line !== "");
+    const kept = lines.filter((line) => {
+      const record = JSON.parse(line) as { type?: string; model?: string; slug?: string };
+      return record.type !== "entry" || record.model !== "article" || record.slug === "story-5" || record.slug === "story-6";
+    });
+    expect(kept.filter((line) => line.includes('"slug":"story-5"') || line.includes('"slug":"story-6"'))).toHaveLength(2);
+    const twice = new TextEncoder().encode(`${kept.join("\n").replace('"slug":"story-5"', '"slug":"story-6"')}\n`);
+    const c = await seedSite();
+    const tokenC = await credential(c);
+    const job = await newImport(tokenC, "driftwood", "site.ndjson");
+    expect((await uploadFile(tokenC, job.id, twice)).status).toBe(200);
+    expect((await advanceWhile(tokenC, job.id, ["uploaded", "parsing", "writing"], 20)).state).toBe("done");
+    const findings = (await allFindings(tokenC, job.id)).filter((f) => f.code !== "item_skipped");
+    expect(findings.map((f) => f.code)).toEqual(["slug_taken"]);
+    const served = await publicGet<{ data: { slug: string }[] }>(c.host, "/v1/article?limit=100");
+    expect(served.body.data.map((d) => d.slug)).toEqual(["story-6"]);
+    expect(JSON.stringify((await publicGet(c.host, "/v1/article/story-6")).body)).toContain('"writer-');
+    expect((await publicGet<{ data: unknown[] }>(c.host, "/v1/category")).body.data).toHaveLength(4);
+  });
+
   // Undo removes an entry in three batches (unpublish, Trash, delete): 8 steps here, slow on a loaded machine.
   it("undo removes what the import created; an entry an editor changed since is kept and reported", { timeout: 90_000 }, async () => {
     const edited = await env.DB.prepare("SELECT instance_id, current_version_id FROM entries WHERE site_id = ? AND slug = 'story-10'").bind(b.site.id).first<{ instance_id: string; current_version_id: string }>();
