@@ -234,6 +234,8 @@ describe("Driftwood import: a step's reads are bounded by its items, not by the 
     }
     expect(state).toBe("undone");
     const findings = await allFindings(token, id);
+    // Each language is removed on its own: none refused while its item's other language was published.
+    expect(findings.filter((f) => f.code === "undo_failed")).toEqual([]);
     expect(findings.filter((f) => f.code === "undo_kept_changed").map((f) => f.details.instance_id)).toEqual([edited?.instance_id]);
     const left = await env.DB.prepare("SELECT slug FROM entries WHERE site_id = ? AND model_id IN (SELECT id FROM models WHERE site_id = ? AND slug = 'article') ORDER BY slug").bind(b.site.id, b.site.id).all<{ slug: string }>();
     expect(left.results.map((r) => r.slug)).toEqual(["story-10"]);

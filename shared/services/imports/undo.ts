@@ -65,7 +65,9 @@ export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ j
         events.push(...withdrawn.events);
         purgeTags.push(...withdrawn.purgeTags);
       }
-      if (entry.trashed_at === null) events.push(...(await commitPlan(ctx, await trashEntry(ctx, { instance_id: item.instance_id }))).events);
+      // This language alone: the import created each language on its own (a translation joined its
+      // item's group), and moving the whole item refused while another language was still published.
+      if (entry.trashed_at === null) events.push(...(await commitPlan(ctx, await trashEntry(ctx, { instance_id: item.instance_id, language_only: true }))).events);
       const purge = await purgeEntry(ctx, { instance_id: item.instance_id });
       purge.statements.push(mark("undone"));
       const purged = await commitPlan(ctx, purge);
