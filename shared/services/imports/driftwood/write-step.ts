@@ -1,7 +1,7 @@
 import type { FieldDefinition } from "../../../../schema/model-definition";
 import { commit } from "../../../db/batch";
 import { AppError } from "../../../errors";
-import { modelRepository, type Model } from "../../../repositories/model-repository";
+import type { Model } from "../../../repositories/model-repository";
 import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
 import { addLanguage } from "../../lifecycle/add-language";
 import { createEntry } from "../../lifecycle/create-entry";
@@ -13,6 +13,7 @@ import { askImportWrite, policyFindings, policyRefusalFinding, policyTimeUp } fr
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { firstRow, rows, statement } from "../statements";
+import { holdForModelConflicts, importTargetModels, takeChosenModel } from "./model-conflicts";
 
 /** Entries (or models) one step writes (docs/imports.md, "Driftwood exports"). */
 export const DRIFTWOOD_STEP_ITEMS = 10;
@@ -76,6 +77,11 @@ async function modelStep(ctx: StepContext, job: ImportJobRow, staged: ItemRow[],
   for (const item of staged) {
     if (done >= DRIFTWOOD_STEP_ITEMS) break;
     const record = JSON.parse(item.payload) as ModelRecord;
+    // A model the site already has: mapped or left out, as the review chose (model-conflicts.ts).
+    if (await takeChosenModel(ctx, job, item.seq, record, made, findings)) {
+      done++;
+      continue;
+    }
     const targets = record.fields.flatMap((f) => (f.type === "relation" && f.hierarchy !== true ? (f.targets ?? []) : [])).filter((t) => t !== record.id && inFile.has(t));
     if (targets.some((t) => !made.has(t))) continue; // a later step, once its targets exist
     const fields = record.fields
@@ -116,6 +122,9 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
   let handled = 0;
   let paused: AppError | null = null;
   if (models.length > 0) {
+    // Models the site already has stop the job in review until the person chooses (model-conflicts.ts).
+    const held = await holdForModelConflicts(ctx, job);
+    if (held) return { job: held, events: [], purgeTags: [] };
     handled = await modelStep(ctx, job, models, findings);
     if (handled === 0) {
       for (const m of models) findings.push({ item_seq: m.seq, code: "item_refused", message: "The model's relations form a cycle with models not created.", details: {} });
@@ -123,7 +132,8 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
       handled = models.length;
     }
   } else {
-    const bySlug = new Map<string, Model>((await modelRepository(ctx.db, ctx.scope).list()).map((m) => [m.slug, m]));
+    // Only models this import created or was told to map: never another that shares a slug.
+    const bySlug = await importTargetModels(ctx, job);
     const entries = (await items("staged", "entry")).slice(0, DRIFTWOOD_STEP_ITEMS);
     for (const item of entries) {
       if (policyTimeUp(ctx)) break;
@@ -132,12 +142,15 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
       const source = record.published ?? record.current;
       if (!model || !source) {
         handled++;
-        findings.push({ item_seq: item.seq, code: "item_skipped", message: `No model ${record.model} on this site.`, details: {} });
+        findings.push({ item_seq: item.seq, code: "item_skipped", message: `No model ${record.model} was created or chosen for this import.`, details: {} });
         await commit(ctx.d1, [mark(ctx, job, item.seq, "skipped")]);
         continue;
       }
       const relationKeys = new Set(model.fields.filter((f) => f.type === "relation").map((f) => f.key));
-      const fields = Object.fromEntries(Object.entries(source.fields).filter(([k]) => !relationKeys.has(k)));
+      // Values of a field the model lacks are left out: a relation the import dropped because its
+      // target model is not in the file or was left out at review (model-conflicts.ts).
+      const keys = new Set(model.fields.map((f) => f.key));
+      const fields = Object.fromEntries(Object.entries(source.fields).filter(([k]) => keys.has(k) && !relationKeys.has(k)));
       let explain: ((failure: { code: string; message: string; details?: Record<string, unknown> }) => AppError | null) | undefined;
       try {
         const sibling = await firstRow<{ instance_id: string }>(
