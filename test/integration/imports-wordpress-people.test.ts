@@ -149,6 +149,18 @@ describe("WordPress import: principals, history assignments, mapping, Polylang l
     expect([last.status, last.headers.get("content-range"), (await last.arrayBuffer()).byteLength]).toEqual([206, `bytes ${total - 5}-${total - 1}/${total}`, 5]);
     const past = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: `bytes=${total}-` });
     expect([past.status, past.headers.get("content-range"), ((await past.json()) as { error: { code: string } }).error.code]).toEqual([416, `bytes */${total}`, "range_not_satisfiable"]);
+    // Probe findings: HEAD answers like GET without a body; the strong ETag is the SHA-256; If-Range
+    // with it keeps the range, with another tag the whole file is 200; If-None-Match with it is 304.
+    const etag = `"${digest ?? ""}"`;
+    const head = await workerFetch(`http://api.example.test/api/manage/v1/imports/${id}/artifacts/receipt`, { method: "HEAD", headers: { authorization: `Bearer ${token}`, range: "bytes=0-99" } });
+    expect([head.status, head.headers.get("content-length"), head.headers.get("content-range"), head.headers.get("etag"), head.headers.get("accept-ranges"), (await head.arrayBuffer()).byteLength]).toEqual([206, "100", `bytes 0-99/${total}`, etag, "bytes", 0]);
+    const kept = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-range": etag });
+    expect([kept.status, (await kept.arrayBuffer()).byteLength]).toEqual([206, 100]);
+    const changed = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-range": '"0000"' });
+    const changedBytes = new Uint8Array(await changed.arrayBuffer());
+    expect([changed.status, changed.headers.get("content-length"), changedBytes.length, await sha256(changedBytes)]).toEqual([200, String(total), total, digest]);
+    const notModified = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-none-match": etag });
+    expect([notModified.status, (await notModified.arrayBuffer()).byteLength]).toEqual([304, 0]);
 
     // The JSON form (MCP) in two reads; the whole checks against the digest.
     type Chunk = { content_base64: string; offset: number; length: number; total: number; next_offset: number | null; sha256: string; position: number };

@@ -38,7 +38,8 @@ function rateLimit(env: Env): number {
 /** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
 const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry", "bulkPublishEntries", "bulkUnpublishEntries", "bulkMoveEntries"]);
 
-const match = routeTable(MANAGE_BASE, manageSurface.routes);
+// HEAD answers like GET (RFC 9110 §9.3.2): the byte reads of exports and import artefacts above all.
+const match = routeTable(MANAGE_BASE, manageSurface.routes, { headAsGet: true });
 const emptyQuery = v.strictObject({});
 
 const UTF8_QUERY = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

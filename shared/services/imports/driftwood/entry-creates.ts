@@ -99,12 +99,15 @@ export async function createEntries(
     const model = bySlug.get(record.model);
     const source = record.published ?? record.current;
     if (!model || !source) {
-      findings.push({ item_seq: item.seq, code: "item_skipped", message: `No model ${record.model} on this site.`, details: {} });
+      findings.push({ item_seq: item.seq, code: "item_skipped", message: `No model ${record.model} was created or chosen for this import.`, details: {} });
       out.markers.push(markItem(ctx, job, item.seq, "skipped"));
       return "skipped";
     }
     const relationKeys = new Set(model.fields.filter((f) => f.type === "relation").map((f) => f.key));
-    const fields = Object.fromEntries(Object.entries(source.fields).filter(([k]) => !relationKeys.has(k)));
+    // Values of a field the model lacks are left out: a relation the import dropped because its
+    // target model is not in the file or was left out at review (model-conflicts.ts).
+    const keys = new Set(model.fields.map((f) => f.key));
+    const fields = Object.fromEntries(Object.entries(source.fields).filter(([k]) => keys.has(k) && !relationKeys.has(k)));
     let asked: AskedWrite<object> | undefined;
     try {
       const sibling = await firstRow<{ instance_id: string }>(

@@ -1,6 +1,5 @@
 import { commit } from "../../../db/batch";
 import { AppError } from "../../../errors";
-import { modelRepository, type Model } from "../../../repositories/model-repository";
 import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
 import { createModel } from "../../models/create-model";
 import { findingStatements, type Finding } from "../findings";
@@ -10,6 +9,7 @@ import { rows } from "../statements";
 import { createEntries } from "./entry-creates";
 import { commitPublications, linkEntries, type PlannedPublication } from "./entry-links";
 import { markItem, nextItems, workLeft, type ItemRow, type ModelRecord } from "./items";
+import { holdForModelConflicts, importTargetModels, takeChosenModel } from "./model-conflicts";
 
 /**
  * Entries one step creates or links (docs/imports.md, "Driftwood exports"), or models it creates:
@@ -40,6 +40,11 @@ async function modelStep(ctx: StepContext, job: ImportJobRow, staged: readonly I
   for (const item of staged) {
     if (done >= DRIFTWOOD_STEP_ITEMS) break;
     const record = JSON.parse(item.payload) as ModelRecord;
+    // A model the site already has: mapped or left out, as the review chose (model-conflicts.ts).
+    if (await takeChosenModel(ctx, job, item.seq, record, made, findings)) {
+      done++;
+      continue;
+    }
     const targets = record.fields.flatMap((f) => (f.type === "relation" && f.hierarchy !== true ? (f.targets ?? []) : [])).filter((t) => t !== record.id && inFile.has(t));
     if (targets.some((t) => !made.has(t))) continue; // a later step, once its targets exist
     const fields = record.fields
@@ -84,6 +89,9 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
   let publications: PlannedPublication[] = [];
   const models = await nextItems(ctx, job, "model", "staged", MODELS_SCAN + 1);
   if (models.length > 0) {
+    // Models the site already has stop the job in review until the person chooses (model-conflicts.ts).
+    const held = await holdForModelConflicts(ctx, job);
+    if (held) return { job: held, events: [], purgeTags: [] };
     handled = await modelStep(ctx, job, models.slice(0, MODELS_SCAN), findings);
     if (handled === 0) {
       for (const m of models) findings.push({ item_seq: m.seq, code: "item_refused", message: "The model's relations form a cycle with models not created.", details: {} });
@@ -92,7 +100,8 @@ export async function driftwoodWriteStep(ctx: StepContext, job: ImportJobRow): P
     }
     more = models.length > handled || (await workLeft(ctx, job, "models"));
   } else {
-    const bySlug = new Map<string, Model>((await modelRepository(ctx.db, ctx.scope).list()).map((m) => [m.slug, m]));
+    // Only models this import created or was told to map: never another that shares a slug.
+    const bySlug = await importTargetModels(ctx, job);
     const staged = await nextItems(ctx, job, "entry", "staged", DRIFTWOOD_STEP_ITEMS + 1);
     if (staged.length > 0) {
       ({ handled, paused } = await createEntries(ctx, job, staged, bySlug, out, bound));
