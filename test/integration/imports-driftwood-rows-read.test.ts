@@ -82,13 +82,17 @@ describe("Driftwood import: a step's reads are bounded by its items, not by the 
 
   const perItem = (m: { read: RowsRead; items: number }) => m.read.total / Math.max(1, m.items);
   /** Rows read an item from the job's own rows (import_items): what grew with the job. */
-  const jobPerItem = (m: { read: RowsRead; items: number }) => [...m.read.bySql].filter(([sql]) => sql.includes("import_items")).reduce((n, [, line]) => n + line.rows, 0) / Math.max(1, m.items);
+  const jobRows = (m: { read: RowsRead }) => [...m.read.bySql].filter(([sql]) => sql.includes("import_items")).reduce((n, [, line]) => n + line.rows, 0);
+  const jobPerItem = (m: { read: RowsRead; items: number }) => jobRows(m) / Math.max(1, m.items);
   /** Whether a step's reads of the job stay flat beside 3,000 more rows of it, and the step stays within its bound. */
   function expectFlat(label: string, early: { read: RowsRead; items: number }, late: { read: RowsRead; items: number }, bound: number) {
     const figures = (m: { read: RowsRead; items: number }) => `${m.read.total} rows for ${m.items} items (${perItem(m).toFixed(1)} an item, ${jobPerItem(m).toFixed(1)} of them the job's rows)`;
     const message = `${label}: early ${figures(early)}; beside 3,000 more items ${figures(late)}\n${heaviest(late.read)}`;
     console.log(message.split("\n")[0]);
-    expect(jobPerItem(late) - jobPerItem(early), message).toBeLessThan(5);
+    // Compared a step to a step, not an item to an item: the last linking step holds the few items
+    // left (7), over which a step's fixed reads of the job (its models, a probe for work left) weigh
+    // three times as much an item as over 25. An O(n) read adds thousands of rows to a step.
+    expect(jobRows(late), message).toBeLessThan(jobRows(early) + 5 * Math.max(early.items, late.items));
     expect(perItem(late), message).toBeLessThan(bound);
   }
 
