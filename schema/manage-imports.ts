@@ -75,9 +75,23 @@ export const PutImportMappingBody = v.strictObject({
     ),
   ),
 });
+const AuthorLogin = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+/**
+ * Login → person id or null. Not a valibot `record`: it skips `constructor`, `prototype` and
+ * `__proto__` without a word, and those are WordPress logins like any other (probe finding: an
+ * author named `constructor` could not be assigned). Checked entry by entry, kept as sent.
+ */
+const AuthorAssignments = v.pipe(
+  v.custom<Record<string, string | null>>(
+    (input) => typeof input === "object" && input !== null && !Array.isArray(input) && Object.entries(input).every(([login, person]) => v.is(AuthorLogin, login) && (person === null || v.is(Id, person))),
+    "expected an object of WordPress author login (1 to 200 characters) → person id or null",
+  ),
+  // The JSON Schema of the contract and MCP tools stops at the pipe's custom schema, so it is stated here.
+  v.metadata({ type: "object", propertyNames: { type: "string", minLength: 1, maxLength: 200 }, additionalProperties: { anyOf: [{ type: "string", minLength: 1, maxLength: 64 }, { type: "null" }] } }),
+);
 export const PutHistoryAssignmentsBody = v.strictObject({
   assignments: v.pipe(
-    v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.nullable(Id)),
+    AuthorAssignments,
     v.description("WordPress author login → the person (a member of the site) its items' history is assigned to, or null to keep the author's name only"),
   ),
 });

@@ -224,3 +224,39 @@ describe("WordPress import: a write step asks the permissions of whoever advance
     expect([refused.status, (refused.body as JobAnswer).error?.code]).toEqual([403, "missing_permission"]);
   });
 });
+
+describe("WordPress import: author logins JavaScript objects already use", () => {
+  it("lists, assigns and attributes authors named constructor and toString like any other login", async () => {
+    // Probe finding: a login `toString` read the prototype's function as its assigned person (a principal
+    // without person_id; a write step binding a function), and `{"constructor": person}` was dropped.
+    const s = await seedSite();
+    const { post, category } = await models(s);
+    const token = await credential(s);
+    const person = (await s.person("author")).id;
+    const file = smallExport
+      .replaceAll("<wp:author_login>editor</wp:author_login>", "<wp:author_login>constructor</wp:author_login>")
+      .replaceAll("<dc:creator>editor</dc:creator>", "<dc:creator>constructor</dc:creator>")
+      .replaceAll("<wp:author_login>admin</wp:author_login>", "<wp:author_login>toString</wp:author_login>")
+      .replaceAll("<dc:creator>admin</dc:creator>", "<dc:creator>toString</dc:creator>");
+    const job = await newImport(token);
+    expect((await uploadFile(token, job.id, encoder.encode(file))).status).toBe(200);
+    expect((await advanceWhile(token, job.id, ["uploaded", "parsing"])).state).toBe("review");
+    type Principals = { principals: { login: string; person_id: string | null; items: number }[] };
+    const before = await manage<Principals>(token, "GET", `/imports/${job.id}/principals`);
+    expect(before.body.principals.find((p) => p.login === "toString")).toMatchObject({ person_id: null, items: 9 });
+    expect(before.body.principals.find((p) => p.login === "constructor")).toMatchObject({ person_id: null, items: 1 });
+    const put = await manage<{ assignments: Record<string, string | null> }>(token, "PUT", `/imports/${job.id}/history-assignments`, { rawBody: JSON.stringify({ assignments: { constructor: person } }) });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.assignments).toEqual({ constructor: person });
+    const after = await manage<Principals>(token, "GET", `/imports/${job.id}/principals`);
+    expect(after.body.principals.find((p) => p.login === "constructor")?.person_id).toBe(person);
+    expect(after.body.principals.find((p) => p.login === "toString")?.person_id).toBeNull();
+    expect((await manage(token, "PUT", `/imports/${job.id}/mapping`, { body: { mapping: { post: post.id, page: null, category: category.id, tag: null } } })).status).toBe(200);
+    expect((await step(token, job.id, "wordpress/review", { approve: true })).status).toBe(200);
+    expect((await advanceWhile(token, job.id, ["review", "writing"], 10)).state).toBe("done");
+    const versionAuthor = async (slug: string) =>
+      (await env.DB.prepare("SELECT v.created_by FROM entries e JOIN versions v ON v.id = e.current_version_id WHERE e.site_id = ? AND e.slug = ?").bind(s.site.id, slug).first<{ created_by: string }>())?.created_by;
+    expect(await versionAuthor("foo-child")).toBe(person);
+    expect(await versionAuthor("hello-world")).toBe(s.adminId);
+  });
+});
