@@ -177,8 +177,9 @@ describe("Driftwood import: a step's reads are bounded by its items, not by the 
     await addJobRows(b.site.id, id, "done", LATER_SEQ);
     const late = await meteredStep();
     expect(late.items).toBeGreaterThan(1);
-    // The site's own publication work (served rows, dependents) depends on which items a step holds, not on the job.
-    expectFlat("linking step", early, late, 250);
+    // The site's own publication work (served rows, relation targets) depends on which items a step
+    // holds, not on the job: 115–195 rows an item in runs of this file (its ids, so its order, are new each run).
+    expectFlat("linking step", early, late, 300);
   });
 
   it("finishes the file: both sites' public answers match item by item; several items share each D1 batch", async () => {

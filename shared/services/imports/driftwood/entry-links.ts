@@ -59,17 +59,22 @@ export async function linkEntries(
   let parsed = items.slice(0, bound.items).map(parse);
   // The relation targets the step's items name, looked up by key (a row each, never every entry of
   // the job). A target created but not linked yet is taken into this step ahead of the items naming
-  // it (its own targets ahead of it, three levels), with the other languages of its group: targets are published before, or with, the
+  // it, with the other languages of its group (a relation resolves to the reader's language of the
+  // target), its own targets ahead of it, three levels: targets are published before, or with, the
   // items linking to them, so no publication re-renders what the step just published.
   const ids = new Map<string, CreatedEntry>();
+  const looked = new Set<string>();
+  const lookUp = async () => {
+    const wanted = new Set<string>();
+    for (const { record } of parsed) for (const id of targetIds(record)) if (!looked.has(id)) wanted.add(id);
+    for (const id of wanted) looked.add(id);
+    const found = wanted.size > 0 ? await createdEntries(ctx, job, wanted) : new Map<string, CreatedEntry>();
+    for (const [id, entry] of found) ids.set(id, entry);
+    return found;
+  };
   const inStep = new Set(parsed.map((p) => p.item.seq));
   for (let depth = 0; depth < TARGET_DEPTH; depth++) {
-    const wanted = new Set<string>();
-    for (const { record } of parsed) for (const id of targetIds(record)) if (!ids.has(id)) wanted.add(id);
-    if (wanted.size === 0) break;
-    const found = await createdEntries(ctx, job, wanted);
-    for (const [id, entry] of found) ids.set(id, entry);
-    // A target's whole group goes ahead: a relation resolves to the target's language of the reader.
+    const found = await lookUp();
     const groups = [...found.values()].flatMap((f) => (f.source_group ? [f.source_group] : []));
     const ahead = [...new Set([...found.values()].filter((f) => f.state === "written").map((f) => f.seq).concat(await groupsToLink(ctx, job, groups)))].filter((seq) => !inStep.has(seq));
     if (ahead.length === 0) break;
@@ -77,6 +82,8 @@ export async function linkEntries(
     for (const row of pulled) inStep.add(row.seq);
     parsed = [...pulled.map(parse), ...parsed];
   }
+  // The targets of the items taken at the last level (mapped, not taken ahead).
+  await lookUp();
 
   const publications: PlannedPublication[] = [];
   const saves: PlannedSave[] = [];
