@@ -2967,7 +2967,7 @@ const COMMANDS = [
   "operationId": "getImportMapping",
   "method": "GET",
   "path": "/imports/{id}/mapping",
-  "summary": "The WordPress import's mapping: proposed and chosen models, where each value goes, whether attachment URLs are fetched",
+  "summary": "The import's mapping: WordPress — proposed and chosen models, where each value goes, whether attachment URLs are fetched; Driftwood — its models the site already has and the choices",
   "scope": "data:import",
   "keyed": false,
   "destructive": false,
@@ -2989,7 +2989,7 @@ const COMMANDS = [
   "operationId": "putImportMapping",
   "method": "PUT",
   "path": "/imports/{id}/mapping",
-  "summary": "Choose the models each kind goes into and whether attachment URLs are fetched (before the writes)",
+  "summary": "Choose the models each kind goes into and whether attachment URLs are fetched; a Driftwood import: existing or refuse per model the site already has (before the writes)",
   "scope": "data:import",
   "keyed": true,
   "destructive": false,
@@ -3013,7 +3013,8 @@ const COMMANDS = [
    }
   ],
   "bodyOnly": [
-   "mapping"
+   "mapping",
+   "models"
   ],
   "hasBody": true
  },

@@ -3683,6 +3683,22 @@ export interface ManageOperations {
         };
         "problems": unknown;
         "fetch_attachments": boolean;
+        "models"?: Array<{
+          "model": string;
+          "existing_model_id": string;
+          "compatible": boolean;
+          "kind": {
+            "exported": string;
+            "site": string;
+          } | null;
+          "fields": Array<{
+            "key": string;
+            "difference": "not_on_site" | "type" | "required_not_exported";
+            "exported_type": string | null;
+            "site_type": string | null;
+          }>;
+          "choice": "existing" | "refuse" | null;
+        }>;
       };
       "replayed"?: boolean;
     };
@@ -3703,6 +3719,9 @@ export interface ManageOperations {
         "tag": string | null;
       };
       "fetch_attachments"?: boolean;
+      "models"?: {
+        [key: string]: "existing" | "refuse";
+      };
     };
     response: {
       "import": {
@@ -3753,6 +3772,22 @@ export interface ManageOperations {
         };
         "problems": unknown;
         "fetch_attachments": boolean;
+        "models"?: Array<{
+          "model": string;
+          "existing_model_id": string;
+          "compatible": boolean;
+          "kind": {
+            "exported": string;
+            "site": string;
+          } | null;
+          "fields": Array<{
+            "key": string;
+            "difference": "not_on_site" | "type" | "required_not_exported";
+            "exported_type": string | null;
+            "site_type": string | null;
+          }>;
+          "choice": "existing" | "refuse" | null;
+        }>;
       };
       "replayed"?: boolean;
     };

@@ -68,10 +68,30 @@ export const UploadImportMediaBody = v.strictObject({
 export const PutImportMappingBody = v.strictObject({
   mapping: v.optional(Mapping),
   fetch_attachments: v.optional(v.pipe(v.boolean(), v.description("Fetch attachment URLs not sent with uploadImportMedia (through the outbound address policy); default false"))),
+  models: v.optional(
+    v.pipe(
+      v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.picklist(["existing", "refuse"])),
+      v.description("A Driftwood import: per model of the file the site already has (by slug), write its entries into the site's model (existing; only a compatible one) or leave the model and its entries out (refuse)"),
+    ),
+  ),
 });
+const AuthorLogin = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+/**
+ * Login → person id or null. Not a valibot `record`: it skips `constructor`, `prototype` and
+ * `__proto__` without a word, and those are WordPress logins like any other (probe finding: an
+ * author named `constructor` could not be assigned). Checked entry by entry, kept as sent.
+ */
+const AuthorAssignments = v.pipe(
+  v.custom<Record<string, string | null>>(
+    (input) => typeof input === "object" && input !== null && !Array.isArray(input) && Object.entries(input).every(([login, person]) => v.is(AuthorLogin, login) && (person === null || v.is(Id, person))),
+    "expected an object of WordPress author login (1 to 200 characters) → person id or null",
+  ),
+  // The JSON Schema of the contract and MCP tools stops at the pipe's custom schema, so it is stated here.
+  v.metadata({ type: "object", propertyNames: { type: "string", minLength: 1, maxLength: 200 }, additionalProperties: { anyOf: [{ type: "string", minLength: 1, maxLength: 64 }, { type: "null" }] } }),
+);
 export const PutHistoryAssignmentsBody = v.strictObject({
   assignments: v.pipe(
-    v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.nullable(Id)),
+    AuthorAssignments,
     v.description("WordPress author login → the person (a member of the site) its items' history is assigned to, or null to keep the author's name only"),
   ),
 });
@@ -95,6 +115,21 @@ const MappingAnswer = v.object({
     fields: v.record(v.string(), FieldPlan),
     problems: JsonValue,
     fetch_attachments: v.boolean(),
+    models: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            model: v.string(),
+            existing_model_id: v.string(),
+            compatible: v.boolean(),
+            kind: v.nullable(v.object({ exported: v.string(), site: v.string() })),
+            fields: v.array(v.object({ key: v.string(), difference: v.picklist(["not_on_site", "type", "required_not_exported"]), exported_type: v.nullable(v.string()), site_type: v.nullable(v.string()) })),
+            choice: v.nullable(v.picklist(["existing", "refuse"])),
+          }),
+        ),
+        v.description("A Driftwood import: the file's models the site already has (by slug), how each differs, and the choice made"),
+      ),
+    ),
   }),
   replayed: v.optional(v.boolean()),
 });
@@ -246,13 +281,13 @@ export const importRoutes: readonly RouteSpec[] = [
     operationId: "getImportMapping",
     method: "get",
     path: "/imports/{id}/mapping",
-    summary: "The WordPress import's mapping: proposed and chosen models, where each value goes, whether attachment URLs are fetched",
+    summary: "The import's mapping: WordPress — proposed and chosen models, where each value goes, whether attachment URLs are fetched; Driftwood — its models the site already has and the choices",
     scope: "data:import",
     params: JobPath,
     response: MappingAnswer,
     errors: [...COMMON, "import_state_conflict"],
   },
-  step("putImportMapping", "/imports/{id}/mapping", "Choose the models each kind goes into and whether attachment URLs are fetched (before the writes)", {
+  step("putImportMapping", "/imports/{id}/mapping", "Choose the models each kind goes into and whether attachment URLs are fetched; a Driftwood import: existing or refuse per model the site already has (before the writes)", {
     method: "put",
     body: PutImportMappingBody,
     response: MappingAnswer,

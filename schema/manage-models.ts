@@ -3,11 +3,12 @@ import type { RouteSpec } from "./contract";
 import { FieldDefinitionEntries } from "./model-definition";
 import { ModelSettingsPatch, ModelSettingsView } from "./model-settings";
 import { UniqueCombination, UniqueCombinations } from "./unique-combinations";
+import { readableName } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const ModelSlug = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
-const ModelName = v.pipe(v.string(), v.minLength(1), v.maxLength(120));
+const ModelName = v.pipe(v.string(), v.minLength(1), v.maxLength(120), readableName());
 const Description = v.nullable(v.pipe(v.string(), v.maxLength(2000)));
 
 /** A field as a model write names it: `id` only for a field the model already has. */

@@ -4,6 +4,7 @@ import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { dateTimeMillis } from "./dates";
 import { PREVIEW_MINUTES } from "./admin-bodies";
+import { readableName } from "./text";
 
 /** Releases (docs/releases.md): entry-language changes published together, in one batch. */
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
@@ -19,7 +20,7 @@ const ChangeInput = v.strictObject({
   version_id: v.optional(v.pipe(Id, v.description("The version you saw (publish: the draft; unpublish: the published one); another now: version_conflict."))),
 });
 const Changes = v.pipe(v.array(ChangeInput), v.minLength(1), v.maxLength(MAX_CHANGES), v.description(`1 to ${MAX_CHANGES} changes, each entry language once.`));
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200), readableName());
 const Description = v.nullable(v.pipe(v.string(), v.maxLength(2000)));
 
 const Change = v.object({ instance_id: v.string(), translation_group_id: v.string(), model_id: v.string(), lang: v.string(), action: v.picklist(["publish", "unpublish"]), version_id: v.pipe(v.string(), v.description("Pinned: the draft it publishes, or the published version it withdraws.")) });

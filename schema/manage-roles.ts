@@ -1,9 +1,10 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
+import { readableName } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const RoleSlug = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "1..40 characters: lower-case letters, digits, - and _"));
-const RoleName = v.pipe(v.string(), v.minLength(1), v.maxLength(80));
+const RoleName = v.pipe(v.string(), v.minLength(1), v.maxLength(80), readableName());
 const Description = v.nullable(v.pipe(v.string(), v.maxLength(500)));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 /** Checked by the service, so every problem is listed in `invalid_permissions` (docs/permissions.md). */

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { isReservedFieldKey } from "./field-types";
 
 /**
  * Permission sets: what a role (held by a person on a site) allows. The shape is stored as JSON
@@ -32,6 +33,28 @@ function listOf<TItem extends v.GenericSchema<unknown, string>>(kind: string, it
  */
 function notAnArray(what: string) {
   return v.custom<unknown>((input) => !Array.isArray(input), `expected ${what}, received an array`);
+}
+
+/**
+ * Keys of a permission set's objects (model ids, language actions) that JavaScript objects already
+ * use are refused, each at its own path (`models.toString`). valibot's record skips `__proto__`,
+ * `constructor` and `prototype` without a word (a role asked for `constructor: ["read"]` was saved
+ * with nothing), and a key such as `toString` made every later `set.models[id]` read the
+ * prototype's function (a 500) — the same names field keys refuse (docs/permissions.md).
+ */
+function noReservedKeys(kind: string) {
+  return v.rawCheck<unknown>(({ dataset, addIssue }) => {
+    const input = dataset.value;
+    if (typeof input !== "object" || input === null) return;
+    for (const key of Object.keys(input)) {
+      if (!isReservedFieldKey(key)) continue;
+      const value = (input as Record<string, unknown>)[key];
+      addIssue({
+        message: `"${key}" is a name JavaScript objects already use; it cannot be a ${kind}`,
+        path: [{ type: "object", origin: "value", input: input as Record<string, unknown>, key, value }],
+      });
+    }
+  });
 }
 
 /** The message of a strict object: wrong type, missing key or unknown key. */
@@ -108,6 +131,7 @@ const LimitsShape = v.strictObject(
     fields: v.optional(
       v.pipe(
         notAnArray("an object of model id → field limit"),
+        noReservedKeys("model id"),
         v.record(
           ModelKey,
           v.pipe(notAnArray("a field limit object ({ read?, write? })"), FieldLimitShape),
@@ -115,7 +139,7 @@ const LimitsShape = v.strictObject(
         ),
       ),
     ),
-    languages: v.optional(v.pipe(notAnArray("an object of language action → language codes"), LanguageLimitsShape)),
+    languages: v.optional(v.pipe(notAnArray("an object of language action → language codes"), noReservedKeys("language action"), LanguageLimitsShape)),
   },
   strictMessage("a limits object ({ fields?, languages? })"),
 );
@@ -132,6 +156,7 @@ export const PermissionSet = v.strictObject(
   {
     models: v.pipe(
       notAnArray("an object of model id → operations"),
+      noReservedKeys("model id"),
       v.record(
         ModelKey,
         listOf("model operation", ModelOperation),

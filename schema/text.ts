@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { AppError } from "../shared/errors";
-import { hasBidiControl, hasControlCharacter, isWellFormedText } from "../shared/content/plain-text";
+import { hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText } from "../shared/content/plain-text";
 
 /** Refuses text with a lone surrogate (400 invalid_request through the route's parse). */
 export const wellFormed = () => v.check<string, string>(isWellFormedText, "contains a lone surrogate (not well-formed Unicode)");
@@ -10,6 +10,18 @@ export const noControls = () => v.check<string, string>((text) => !hasControlCha
 
 /** Refuses text with bidirectional controls (overrides, embeddings, isolates, marks). */
 export const noBidiControls = () => v.check<string, string>((text) => !hasBidiControl(text), "contains bidirectional control characters");
+
+/**
+ * A name people read in the admin's lists and pickers (a role, a model, a release): well-formed,
+ * without control, bidirectional control or other invisible format characters — the rule OAuth app
+ * names and media folder names follow (docs/security.md, "Text in names"), so a name cannot show
+ * reversed (U+202E) or look like another one (U+200B). Emoji sequences and scripts' joiners stay.
+ */
+export const readableName = () =>
+  v.check<string, string>(
+    (text) => isWellFormedText(text) && !hasControlCharacter(text) && !hasBidiControl(text) && !hasInvisibleFormat(text),
+    "is not well-formed Unicode, or contains control, bidirectional control or invisible format characters",
+  );
 
 /**
  * Names JavaScript objects treat specially. valibot's `record` skips them silently (it would drop

@@ -18,7 +18,7 @@ import { spawn } from "node:child_process";
 import { root } from "./lib/load-ts.mjs";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpuGrowth, groupCpu, unfinishedProjects } from "./lib/workerd-watchdog.mjs";
-import { FailureCollector, failureSummary } from "./lib/failure-summary.mjs";
+import { FailureCollector, failureSummary, flakySummary } from "./lib/failure-summary.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -95,12 +95,12 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
     // Stopped for silence: a grandchild that left the group could keep the pipes open, so the exit
     // is enough (its output so far is kept).
     child.on("exit", (code, signal) => {
-      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines() }), 2000);
+      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky() }), 2000);
     });
     child.on("close", (code, signal) => {
       if (timer) clearInterval(timer);
       ownGroups.delete(child.pid);
-      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines() });
+      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky() });
     });
   });
 }
@@ -158,5 +158,5 @@ if (results.every((r) => r.code === 0)) {
 process.stdout.write("\n");
 for (const r of results) process.stdout.write(`npm test: ${r.label.padEnd(26)} ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} in ${r.seconds.toFixed(0)} s\n`);
 // CI shows only the tail of the output: the failing tests and files of each suite, once more, last.
-for (const line of failureSummary(results)) process.stdout.write(`${line}\n`);
+for (const line of [...flakySummary(results), ...failureSummary(results)]) process.stdout.write(`${line}\n`);
 process.exit(results.some((r) => r.code !== 0) ? 1 : 0);

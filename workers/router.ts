@@ -1,6 +1,6 @@
 import type { Env } from "../shared/env";
 import { drainBound, drainUnreadBody } from "./http/drain-body";
-import { renderThrown } from "./http/respond";
+import { renderThrown, withoutBody } from "./http/respond";
 import { handleAdmin, isAdminHost } from "./admin/router";
 import { MANAGE_SCRIPT_PATH, manageScript } from "./admin/manage-script";
 import { cachedAnswer, cacheMaxAge } from "./public/cache";
@@ -23,7 +23,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   // Every surface may refuse before reading a body (credential, size, route): read what is left
   // before answering, so a local `wrangler dev` never stalls the next request (drain-body.ts).
   await drainUnreadBody(request, drainBound(env));
-  return answer;
+  // HEAD: every surface answers it as GET (route tables with `headAsGet`); the body goes here, once.
+  return request.method === "HEAD" ? withoutBody(answer) : answer;
 }
 
 async function dispatch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

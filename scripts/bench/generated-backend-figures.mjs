@@ -90,8 +90,18 @@ function startBackend(project, env) {
   });
 }
 
+let peerRun;
+/**
+ * The peer's figures, driven once per bench run: the write figures' create target (issue #27 item
+ * 9) and the generated backend's targets compare with the same Directus run.
+ */
+export function directusFigures(say) {
+  peerRun ??= driveDirectus(say);
+  return peerRun;
+}
+
 /** The peer's figures from its last line (`PEER label=Nrps/p99=Mms …`), or why there are none. */
-function directusFigures(say) {
+function driveDirectus(say) {
   if (process.env.BENCH_DIRECTUS === "0") return { reason: "skipped (BENCH_DIRECTUS=0)" };
   if (!existsSync(PEER_SCRIPT)) return { reason: `${PEER_SCRIPT} is not there (it lives in the shared folder beside the repository)` };
   say("Directus peer: ../shared/bench/peer-directus.sh (first install ~10 min, then ~3 min)…");

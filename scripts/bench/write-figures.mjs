@@ -34,6 +34,7 @@
 import http from "node:http";
 import { cpuBetween, cpuSnapshot } from "./cpu.mjs";
 import { cpuPerOperation, cpuPerOperationConcurrent } from "./write-cpu.mjs";
+import { directusFigures } from "./generated-backend-figures.mjs";
 import { randomBytes } from "node:crypto";
 
 const CONNECTIONS = 50;
@@ -49,6 +50,13 @@ const PLUGIN_HOST = "plugins.bench.localhost";
 export const WRITE_TARGETS = { createPublish: 0.25, sitesScale: 3 };
 /** Fair writes (issue #27 item 9): c50 p99 at most 3× the mean; every connection's operations within 2× of the median. */
 export const FAIR_TARGETS = { p99OverMean: 3, perConnection: 2 };
+/** Creates at 50 connections on one site against Directus 12 + SQLite's in the same run (issue #27 item 9). */
+export const DIRECTUS_CREATE_TARGET = 1.5;
+/**
+ * Whether the write figures drive the Directus peer (~3 minutes once installed): in a whole
+ * `npm run bench`, or when asked with BENCH_WRITE_DIRECTUS=1; BENCH_DIRECTUS=0 skips it always.
+ */
+const WRITE_DIRECTUS = (process.env.BENCH_ONLY ?? "all") === "all" || process.env.BENCH_WRITE_DIRECTUS === "1";
 const FAIR_FIGURES = ["create", "save", "publish"];
 /**
  * BENCH_WRITE_FIGURES=create,save,publish: only these figures (create always runs: the others take
@@ -776,6 +784,17 @@ export async function writeFigures(base, print, say) {
       `write.${name}.c50 every connection within ${FAIR_TARGETS.perConnection}x of the median (ops per connection min/median/max ${conns.min}/${conns.median}/${conns.max}): ${(conns.median / Math.max(conns.min, 1)).toFixed(2)}/${(conns.max / Math.max(conns.median, 1)).toFixed(2)}`,
       conns.min * FAIR_TARGETS.perConnection >= conns.median && conns.max <= FAIR_TARGETS.perConnection * conns.median,
     );
+  }
+  const createdC50 = by("create");
+  if (createdC50) {
+    const peer = WRITE_DIRECTUS ? directusFigures(say) : { reason: "the peer runs in a whole `npm run bench` or with BENCH_WRITE_DIRECTUS=1" };
+    const theirs = peer.figures?.["directus-create"];
+    if (theirs && theirs.rps > 0) {
+      print(`  ${peer.line}`);
+      target(`write.create.c50 >= ${DIRECTUS_CREATE_TARGET} x Directus (directus-create ${theirs.rps} rps, p99 ${theirs.p99} ms; ours ${round(createdC50.rps)} rps, p99 ${round(createdC50.p99)} ms): ${(createdC50.rps / theirs.rps).toFixed(2)}`, createdC50.rps >= DIRECTUS_CREATE_TARGET * theirs.rps);
+    } else {
+      print(`  TARGET write.create.c50 >= ${DIRECTUS_CREATE_TARGET} x Directus: not measured (${peer.reason ?? "the peer completed no create"})`);
+    }
   }
   const rp = by("replay");
   const cr = by("create");

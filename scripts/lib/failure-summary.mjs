@@ -31,6 +31,8 @@ export class FailureCollector {
   #fileOf = new Map();
   /** Per lane prefix: an unhandled error being read (its kind, then its first line). */
   #unhandled = new Map();
+  /** scripts/test-e2e.mjs's lines for files that failed once and passed on their second run, alone. */
+  #flaky = [];
   /** Per lane prefix: the picked failure whose error is still to be read, and how far it got. */
   #awaiting = new Map();
 
@@ -65,6 +67,7 @@ export class FailureCollector {
       return this.#pick(lane, isFile || !file ? `not ok ${isFile ? shortPath(name) : name}` : `not ok ${file} › ${name}`, isFile ? undefined : "tap");
     }
     if (/^✖\s/.test(trimmed) && !/^✖ failing tests:?$/.test(trimmed)) return this.#pick(lane, trimmed);
+    if (/^test:e2e: .*then passed alone: flaky here/.test(trimmed)) this.#flaky.push(trimmed.replace(/\s+/g, " "));
     if (/^test:e2e: .*FAILED/.test(trimmed)) return this.#pick(lane, trimmed.replace(/\s+/g, " "));
     if (/^npm test: .* printed nothing for /.test(trimmed)) return this.#pick(lane, trimmed);
     return undefined;
@@ -126,6 +129,11 @@ export class FailureCollector {
     return true;
   }
 
+  /** The files that passed only on their second run (printed at the end even when all passed). */
+  flaky() {
+    return [...this.#flaky];
+  }
+
   lines() {
     // A failure whose error block the output ended in keeps what was read of it.
     for (const lane of [...this.#awaiting.keys()]) this.#readError(lane, "...");
@@ -161,4 +169,11 @@ export function failureSummary(suites, limit = 40) {
     }
   }
   return out;
+}
+
+/** Lines naming the files that passed only when run a second time, alone: flaky on this machine. */
+export function flakySummary(suites) {
+  const flaky = suites.flatMap((s) => s.flaky ?? []);
+  if (flaky.length === 0) return [];
+  return ["npm test: passed only on a second run, alone (flaky here; their first run's lines are above):", ...flaky.map((line) => `  ${line}`)];
 }

@@ -92,7 +92,9 @@ export async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: S
     publishedArticles.push(entry.instance_id);
     if (spec.fr) {
       clock.set(day + DAY + hours(10));
-      const fr = await apply(ctx, addLanguage(ctx, { instance_id: entry.instance_id, lang: "fr", fields: { title: spec.fr.title, summary: spec.fr.summary, body: frenchBody(spec, index) } }));
+      // Its own SEO too: a new language starts from its source's values, and the English page head on a French page is wrong.
+      const seo = { title: spec.fr.title.slice(0, 70), description: spec.fr.summary.slice(0, 160) };
+      const fr = await apply(ctx, addLanguage(ctx, { instance_id: entry.instance_id, lang: "fr", fields: { title: spec.fr.title, summary: spec.fr.summary, body: frenchBody(spec, index), seo } }));
       await apply(ctx, publishEntry(ctx, { instance_id: fr.instance_id }));
       french += 1;
     }

@@ -79,7 +79,7 @@ function inCanonicalOrder<T extends string>(all: readonly T[], held: ReadonlySet
 function fieldLimitFor(set: PermissionSet, modelId: string): FieldLimit | undefined {
   const fields = set.limits?.fields;
   if (fields === undefined) return undefined;
-  return fields[modelId] ?? fields[EVERY_MODEL];
+  return (Object.hasOwn(fields, modelId) ? fields[modelId] : undefined) ?? fields[EVERY_MODEL];
 }
 
 /** The field ids allowed for an access to a model, or `undefined` when unlimited. */
@@ -97,7 +97,9 @@ function languageList(set: PermissionSet, action: LanguageAction): readonly stri
  * `models["*"]`, in canonical order, without repeats.
  */
 export function modelOperations(set: PermissionSet, modelId: string): ModelOperation[] {
-  const held = new Set<ModelOperation>([...(set.models[modelId] ?? []), ...(set.models[EVERY_MODEL] ?? [])]);
+  // Own keys only: a set is a parsed JSON object, and `models.toString` must never be the prototype's function.
+  const own = Object.hasOwn(set.models, modelId) ? set.models[modelId] : undefined;
+  const held = new Set<ModelOperation>([...(own ?? []), ...(set.models[EVERY_MODEL] ?? [])]);
   return inCanonicalOrder(ALL_MODEL_OPERATIONS, held);
 }
 

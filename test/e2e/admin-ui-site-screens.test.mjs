@@ -307,7 +307,10 @@ describe("admin UI: site screens", () => {
     await robots.getByRole("button", { name: "Save robots rules" }).click();
     await page.getByRole("alert").filter({ hasText: "Not saved: someone changed the site's settings after you opened this screen." }).waitFor();
     await page.getByRole("button", { name: "Load the current settings" }).click();
-    await page.waitForFunction(() => document.querySelector("form[aria-labelledby=seo-heading] input[type=text]")?.value === "%s | Elsewhere");
+    const seoTemplate = () => page.evaluate(() => document.querySelector("form[aria-labelledby=seo-heading] input[type=text]")?.value ?? "(no SEO form)");
+    await page
+      .waitForFunction(() => document.querySelector("form[aria-labelledby=seo-heading] input[type=text]")?.value === "%s | Elsewhere")
+      .catch(async (error) => assert.fail(`${error.message}\nThe SEO form's title template shows instead: ${await seoTemplate().catch(() => "(page gone)")}`));
     await robots.getByLabel("Rule 1: disallowed paths").fill("/drafts/");
     await robots.getByRole("button", { name: "Save robots rules" }).click();
     await status().filter({ hasText: "Robots rules saved: 1 rule; /robots.txt serves them now." }).waitFor();

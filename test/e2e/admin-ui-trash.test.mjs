@@ -79,7 +79,10 @@ describe("admin UI: the Trash screen", () => {
     // Restore: the check comes first, then the restore.
     await row("back").getByRole("button", { name: new RegExp(`^Restore Trash back ${stamp} \\(`) }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByText("Nothing stands in the way").waitFor();
+    await dialog
+      .getByText("Nothing stands in the way")
+      .waitFor()
+      .catch(async (error) => assert.fail(`${error.message}\nThe dialog said instead: ${await dialog.innerText({ timeout: 1000 }).catch(() => "(no dialog)")}`));
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
     await page.getByRole("status").filter({ hasText: `Restored “Trash back ${stamp} (` }).waitFor();
     await row("back").waitFor({ state: "detached" });

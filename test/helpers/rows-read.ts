@@ -5,12 +5,14 @@
  */
 export interface RowsRead {
   total: number;
+  /** D1 `batch` calls that write (each one round trip, committed atomically); batches of reads alone are not counted. */
+  batches: number;
   /** Rows read by each statement's SQL (its first 160 characters). */
   bySql: Map<string, { calls: number; rows: number }>;
 }
 
 export function meteredD1(d1: D1Database): { d1: D1Database; read: RowsRead } {
-  const read: RowsRead = { total: 0, bySql: new Map() };
+  const read: RowsRead = { total: 0, batches: 0, bySql: new Map() };
   const note = (sql: string, meta: { rows_read?: number } | undefined) => {
     const rows = meta?.rows_read ?? 0;
     read.total += rows;
@@ -51,6 +53,7 @@ export function meteredD1(d1: D1Database): { d1: D1Database; read: RowsRead } {
   const handle = {
     prepare: (sql: string) => wrap(d1.prepare(sql), sql),
     async batch(statements: D1PreparedStatement[]) {
+      if (statements.some((s) => /^\s*(insert|update|delete|replace)\b/i.test(sqlOf.get(s as object) ?? ""))) read.batches += 1;
       const results = await d1.batch(statements.map((s) => real.get(s) ?? s));
       results.forEach((r, i) => note(sqlOf.get(statements[i] as object) ?? "?", r.meta));
       return results;

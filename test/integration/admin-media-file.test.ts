@@ -35,6 +35,9 @@ describe("GET /api/media/{id}/file (admin host)", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("x-media-object-id")).toBe(up.body.media.object_id);
+    // HEAD answers like GET without a body (probe finding: 405 on the byte routes).
+    const head = await workerFetch(`http://admin.localhost/api/media/${up.body.media.id}/file`, { method: "HEAD", headers: { cookie: session.cookie, "x-site-id": s.site.id } });
+    expect([head.status, head.headers.get("content-type"), head.headers.get("content-length"), head.headers.get("x-media-object-id"), (await head.arrayBuffer()).byteLength]).toEqual([200, "image/png", String(bytes.length), up.body.media.object_id, 0]);
     // The public address of the same unpublished file is not served (why this route exists).
     const publicRes = await workerFetch(`http://${s.host}/media/${up.body.media.id}/${up.body.media.object_id}/fresh.png`);
     expect(publicRes.status).toBe(404);

@@ -211,7 +211,7 @@ describe("bulk actions: keys, scopes and the retired routes", () => {
 
   it("answers 410 on the generic /many and /bulk routes of every collection, naming the bulk routes", async () => {
     const f = await fixture();
-    for (const [method, path] of [["POST", "/entries/bulk"], ["GET", "/entries/many"], ["PATCH", "/entries/many"], ["DELETE", "/entries/bulk"], ["POST", "/models/bulk"], ["POST", "/media/many"], ["PUT", "/roles/bulk"], ["POST", "/media/folders/many"], ["POST", "/plugins/bulk"], ["GET", "/entries/bulk/"], ["POST", "/entries/ent_any/versions/many"], ["GET", "/imports/imp_any/findings/bulk"]] as const) {
+    for (const [method, path] of [["POST", "/entries/bulk"], ["GET", "/entries/many"], ["PATCH", "/entries/many"], ["DELETE", "/entries/bulk"], ["POST", "/models/bulk"], ["POST", "/media/many"], ["PUT", "/roles/bulk"], ["POST", "/media/folders/many"], ["POST", "/plugins/bulk"], ["GET", "/entries/bulk/"], ["POST", "/entries/ent_any/versions/many"], ["GET", "/imports/imp_any/findings/bulk"], ["POST", "/imports/many"], ["POST", "/exports/bulk"], ["GET", "/media/med_any/originals/many"]] as const) {
       const res = await manage<Err & { error: { routes: { operation: string; path: string }[] } }>(f.token, method, path, method === "GET" ? {} : { body: { ids: ["x"] } });
       expect(res.status, `${method} ${path}`).toBe(410);
       expect(res.body.error.code).toBe("bulk_route_gone");

@@ -116,6 +116,11 @@ describe("demo seed", () => {
     expect(rules.every((f) => typeof f.seo?.title === "string" && !("review_note" in (f.seo ?? {})))).toBe(true);
     expect(rules.some((f) => (f.faq?.length ?? 0) > 0)).toBe(true);
     expect(bodies.some((b) => b.body.includes("Checked by the desk"))).toBe(false);
+    // A French page's SEO says what the page says (probe finding: every French translation served the English
+    // seo title and description, copied from its source language, at /v1/article/{slug}/seo?locale=fr).
+    const french = bodies.map((b) => JSON.parse(b.body) as { locale: string; fields: { title: string; summary: string; seo?: { title?: string; description?: string } } }).filter((i) => i.locale === "fr");
+    expect(french.length).toBeGreaterThanOrEqual(10);
+    for (const item of french) expect(item.fields.seo, item.fields.title).toEqual({ title: item.fields.title.slice(0, 70), description: item.fields.summary.slice(0, 160) });
   });
 
   it("shows rich text beyond paragraphs: an article with a table, a gallery of the seeded images and a video embed", async () => {

@@ -117,6 +117,46 @@ describe("exports: a whole site in a versioned format, built in steps, read in b
     const built = job ?? (await build(token));
     await rangeEdges(token, built);
   });
+
+  it("answers HEAD like GET without a body; a strong ETag (the SHA-256) with If-Range and If-None-Match honoured (probe findings)", async () => {
+    // Its own site: the range tests' credential has spent most of its rate window.
+    const { token } = await builtSite();
+    const built = await build(token);
+    const file = (headers: Record<string, string>, method = "GET") => workerFetch(`http://api.example.test/api/manage/v1/exports/${built.id}/file`, { method, headers: { authorization: `Bearer ${token}`, ...headers } });
+    const etag = `"${built.sha256}"`;
+    const ranged = await file({ range: "bytes=10-29" });
+    expect([ranged.status, ranged.headers.get("etag"), ranged.headers.get("accept-ranges")]).toEqual([206, etag, "bytes"]);
+    const bytes = new Uint8Array(await ranged.arrayBuffer());
+    // HEAD: GET's status and headers (Content-Length, Content-Range, ETag, Accept-Ranges), no body.
+    const head = await file({ range: "bytes=10-29" }, "HEAD");
+    expect([head.status, head.headers.get("content-length"), head.headers.get("content-range"), head.headers.get("etag"), head.headers.get("accept-ranges"), head.headers.get("x-content-sha256")]).toEqual([
+      206, "20", `bytes 10-29/${built.total_bytes}`, etag, "bytes", built.sha256,
+    ]);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const headJson = await file({}, "HEAD");
+    const getJson = await file({});
+    const jsonLength = (await getJson.arrayBuffer()).byteLength;
+    expect([headJson.status, headJson.headers.get("content-type"), headJson.headers.get("content-length")]).toEqual([200, getJson.headers.get("content-type"), String(jsonLength)]);
+    expect((await headJson.arrayBuffer()).byteLength).toBe(0);
+    // If-Range with the file's strong tag: the range; another tag, a weak one or a date: the whole file, 200.
+    const resumed = await file({ range: "bytes=10-29", "if-range": etag });
+    expect([resumed.status, resumed.headers.get("content-range")]).toEqual([206, `bytes 10-29/${built.total_bytes}`]);
+    expect(new Uint8Array(await resumed.arrayBuffer())).toEqual(bytes);
+    for (const stale of ['"0000"', `W/${etag}`, "Sat, 28 Nov 2026 04:00:00 GMT"]) {
+      const whole = await file({ range: "bytes=10-29", "if-range": stale });
+      expect([stale, whole.status, whole.headers.get("content-range"), whole.headers.get("content-length"), whole.headers.get("etag")]).toEqual([stale, 200, null, String(built.total_bytes), etag]);
+      const body = new Uint8Array(await whole.arrayBuffer());
+      expect([body.length, await sha256(body)]).toEqual([built.total_bytes, built.sha256]);
+    }
+    const wholeHead = await file({ range: "bytes=10-29", "if-range": '"0000"' }, "HEAD");
+    expect([wholeHead.status, wholeHead.headers.get("content-length"), (await wholeHead.arrayBuffer()).byteLength]).toEqual([200, String(built.total_bytes), 0]);
+    // If-None-Match naming the tag: 304, no bytes; another tag: the range.
+    const current = await file({ range: "bytes=10-29", "if-none-match": etag });
+    expect([current.status, current.headers.get("etag"), (await current.arrayBuffer()).byteLength]).toEqual([304, etag, 0]);
+    const other = await file({ range: "bytes=10-29", "if-none-match": '"0000"' });
+    expect(other.status).toBe(206);
+    await other.arrayBuffer();
+  });
 });
 
 async function rangeEdges(token: string, job: ExportJob): Promise<void> {

@@ -149,6 +149,18 @@ describe("WordPress import: principals, history assignments, mapping, Polylang l
     expect([last.status, last.headers.get("content-range"), (await last.arrayBuffer()).byteLength]).toEqual([206, `bytes ${total - 5}-${total - 1}/${total}`, 5]);
     const past = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: `bytes=${total}-` });
     expect([past.status, past.headers.get("content-range"), ((await past.json()) as { error: { code: string } }).error.code]).toEqual([416, `bytes */${total}`, "range_not_satisfiable"]);
+    // Probe findings: HEAD answers like GET without a body; the strong ETag is the SHA-256; If-Range
+    // with it keeps the range, with another tag the whole file is 200; If-None-Match with it is 304.
+    const etag = `"${digest ?? ""}"`;
+    const head = await workerFetch(`http://api.example.test/api/manage/v1/imports/${id}/artifacts/receipt`, { method: "HEAD", headers: { authorization: `Bearer ${token}`, range: "bytes=0-99" } });
+    expect([head.status, head.headers.get("content-length"), head.headers.get("content-range"), head.headers.get("etag"), head.headers.get("accept-ranges"), (await head.arrayBuffer()).byteLength]).toEqual([206, "100", `bytes 0-99/${total}`, etag, "bytes", 0]);
+    const kept = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-range": etag });
+    expect([kept.status, (await kept.arrayBuffer()).byteLength]).toEqual([206, 100]);
+    const changed = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-range": '"0000"' });
+    const changedBytes = new Uint8Array(await changed.arrayBuffer());
+    expect([changed.status, changed.headers.get("content-length"), changedBytes.length, await sha256(changedBytes)]).toEqual([200, String(total), total, digest]);
+    const notModified = await rawGet(token, `/imports/${id}/artifacts/receipt`, { range: "bytes=0-99", "if-none-match": etag });
+    expect([notModified.status, (await notModified.arrayBuffer()).byteLength]).toEqual([304, 0]);
 
     // The JSON form (MCP) in two reads; the whole checks against the digest.
     type Chunk = { content_base64: string; offset: number; length: number; total: number; next_offset: number | null; sha256: string; position: number };
@@ -210,5 +222,41 @@ describe("WordPress import: a write step asks the permissions of whoever advance
     await env.DB.prepare("UPDATE roles SET permissions = ?, revision = revision + 1 WHERE id = ?").bind(JSON.stringify({ models: { "*": ["read"] }, system: ["site:settings"] }), roleId).run();
     const refused = await step(limited, job.id, "undo");
     expect([refused.status, (refused.body as JobAnswer).error?.code]).toEqual([403, "missing_permission"]);
+  });
+});
+
+describe("WordPress import: author logins JavaScript objects already use", () => {
+  it("lists, assigns and attributes authors named constructor and toString like any other login", async () => {
+    // Probe finding: a login `toString` read the prototype's function as its assigned person (a principal
+    // without person_id; a write step binding a function), and `{"constructor": person}` was dropped.
+    const s = await seedSite();
+    const { post, category } = await models(s);
+    const token = await credential(s);
+    const person = (await s.person("author")).id;
+    const file = smallExport
+      .replaceAll("<wp:author_login>editor</wp:author_login>", "<wp:author_login>constructor</wp:author_login>")
+      .replaceAll("<dc:creator>editor</dc:creator>", "<dc:creator>constructor</dc:creator>")
+      .replaceAll("<wp:author_login>admin</wp:author_login>", "<wp:author_login>toString</wp:author_login>")
+      .replaceAll("<dc:creator>admin</dc:creator>", "<dc:creator>toString</dc:creator>");
+    const job = await newImport(token);
+    expect((await uploadFile(token, job.id, encoder.encode(file))).status).toBe(200);
+    expect((await advanceWhile(token, job.id, ["uploaded", "parsing"])).state).toBe("review");
+    type Principals = { principals: { login: string; person_id: string | null; items: number }[] };
+    const before = await manage<Principals>(token, "GET", `/imports/${job.id}/principals`);
+    expect(before.body.principals.find((p) => p.login === "toString")).toMatchObject({ person_id: null, items: 9 });
+    expect(before.body.principals.find((p) => p.login === "constructor")).toMatchObject({ person_id: null, items: 1 });
+    const put = await manage<{ assignments: Record<string, string | null> }>(token, "PUT", `/imports/${job.id}/history-assignments`, { rawBody: JSON.stringify({ assignments: { constructor: person } }) });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.assignments).toEqual({ constructor: person });
+    const after = await manage<Principals>(token, "GET", `/imports/${job.id}/principals`);
+    expect(after.body.principals.find((p) => p.login === "constructor")?.person_id).toBe(person);
+    expect(after.body.principals.find((p) => p.login === "toString")?.person_id).toBeNull();
+    expect((await manage(token, "PUT", `/imports/${job.id}/mapping`, { body: { mapping: { post: post.id, page: null, category: category.id, tag: null } } })).status).toBe(200);
+    expect((await step(token, job.id, "wordpress/review", { approve: true })).status).toBe(200);
+    expect((await advanceWhile(token, job.id, ["review", "writing"], 10)).state).toBe("done");
+    const versionAuthor = async (slug: string) =>
+      (await env.DB.prepare("SELECT v.created_by FROM entries e JOIN versions v ON v.id = e.current_version_id WHERE e.site_id = ? AND e.slug = ?").bind(s.site.id, slug).first<{ created_by: string }>())?.created_by;
+    expect(await versionAuthor("foo-child")).toBe(person);
+    expect(await versionAuthor("hello-world")).toBe(s.adminId);
   });
 });

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RoleView } from "../../shared/services/people/roles";
-import { seedSite, type SeededSite } from "../helpers/fixtures";
+import { blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
+import { adminCall, signIn } from "../helpers/admin-api";
 import { credential, manage, newKey } from "../helpers/manage-api";
 
 type Err = { error: { code: string; reasons?: string[]; [k: string]: unknown } };
@@ -165,5 +166,57 @@ describe("management API: roles", () => {
     const lastUpdate = await manage<Err>(manager, "PUT", `/roles/${managers.body.id}`, { body: { permissions: { models: { mdl_x: ["read"] }, system: [] } } });
     expect(lastUpdate.body.error.code).toBe("last_granting_role");
     expect(await roleCount(s)).toBe(6);
+  });
+
+  it("refuses permission keys JavaScript objects already use (models, field limits, language limits) as invalid_permissions, through the management API and the admin", async () => {
+    // Probe finding: `models: { toString: [...] }` answered 500 (the prototype's function read as a list of
+    // operations); `constructor` and `__proto__` keys were dropped without a word (201 with `models: {}`).
+    const s = await seedSite();
+    const token = await credential(s);
+    const bodies: [string, string][] = [
+      ["models.toString", '{"models":{"toString":["read"]},"system":[]}'],
+      ["models.valueOf", '{"models":{"valueOf":["read"]},"system":[]}'],
+      ["models.constructor", '{"models":{"constructor":["read"]},"system":[]}'],
+      ["models.__proto__", '{"models":{"__proto__":["read"]},"system":[]}'],
+      ["limits.fields.hasOwnProperty", '{"models":{"mdl_x":["read"]},"system":[],"limits":{"fields":{"hasOwnProperty":{"read":["title"]}}}}'],
+      ["limits.fields.constructor", '{"models":{"mdl_x":["read"]},"system":[],"limits":{"fields":{"constructor":{"read":["title"]}}}}'],
+      ["limits.languages.constructor", '{"models":{"mdl_x":["read"]},"system":[],"limits":{"languages":{"constructor":["en"]}}}'],
+    ];
+    for (const [where, permissions] of bodies) {
+      const res = await manage<Err>(token, "POST", "/roles", { rawBody: `{"slug":"odd","name":"Odd","permissions":${permissions}}` });
+      expect(res.status, where).toBe(400);
+      expect(res.body.error.code, where).toBe("invalid_permissions");
+      expect((res.body.error.reasons ?? []).join(" "), where).toContain(where.split(".").pop());
+    }
+    const bridged = await signIn(`${s.site.slug}@example.test`);
+    const admin = await adminCall<Err>(bridged, "POST", "/api/v1/roles", { siteId: s.site.id, headers: { "idempotency-key": newKey() }, rawBody: '{"slug":"odd","name":"Odd","permissions":{"models":{"toString":["read"]},"system":[]}}' });
+    expect(admin.status).toBe(400);
+    expect(admin.body.error.code).toBe("invalid_permissions");
+    const changed = await manage<Err>(token, "PUT", `/roles/${(await roles(token)).find((r) => r.slug === "viewer")?.id}`, { rawBody: '{"permissions":{"models":{"valueOf":["read"]},"system":[]}}' });
+    expect(changed.status).toBe(400);
+    expect(changed.body.error.code).toBe("invalid_permissions");
+    expect(await roleCount(s)).toBe(4);
+  });
+
+  it("refuses control, bidirectional control and invisible format characters in the names people read: roles, models, releases", async () => {
+    // Probe finding: a role, a model and a release were created named "x\u202e…" (shown reversed in the
+    // admin, as OAuth app names were before issue #22 item 8) or with a BEL or a zero-width space.
+    const s = await seedSite();
+    const token = await credential(s);
+    const { article } = await blogModels(s.ctx());
+    const entry = await manage<{ instance_id: string }>(token, "POST", "/entries", { body: { model_id: article.id, slug: "named", fields: { title: "Named" } } });
+    for (const name of ["evil\u202eelor", "bell\u0007", "zero\u200bwidth", "c1\u0085"]) {
+      const role = await manage<Err>(token, "POST", "/roles", { body: { slug: "odd-name", name, permissions: { models: {}, system: [] } } });
+      expect([role.status, role.body.error?.code], `role ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
+      const model = await manage<Err>(token, "POST", "/models", { body: { definition: { model: { name, slug: "odd-name", enableI18n: false }, fields: [{ key: "title", label: "Title", type: "text" }] } } });
+      expect([model.status, model.body.error?.code], `model ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
+      const release = await manage<Err>(token, "POST", "/releases", { body: { name, changes: [{ entry_id: entry.body.instance_id, action: "publish" }] } });
+      expect([release.status, release.body.error?.code], `release ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
+    }
+    // Names that show what they hold stay fine: accents, emoji with their joiners, right-to-left text.
+    for (const [i, name] of ["Rédaction", "👩‍💻 Devs", "محررون"].entries()) {
+      expect((await manage(token, "POST", "/roles", { body: { slug: `fine-${i}`, name, permissions: { models: {}, system: [] } } })).status, name).toBe(201);
+    }
+    expect((await manage(token, "POST", "/releases", { body: { name: "Été ☀️", changes: [{ entry_id: entry.body.instance_id, action: "publish" }] } })).status).toBe(201);
   });
 });

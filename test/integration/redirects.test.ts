@@ -147,6 +147,25 @@ describe("redirects: hostile rules (probe of issue #27)", () => {
     expect([review.status, review.body.error.code]).toEqual([400, "invalid_request"]);
     expect((await manage<{ data: Rule[] }>(f.token, "GET", "/redirects")).body.data.map((r) => r.source).sort()).toEqual(["/c*/feed", "/old*", "/vintage/*"]);
   });
+
+  it("refuses control characters in a source or target, and https targets that are no URL or carry credentials", async () => {
+    // Probe finding: `/a\u0000` was stored as a source (no browser sends it raw; `%00` stays escaped in the
+    // one form of a path, so the rule could never match), and `https://a.example:99999/` as a target.
+    const f = await fixture();
+    for (const source of ["/a\u0000", "/b\u0007c", "/d\u007f", "/e\u0085"]) {
+      const refused = await add(f, source, "/x");
+      expect([refused.status, refused.body.error.code], JSON.stringify(source)).toEqual([400, "invalid_request"]);
+    }
+    for (const target of ["/x\u0000", "https://a.example:99999/", "https://user:pw@evil.example/", "https://a.example/\u0001"]) {
+      const refused = await add(f, `/to-${target.length}`, target);
+      expect([refused.status, refused.body.error.code], JSON.stringify(target)).toEqual([400, "invalid_request"]);
+    }
+    const review = await manage<Err>(f.token, "POST", "/redirects/review", { key: null, body: { rules: [{ source: "/r\u0000", target: "/x", status: 301 }] } });
+    expect([review.status, review.body.error.code]).toEqual([400, "invalid_request"]);
+    // Their printable neighbours are fine.
+    expect((await add(f, "/caf\u00e9", "https://a.example:8443/ok")).status).toBe(201);
+    expect((await manage<{ data: Rule[] }>(f.token, "GET", "/redirects")).body.data.map((r) => r.source)).toEqual(["/caf\u00e9"]);
+  });
 });
 
 describe("redirects: review and public reads", () => {

@@ -85,7 +85,7 @@ describe("routing: one matcher for every surface (issue #9 item 17)", () => {
     const res = await manage<{ error: { code: string; allow: string[] } }>(token, "DELETE", "/site");
     expect(res.status).toBe(405);
     expect(res.body.error.code).toBe("method_not_allowed");
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
     const unknown = await manage<{ error: { code: string } }>(token, "GET", "/no-such-thing");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("not_found");
@@ -111,7 +111,7 @@ describe("routing: one matcher for every surface (issue #9 item 17)", () => {
     const wrong = await adminCall<{ error: { code: string } }>(undefined, "PATCH", "/api/session");
     expect(wrong.status).toBe(405);
     expect(wrong.body.error.code).toBe("method_not_allowed");
-    expect(wrong.headers.get("allow")).toBe("DELETE, GET, POST");
+    expect(wrong.headers.get("allow")).toBe("DELETE, GET, HEAD, POST");
     expect((await adminCall(undefined, "GET", "/api/nothing")).status).toBe(404);
     expect((await adminCall(undefined, "GET", "/api/session/")).status).toBe(404);
   });

@@ -133,6 +133,40 @@ describe("scheduled publishing", () => {
     expect((await getEntry(f, en.instance_id)).workflow.state).toBe("unpublished");
   });
 
+  it("an item in Trash: its schedules are kept but not moved — a change is refused as a new schedule is (409 entry_in_trash), a cancel allowed; one left ends stale when due (probe finding)", async () => {
+    const f = await fixture();
+    const { en, fr } = await article(f, true);
+    const at = inHours(2);
+    const kept = await manage<Schedule>(f.token, "POST", "/schedules", { body: { entry_id: en.instance_id, action: "publish", at } });
+    const dropped = await manage<Schedule>(f.token, "POST", "/schedules", { body: { entry_id: en.instance_id, action: "publish", at: inHours(3) } });
+    const frOnly = await manage<Schedule>(f.token, "POST", "/schedules", { body: { entry_id: fr?.instance_id, action: "publish", at: inHours(3), language_only: true } });
+    expect([kept.status, dropped.status, frOnly.status]).toEqual([201, 201, 201]);
+    // One language to Trash: its own schedule cannot move; the item's can be re-pinned to the language left.
+    expect((await manage(f.token, "POST", `/entries/${fr?.instance_id}/trash`, { body: { language_only: true } })).status).toBe(200);
+    const frMoved = await manage<Err>(f.token, "PUT", `/schedules/${frOnly.body.id}`, { body: { expected_revision: 0, at: inHours(4) } });
+    expect([frMoved.status, frMoved.body.error.code]).toEqual([409, "entry_in_trash"]);
+    const partly = await manage<Err>(f.token, "PUT", `/schedules/${dropped.body.id}`, { body: { expected_revision: 0, at: inHours(4) } });
+    expect([partly.status, partly.body.error.code]).toEqual([409, "entry_in_trash"]);
+    const repinned = await manage<Schedule>(f.token, "PUT", `/schedules/${dropped.body.id}`, { body: { expected_revision: 0, repin: true } });
+    expect([repinned.status, repinned.body.pins.map((p) => p.lang)]).toEqual([200, ["en"]]);
+
+    // The whole item to Trash: a new schedule and a change (time or re-pin) are the same refusal.
+    expect((await manage(f.token, "POST", `/entries/${en.instance_id}/trash`, { body: {} })).status).toBe(200);
+    const created = await manage<Err>(f.token, "POST", "/schedules", { body: { entry_id: en.instance_id, action: "publish", at } });
+    expect([created.status, created.body.error.code]).toEqual([409, "entry_in_trash"]);
+    for (const body of [{ expected_revision: 0, at: inHours(5) }, { expected_revision: 0, repin: true }]) {
+      const moved = await manage<Err>(f.token, "PUT", `/schedules/${kept.body.id}`, { body });
+      expect([JSON.stringify(body), moved.status, moved.body.error.code]).toEqual([JSON.stringify(body), 409, "entry_in_trash"]);
+    }
+    expect((await manage<Schedule>(f.token, "POST", `/schedules/${dropped.body.id}/cancel`, { body: {} })).body.state).toBe("cancelled");
+    // Kept and due while in Trash: nothing is published, the schedule ends stale.
+    await fireAt(f, Date.parse(at) + 1000);
+    const ended = (await manage<{ data: Schedule[] }>(f.token, "GET", "/schedules?state=stale")).body.data.find((x) => x.id === kept.body.id);
+    expect([ended?.state, ended?.outcome_code]).toEqual(["stale", "scheduled_target_stale"]);
+    const row = await env.DB.prepare("SELECT published_version_id FROM entries WHERE instance_id = ?").bind(en.instance_id).first<{ published_version_id: string | null }>();
+    expect(row?.published_version_id).toBeNull();
+  });
+
   it("changes, cancels, lists and lays out a calendar; refuses past times, finished schedules and missing scopes", async () => {
     const f = await fixture();
     const { en } = await article(f);

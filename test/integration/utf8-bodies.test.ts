@@ -72,6 +72,10 @@ describe("JSON bodies that are not UTF-8", () => {
     expect(body.outcome).toMatchObject({ code: "invalid_request", retry: false });
     // Refused for its bytes, before the code's own shape is looked at.
     expect(body.outcome.message).toContain("UTF-8");
+    // A query value too (probe finding: `model_id=%FF` was read as U+FFFD and answered capability_refused).
+    const listed = await workerFetch(`http://plugins.example.test/api/plugin/v1/content?model_id=${models.article.id}%FF`, { headers: { authorization: `Bearer ${plugin.token}` } });
+    expect(listed.status).toBe(400);
+    expect(((await listed.json()) as { outcome: { code: string } }).outcome.code).toBe("invalid_request");
   });
 
   it("MCP: 400 with the JSON-RPC parse error", async () => {
@@ -189,5 +193,21 @@ describe("query fields that are not UTF-8 once percent-decoded", () => {
     const refused = await manage<Err>(token, "GET", "/entries?lang=%FF");
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(refused.body.error.code).toBe("invalid_request");
+  });
+
+  it("public API: a query value that is not UTF-8 is 400 invalid_request, never read as U+FFFD", async () => {
+    // Probe finding: `/v1/_redirects/resolve?path=/%ff` answered 200 for the path "/\ufffd".
+    const s = await seedSite();
+    await blogModels(s.ctx());
+    for (const query of ["/v1/_redirects/resolve?path=/%FF", "/v1/_redirects/resolve?path=/caf%C3", "/v1/article?locale=%ED%A0%80", "/v1/article?tag=topic:%80", "/v1/_search?q=%C0%AF"]) {
+      const refused = await workerFetch(`http://${s.host}${query}`);
+      const body = (await refused.json()) as Err;
+      expect(refused.status, `${query} ${JSON.stringify(body)}`).toBe(400);
+      expect(body.error.code, query).toBe("invalid_request");
+    }
+    // UTF-8 escapes stay what they were.
+    const resolved = await workerFetch(`http://${s.host}/v1/_redirects/resolve?path=/caf%C3%A9`);
+    expect(resolved.status).toBe(200);
+    expect(((await resolved.json()) as { data: { path: string } }).data.path).toBe("/caf\u00e9");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FailureCollector, failureSummary } from "../../scripts/lib/failure-summary.mjs";
+import { FailureCollector, failureSummary, flakySummary } from "../../scripts/lib/failure-summary.mjs";
 
 const collect = (lines: string[]) => {
   const collector = new FailureCollector();
@@ -79,6 +79,19 @@ describe("npm test's failure summary (scripts/lib/failure-summary.mjs)", () => {
       "[e2e-1] not ok test/e2e/admin-ui-lifecycle.test.mjs › saves — Expected values to be strictly equal: it's 1",
       "[e2e-1] not ok test/e2e/admin-ui-lifecycle.test.mjs › cut short — refused: the server is gone",
     ]);
+  });
+
+  it("names the files that passed only on their second run, alone, even when everything passed", () => {
+    const collector = new FailureCollector();
+    collector.add("[e2e] test:e2e: e2e-1 test/e2e/x.test.mjs FAILED (its lines above): once more, alone, on a server of its own");
+    collector.add("[e2e] test:e2e: e2e-1   40 s failed (exit 1), then passed alone: flaky here test/e2e/x.test.mjs");
+    collector.add("[e2e] test:e2e: e2e-1   12 s passed (its second run, alone) test/e2e/x.test.mjs");
+    expect(collector.flaky()).toEqual(["test:e2e: e2e-1 40 s failed (exit 1), then passed alone: flaky here test/e2e/x.test.mjs"]);
+    expect(flakySummary([{ flaky: collector.flaky() }, {}])).toEqual([
+      "npm test: passed only on a second run, alone (flaky here; their first run's lines are above):",
+      "  test:e2e: e2e-1 40 s failed (exit 1), then passed alone: flaky here test/e2e/x.test.mjs",
+    ]);
+    expect(flakySummary([{ flaky: [] }])).toEqual([]);
   });
 
   it("keeps each line once and prints nothing when every suite passed", () => {

@@ -4,7 +4,7 @@ import { contentDisposition, DELIVERY_CSP } from "../../shared/services/media/de
 import type { SiteCall } from "./auth";
 
 /**
- * GET /api/media/{id}/file (docs/admin-ui-media.md): the item's current file for the admin UI's
+ * GET (and HEAD) /api/media/{id}/file (docs/admin-ui-media.md): the item's current file for the admin UI's
  * thumbnails and details, to any member of the site (the library is site-wide, as `GET /media`).
  * Public delivery serves a file only while published content pins it (or the library is public),
  * so a fresh upload has no address a browser may load; this route is the admin's own view of it.
@@ -18,10 +18,12 @@ export async function mediaFile(call: SiteCall): Promise<Response> {
   if (!row) throw notFound();
   // A linked external item (docs/media.md, "Linked items"): its file is at the plugin's address.
   if (row.external_url) return new Response(null, { status: 302, headers: { location: row.external_url, "cache-control": "private, no-store", "referrer-policy": "no-referrer" } });
-  const object = await call.env.MEDIA.get(row.object_key);
+  // HEAD (answered like GET, RFC 9110 §9.3.2) reads the object's metadata only: no body opened to be dropped.
+  const full = call.request.method === "HEAD" ? null : await call.env.MEDIA.get(row.object_key);
+  const object = full ?? (await call.env.MEDIA.head(row.object_key));
   if (!object) throw notFound();
   const type = object.httpMetadata?.contentType ?? row.mime_type;
-  return new Response(object.body, {
+  return new Response(full?.body ?? null, {
     headers: {
       "content-type": type,
       "content-length": String(object.size),

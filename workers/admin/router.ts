@@ -114,7 +114,8 @@ const SITE_HANDLERS: Readonly<Record<string, (call: SiteCall) => Promise<Respons
 /** Every handler, by the access it is written for (the OpenAPI test checks them against the table). */
 export const ADMIN_HANDLERS = { public: PUBLIC_HANDLERS, session: SESSION_HANDLERS, site: SITE_HANDLERS } as const;
 
-const match = routeTable(adminSurface.basePath, adminSurface.routes);
+// HEAD answers like GET (RFC 9110 §9.3.2), as on the management API (the media file route above all).
+const match = routeTable(adminSurface.basePath, adminSurface.routes, { headAsGet: true });
 
 const noRoute = () => new AppError("not_found", "No such admin route.");
 

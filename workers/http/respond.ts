@@ -28,3 +28,15 @@ export function renderThrown(thrown: unknown, requestId: string): Response {
   console.error(JSON.stringify({ level: "error", request_id: requestId, message: thrown instanceof Error ? thrown.message : String(thrown) }));
   return errorResponse(new AppError("internal", "Something went wrong on our side."), requestId);
 }
+
+/**
+ * The answer to a HEAD request (RFC 9110 §9.3.2): the status and header fields GET would have
+ * answered, without the body. Content-Length stays the GET answer's: a handler that set it (the
+ * byte reads, which skip reading bytes for HEAD) keeps it; otherwise it is the body's length.
+ */
+export async function withoutBody(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (headers.has("content-length") || response.body === null) await response.body?.cancel();
+  else headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+}

@@ -18,13 +18,29 @@ function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** The paths whose items are addressed right below them: `/imports` for `/imports/{id}`, `/media/{id}/originals` for `…/originals/{lang}`. */
+function itemParents(paths: readonly string[]): string[] {
+  const parents = new Set<string>();
+  for (const path of paths) {
+    const segments = path.split("/");
+    segments.forEach((segment, i) => {
+      if (i > 1 && /^\{[^}]+\}$/.test(segment)) parents.add(segments.slice(0, i).join("/"));
+    });
+  }
+  return [...parents];
+}
+
 /**
- * Every collection of the management API — a GET route answering a list: `/entries`, `/models`,
- * `/media`, `/media/folders`, `/plugins`, and those under an item (`/entries/{id}/versions`,
- * `/imports/{id}/findings`, …) — from the route table, so a new collection is covered without a
- * word here.
+ * Every collection of the management API — a GET route answering a list (`/entries`, `/models`,
+ * `/media`, `/media/folders`, `/plugins`, and those under an item: `/entries/{id}/versions`,
+ * `/imports/{id}/findings`, …), or a path whose items are addressed below it (`/imports`,
+ * `/exports`: created by POST and read by id, with no list route) — from the route table, so a new
+ * collection is covered without a word here. (Probe finding: `POST /imports/many` answered 405.)
  */
-const COLLECTIONS = manageSurface.routes.filter((r) => r.method === "get" && listsItems(r.path, r.response)).map((r) => pathPattern(r.path));
+const COLLECTIONS = [
+  ...manageSurface.routes.filter((r) => r.method === "get" && listsItems(r.path, r.response)).map((r) => r.path),
+  ...itemParents(manageSurface.routes.map((r) => r.path)),
+].map(pathPattern);
 
 /** Where the named bulk routes are, as the 410 names them. */
 const NAMED_ROUTES = bulkRoutes.map((r) => ({ operation: r.operationId, method: r.method.toUpperCase(), path: r.path }));

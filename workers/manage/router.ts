@@ -17,6 +17,7 @@ import { MANAGE_BODY_MAX_BYTES, readJsonBody } from "../http/json-body";
 import { readMultipartForm } from "../http/multipart-body";
 import { sha256Hex } from "../../shared/crypto/digest";
 import { malformedPath, methodNotAllowed, routeTable, type RouteMatch } from "../http/route-table";
+import { queryIsUtf8 } from "../http/query-utf8";
 import type { DeferredRate, ManageAuthority, ManageCall, ManageHandler } from "./context";
 import { isCommandHandler } from "./respond";
 import { isRetiredBulkPath, requireNotRetiredBulkPath } from "./retired-bulk-paths";
@@ -38,40 +39,9 @@ function rateLimit(env: Env): number {
 /** Operations whose answers are kept 30 days; every other write keeps its answer 24 hours. */
 const LIFECYCLE_OPERATIONS = new Set(["publishEntry", "unpublishEntry", "moveEntry", "bulkPublishEntries", "bulkUnpublishEntries", "bulkMoveEntries"]);
 
-const match = routeTable(MANAGE_BASE, manageSurface.routes);
+// HEAD answers like GET (RFC 9110 §9.3.2): the byte reads of exports and import artefacts above all.
+const match = routeTable(MANAGE_BASE, manageSurface.routes, { headAsGet: true });
 const emptyQuery = v.strictObject({});
-
-const UTF8_QUERY = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const encodeText = new TextEncoder();
-
-/**
- * Whether every name and value of the raw query is UTF-8 once percent-decoded. URLSearchParams
- * replaces bytes that are not with U+FFFD, which would then be stored (a streamed upload's `name`);
- * a malformed escape (`%zz`) is left as it is, as URLSearchParams leaves it.
- */
-function queryIsUtf8(search: string): boolean {
-  for (const pair of search.replace(/^\?/, "").split("&")) {
-    if (!pair.includes("%")) continue;
-    const bytes: number[] = [];
-    for (let i = 0; i < pair.length; i++) {
-      const hex = pair[i] === "%" ? pair.slice(i + 1, i + 3) : "";
-      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-        bytes.push(parseInt(hex, 16));
-        i += 2;
-      } else {
-        const code = pair.codePointAt(i) ?? 0;
-        if (code > 0xffff) i++;
-        bytes.push(...encodeText.encode(String.fromCodePoint(code)));
-      }
-    }
-    try {
-      UTF8_QUERY.decode(new Uint8Array(bytes));
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
 
 /**
  * Query values: one string each, or arrays for repeated names. A query whose percent-decoded bytes

@@ -1,6 +1,7 @@
 import { MAX_PLUGIN_REQUEST_BYTES } from "../../schema/plugin-protocol";
 import { AppError } from "../../shared/errors";
 import { readCappedText } from "../http/json-body";
+import { queryIsUtf8 } from "../http/query-utf8";
 
 function tooLarge(): AppError {
   return new AppError("invalid_request", `A plugin request is at most ${MAX_PLUGIN_REQUEST_BYTES} bytes.`, { max: MAX_PLUGIN_REQUEST_BYTES });
@@ -15,8 +16,9 @@ export function readCappedBody(request: Request): Promise<string> {
   return readCappedText(request, MAX_PLUGIN_REQUEST_BYTES, tooLarge);
 }
 
-/** Query values as strings; a repeated key is refused (the protocol's query values are single strings). */
+/** Query values as strings (decoded fatally as UTF-8); a repeated key is refused (the protocol's query values are single strings). */
 export function singleValuedQuery(url: URL): Record<string, string> {
+  if (!queryIsUtf8(url.search)) throw new AppError("invalid_request", "The query is not valid UTF-8 once percent-decoded.");
   const out: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(key);

@@ -4,6 +4,8 @@ import type { Site } from "../../shared/repositories/site-repository";
 import { carriesToken } from "../../shared/public/site-tokens";
 import { json } from "../http/respond";
 import { routeTable } from "../http/route-table";
+import { queryIsUtf8 } from "../http/query-utf8";
+import { AppError } from "../../shared/errors";
 import { cacheMaxAge, withCache } from "../public/cache";
 import { readItem } from "../public/item";
 import { readPreview } from "../public/preview";
@@ -201,5 +203,8 @@ export async function handlePublic(request: Request, env: Env, ctx: ExecutionCon
   if (matched.kind !== "matched") throw publicNotFound();
   const handler = PUBLIC_HANDLERS[matched.route.operationId];
   if (!handler) throw publicNotFound();
-  return handler({ request, env, ctx, site, url: new URL(request.url), params: matched.params });
+  const url = new URL(request.url);
+  // Spec 1: a malformed value is 400 — a query byte that is not UTF-8 is never read as U+FFFD.
+  if (!queryIsUtf8(url.search)) throw new AppError("invalid_request", "The query is not valid UTF-8 once percent-decoded.");
+  return handler({ request, env, ctx, site, url, params: matched.params });
 }

@@ -7,6 +7,7 @@ import { modelRepository, type Model } from "../../repositories/model-repository
 import type { StepAnswer, StepContext } from "../imports/job-step";
 import { rows, statement } from "../imports/statements";
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, exportJobView, exportPageKey, loadExportJob, movedExport, moveExport, requireExportPermission, type ExportCursor, type ExportFilter, type ExportJobRow, type ExportJobView } from "./jobs";
+import { exportFileStream } from "./read";
 
 /** Entries one build step writes into its page (docs/exports.md, "Steps"). */
 export const EXPORT_ENTRIES_PER_PAGE = 100;
@@ -90,18 +91,7 @@ async function mediaPage(ctx: StepContext, after: string): Promise<{ text: strin
 /** SHA-256 of the pages in order, streamed through one digest (the file is never held whole). */
 async function fileSha256(ctx: StepContext, job: ExportJobRow): Promise<string> {
   const digest = new crypto.DigestStream("SHA-256");
-  const writer = digest.getWriter();
-  for (let page = 1; page <= job.pages; page++) {
-    const object = await ctx.files.get(exportPageKey(ctx.site.id, job.id, page));
-    if (!object) throw new AppError("export_state_conflict", "A page of the export is missing; create the export again.", { page });
-    const reader = object.body.getReader();
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      await writer.write(chunk.value);
-    }
-  }
-  await writer.close();
+  await exportFileStream(ctx.files, ctx.site.id, job).pipeTo(digest);
   return hex(new Uint8Array(await digest.digest));
 }
 

@@ -2,12 +2,13 @@ import { AppError } from "../../errors";
 import type { LifecycleContext } from "../lifecycle/context";
 import { rows } from "../imports/statements";
 import { resolveByteRange, type ByteRange } from "./byte-range";
-import { EXPORT_CONTENT_TYPE, loadExportJob, requireExportPermission, type ExportJobRow } from "./jobs";
+import { EXPORT_CONTENT_TYPE, exportPageKey, loadExportJob, requireExportPermission, type ExportJobRow } from "./jobs";
 
 /** The largest byte range one read answers (MCP: 1 MiB is 1.4 MB of base64 in one message). */
 export const EXPORT_CHUNK_MAX = 1024 * 1024;
 
 export interface ExportChunk {
+  /** The range's bytes (none when read `withBytes: false`: `length` still says how many). */
   bytes: Uint8Array;
   content_type: string;
   offset: number;
@@ -22,24 +23,63 @@ export interface ExportChunk {
   page_sha256?: string;
 }
 
+/** A finished export: the one state whose file (and SHA-256) exists. */
+export type FinishedExport = ExportJobRow & { sha256: string };
+
 /**
- * One byte range of a finished export (at most {@link EXPORT_CHUNK_MAX} bytes), read from the pages
- * it spans. Before the export is finished there is no whole file (and no SHA-256) to read: 409
- * `export_state_conflict`; a range no byte satisfies is 416 `range_not_satisfiable`
- * (byte-range.ts). With `page` (a kept page, as `read-export-chunk --page <n>` saves it) the read
- * starts at that page's first byte unless an offset inside it is given, and stops at its last: a
- * page past the last is 416, an offset outside the page `invalid_request`.
+ * The export a read names, once the caller may read exports and it is finished (before, there is
+ * no whole file and no SHA-256 to read: 409 `export_state_conflict`).
  */
-export async function readExportChunk(
-  ctx: Pick<LifecycleContext, "d1" | "site" | "actor">,
-  files: R2Bucket,
-  jobId: string,
-  range: ByteRange,
-  options: { fromHeader: boolean; page?: number; offsetGiven?: boolean },
-): Promise<ExportChunk> {
+export async function finishedExport(ctx: Pick<LifecycleContext, "d1" | "site" | "actor">, jobId: string): Promise<FinishedExport> {
   requireExportPermission(ctx);
   const job: ExportJobRow = await loadExportJob(ctx, jobId);
   if (job.state !== "finished" || !job.sha256) throw new AppError("export_state_conflict", "The export is not finished; advance it until it is.", { state: job.state });
+  return { ...job, sha256: job.sha256 };
+}
+
+/**
+ * The whole file of a finished export, its pages streamed in order (never held whole): the
+ * answer to a byte read whose `If-Range` no longer matches, and what the seal step digests.
+ */
+export function exportFileStream(files: R2Bucket, siteId: string, job: Pick<ExportJobRow, "id" | "pages">): ReadableStream<Uint8Array> {
+  let page = 0;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (!reader) {
+          page++;
+          if (page > job.pages) return controller.close();
+          const object = await files.get(exportPageKey(siteId, job.id, page));
+          if (!object) return controller.error(new AppError("export_state_conflict", "A page of the export is missing; create the export again.", { page }));
+          reader = object.body.getReader();
+        }
+        const chunk = await reader.read();
+        if (!chunk.done) return controller.enqueue(chunk.value);
+        reader = null;
+      }
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason);
+    },
+  });
+}
+
+/**
+ * One byte range of a finished export (at most {@link EXPORT_CHUNK_MAX} bytes), read from the pages
+ * it spans; a range no byte satisfies is 416 `range_not_satisfiable` (byte-range.ts). With `page`
+ * (a kept page, as `read-export-chunk --page <n>` saves it) the read starts at that page's first
+ * byte unless an offset inside it is given, and stops at its last: a page past the last is 416, an
+ * offset outside the page `invalid_request`. `withBytes: false` (a HEAD) resolves the range and
+ * answers everything but the bytes, reading nothing from R2.
+ */
+export async function readExportChunk(
+  ctx: Pick<LifecycleContext, "d1" | "site">,
+  files: R2Bucket,
+  job: FinishedExport,
+  range: ByteRange,
+  options: { fromHeader: boolean; page?: number; offsetGiven?: boolean; withBytes?: boolean },
+): Promise<ExportChunk> {
   let limit = job.total_bytes;
   let pageSha256: string | undefined;
   if (options.page !== undefined) {
@@ -62,9 +102,9 @@ export async function readExportChunk(
     "SELECT page, byte_offset, byte_length, object_key FROM export_pages WHERE site_id = ? AND job_id = ? AND byte_offset < ? AND byte_offset + byte_length > ? ORDER BY page",
     [ctx.site.id, job.id, Math.max(end, offset + 1), offset],
   );
-  const out = new Uint8Array(want);
+  const out = new Uint8Array(options.withBytes === false ? 0 : want);
   let written = 0;
-  for (const p of pages) {
+  for (const p of options.withBytes === false ? [] : pages) {
     if (written >= want) break;
     const from = Math.max(offset, p.byte_offset) - p.byte_offset;
     const to = Math.min(end, p.byte_offset + p.byte_length) - p.byte_offset;

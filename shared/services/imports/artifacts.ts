@@ -115,6 +115,7 @@ async function artifactObject(ctx: Pick<LifecycleContext, "d1" | "site">, files:
 }
 
 export interface ArtifactChunk {
+  /** The range's bytes (none when read `withBytes: false`: `length` still says how many). */
   bytes: Uint8Array;
   name: ImportArtifact;
   content_type: string;
@@ -129,31 +130,47 @@ export interface ArtifactChunk {
   position: number;
 }
 
+/** The artifact of a settled job, built (once per job position) and ready to read. */
+export interface ArtifactFile {
+  key: string;
+  name: ImportArtifact;
+  size: number;
+  sha256: string;
+  position: number;
+}
+
 /**
- * readImportArtifact (docs/imports.md, "Receipt and problem file"): one byte range (at most 1 MiB)
- * of the receipt or the problem file of a job that is settled (done, cancelled, failed, undone,
- * paused; else 409 `import_state_conflict`), with the whole file's SHA-256 and the job position it
- * describes. A range no byte satisfies is 416 `range_not_satisfiable` (exports/byte-range.ts).
+ * The receipt or problem file of a job that is settled (done, cancelled, failed, undone, paused;
+ * else 409 `import_state_conflict`), built at the job's position if it was not yet.
  */
-export async function readImportArtifact(
-  ctx: Pick<LifecycleContext, "d1" | "site" | "actor">,
-  files: R2Bucket,
-  jobId: string,
-  name: ImportArtifact,
-  range: ByteRange,
-  fromHeader: boolean,
-): Promise<ArtifactChunk> {
+export async function settledArtifact(ctx: Pick<LifecycleContext, "d1" | "site" | "actor">, files: R2Bucket, jobId: string, name: ImportArtifact): Promise<ArtifactFile> {
   requireImportPermission(ctx);
   const job = await loadImportJob(ctx, jobId);
   if (!SETTLED.includes(job.state)) throw new AppError("import_state_conflict", "The receipt and problem file are read once the job is done, cancelled, failed, undone or paused.", { state: job.state, position: job.position });
-  const object = await artifactObject(ctx, files, job, name);
-  const { offset, length: want } = resolveByteRange(range, object.size, ARTIFACT_CHUNK_MAX, fromHeader);
+  return { ...(await artifactObject(ctx, files, job, name)), name, position: job.position };
+}
+
+/** The whole artifact, streamed from R2: the answer to a byte read whose `If-Range` no longer matches. */
+export async function artifactStream(files: R2Bucket, file: ArtifactFile): Promise<ReadableStream<Uint8Array>> {
+  const object = await files.get(file.key);
+  if (!object) throw new AppError("import_state_conflict", "The artifact is gone; read it again.", { position: file.position });
+  return object.body;
+}
+
+/**
+ * readImportArtifact (docs/imports.md, "Receipt and problem file"): one byte range (at most 1 MiB)
+ * of a settled job's artifact, with the whole file's SHA-256 and the job position it describes. A
+ * range no byte satisfies is 416 `range_not_satisfiable` (exports/byte-range.ts). `withBytes: false`
+ * (a HEAD) answers everything but the bytes, reading nothing from R2.
+ */
+export async function readImportArtifact(files: R2Bucket, file: ArtifactFile, range: ByteRange, fromHeader: boolean, withBytes = true): Promise<ArtifactChunk> {
+  const { offset, length: want } = resolveByteRange(range, file.size, ARTIFACT_CHUNK_MAX, fromHeader);
   let bytes = new Uint8Array(0);
-  if (want > 0) {
-    const read = await files.get(object.key, { range: { offset, length: want } });
-    if (!read) throw new AppError("import_state_conflict", "The artifact is gone; read it again.", { state: job.state });
+  if (want > 0 && withBytes) {
+    const read = await files.get(file.key, { range: { offset, length: want } });
+    if (!read) throw new AppError("import_state_conflict", "The artifact is gone; read it again.", { position: file.position });
     bytes = new Uint8Array(await read.arrayBuffer());
   }
   const end = offset + want;
-  return { bytes, name, content_type: ARTIFACT_CONTENT_TYPE, offset, length: want, total: object.size, next_offset: end < object.size ? end : null, sha256: object.sha256, page: null, next_page: null, position: job.position };
+  return { bytes, name: file.name, content_type: ARTIFACT_CONTENT_TYPE, offset, length: want, total: file.size, next_offset: end < file.size ? end : null, sha256: file.sha256, page: null, next_page: null, position: file.position };
 }

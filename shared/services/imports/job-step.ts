@@ -5,8 +5,9 @@ import type { LifecycleContext } from "../lifecycle/context";
 
 /**
  * What a job step runs with: the write context of the site, plus the R2 bucket holding import files
- * and export pages. A step commits its own batches (a write step commits one per item, so a stop
- * mid-step leaves every item either whole or untouched; docs/imports.md, "Steps").
+ * and export pages. A step commits its own batches (a write step's items share a few, each item's
+ * writes inside one, so a stop mid-step leaves every item either whole or untouched; docs/imports.md,
+ * "Steps and their bound").
  */
 export interface StepContext extends LifecycleContext {
   files: R2Bucket;

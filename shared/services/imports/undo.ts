@@ -12,6 +12,9 @@ import { firstRow, rows, statement } from "./statements";
 /** Items one undo step removes at most (three batches each: unpublish, Trash, delete). */
 export const UNDO_STEP_ITEMS = 10;
 
+/** The states of an item whose entry the import created and an undo removes. */
+const UNDOABLE = ["written", "published", "linked"] as const;
+
 interface CreatedRow {
   seq: number;
   kind: string;
@@ -27,11 +30,14 @@ interface CreatedRow {
  * others linking to it) is reported (`undo_failed`) and can be tried again (retryImportUndo).
  */
 export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ job: ImportJobRow; events: CommittedEvent[]; purgeTags: string[] }> {
-  const created = await rows<CreatedRow>(
-    ctx.d1,
-    "SELECT seq, kind, instance_id, version_id FROM import_items WHERE site_id = ? AND job_id = ? AND state IN ('written', 'published', 'linked') AND kind <> 'model' ORDER BY seq DESC LIMIT ?",
-    [ctx.site.id, job.id, UNDO_STEP_ITEMS + 1],
-  );
+  // The newest of each state by the (job_id, state, seq) index, merged: `state IN (…) ORDER BY seq`
+  // read every created item of the job at each step (O(n) a step, O(n²) an undo).
+  const newest = (state: string) => `SELECT * FROM (SELECT seq, kind, instance_id, version_id FROM import_items WHERE job_id = ? AND state = '${state}' AND kind <> 'model' AND site_id = ? ORDER BY seq DESC LIMIT ?)`;
+  const created = (
+    await rows<CreatedRow>(ctx.d1, UNDOABLE.map(newest).join(" UNION ALL "), UNDOABLE.flatMap(() => [job.id, ctx.site.id, UNDO_STEP_ITEMS + 1]))
+  )
+    .sort((a, b) => b.seq - a.seq)
+    .slice(0, UNDO_STEP_ITEMS + 1);
   const batch = created.slice(0, UNDO_STEP_ITEMS);
   const findings: Finding[] = [];
   const events: CommittedEvent[] = [];
@@ -59,7 +65,9 @@ export async function undoStep(ctx: StepContext, job: ImportJobRow): Promise<{ j
         events.push(...withdrawn.events);
         purgeTags.push(...withdrawn.purgeTags);
       }
-      if (entry.trashed_at === null) events.push(...(await commitPlan(ctx, await trashEntry(ctx, { instance_id: item.instance_id }))).events);
+      // This language alone: the import created each language on its own (a translation joined its
+      // item's group), and moving the whole item refused while another language was still published.
+      if (entry.trashed_at === null) events.push(...(await commitPlan(ctx, await trashEntry(ctx, { instance_id: item.instance_id, language_only: true }))).events);
       const purge = await purgeEntry(ctx, { instance_id: item.instance_id });
       purge.statements.push(mark("undone"));
       const purged = await commitPlan(ctx, purge);

@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery } from "kysely";
 import { createDb } from "../../db/client";
 import type { EntryRow, ModelRow, VersionRow } from "../../db/database";
-import { readTogether } from "../../db/read-together";
+import { readTogether, type RowsTogether } from "../../db/read-together";
 import { toModel, type Model } from "../../repositories/model-repository";
 import { toSite, type Site } from "../../repositories/site-repository";
 import { declaredPolicyQuery } from "../plugins/policies";
@@ -48,19 +48,14 @@ export async function preloadWrite(
   return { site: sites[0] ? toSite(sites[0]) : undefined, ...declaresPolicies };
 }
 
-/** The rows of each query of `queries`, as readTogether answers them. */
-type RowsOf<Q extends readonly CompiledQuery<unknown>[]> = Awaited<ReturnType<typeof readTogether<Q>>>;
-
 /** `queries` in one batch, with the policy query last when given: their rows, and `{ declaresPolicies }` when it was asked. */
 async function readWith<const Q extends readonly CompiledQuery<unknown>[]>(
   d1: D1Database,
   queries: Q,
   policyQuery: CompiledQuery<{ id: string }> | undefined,
-): Promise<{ rows: RowsOf<Q>; declaresPolicies?: { declaresPolicies: boolean } }> {
-  if (!policyQuery) return { rows: (await readTogether(d1, queries)) as RowsOf<Q> };
-  const all = await readTogether(d1, [...queries, policyQuery] as const);
-  const declared = all[all.length - 1] ?? [];
-  return { rows: all.slice(0, -1) as unknown as RowsOf<Q>, declaresPolicies: { declaresPolicies: declared.length > 0 } };
+): Promise<{ rows: RowsTogether<Q>; declaresPolicies?: { declaresPolicies: boolean } }> {
+  const { rows, extra } = await readTogether(d1, queries, policyQuery);
+  return { rows, ...(extra ? { declaresPolicies: { declaresPolicies: extra.length > 0 } } : {}) };
 }
 
 /**

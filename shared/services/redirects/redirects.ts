@@ -35,17 +35,30 @@ function requireSettings(ctx: LifecycleContext): void {
   if (!hasSystemPermission(ctx.actor.permissions, "site:settings")) throw new AppError("missing_permission", "Redirects are a site setting: they need site:settings.");
 }
 
+/** Whether an absolute target parses as a URL (its `*`, if any, read as a letter) and names no user or password. */
+function absoluteTargetOk(target: string): boolean {
+  try {
+    const url = new URL(target.replaceAll("*", "x"));
+    return url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
+
 /** The shape of one rule: a source path (one `*` at most), and a target as its status asks. */
 export function requireRuleShape(rule: { source: string; target?: string | null; status: RedirectStatus }): void {
   const issue = (path: string, message: string) => new AppError("invalid_request", "The redirect is not valid.", { issues: [{ path, message }] });
-  if (!/^\/[^\s?#]*$/.test(rule.source) || rule.source.length > 512) throw issue("source", "A path starting with /, without spaces, query or fragment (at most 512 characters).");
+  // Control characters never reach a path raw (a browser sends `%00`, which stays escaped in the one form of a path): a rule holding one could never match.
+  if (!/^\/[^\s\p{Cc}?#]*$/u.test(rule.source) || rule.source.length > 512) throw issue("source", "A path starting with /, without spaces, control characters, query or fragment (at most 512 characters).");
   if ((rule.source.match(/\*/g) ?? []).length > 1) throw issue("source", "A pattern has one * at most.");
   const gone = rule.status === 410 || rule.status === 451;
   if (gone && rule.target) throw issue("target", `A ${rule.status} rule has no target.`);
   if (!gone && !rule.target) throw issue("target", `A ${rule.status} rule needs a target.`);
   if (rule.target) {
     // A site path never starts with `//` or `/\`: browsers read both as another host (an open redirect).
-    if (!/^(\/(?![/\\])[^\s#\\]*|https:\/\/[^\s/?#\\]+(\/[^\s#]*)?)$/.test(rule.target) || rule.target.length > 1000) throw issue("target", "A path starting with a single / (not // or /\\), or an absolute https URL.");
+    if (!/^(\/(?![/\\])[^\s\p{Cc}#\\]*|https:\/\/[^\s\p{Cc}/?#\\]+(\/[^\s\p{Cc}#]*)?)$/u.test(rule.target) || rule.target.length > 1000) throw issue("target", "A path starting with a single / (not // or /\\), or an absolute https URL.");
+    // An absolute target is where a visitor is sent: a URL a browser can open (a port past 65535 is none), never one carrying credentials (as redirect URIs of apps refuse user info).
+    if (rule.target.startsWith("https://") && !absoluteTargetOk(rule.target)) throw issue("target", "An absolute https URL a browser can open, without user name or password.");
     if (rule.target.includes("*") && !isPattern(rule.source)) throw issue("target", "Only a pattern's target may repeat its * .");
   }
 }

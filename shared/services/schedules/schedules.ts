@@ -153,6 +153,21 @@ function requirePending(row: ScheduleRow, expectedRevision: number | undefined):
 const revisionGuard = (ctx: LifecycleContext, row: ScheduleRow) =>
   guard(ctx.db, "workflow_conflict", "EXISTS (SELECT 1 FROM schedules WHERE id = ? AND revision = ? AND state = 'scheduled')", [row.id, row.revision]);
 
+/**
+ * A schedule of an item in Trash is kept but not moved (docs/scheduled-publishing.md, "Trash"):
+ * changing its time or pins is refused as making one is (409 `entry_in_trash`, createSchedule's
+ * `requireNotTrashed`). The one exception: re-pinning a schedule of every language when some of its
+ * languages are left — the languages in Trash drop out of the pins (pinsFor), as a new schedule of
+ * the item would leave them out.
+ */
+function requireNoneTrashed(pinned: readonly EntryRow[], repinAll: boolean): void {
+  const trashed = pinned.filter((e) => e.trashed_at !== null);
+  if (trashed.length === 0 || (repinAll && trashed.length < pinned.length)) return;
+  throw new AppError("entry_in_trash", "The entry is in Trash; restore it (or re-pin the languages left) before changing its schedule, or cancel the schedule.", {
+    languages: trashed.map((e) => e.lang),
+  });
+}
+
 /** Changes a pending schedule's time, or pins the versions of now. */
 export async function updateSchedule(ctx: LifecycleContext, input: UpdateScheduleInput): Promise<WritePlan<ScheduleView>> {
   const { row, entry } = await loadSchedule(ctx, input.schedule_id);
@@ -162,7 +177,7 @@ export async function updateSchedule(ctx: LifecycleContext, input: UpdateSchedul
   requirePending(row, input.expected_revision);
   const at = input.at === undefined ? row.at : requireFuture(ctx, input.at);
   const named = pinned[0] ?? entry;
-  if (input.repin) requireNotTrashed(named);
+  requireNoneTrashed(pinned.length > 0 ? pinned : [entry], input.repin === true && row.lang === null);
   const pins = input.repin ? (await pinsFor(ctx, named, row.action, row.lang !== null)).pins : (JSON.parse(row.pins) as Pin[]);
   const now = isoAt(ctx.clock.now());
   const next: ScheduleRow = { ...row, at, pins: JSON.stringify(pins), revision: row.revision + 1, updated_at: now };

@@ -79,6 +79,10 @@ export async function startAdmin({ port: ownPort, vars = {} }) {
  */
 export async function newPerson(admin, { width = 1280, height = 900 } = {}) {
   const context = await admin.browser.newContext({ viewport: { width, height } });
+  // 60 s, not Playwright's 30: a screen's first load on the local runtime took over 30 s when the
+  // batch ran beside the workerd suite on CI (docs/testing.md, "Retried once, alone"). A wait that
+  // is a requirement (an observer sees saves within 10 s) has its own bound in its test.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   page.problems = [];
   page.on("pageerror", (error) => page.problems.push(`pageerror: ${error.message}`));

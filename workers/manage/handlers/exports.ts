@@ -1,8 +1,9 @@
 import type * as v from "valibot";
 import type { CreateExportBody } from "../../../schema/manage-exports";
 import { rangeHeader, type ByteRange } from "../../../shared/services/exports/byte-range";
-import { exportJobView, loadExportJob, requireExportPermission } from "../../../shared/services/exports/jobs";
-import { EXPORT_CHUNK_MAX, readExportChunk as readChunk } from "../../../shared/services/exports/read";
+import { EXPORT_CONTENT_TYPE, exportJobView, loadExportJob, requireExportPermission } from "../../../shared/services/exports/jobs";
+import { EXPORT_CHUNK_MAX, exportFileStream, finishedExport, readExportChunk as readChunk } from "../../../shared/services/exports/read";
+import { byteReadAnswer } from "../../http/byte-read";
 import { expectValue, siteObject } from "../../forward";
 import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
@@ -40,30 +41,21 @@ export function base64(bytes: Uint8Array): string {
 }
 
 /**
- * GET /exports/{id}/file: with a Range header, 206 with the bytes, `Content-Range` and the whole
- * file's SHA-256 in `X-Content-SHA256`; without, the JSON answer the MCP tool gives.
+ * GET (and HEAD) /exports/{id}/file: with a Range header, the bytes (workers/http/byte-read.ts:
+ * 206 with `Content-Range`, `ETag` and the whole file's SHA-256 in `X-Content-SHA256`; `If-Range`
+ * and `If-None-Match` honoured); without, the JSON answer the MCP tool gives.
  */
 export async function readExportChunk(call: ManageCall): Promise<Response> {
   const range = rangeHeader(call.request, EXPORT_CHUNK_MAX);
+  const job = await finishedExport(call.ctx, call.params.id ?? "");
   const page = call.query.page as string | undefined;
-  const chunk = await readChunk(call.ctx, call.env.MEDIA, call.params.id ?? "", range ?? queryRange(call, EXPORT_CHUNK_MAX), {
-    fromHeader: range !== null,
-    ...(page !== undefined ? { page: Number(page) } : {}),
-    offsetGiven: range !== null || call.query.offset !== undefined,
-  });
+  const options = { fromHeader: range !== null, ...(page !== undefined ? { page: Number(page) } : {}), offsetGiven: range !== null || call.query.offset !== undefined };
   if (range) {
-    const last = chunk.offset + chunk.length - 1;
-    return new Response(chunk.bytes, {
-      status: 206,
-      headers: {
-        "content-type": chunk.content_type,
-        "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`,
-        "x-content-sha256": chunk.sha256,
-        "accept-ranges": "bytes",
-        "cache-control": "private, no-store",
-      },
+    return byteReadAnswer(call.request, { total: job.total_bytes, sha256: job.sha256, contentType: EXPORT_CONTENT_TYPE }, {
+      part: (withBytes) => readChunk(call.ctx, call.env.MEDIA, job, range, { ...options, withBytes }),
+      whole: () => Promise.resolve(exportFileStream(call.env.MEDIA, call.site.id, job)),
     });
   }
-  const { bytes, ...rest } = chunk;
+  const { bytes, ...rest } = await readChunk(call.ctx, call.env.MEDIA, job, queryRange(call, EXPORT_CHUNK_MAX), options);
   return json({ content_base64: base64(bytes), ...rest });
 }

@@ -9,7 +9,8 @@ import type {
   UploadImportMediaBody,
   UploadImportPartBody,
 } from "../../../schema/manage-imports";
-import { ARTIFACT_CHUNK_MAX, readImportArtifact as readArtifact, type ImportArtifact } from "../../../shared/services/imports/artifacts";
+import { ARTIFACT_CHUNK_MAX, ARTIFACT_CONTENT_TYPE, artifactStream, readImportArtifact as readArtifact, settledArtifact, type ImportArtifact } from "../../../shared/services/imports/artifacts";
+import { byteReadAnswer } from "../../http/byte-read";
 import { importMediaKey } from "../../../shared/services/imports/wordpress/attachments";
 import { importMapping } from "../../../shared/services/imports/wordpress/mapping-routes";
 import { historyAssignments, importPrincipals } from "../../../shared/services/imports/wordpress/principals";
@@ -173,19 +174,19 @@ export async function getHistoryAssignments(call: ManageCall): Promise<Response>
 export const putHistoryAssignments = (call: ManageCall) => jobStep(call, "putHistoryAssignments", call.body as v.InferOutput<typeof PutHistoryAssignmentsBody>);
 
 /**
- * GET /imports/{id}/artifacts/{name}: with a Range header, 206 with the bytes, `Content-Range` and
- * the whole file's SHA-256 in `X-Content-SHA256`; without, the JSON answer the MCP tool gives.
+ * GET (and HEAD) /imports/{id}/artifacts/{name}: with a Range header, the bytes as an export's
+ * (workers/http/byte-read.ts: 206, `Content-Range`, `ETag`, `If-Range`, `If-None-Match`); without,
+ * the JSON answer the MCP tool gives.
  */
 export async function readImportArtifact(call: ManageCall): Promise<Response> {
   const range = rangeHeader(call.request, ARTIFACT_CHUNK_MAX);
-  const chunk = await readArtifact(call.ctx, call.env.MEDIA, call.params.id ?? "", call.params.name as ImportArtifact, range ?? queryRange(call, ARTIFACT_CHUNK_MAX), range !== null);
+  const file = await settledArtifact(call.ctx, call.env.MEDIA, call.params.id ?? "", call.params.name as ImportArtifact);
   if (range) {
-    const last = chunk.offset + chunk.length - 1;
-    return new Response(chunk.bytes, {
-      status: 206,
-      headers: { "content-type": chunk.content_type, "content-range": `bytes ${chunk.offset}-${last}/${chunk.total}`, "x-content-sha256": chunk.sha256, "accept-ranges": "bytes", "cache-control": "private, no-store" },
+    return byteReadAnswer(call.request, { total: file.size, sha256: file.sha256, contentType: ARTIFACT_CONTENT_TYPE }, {
+      part: (withBytes) => readArtifact(call.env.MEDIA, file, range, true, withBytes),
+      whole: () => artifactStream(call.env.MEDIA, file),
     });
   }
-  const { bytes, ...rest } = chunk;
+  const { bytes, ...rest } = await readArtifact(call.env.MEDIA, file, queryRange(call, ARTIFACT_CHUNK_MAX), false);
   return json({ content_base64: base64(bytes), ...rest });
 }

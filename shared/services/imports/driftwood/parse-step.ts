@@ -64,7 +64,7 @@ async function parse(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow>
     }
     const lines = text.split("\n");
     let consumed = 0;
-    const staged: { kind: string; key: string; payload: unknown }[] = [];
+    const staged: { kind: string; key: string; group: string | null; payload: unknown }[] = [];
     let finished = false;
     for (const [i, line] of lines.entries()) {
       if (staged.length >= STEP_ITEMS) break;
@@ -88,12 +88,14 @@ async function parse(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow>
       }
       const type = typeof record.type === "string" ? record.type : "unknown";
       const key = String(record.instance_id ?? record.id ?? record.slug ?? "");
-      staged.push({ kind: type === "model" || type === "entry" ? type : "other", key, payload: record });
+      // An entry's translation group is staged beside it: a language finds its sibling by this key (write step).
+      const group = type === "entry" && typeof record.translation_group_id === "string" ? record.translation_group_id : null;
+      staged.push({ kind: type === "model" || type === "entry" ? type : "other", key, group, payload: record });
     }
     if (!finished && atEnd && job.parse_offset + consumed >= size) throw new ExportFileError("truncated", "The file ends without its end record: it was cut short.");
     const set = { state: finished ? ("writing" as const) : ("parsing" as const), parse_offset: job.parse_offset + consumed, items_total: job.items_total + staged.length };
     await commit(ctx.d1, [
-      ...staged.map((s, n) => statement("INSERT INTO import_items (job_id, seq, site_id, kind, source_key, payload) VALUES (?, ?, ?, ?, ?, ?)", [job.id, job.items_total + n + 1, ctx.site.id, s.kind, s.key, JSON.stringify(s.payload)])),
+      ...staged.map((s, n) => statement("INSERT INTO import_items (job_id, seq, site_id, kind, source_key, source_group, payload) VALUES (?, ?, ?, ?, ?, ?, ?)", [job.id, job.items_total + n + 1, ctx.site.id, s.kind, s.key, s.group, JSON.stringify(s.payload)])),
       ...moveJob(ctx, job, set),
     ]);
     return movedJob(ctx, job, set);

@@ -3,13 +3,11 @@ import { AppError } from "../../../errors";
 import { modelRepository } from "../../../repositories/model-repository";
 import type { LifecycleContext } from "../../lifecycle/context";
 import type { StepAnswer, StepContext } from "../job-step";
-import { importJobView, loadImportJob, movedJob, moveJob, requireImportPermission, requireState, type ImportJobRow, type ImportJobView } from "../jobs";
+import { importJobView, loadImportJob, movedJob, moveJob, requireImportPermission, requireState, type ImportJobView } from "../jobs";
 import { mappedModels, proposedMapping, type FieldPlan, type WordPressMapping } from "./mapping";
 import { decisionsOf, type WordPressDecisions } from "./review";
+import { chooseModels, modelConflicts, type ModelChoice, type ModelConflict } from "../driftwood/model-conflicts";
 
-function requireWordPress(job: ImportJobRow): void {
-  if (job.kind !== "wordpress") throw new AppError("import_state_conflict", "A mapping is chosen for a WordPress import (a Driftwood export maps its models by slug).", { state: job.state });
-}
 
 export interface ImportMappingView {
   /** The models the review proposes (by slug), and the chosen ones (null until chosen). */
@@ -20,6 +18,13 @@ export interface ImportMappingView {
   problems: unknown;
   /** Whether write steps fetch attachment URLs not sent with uploadImportMedia (default false, as WordPress's importer). */
   fetch_attachments: boolean;
+  /** A Driftwood import: the file's models the site already has, how they differ, and the choice made (driftwood/model-conflicts.ts). */
+  models?: ModelConflict[];
+}
+
+/** A Driftwood import's mapping: no WordPress kinds, only its models the site already has. */
+function driftwoodView(conflicts: ModelConflict[]): ImportMappingView {
+  return { proposed: { post: null, page: null, category: null, tag: null }, chosen: null, fields: {}, problems: null, fetch_attachments: false, models: conflicts };
 }
 
 /** The mapping in force (chosen, else proposed) with its field plans, or its problems. */
@@ -37,11 +42,14 @@ async function mappingView(ctx: Pick<LifecycleContext, "db" | "scope">, decision
   return { proposed, chosen: decisions?.mapping ?? null, fields, problems, fetch_attachments: decisions?.fetch_attachments === true };
 }
 
-/** getImportMapping: the job's mapping (any state; after the writes it tells where the content went). */
+/**
+ * getImportMapping: the job's mapping (any state; after the writes it tells where the content went).
+ * A Driftwood import's is its models the site already has (`models`), with how each differs.
+ */
 export async function importMapping(ctx: LifecycleContext, jobId: string): Promise<{ import: ImportJobView; mapping: ImportMappingView }> {
   requireImportPermission(ctx);
   const job = await loadImportJob(ctx, jobId);
-  requireWordPress(job);
+  if (job.kind === "driftwood") return { import: importJobView(job), mapping: driftwoodView(await modelConflicts(ctx, job)) };
   return { import: importJobView(job), mapping: await mappingView(ctx, decisionsOf(job)) };
 }
 
@@ -49,6 +57,8 @@ export interface PutImportMappingInput {
   job_id: string;
   mapping?: WordPressMapping;
   fetch_attachments?: boolean;
+  /** A Driftwood import: per model the site already has (by slug), `existing` or `refuse`. */
+  models?: Record<string, ModelChoice>;
 }
 
 /**
@@ -59,8 +69,15 @@ export interface PutImportMappingInput {
 export async function putImportMapping(ctx: StepContext, input: PutImportMappingInput): Promise<StepAnswer<{ import: ImportJobView; mapping: ImportMappingView }>> {
   requireImportPermission(ctx);
   const job = await loadImportJob(ctx, input.job_id);
-  requireWordPress(job);
   requireState(job, ["review"], "Changing the mapping");
+  if (job.kind === "driftwood") {
+    if (input.mapping !== undefined || input.fetch_attachments !== undefined || input.models === undefined) {
+      throw new AppError("import_mapping_invalid", "A Driftwood import's mapping is `models`: per model the site already has, existing or refuse.", { problems: [{ reason: "driftwood_models_only" }] });
+    }
+    const chosen = await chooseModels(ctx, job, input.models);
+    return { body: { import: importJobView(chosen.job), mapping: driftwoodView(chosen.conflicts) }, purgeTags: [] };
+  }
+  if (input.models !== undefined) throw new AppError("import_mapping_invalid", "`models` is the mapping of a Driftwood import; a WordPress import maps its kinds with `mapping`.", { problems: [{ reason: "wordpress_kinds_only" }] });
   const before = decisionsOf(job);
   const mapping = input.mapping ?? before?.mapping ?? proposedMapping(await modelRepository(ctx.db, ctx.scope).list());
   await mappedModels(ctx, mapping);

@@ -81,7 +81,8 @@ export async function importPrincipals(ctx: LifecycleContext, jobId: string, aft
       display_name: author.display_name,
       email: author.email,
       items: counts.get(author.login) ?? 0,
-      person_id: assigned[author.login] ?? null,
+      // Own keys only: a login such as `toString` is no key of the prototype here.
+      person_id: (Object.hasOwn(assigned, author.login) ? assigned[author.login] : null) ?? null,
       proposed_person_id: emails.get(author.email.toLowerCase()) ?? null,
     })),
     next_cursor,
@@ -146,7 +147,8 @@ export async function putHistoryAssignments(ctx: StepContext, input: PutHistoryA
  * version then names whoever advanced the job, and the receipt names the WordPress author).
  */
 export function historyStatement(ctx: Pick<LifecycleContext, "site">, decisions: WordPressDecisions, creator: string, versionId: string | null) {
-  const person = decisions.principals?.[creator];
+  const principals = decisions.principals ?? {};
+  const person = Object.hasOwn(principals, creator) ? principals[creator] : undefined;
   if (!person || !versionId) return [];
   return [statement("UPDATE versions SET created_by = ? WHERE site_id = ? AND id = ?", [person, ctx.site.id, versionId])];
 }

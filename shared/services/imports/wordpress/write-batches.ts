@@ -10,7 +10,7 @@ import type { ImportJobRow } from "../jobs";
 import { askImportWrite, policyFindings, type AskedWrite } from "../policies";
 import { statement } from "../statements";
 import { refusalFinding } from "./item-findings";
-import { commitEachAlone, type PlannedWrite } from "./write-fallback";
+import { commitEachAlone, type PlannedWrite } from "../write-fallback";
 import type { StagedRow } from "./write-grouping";
 
 /**

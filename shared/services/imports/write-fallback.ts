@@ -1,9 +1,9 @@
-import { commit } from "../../../db/batch";
-import { AppError } from "../../../errors";
-import type { PlannedBatch } from "../../lifecycle/commit-plan";
-import type { WritePlan } from "../../lifecycle/context";
-import type { EntryView } from "../../lifecycle/entry-view";
-import type { StepContext } from "../job-step";
+import { commit } from "../../db/batch";
+import { AppError } from "../../errors";
+import type { PlannedBatch } from "../lifecycle/commit-plan";
+import type { WritePlan } from "../lifecycle/context";
+import type { EntryView } from "../lifecycle/entry-view";
+import type { StepContext } from "./job-step";
 
 /**
  * When a write step's group batch is refused as a whole (two items of the step wanting one address,
