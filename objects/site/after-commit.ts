@@ -2,7 +2,7 @@ import { isoAt, type Clock } from "../../shared/clock";
 import { chunk } from "../../shared/db/chunks";
 import type { Env } from "../../shared/env";
 import { recordDatabases } from "../../shared/db/site-databases";
-import { resendDueAt } from "../../shared/events/timing";
+import { LONGEST_RESEND_WAIT_MS, RESEND_DUE_SQL } from "../../shared/events/timing";
 
 /**
  * Hands committed outbox events to the EVENTS queue. False (and a warning) when the queue refused
@@ -84,32 +84,33 @@ export interface Unconsumed {
 }
 
 /**
- * Outbox rows of this site handed to the queue but not (yet) consumed (PENDING_PAGE at most per
- * database, oldest hand-over first; `idx_outbox_unconsumed` holds only such rows, so the look
+ * Outbox rows of this site handed to the queue but not (yet) consumed, **earliest resend first**
+ * (PENDING_PAGE at most per database; `idx_outbox_unconsumed` holds only such rows, so the look
  * costs what is waiting, not the outbox). One read per database, in the alarm, never in a write.
+ *
+ * Ordered by when each row is due (`RESEND_DUE_SQL`, the same rule as `resendDueAt`), not by its
+ * hand-over: rows handed over early but still waiting out their backoff — a seeded site's events,
+ * written long before their first hand-over, wait 15 minutes — used to fill the page taken oldest
+ * hand-over first, so overdue rows behind them were never sent again and the alarm looked at the
+ * same page every MARK_DELAY_MS (found with the crash test beside a second lane: docs/testing.md,
+ * "Lanes"). Now a page holds the rows due soonest: a full page of overdue rows means more may be
+ * overdue (look again soon), and the first row not yet due says when to look next.
  */
 export async function unconsumedEvents(env: Env, siteId: string, now: number, resendAfterMs: number): Promise<Unconsumed> {
   const found: Unconsumed = { overdue: [], nextDue: null, full: false };
-  const waitFor = (at: number) => {
-    if (found.nextDue === null || at < found.nextDue) found.nextDue = at;
-  };
   for (const db of await recordDatabases(env, siteId)) {
-    const rows = await db.prepare("SELECT id, created_at, enqueued_at FROM outbox_events WHERE site_id = ? AND enqueued_at IS NOT NULL AND consumed_at IS NULL ORDER BY enqueued_at LIMIT ?")
-      .bind(siteId, PENDING_PAGE)
-      .all<{ id: string; created_at: string; enqueued_at: string }>();
-    for (const row of rows.results) {
-      const due = resendDueAt(Date.parse(row.created_at), Date.parse(row.enqueued_at), resendAfterMs);
-      if (due <= now) found.overdue.push(row.id);
-      else waitFor(due);
-    }
-    // Oldest hand-over first: a row past a full page was handed over no earlier than the page's
-    // last, so it is due no earlier than that plus resendAfterMs (its backoff only adds).
+    const rows = await db.prepare(
+      `SELECT id, ${RESEND_DUE_SQL} AS due FROM outbox_events WHERE site_id = ?3 AND enqueued_at IS NOT NULL AND consumed_at IS NULL ORDER BY due, id LIMIT ?4`,
+    )
+      .bind(resendAfterMs, Math.max(resendAfterMs, LONGEST_RESEND_WAIT_MS), siteId, PENDING_PAGE)
+      .all<{ id: string; due: number }>();
+    const overdue = rows.results.filter((row) => row.due <= now);
+    found.overdue.push(...overdue.map((row) => row.id));
+    // Ordered by due: the first row not overdue is this database's earliest next resend.
+    const next = rows.results[overdue.length];
+    if (next && (found.nextDue === null || next.due < found.nextDue)) found.nextDue = next.due;
     const last = rows.results.at(-1);
-    if (rows.results.length >= PENDING_PAGE && last) {
-      const earliestBeyond = Date.parse(last.enqueued_at) + resendAfterMs;
-      if (earliestBeyond <= now) found.full = true;
-      else waitFor(earliestBeyond);
-    }
+    if (rows.results.length >= PENDING_PAGE && last && last.due <= now) found.full = true;
   }
   return found;
 }

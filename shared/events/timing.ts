@@ -47,3 +47,14 @@ export function resendDueAt(createdAt: number, enqueuedAt: number, resendAfterMs
   const waited = Math.max(0, enqueuedAt - createdAt);
   return enqueuedAt + Math.min(Math.max(resendAfterMs, waited), Math.max(resendAfterMs, LONGEST_RESEND_WAIT_MS));
 }
+
+/** An ISO-8601 text column as whole epoch milliseconds in SQLite (julianday: every SQLite has it). */
+const epochMs = (column: string) => `CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+
+/**
+ * `resendDueAt` of an `outbox_events` row as an SQL expression (epoch ms), so the alarm's look can
+ * order unconsumed rows by when they are due (objects/site/after-commit.ts `unconsumedEvents`).
+ * Parameters: `?1` resendAfterMs, `?2` max(resendAfterMs, LONGEST_RESEND_WAIT_MS). Kept beside
+ * `resendDueAt`: the two must say the same (test/integration/event-resend-backoff.test.ts compares them).
+ */
+export const RESEND_DUE_SQL = `(${epochMs("enqueued_at")} + MIN(MAX(?1, ${epochMs("enqueued_at")} - ${epochMs("created_at")}), ?2))`;

@@ -1,6 +1,8 @@
 /**
  * Events survive a crash (docs/events.md, "After a crash"): `wrangler dev` on a seeded persist dir,
- * a webhook on a local receiver, a burst of entry creates through the management API, and the
+ * a webhook on a local receiver (on the seeded second site, its queue drained of the seed's unsent
+ * events first: docs/testing.md, "What starved the crash test beside a second lane"), a burst of
+ * entry creates through the management API, and the
  * whole wrangler process group killed with SIGKILL mid-burst — queued messages die with the local
  * runtime. `wrangler dev` is started again on the same persist dir; every acknowledged create's
  * `entry.created` must reach the receiver exactly once (by event id) within the resend bound — the
@@ -41,6 +43,10 @@ const RESEND_AFTER_MS = 45_000;
  * a little.
  */
 const ARRIVAL_WAIT_MS = RESEND_AFTER_MS + 5_000;
+/** Before the burst, the queue is drained of the seed's events (see the test): the settle's bounds. */
+const SETTLE_AFTER_MS = 5_000;
+const QUIET_MS = 3_000;
+const SETTLE_LIMIT_MS = 120_000;
 
 let server;
 let receiver;
@@ -67,12 +73,14 @@ function startReceiver() {
   return new Promise((resolve) => s.listen(RECEIVER_PORT, "127.0.0.1", () => resolve(s)));
 }
 
+/** The management credential the test makes on the second site. */
+let token;
 const manage = (method, path, body, headers = {}) =>
-  request(PORT, { method, host: "demo.localhost", path: `/api/manage/v1${path}`, body, headers: { authorization: `Bearer ${server.info.management_token}`, ...headers }, timeoutMs: 20_000 });
+  request(PORT, { method, host: "other.localhost", path: `/api/manage/v1${path}`, body, headers: { authorization: `Bearer ${token}`, ...headers }, timeoutMs: 20_000 });
 
 before(async () => {
   receiver = await startReceiver();
-  // The seed's own writes spend the management credential's window (600 a minute) just before.
+  // 600 writes a minute per credential would end a long burst.
   server = await startDevServer({ port: PORT, vars: { MANAGE_RATE_LIMIT: "100000" } });
 });
 
@@ -83,32 +91,53 @@ after(async () => {
 });
 
 describe("events survive a crash of wrangler dev", () => {
-  it("every acknowledged write's event arrives exactly once after a SIGKILL mid-burst and a restart", { timeout: 240_000 }, async () => {
-    const demo = server.info.sites.find((s) => s.slug === "demo");
+  it("every acknowledged write's event arrives exactly once after a SIGKILL mid-burst and a restart", { timeout: 300_000 }, async () => {
+    // The seeded second site: its seed left 11 committed events never sent (no server ran the
+    // seed's queue), the demo site's 213 — which the local queue's one consumer, taking messages
+    // one after another, needed 74 s to get through beside another lane (see the drain below).
+    const site = server.info.sites.find((s) => s.slug === "other");
     const signIn = await request(PORT, { method: "POST", host: "admin.localhost", path: "/api/session", body: server.info.admin });
     assert.equal(signIn.status, 200, signIn.text);
     const session = { cookie: String(signIn.headers["set-cookie"]).split(";")[0], csrf: json(signIn).csrf_token };
-    const hook = await request(PORT, {
-      method: "POST",
-      host: "admin.localhost",
-      path: "/api/webhooks",
-      body: { url: `http://127.0.0.1:${RECEIVER_PORT}/hook`, events: ["entry.created"] },
-      headers: { cookie: session.cookie, "x-site-id": demo.id, "x-csrf-token": session.csrf },
-    });
+    const asAdmin = (path, body) => request(PORT, { method: "POST", host: "admin.localhost", path, body, headers: { cookie: session.cookie, "x-site-id": site.id, "x-csrf-token": session.csrf } });
+    const credential = await asAdmin("/api/management-credentials", { name: "crash test", scopes: ["content:read", "content:write"] });
+    assert.equal(credential.status, 201, credential.text);
+    token = json(credential).token;
+    const hook = await asAdmin("/api/webhooks", { url: `http://127.0.0.1:${RECEIVER_PORT}/hook`, events: ["*"] });
     assert.equal(hook.status, 201, hook.text);
     const models = await manage("GET", "/models");
     assert.equal(models.status, 200, models.text);
     const article = json(models).data.find((m) => m.slug === "article");
     const create = (slug) => manage("POST", "/entries", { model_id: article.id, slug, fields: { title: slug } }, { "idempotency-key": slug });
 
-    // A first create wakes the site's object, whose first alarm (2 s later) also sends the seeded
-    // demo's events (committed by the seed, never sent): they reach the webhook before the burst.
-    const first = await create(`crash-first-${Date.now().toString(36)}`);
-    assert.equal(first.status, 201, first.text);
+    // The seed's committed events, never sent: the first write wakes the site's object, whose
+    // alarm hands them to the queue (in pages of 100, MARK_DELAY_MS apart). The burst must not
+    // queue behind them — the local queue has one consumer taking messages in order, one after
+    // another, and beside another lane it took about one a second: in session 14 no event of a
+    // 30 s burst on the demo site arrived during it. The webhook takes every event, so every
+    // consumed message of the site arrives here. Drained: a probe create's event has arrived
+    // (everything handed over before the probe came first) and no other event arrived for QUIET_MS
+    // before the probe was written, nor since; the probe written at least SETTLE_AFTER_MS after the
+    // first write, when the alarm has handed the seed's events over.
+    const stamp = Date.now().toString(36);
     const firstAt = Date.now();
-    const settled = () =>
-      Date.now() - firstAt > 3_500 && arrivals.some((a) => a.instance === json(first).instance_id) && Date.now() - Math.max(...arrivals.map((a) => a.at)) > 1_000;
-    while (!settled() && Date.now() - firstAt < 30_000) await new Promise((r) => setTimeout(r, 100));
+    const probes = new Set();
+    const lastOther = () => Math.max(0, ...arrivals.filter((a) => !probes.has(a.instance)).map((a) => a.at));
+    for (let i = 0; ; i++) {
+      const writtenAt = Date.now();
+      const probe = await create(`crash-probe-${stamp}-${i}`);
+      assert.equal(probe.status, 201, probe.text);
+      const id = json(probe).instance_id;
+      probes.add(id);
+      while (!arrivals.some((a) => a.instance === id)) {
+        assert.ok(Date.now() - firstAt < SETTLE_LIMIT_MS, `the queue was not drained ${SETTLE_LIMIT_MS} ms after the first write`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (writtenAt - firstAt >= SETTLE_AFTER_MS && lastOther() < writtenAt - QUIET_MS) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const settledMs = Date.now() - firstAt;
+    const drained = arrivals.length - probes.size;
     receiverDelay = RECEIVER_MS;
 
     // The burst: WRITERS loops of creates until the kill; an answered 201 is an acknowledged write.
@@ -162,14 +191,18 @@ describe("events survive a crash of wrangler dev", () => {
     // and the consumer recording it. Its repeat comes after the restart under the same
     // X-Driftwood-Delivery id (docs/events.md: receivers dedupe on it). Any other repeat — a second
     // delivery id, or two copies on the same side of the kill — is a duplicate the service sent.
-    const cut = (list) => list.length === 2 && list[0].at < killedAt && list[1].at > restartedAt && list[0].delivery === list[1].delivery;
+    // One copy from each runtime: the old one was dead before the restart started, and the new one
+    // may deliver before /health answers (its stored alarm rings as soon as the runtime runs; in a
+    // 38 s restart at load 24 the repeat came before `restartedAt`).
+    const cut = (list) => list.length === 2 && list[0].at < restartStarted && list[1].at > restartStarted && list[0].delivery === list[1].delivery;
     const repeats = [...byEvent].filter(([, list]) => list.length > 1);
     const duplicates = repeats.filter(([, list]) => !cut(list)).map(([id, list]) => `${id} ×${list.length} (${new Set(list.map((a) => a.delivery)).size} delivery ids)`);
     const acknowledgedBeforeKill = [...acknowledged.keys()].filter((id) => deliveredBeforeKill.has(id)).length;
     console.log(
-      `acknowledged ${acknowledged.size} creates (${acknowledgedBeforeKill} delivered before the kill); burst ${killedAt - burstStarted} ms; ` +
+      `queue drained ${settledMs} ms after the first write (${probes.size} probes, ${drained} other arrivals); ` +
+        `acknowledged ${acknowledged.size} creates (${acknowledgedBeforeKill} delivered before the kill); burst ${killedAt - burstStarted} ms; ` +
         `restart ${restartMs} ms; last arrival ${Math.max(...arrivals.map((a) => a.at)) - restartedAt} ms after the restart; ` +
-        `${arrivals.length} arrivals of ${byEvent.size} events (seeded ones included), ${repeats.length} attempt(s) cut by the kill and repeated`,
+        `${arrivals.length} arrivals of ${byEvent.size} events (the seed's included), ${repeats.length} attempt(s) cut by the kill and repeated`,
     );
     assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.size} acknowledged creates' events never arrived`);
     assert.deepEqual(duplicates, [], "an event was delivered more than once");

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { unconsumedEvents } from "../../objects/site/after-commit";
+import { PENDING_PAGE, unconsumedEvents } from "../../objects/site/after-commit";
 import { LONGEST_RESEND_WAIT_MS, resendDueAt } from "../../shared/events/timing";
 import { seedSite } from "../helpers/fixtures";
 
@@ -52,5 +52,29 @@ describe("the resend of unconsumed events backs off", () => {
     // Before the backoff, the row written 10 minutes ago would have been sent again now too.
     const later = await unconsumedEvents(env, s.site.id, now - 50_000 + 550_000, RESEND);
     expect(later.overdue.sort()).toEqual(["evt_backoff_first", "evt_backoff_waiting", "evt_backoff_young"]);
+  });
+
+  it("finds an overdue row behind a full page of rows still waiting out their backoff (earliest due first, not oldest hand-over)", async () => {
+    const s = await seedSite();
+    const now = Date.now();
+    // A page of rows written a year ago and handed over for the first time 60 s ago (a seeded
+    // site's events, sent when its object first wakes): each waits LONGEST_RESEND_WAIT_MS.
+    const yearAgo = now - 365 * 86_400_000;
+    const waiting = Array.from({ length: PENDING_PAGE }, (_, i) => `evt_backoff_old_${String(i).padStart(3, "0")}`);
+    await env.DB.batch(
+      waiting.map((id) =>
+        env.DB.prepare("INSERT INTO outbox_events (id, site_id, name, payload, created_at, enqueued_at) VALUES (?, ?, 'entry.updated', '{}', ?, ?)").bind(id, s.site.id, iso(yearAgo), iso(now - 60_000)),
+      ),
+    );
+    // Handed over after them, 46 s ago, once: its message was lost with a killed runtime, it is due.
+    await handedOver(s.site.id, "evt_backoff_lost", now - 46_500, now - 46_000);
+
+    const found = await unconsumedEvents(env, s.site.id, now, RESEND);
+    // Taken oldest hand-over first, the page held only the waiting rows: nothing overdue, "full",
+    // and the alarm looked at the same page every 2 s while the lost row was never sent again.
+    expect(found.overdue).toEqual(["evt_backoff_lost"]);
+    expect(found.full).toBe(false);
+    expect(found.nextDue).toBe(resendDueAt(yearAgo, now - 60_000, RESEND));
+    expect(found.nextDue).toBe(now - 60_000 + LONGEST_RESEND_WAIT_MS);
   });
 });
