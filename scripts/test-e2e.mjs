@@ -188,13 +188,6 @@ async function runBatch(name, files, env) {
 }
 
 /**
- * The end-to-end files as one queue taken by `lanes` lanes: a lane runs one file in a network
- * namespace of its own, then takes the next, so a lane never waits on a badly guessed balance.
- * `widen(n)` (SIGUSR2 from scripts/test.mjs when the workerd suite is done) adds lanes up to `n`.
- * `first` (the Node files, in the machine's namespace) runs in lane 1 before it takes end-to-end
- * files. Resolves with every run (the Node files' run first).
- */
-/**
  * A failed end-to-end file runs once more, alone, on a server of its own (docs/testing.md, "Retried
  * once, alone"): the local runtime under CI's load made 30-second waits fail in files that pass on
  * their own. Both runs are reported; the file passes only if its second run does. At most this
@@ -202,6 +195,13 @@ async function runBatch(name, files, env) {
  */
 const MAX_RETRIED_FILES = 3;
 
+/**
+ * The end-to-end files as one queue taken by `lanes` lanes: a lane runs one file in a network
+ * namespace of its own, then takes the next, so a lane never waits on a badly guessed balance.
+ * `widen(n)` (SIGUSR2 from scripts/test.mjs when the workerd suite is done) adds lanes up to `n`.
+ * `first` (the Node files, in the machine's namespace) runs in lane 1 before it takes end-to-end
+ * files. Resolves with every run (the Node files' run first).
+ */
 function runQueue({ first, files, lanes, most = lanes, env }) {
   const queue = longestFirst(files);
   const runs = [];
@@ -216,9 +216,8 @@ function runQueue({ first, files, lanes, most = lanes, env }) {
   // that has none (one running, or one still to come when the run widens) and takes a file while
   // any is left: in session 14's two-lane run lane 1 ran both admin batches, one after the other,
   // while lane 2 had only short files (docs/testing.md, "Lanes").
-  const isBatch = (item) => typeof item !== "string" && !item.retry;
   const take = (ranBatch) => {
-    const file = ranBatch && withoutBatch > 0 ? queue.findIndex((item) => !isBatch(item)) : -1;
+    const file = ranBatch && withoutBatch > 0 ? queue.findIndex((item) => typeof item === "string" || item.retry) : -1;
     return queue.splice(Math.max(0, file), 1)[0];
   };
   const lane = async (name, before) => {
