@@ -5,21 +5,10 @@ import { addModel, apply, blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { advanceWhile, allFindings, newImport, step, uploadFile } from "../helpers/imports-api";
+import { comparable } from "../helpers/public-compare";
 
 type ExportAnswer = { export: { id: string; state: string } };
 type Chunk = { content_base64: string; next_offset: number | null };
-
-/** Everything of a public answer that names content, without what a new site numbers or dates anew. */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value === null || typeof value !== "object") return typeof value === "string" && /^(ent|grp|ver|mdl|med)_/.test(value) ? "<id>" : value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) {
-    if (["published_at", "updated_at", "created_at", "next_cursor", "cursor"].includes(k)) continue;
-    out[k] = comparable(v);
-  }
-  return out;
-}
 
 describe("exports round trip: a Driftwood export imported into an empty site", () => {
   // Two stages, one test each (each within the suite's 30 s): the export of site A, its import into B.

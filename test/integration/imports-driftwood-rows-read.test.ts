@@ -10,6 +10,7 @@ import { advanceWhile, allFindings, newImport, step, uploadFile } from "../helpe
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { heaviest, meteredD1, type RowsRead } from "../helpers/rows-read";
+import { comparable } from "../helpers/public-compare";
 
 /**
  * The rows a Driftwood-kind import step reads do not grow with the job (issue #28: the round trip
@@ -28,18 +29,6 @@ const BULK = 3000;
 const DONE_SEQ = 100_000;
 const MEDIA_SEQ = 200_000;
 const LATER_SEQ = 300_000;
-
-/** Everything of a public answer that names content, without what a new site numbers or dates anew. */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value === null || typeof value !== "object") return typeof value === "string" && /^(ent|grp|ver|mdl|med)_/.test(value) ? "<id>" : value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) {
-    if (["published_at", "updated_at", "created_at", "next_cursor", "cursor"].includes(k)) continue;
-    out[k] = comparable(v);
-  }
-  return out;
-}
 
 /** Rows the job already wrote (`published` entries) or still has to read (`other` records), added straight to D1. */
 async function addJobRows(siteId: string, jobId: string, kind: "done" | "media", from: number): Promise<void> {
