@@ -6,7 +6,8 @@ import type { LifecycleContext } from "../../lifecycle/context";
 import { findingStatements, type Finding } from "../findings";
 import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
-import { rows, statement } from "../statements";
+import { rows } from "../statements";
+import { markItem } from "./items";
 
 /**
  * A Driftwood export imported into a site that already holds a model of the same slug
@@ -121,16 +122,25 @@ export async function holdForModelConflicts(ctx: StepContext, job: ImportJobRow)
  * A staged model whose slug the site holds, as the person chose: `existing` maps the file's model
  * to the site's (state `mapped`: relations and entries of the file then target it; undo never
  * removes it), `refuse` skips it (its entries are skipped too, having no model of this import).
- * False when the slug is free: the model is created as before.
+ * False when the slug is free: the model is created as before. `siteModels`: the site's models by
+ * slug, read once by the step (not once a model).
  */
-export async function takeChosenModel(ctx: StepContext, job: ImportJobRow, seq: number, record: ModelRecordShape, made: Map<string, string>, findings: Finding[]): Promise<boolean> {
-  const existing = (await modelRepository(ctx.db, ctx.scope).list()).find((m) => m.slug === record.slug);
+export async function takeChosenModel(
+  ctx: StepContext,
+  job: ImportJobRow,
+  seq: number,
+  record: ModelRecordShape,
+  siteModels: ReadonlyMap<string, Model>,
+  made: Map<string, string>,
+  findings: Finding[],
+): Promise<boolean> {
+  const existing = siteModels.get(record.slug);
   if (!existing) return false;
   const choice = driftwoodChoices(job)[record.slug] ?? "refuse";
   const conflict = compareModel(record, existing, choice);
   const mapped = choice === "existing" && conflict.compatible;
   if (!mapped) findings.push({ item_seq: seq, code: "item_skipped", message: `Model ${record.slug}: left out (the site's model of this slug was not chosen); its entries are not imported.`, details: { reason: "model_conflict", model: record.slug } });
-  await commit(ctx.d1, [statement("UPDATE import_items SET state = ?, instance_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [mapped ? "mapped" : "skipped", mapped ? existing.id : null, ctx.site.id, job.id, seq])]);
+  await commit(ctx.d1, [markItem(ctx, job, seq, mapped ? "mapped" : "skipped", mapped ? existing.id : null)]);
   if (mapped) made.set(record.id, existing.id);
   return true;
 }

@@ -1,4 +1,5 @@
 import { commit } from "../../../db/batch";
+import { modelRepository } from "../../../repositories/model-repository";
 import { AppError } from "../../../errors";
 import { commitPlan, type CommittedEvent } from "../../lifecycle/commit-plan";
 import { createModel } from "../../models/create-model";
@@ -35,13 +36,14 @@ async function createdModels(ctx: StepContext, job: ImportJobRow): Promise<Map<s
 /** Models first, each once the models its relations target exist (targets outside the file are dropped). */
 async function modelStep(ctx: StepContext, job: ImportJobRow, staged: readonly ItemRow[], findings: Finding[]): Promise<number> {
   const made = await createdModels(ctx, job);
+  const siteModels = new Map((await modelRepository(ctx.db, ctx.scope).list()).map((m) => [m.slug, m]));
   const inFile = new Set(staged.map((s) => s.source_key).concat([...made.keys()]));
   let done = 0;
   for (const item of staged) {
     if (done >= DRIFTWOOD_STEP_ITEMS) break;
     const record = JSON.parse(item.payload) as ModelRecord;
     // A model the site already has: mapped or left out, as the review chose (model-conflicts.ts).
-    if (await takeChosenModel(ctx, job, item.seq, record, made, findings)) {
+    if (await takeChosenModel(ctx, job, item.seq, record, siteModels, made, findings)) {
       done++;
       continue;
     }
