@@ -18,18 +18,12 @@ export interface OriginalFile extends FileFacts {
 }
 
 /** An original as the management API shows it (spec 2, Resources: "Originals by language"). */
-export interface OriginalView {
+export interface OriginalView extends FileFacts {
   /** The object id (the R2 key's last segment): what `expected_object_id` names. */
   id: string;
   lang: string | null;
   /** The public delivery address, or null while the object is private (not served). */
   url: string | null;
-  file_name: string;
-  mime_type: string;
-  byte_length: number;
-  sha256: string;
-  width: number | null;
-  height: number | null;
 }
 
 /** Which original a language resolves to: the original, and the language of the override used (null: the default). */
