@@ -4,11 +4,9 @@ import { env } from "cloudflare:test";
 import { addModel, apply, blogModels, seedSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
-import { advanceWhile, allFindings, newImport, step, uploadFile } from "../helpers/imports-api";
+import { advanceWhile, allFindings, exportWholeSite, newImport, step, uploadFile } from "../helpers/imports-api";
 import { comparable } from "../helpers/public-compare";
 
-type ExportAnswer = { export: { id: string; state: string } };
-type Chunk = { content_base64: string; next_offset: number | null };
 
 describe("exports round trip: a Driftwood export imported into an empty site", () => {
   // Two stages, one test each (each within the suite's 30 s): the export of site A, its import into B.
@@ -30,17 +28,9 @@ describe("exports round trip: a Driftwood export imported into an empty site", (
     await apply(ctx, createEntry(ctx, { model_id: article.id, slug: "draft", fields: { title: "Not yet" } }));
 
     const tokenA = await credential(a);
-    let job = (await manage<ExportAnswer>(tokenA, "POST", "/exports", { body: {} })).body.export;
-    for (let i = 0; i < 10 && job.state === "building"; i++) job = (await manage<ExportAnswer>(tokenA, "POST", `/exports/${job.id}/advance`, { body: {} })).body.export;
-    const parts: string[] = [];
-    let offset: number | null = 0;
-    while (offset !== null) {
-      const chunk: { body: Chunk } = await manage<Chunk>(tokenA, "GET", `/exports/${job.id}/file?offset=${offset}`);
-      parts.push(atob(chunk.body.content_base64));
-      offset = chunk.body.next_offset;
-    }
-    file = Uint8Array.from(parts.join(""), (c) => c.charCodeAt(0));
-    expect(job.state).toBe("finished");
+    const exported = await exportWholeSite(tokenA);
+    expect(exported.state).toBe("finished");
+    file = exported.file;
   });
 
   it("recreates models, entries in both languages, relations and publication: both sites' public answers match item by item", async () => {

@@ -6,8 +6,8 @@ import type { StepContext } from "../../shared/services/imports/job-step";
 import { loadImportJob } from "../../shared/services/imports/jobs";
 import { addLanguage, createEntry, publishEntry, saveDraft } from "../../shared/services/lifecycle";
 import { apply, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
-import { advanceWhile, allFindings, newImport, step, uploadFile } from "../helpers/imports-api";
-import { credential, manage } from "../helpers/manage-api";
+import { advanceWhile, allFindings, exportWholeSite, newImport, step, uploadFile } from "../helpers/imports-api";
+import { credential } from "../helpers/manage-api";
 import { publicGet } from "../helpers/public-api";
 import { heaviest, meteredD1, type RowsRead } from "../helpers/rows-read";
 import { comparable } from "../helpers/public-compare";
@@ -20,8 +20,6 @@ import { comparable } from "../helpers/public-compare";
  * still to come — added straight to `import_items` (the job's volume, not its writes, is under test).
  */
 
-type ExportAnswer = { export: { id: string; state: string } };
-type Chunk = { content_base64: string; next_offset: number | null };
 
 const ARTICLES = 40;
 const BULK = 3000;
@@ -115,17 +113,9 @@ describe("Driftwood import: a step's reads are bounded by its items, not by the 
     }
 
     const tokenA = await credential(a);
-    let job = (await manage<ExportAnswer>(tokenA, "POST", "/exports", { body: {} })).body.export;
-    for (let i = 0; i < 10 && job.state === "building"; i++) job = (await manage<ExportAnswer>(tokenA, "POST", `/exports/${job.id}/advance`, { body: {} })).body.export;
-    expect(job.state).toBe("finished");
-    const parts: string[] = [];
-    let offset: number | null = 0;
-    while (offset !== null) {
-      const chunk: { body: Chunk } = await manage<Chunk>(tokenA, "GET", `/exports/${job.id}/file?offset=${offset}`);
-      parts.push(atob(chunk.body.content_base64));
-      offset = chunk.body.next_offset;
-    }
-    file = Uint8Array.from(parts.join(""), (c) => c.charCodeAt(0));
+    const exported = await exportWholeSite(tokenA);
+    expect(exported.state).toBe("finished");
+    file = exported.file;
   });
 
   it("imports it into an empty site up to its first entry step (the models through the API)", async () => {
