@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { FieldCondition } from "./field-condition";
 import { boundedString, FieldOption, FieldValidation } from "./field-settings";
 import { FieldKey, FieldType, RELATION_KINDS, UNIQUE_SCOPES } from "./field-types";
+import { readableName } from "./text";
 
 const isPlainObject = (input: unknown): boolean => typeof input === "object" && input !== null && !Array.isArray(input);
 
@@ -12,7 +13,7 @@ export const FieldDefinitionEntries = v.strictObject({
     v.regex(/^[A-Za-z0-9_-]*$/, "Field id may hold only letters, digits, underscores and hyphens."),
   ),
   key: FieldKey,
-  label: boundedString("Field label", 1, 120),
+  label: v.pipe(boundedString("Field label", 1, 120), readableName("Field label")),
   type: FieldType,
   required: v.optional(v.boolean("required must be true or false.")),
   private: v.optional(v.boolean("private must be true or false.")),

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { dateTimeMillis, isCalendarDate } from "./dates";
 import type { FieldType } from "./field-types";
+import { readableName } from "./text";
 
 /** A whole number of at least 0; messages name the setting. */
 export const nonNegativeInteger = (name: string) =>
@@ -25,7 +26,7 @@ export const boundedString = (name: string, min: number, max: number) =>
 export const FieldOption = v.pipe(
   v.strictObject({
     value: boundedString("Option value", 1, 120),
-    label: boundedString("Option label", 1, 120),
+    label: v.pipe(boundedString("Option label", 1, 120), readableName("Option label")),
   }),
   v.title("FieldOption"),
   v.description("One choice of a select field: the stored value and the label editors see."),

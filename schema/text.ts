@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { AppError } from "../shared/errors";
-import { hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText } from "../shared/content/plain-text";
+import { hasBidiControl, hasControlCharacter, isReadableName, isWellFormedText } from "../shared/content/plain-text";
 
 /** Refuses text with a lone surrogate (400 invalid_request through the route's parse). */
 export const wellFormed = () => v.check<string, string>(isWellFormedText, "contains a lone surrogate (not well-formed Unicode)");
@@ -12,15 +12,17 @@ export const noControls = () => v.check<string, string>((text) => !hasControlCha
 export const noBidiControls = () => v.check<string, string>((text) => !hasBidiControl(text), "contains bidirectional control characters");
 
 /**
- * A name people read in the admin's lists and pickers (a role, a model, a release): well-formed,
- * without control, bidirectional control or other invisible format characters — the rule OAuth app
- * names and media folder names follow (docs/security.md, "Text in names"), so a name cannot show
- * reversed (U+202E) or look like another one (U+200B). Emoji sequences and scripts' joiners stay.
+ * A name people read in the admin's lists and pickers (a role, a model, a release, a field's or an
+ * option's label): well-formed, without control characters, line separators, bidirectional controls
+ * or other invisible format characters — the rule OAuth app names and media folder names follow
+ * (docs/security.md, "Text in names"), so a name cannot show reversed (U+202E), break into two
+ * lines (U+2028) or look like another one (U+200B). Emoji sequences and scripts' joiners stay.
+ * `what` names the text in the message ("Field label …").
  */
-export const readableName = () =>
+export const readableName = (what?: string) =>
   v.check<string, string>(
-    (text) => isWellFormedText(text) && !hasControlCharacter(text) && !hasBidiControl(text) && !hasInvisibleFormat(text),
-    "is not well-formed Unicode, or contains control, bidirectional control or invisible format characters",
+    isReadableName,
+    `${what ? `${what} ` : ""}is not well-formed Unicode, or contains control characters, line separators, bidirectional controls or invisible format characters`,
   );
 
 /**

@@ -18,6 +18,12 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
  */
 export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
+/**
+ * The line and paragraph separators (U+2028, U+2029): not controls by category, but they break a
+ * one-line name into two lines on a page, in a list or in a log, as a line feed would.
+ */
+export const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
 /** The text with every lone surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
 export function toWellFormedText(text: string): string {
   return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
@@ -31,6 +37,11 @@ export function isWellFormedText(text: string): boolean {
 /** True when the text holds a C0 / C1 control character or DEL. */
 export function hasControlCharacter(text: string): boolean {
   return new RegExp(CONTROL_CHARACTERS.source).test(text);
+}
+
+/** True when the text holds a line or paragraph separator (U+2028, U+2029). */
+export function hasLineSeparator(text: string): boolean {
+  return new RegExp(LINE_SEPARATORS.source).test(text);
 }
 
 /** True when the text holds a bidirectional control. */
@@ -85,6 +96,16 @@ const FORMAT_CHARACTER = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
  */
 export function hasInvisibleFormat(text: string): boolean {
   return FORMAT_CHARACTER.test(text.replace(EMOJI_ZWJ, "").replace(EMOJI_TAGS, "").replace(EMOJI_PRESENTATION, "").replace(SCRIPT_JOINER, ""));
+}
+
+/**
+ * True when the text can be a name people read in lists, pickers and consent pages: well-formed,
+ * without control characters, line or paragraph separators, bidirectional controls or other
+ * invisible format characters (docs/security.md, "Text in names"). Emoji sequences and scripts'
+ * joiners stay.
+ */
+export function isReadableName(text: string): boolean {
+  return isWellFormedText(text) && !hasControlCharacter(text) && !hasLineSeparator(text) && !hasBidiControl(text) && !hasInvisibleFormat(text);
 }
 
 /**

@@ -205,14 +205,20 @@ describe("management API: roles", () => {
     const token = await credential(s);
     const { article } = await blogModels(s.ctx());
     const entry = await manage<{ instance_id: string }>(token, "POST", "/entries", { body: { model_id: article.id, slug: "named", fields: { title: "Named" } } });
-    for (const name of ["evil\u202eelor", "bell\u0007", "zero\u200bwidth", "c1\u0085"]) {
+    for (const name of ["evil\u202eelor", "bell\u0007", "zero\u200bwidth", "c1\u0085", "two\u2028lines"]) {
       const role = await manage<Err>(token, "POST", "/roles", { body: { slug: "odd-name", name, permissions: { models: {}, system: [] } } });
       expect([role.status, role.body.error?.code], `role ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
       const model = await manage<Err>(token, "POST", "/models", { body: { definition: { model: { name, slug: "odd-name", enableI18n: false }, fields: [{ key: "title", label: "Title", type: "text" }] } } });
       expect([model.status, model.body.error?.code], `model ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
       const release = await manage<Err>(token, "POST", "/releases", { body: { name, changes: [{ entry_id: entry.body.instance_id, action: "publish" }] } });
       expect([release.status, release.body.error?.code], `release ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
+      // A field's and a select option's label are names editors read in the entry form (probe-30 leftover).
+      const field = await manage<Err>(token, "POST", "/models", { body: { definition: { model: { name: "Odd labels", slug: "odd-labels", enableI18n: false }, fields: [{ key: "title", label: name, type: "text" }] } } });
+      expect([field.status, field.body.error?.code], `field label ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
+      const option = await manage<Err>(token, "POST", "/models", { body: { definition: { model: { name: "Odd options", slug: "odd-options", enableI18n: false }, fields: [{ key: "title", label: "Title", type: "text" }, { key: "tone", label: "Tone", type: "select", options: [{ value: "a", label: name }] }] } } });
+      expect([option.status, option.body.error?.code], `option label ${JSON.stringify(name)}`).toEqual([400, "invalid_request"]);
     }
+    expect((await manage(token, "POST", "/models", { body: { definition: { model: { name: "Fine labels", slug: "fine-labels", enableI18n: false }, fields: [{ key: "title", label: "Titre 👩‍💻 عنوان", type: "text" }, { key: "tone", label: "Ton", type: "select", options: [{ value: "a", label: "Été ☀️" }] }] } } })).status).toBe(201);
     // Names that show what they hold stay fine: accents, emoji with their joiners, right-to-left text.
     for (const [i, name] of ["Rédaction", "👩‍💻 Devs", "محررون"].entries()) {
       expect((await manage(token, "POST", "/roles", { body: { slug: `fine-${i}`, name, permissions: { models: {}, system: [] } } })).status, name).toBe(201);

@@ -24,6 +24,8 @@ const REFUSED: [string, string][] = [
   ["escape", "My\u001b[31mApp"],
   ["DEL", "My\u007fApp"],
   ["C1 next line", "My\u0085App"],
+  ["line separator U+2028", "My\u2028App"],
+  ["paragraph separator U+2029", "My\u2029App"],
   ["zero-width space", "Go\u200bogle"],
   ["combining grapheme joiner", "Go\u034fogle"],
   ["Hangul filler", "App\u3164"],

@@ -1,4 +1,4 @@
-import { codePointLength, hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText, nameKey } from "../../content/plain-text";
+import { codePointLength, isReadableName, isWellFormedText, nameKey } from "../../content/plain-text";
 import type { MediaFolderRow } from "../../repositories/media-folder-repository";
 
 /** Spec 2, Limits: 5 levels, 500 folders per site, names 1 to 80 characters. */
@@ -127,7 +127,7 @@ export function folderName(sent: string): { name: string; name_key: string } | u
   if (!isWellFormedText(sent)) return undefined;
   const name = sent.trim().normalize("NFC");
   const length = codePointLength(name);
-  if (length < 1 || length > MEDIA_FOLDER_LIMITS.name_max || hasControlCharacter(name) || hasBidiControl(name) || hasInvisibleFormat(name)) return undefined;
+  if (length < 1 || length > MEDIA_FOLDER_LIMITS.name_max || !isReadableName(name)) return undefined;
   return { name, name_key: nameKey(name) };
 }
 

@@ -1,5 +1,5 @@
 import { isoAt, type Clock } from "../../clock";
-import { BIDI_CONTROLS, CONTROL_CHARACTERS, codePointLength, hasBidiControl, hasControlCharacter, hasInvisibleFormat, isWellFormedText, toWellFormedText } from "../../content/plain-text";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, codePointLength, hasBidiControl, hasControlCharacter, hasInvisibleFormat, hasLineSeparator, LINE_SEPARATORS, isWellFormedText, toWellFormedText } from "../../content/plain-text";
 import { sha256Hex } from "../../crypto/digest";
 import { newId } from "../../ids";
 import { OAuthError } from "./errors";
@@ -31,6 +31,7 @@ export function clientNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed.length === 0 || codePointLength(trimmed) > MAX_CLIENT_NAME_LENGTH) return `client_name must be a string of 1 to ${MAX_CLIENT_NAME_LENGTH} characters.`;
   if (hasControlCharacter(trimmed)) return "client_name contains control characters.";
+  if (hasLineSeparator(trimmed)) return "client_name contains line or paragraph separators.";
   if (hasBidiControl(trimmed)) return "client_name contains bidirectional control characters.";
   if (hasInvisibleFormat(trimmed)) return "client_name contains invisible format characters.";
   return null;
@@ -42,7 +43,7 @@ export function clientNameProblem(name: string): string | null {
  * isolates it with `<bdi>`).
  */
 export function displayClientName(name: string): string {
-  return toWellFormedText(name).replace(CONTROL_CHARACTERS, "").replace(BIDI_CONTROLS, "");
+  return toWellFormedText(name).replace(CONTROL_CHARACTERS, "").replace(LINE_SEPARATORS, "").replace(BIDI_CONTROLS, "");
 }
 
 /** What registration answers (RFC 7591 §3.2.1): the client id and the metadata as registered. */
