@@ -51,6 +51,8 @@ export function requireRuleShape(rule: { source: string; target?: string | null;
   // Control characters never reach a path raw (a browser sends `%00`, which stays escaped in the one form of a path): a rule holding one could never match.
   if (!/^\/[^\s\p{Cc}?#]*$/u.test(rule.source) || rule.source.length > 512) throw issue("source", "A path starting with /, without spaces, control characters, query or fragment (at most 512 characters).");
   if ((rule.source.match(/\*/g) ?? []).length > 1) throw issue("source", "A pattern has one * at most.");
+  // Browsers and every URL parser resolve `.` and `..` segments (also as %2E) before a request is sent, so a source holding one could never match (probe-30 leftover).
+  if (canonicalPath(rule.source).split("/").some((segment) => segment === "." || segment === "..")) throw issue("source", "A path without . or .. segments: browsers resolve them before asking, so the rule could never match.");
   const gone = rule.status === 410 || rule.status === 451;
   if (gone && rule.target) throw issue("target", `A ${rule.status} rule has no target.`);
   if (!gone && !rule.target) throw issue("target", `A ${rule.status} rule needs a target.`);
