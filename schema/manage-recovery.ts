@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { notReservedFieldKey } from "./field-types";
 import type { RouteSpec } from "./contract";
 
 /** Personal recovery drafts (docs/recovery-drafts.md): per person and entry language, 30 days. */
@@ -42,13 +43,14 @@ export const recoveryRoutes: readonly RouteSpec[] = [
     idempotent: true,
     params: EntryPath,
     body: v.strictObject({
-      values: v.record(v.string(), v.unknown()),
+      // The values are an entry's, by field key: a reserved JavaScript name is 422 invalid_field_key as in entry writes.
+      values: v.record(v.pipe(v.string(), v.check(notReservedFieldKey, "This name cannot be a field key.")), v.unknown()),
       slug: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
       base_version_id: v.optional(v.nullable(Id)),
       reason: v.pipe(v.picklist(["lock_lost", "version_conflict", "unsaved"]), v.description("unsaved: text kept while typing, before any save (an editor's continuous recovery draft).")),
     }),
     response: RecoveryDraft,
-    errors: [...common, "idempotency_in_progress", "idempotency_key_reused"],
+    errors: [...common, "invalid_field_key", "idempotency_in_progress", "idempotency_key_reused"],
   },
   {
     operationId: "deleteRecoveryDraft",

@@ -56,6 +56,18 @@ describe("recovery drafts on the server", () => {
     expect((await manage(p.a, "DELETE", `/entries/${id}/recovery-draft`)).status).toBe(404);
   });
 
+  it("refuses a kept draft whose values name a reserved JavaScript key as entry writes do: 422 invalid_field_key, nothing kept", async () => {
+    // Probe-30 leftover: `{"constructor": …}` was 400 "This key is not allowed" here, 422 invalid_field_key in entry writes.
+    const p = await people();
+    const id = p.entry.instance_id;
+    for (const key of ["constructor", "__proto__", "toString"]) {
+      const kept = await manage<{ error: { code: string; keys?: string[] } }>(p.a, "PUT", `/entries/${id}/recovery-draft`, { rawBody: `{"values":{"title":"x","${key}":"y"},"reason":"unsaved"}` });
+      expect([kept.status, kept.body.error.code, kept.body.error.keys], key).toEqual([422, "invalid_field_key", [key]]);
+    }
+    expect((await manage(p.a, "GET", `/entries/${id}/recovery-draft`)).status).toBe(404);
+    expect((await manage(p.a, "PUT", `/entries/${id}/recovery-draft`, { body: { values: { title: "x", constructorName: "fine" }, reason: "unsaved" } })).status).toBe(200);
+  });
+
   it("the editor keeps its text through the admin bridge; a draft older than 30 days is gone", async () => {
     const p = await people();
     const id = p.entry.instance_id;
