@@ -94,7 +94,9 @@ export async function seedDemoSite(env: SeedEnv, ctx: LifecycleContext, clock: S
       clock.set(day + DAY + hours(10));
       // Its own SEO too: a new language starts from its source's values, and the English page head on a French page is wrong.
       const seo = { title: spec.fr.title.slice(0, 70), description: spec.fr.summary.slice(0, 160) };
-      const fr = await apply(ctx, addLanguage(ctx, { instance_id: entry.instance_id, lang: "fr", fields: { title: spec.fr.title, summary: spec.fr.summary, body: frenchBody(spec, index), seo } }));
+      // And its own FAQ where the English has one (probe finding: the French page repeated the English question and answer).
+      const faq = "faq" in fields ? { faq: [{ question: `De quoi parle « ${spec.fr.title.slice(0, 60)} » ?`, answer: spec.fr.summary }] } : {};
+      const fr = await apply(ctx, addLanguage(ctx, { instance_id: entry.instance_id, lang: "fr", fields: { title: spec.fr.title, summary: spec.fr.summary, body: frenchBody(spec, index), seo, ...faq } }));
       await apply(ctx, publishEntry(ctx, { instance_id: fr.instance_id }));
       french += 1;
     }

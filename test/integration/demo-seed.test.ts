@@ -121,6 +121,10 @@ describe("demo seed", () => {
     const french = bodies.map((b) => JSON.parse(b.body) as { locale: string; fields: { title: string; summary: string; seo?: { title?: string; description?: string } } }).filter((i) => i.locale === "fr");
     expect(french.length).toBeGreaterThanOrEqual(10);
     for (const item of french) expect(item.fields.seo, item.fields.title).toEqual({ title: item.fields.title.slice(0, 70), description: item.fields.summary.slice(0, 160) });
+    // Its FAQ too, where it has one: French questions, never the English source's.
+    const frenchFaqs = french.flatMap((item) => ((item.fields as { faq?: { question: string; answer: string }[] }).faq ?? []).map((q) => ({ ...q, summary: item.fields.summary })));
+    expect(frenchFaqs.length).toBeGreaterThanOrEqual(1);
+    for (const q of frenchFaqs) expect(q).toEqual({ question: expect.stringMatching(/^De quoi parle « .+ » \?$/), answer: q.summary, summary: q.summary });
   });
 
   it("shows rich text beyond paragraphs: an article with a table, a gallery of the seeded images and a video embed", async () => {
