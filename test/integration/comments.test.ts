@@ -131,12 +131,13 @@ describe("comments", () => {
     expect((await post(s.host, path, { author_name: "A", body: "four", challenge: fresh.challenge, nonce: wrong })).body.error.code).toBe("comment_challenge_invalid");
     expect((await post(s.host, path, { author_name: "A", body: "five", challenge: `${fresh.challenge}x`, nonce: fresh.nonce })).body.error.code).toBe("comment_challenge_invalid");
 
-    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
+    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "\u{1f30a}".repeat(81), body: "x", ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
       const refused = await post(s.host, path, bad);
       expect([refused.status, refused.body.error.code]).toEqual([400, "invalid_request"]);
     }
-    // Nothing of the refused posts was stored: the fresh challenge still serves one comment.
-    expect((await post(s.host, path, { author_name: "A", body: "six", ...fresh })).status).toBe(201);
+    // Nothing of the refused posts was stored: the fresh challenge still serves one comment. Lengths
+    // are characters as people count them: 80 emoji are a name, 500 a body (twice as many UTF-16 units).
+    expect((await post(s.host, path, { author_name: "\u{1f30a}".repeat(80), body: "\u{1f30a}".repeat(500), ...fresh })).status).toBe(201);
 
     const secret = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: note.id, fields: { title: "n" } }));
     await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: secret.instance_id }));

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { maxCharacters } from "../../schema/text";
 import { hasControlCharacter, isWellFormedText } from "../../shared/content/plain-text";
 import { AppError } from "../../shared/errors";
 import type { Env } from "../../shared/env";
@@ -90,7 +91,7 @@ const readerText = (max: number, lines: boolean) =>
     v.string(),
     v.trim(),
     v.minLength(1),
-    v.maxLength(max),
+    ...maxCharacters(max),
     v.check((t) => isWellFormedText(t) && !hasControlCharacter(lines ? t.replace(/\r?\n|\t/g, "") : t), "contains control characters or is not well-formed Unicode"),
   );
 
