@@ -178,8 +178,6 @@ export const FleetReport = v.strictObject({
 /** GET /api/ops: what this deployment runs. */
 export const ServiceInfo = v.strictObject({ name: v.literal("driftwood"), version: v.string() });
 
-export const MoveSitePath = v.strictObject({ id: SiteId });
-
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
 export const MoveSiteBody = v.strictObject({ binding: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
 
@@ -345,7 +343,7 @@ export const opsRoutes = [
     method: "post",
     path: "/sites/{id}/database",
     summary: "Move a site's content to another site database (copy, verify, flip the map, delete the source)",
-    params: MoveSitePath,
+    params: SiteRefPath,
     body: MoveSiteBody,
     response: MoveSiteAnswer,
     errors: ["unauthorized", "not_found", "invalid_request", "unknown_database", "temporary_failure"],
