@@ -131,7 +131,7 @@ describe("comments", () => {
     expect((await post(s.host, path, { author_name: "A", body: "four", challenge: fresh.challenge, nonce: wrong })).body.error.code).toBe("comment_challenge_invalid");
     expect((await post(s.host, path, { author_name: "A", body: "five", challenge: `${fresh.challenge}x`, nonce: fresh.nonce })).body.error.code).toBe("comment_challenge_invalid");
 
-    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "\u{1f30a}".repeat(81), body: "x", ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
+    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "\u{1f30a}".repeat(81), body: "x", ...fresh }, { author_name: "Admin\u202egnp.exe", body: "x", ...fresh }, { author_name: "A\u200b", body: "x", ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
       const refused = await post(s.host, path, bad);
       expect([refused.status, refused.body.error.code]).toEqual([400, "invalid_request"]);
     }

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { maxCharacters } from "../../schema/text";
+import { maxCharacters, readableName } from "../../schema/text";
 import { hasControlCharacter, isWellFormedText } from "../../shared/content/plain-text";
 import { AppError } from "../../shared/errors";
 import type { Env } from "../../shared/env";
@@ -97,7 +97,9 @@ const readerText = (max: number, lines: boolean) =>
 
 function postBody(settings: CommentSettings) {
   return v.strictObject({
-    author_name: readerText(80, false),
+    // A name shown beside the comment: readable like every name (no bidi override turning
+    // "Admin\u202egnp.exe" into "Adminexe.png", no invisible characters).
+    author_name: v.pipe(readerText(80, false), readableName()),
     body: readerText(settings.max_length, true),
     challenge: v.pipe(v.string(), v.maxLength(2000)),
     nonce: v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,64}$/)),
