@@ -512,7 +512,7 @@ export interface OpsOperations {
     method: "POST";
     path: "/api/ops/sites/{id}/database";
     params: {
-      "id": string;
+      "id": string | string;
     };
     query: never;
     body: {

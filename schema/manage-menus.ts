@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
+import { maxCharacters, readableName } from "./text";
 
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 /** A menu's public address segment: /v1/_menus/{name}. */
@@ -11,7 +12,8 @@ const TargetInput = v.variant("kind", [
   v.strictObject({ kind: v.literal("url"), url: v.pipe(v.string(), v.minLength(1), v.maxLength(2000), v.description("An https URL or a path on the site (/…)")) }),
 ]);
 
-const Label = v.pipe(v.string(), v.minLength(1), v.maxLength(120));
+// A label a website shows: 1..120 characters (code points), readable (no control, bidi control or invisible characters).
+const Label = v.pipe(v.string(), v.minLength(1), ...maxCharacters(120), readableName());
 // Three levels, spelled out (a recursive schema has no OpenAPI form here): deeper nesting is refused by the shape.
 const ThirdLevel = v.strictObject({ label: Label, target: TargetInput });
 const SecondLevel = v.strictObject({ label: Label, target: TargetInput, children: v.optional(v.pipe(v.array(ThirdLevel), v.maxLength(100))) });

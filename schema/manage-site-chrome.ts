@@ -1,10 +1,16 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
+import { maxCharacters, noControls, readableName, wellFormed } from "./text";
 
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Lang = v.pipe(v.string(), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/));
-const Text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
-const Link = v.strictObject({ label: Text(120), url: v.pipe(Text(2000), v.description("An https URL or a path on the site (/…)")) });
+/**
+ * Text a website shows as it is (`/v1/_site`): 1..max characters (code points), well-formed, no
+ * control characters; a name or label is also readable (no bidi control or invisible character).
+ */
+const Text = (max: number) => v.pipe(v.string(), v.minLength(1), ...maxCharacters(max), wellFormed(), noControls());
+const Name = (max: number) => v.pipe(v.string(), v.minLength(1), ...maxCharacters(max), readableName());
+const Link = v.strictObject({ label: Name(120), url: v.pipe(Text(2000), v.description("An https URL or a path on the site (/…)")) });
 const MediaId = v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(64)));
 /** A robots.txt value: one line, no control characters. */
 const RobotsPath = v.pipe(v.string(), v.regex(/^\/[^\s#]{0,499}$/, "a path starting with /, without spaces or #"));
@@ -13,7 +19,7 @@ export const PutSiteChromeBody = v.strictObject({
   languages: v.record(
     Lang,
     v.strictObject({
-      site_name: Text(120),
+      site_name: Name(120),
       tagline: v.optional(v.nullable(Text(300))),
       header_links: v.optional(v.pipe(v.array(Link), v.maxLength(20))),
       footer_links: v.optional(v.pipe(v.array(Link), v.maxLength(40))),

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { RouteSpec, Surface } from "./contract";
 import { CreateModelProposalBody, ModelChange } from "./manage-model-proposals";
+import { maxCharacters, readableName } from "./text";
 
 /**
  * Operators' routes on the admin host (docs/operations-api.md; moving a site: docs/scale.md,
@@ -28,7 +29,7 @@ export const SiteHostPath = v.strictObject({ id: SiteRefPath.entries.id, host: H
 /** POST /api/ops/sites: a new site, its hosts, languages and database, with the four seeded roles. */
 export const CreateSiteBody = v.strictObject({
   slug: v.pipe(v.string(), v.regex(SITE_SLUG, "A slug is 1 to 63 lower-case letters, digits and inner hyphens.")),
-  name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+  name: v.pipe(v.string(), v.trim(), v.minLength(1), ...maxCharacters(200), readableName()),
   hosts: v.pipe(v.array(Host), v.minLength(1), v.maxLength(20)),
   languages: v.pipe(v.array(Lang), v.minLength(1), v.maxLength(50)),
   default_lang: Lang,
@@ -177,8 +178,6 @@ export const FleetReport = v.strictObject({
 
 /** GET /api/ops: what this deployment runs. */
 export const ServiceInfo = v.strictObject({ name: v.literal("driftwood"), version: v.string() });
-
-export const MoveSitePath = v.strictObject({ id: SiteId });
 
 /** POST /api/ops/sites/{id}/database: the binding to move the site's content to. */
 export const MoveSiteBody = v.strictObject({ binding: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
@@ -345,7 +344,7 @@ export const opsRoutes = [
     method: "post",
     path: "/sites/{id}/database",
     summary: "Move a site's content to another site database (copy, verify, flip the map, delete the source)",
-    params: MoveSitePath,
+    params: SiteRefPath,
     body: MoveSiteBody,
     response: MoveSiteAnswer,
     errors: ["unauthorized", "not_found", "invalid_request", "unknown_database", "temporary_failure"],

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { AppError } from "../shared/errors";
-import { hasBidiControl, hasControlCharacter, isReadableName, isWellFormedText } from "../shared/content/plain-text";
+import { codePointLength, hasBidiControl, hasControlCharacter, isReadableName, isWellFormedText } from "../shared/content/plain-text";
 
 /** Refuses text with a lone surrogate (400 invalid_request through the route's parse). */
 export const wellFormed = () => v.check<string, string>(isWellFormedText, "contains a lone surrogate (not well-formed Unicode)");
@@ -10,6 +10,16 @@ export const noControls = () => v.check<string, string>((text) => !hasControlCha
 
 /** Refuses text with bidirectional controls (overrides, embeddings, isolates, marks). */
 export const noBidiControls = () => v.check<string, string>((text) => !hasBidiControl(text), "contains bidirectional control characters");
+
+/**
+ * At most `max` characters as people count them: code points, so an emoji is one although it takes
+ * two UTF-16 units (what `v.maxLength` counts) — the count folder names, OAuth app names, plugin
+ * input and search terms use (docs/media.md, "Text in names and alt texts"). JSON Schema's
+ * `maxLength` counts code points too, so the contract states the same limit. Spread it into a pipe
+ * (`v.pipe(v.string(), ...maxCharacters(80))`): a nested pipe's metadata would not reach the contract.
+ */
+export const maxCharacters = (max: number) =>
+  [v.metadata<string, { readonly maxLength: number }>({ maxLength: max }), v.check<string, string>((text) => codePointLength(text) <= max, `Invalid length: Expected at most ${max} characters`)] as const;
 
 /**
  * A name people read in the admin's lists and pickers (a role, a model, a release, a field's or an

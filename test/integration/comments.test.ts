@@ -85,6 +85,35 @@ describe("comments", () => {
     expect((await moderate(token, posted.body.data.id, "approved")).status).toBe(404);
   });
 
+  it("moderation and deletes run again under their key, but refuse the key reused for another request (spec 2 rule 2)", async () => {
+    const { s, token, item } = await commentsSite();
+    const path = `/v1/article/${item.slug}/comments`;
+    const first = await post(s.host, path, { author_name: "Ada", body: "one", ...(await challenge(s.host)) });
+    const second = await post(s.host, path, { author_name: "Bo", body: "two", ...(await challenge(s.host)) });
+    const key = newKey();
+    expect((await moderate(token, first.body.data.id, "approved", key)).body.status).toBe("approved");
+    // Another status, or another comment, under the same key: a reuse, nothing written.
+    const otherStatus = await moderate(token, first.body.data.id, "spam", key);
+    expect([otherStatus.status, otherStatus.body.error.code]).toEqual([409, "idempotency_key_reused"]);
+    const otherComment = await moderate(token, second.body.data.id, "approved", key);
+    expect([otherComment.status, otherComment.body.error.code]).toEqual([409, "idempotency_key_reused"]);
+    const deleteUnderIt = await manage<Err>(token, "DELETE", `/comments/${first.body.data.id}`, { key });
+    expect([deleteUnderIt.status, deleteUnderIt.body.error.code]).toEqual([409, "idempotency_key_reused"]);
+    const pending = await manage<{ data: Comment[] }>(token, "GET", "/comments?status=pending");
+    expect(pending.body.data.map((c) => c.id)).toEqual([second.body.data.id]);
+    // The same request again still runs again (rule 4): conflict with the comment's state.
+    expect((await moderate(token, first.body.data.id, "approved", key)).body.error.code).toBe("conflict");
+
+    // A refused run frees its key: the corrected request may use it.
+    const freed = newKey();
+    expect((await moderate(token, first.body.data.id, "approved", freed)).body.error.code).toBe("conflict");
+    expect((await moderate(token, first.body.data.id, "rejected", freed)).body.status).toBe("rejected");
+    const delKey = newKey();
+    expect((await manage<{ deleted: boolean }>(token, "DELETE", `/comments/${second.body.data.id}`, { key: delKey })).body.deleted).toBe(true);
+    const reusedDelete = await manage<Err>(token, "DELETE", `/comments/${first.body.data.id}`, { key: delKey });
+    expect([reusedDelete.status, reusedDelete.body.error.code]).toEqual([409, "idempotency_key_reused"]);
+  });
+
   it("refuse a used, forged, foreign or unsolved challenge, bad bodies, models without comments and unpublished items", async () => {
     const { s, note, item } = await commentsSite();
     const other = await commentsSite();
@@ -102,12 +131,13 @@ describe("comments", () => {
     expect((await post(s.host, path, { author_name: "A", body: "four", challenge: fresh.challenge, nonce: wrong })).body.error.code).toBe("comment_challenge_invalid");
     expect((await post(s.host, path, { author_name: "A", body: "five", challenge: `${fresh.challenge}x`, nonce: fresh.nonce })).body.error.code).toBe("comment_challenge_invalid");
 
-    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
+    for (const bad of [{ author_name: "A", body: "", ...fresh }, { author_name: "A\u0007", body: "x", ...fresh }, { author_name: "A", body: "x".repeat(501), ...fresh }, { author_name: "\u{1f30a}".repeat(81), body: "x", ...fresh }, { author_name: "Admin\u202egnp.exe", body: "x", ...fresh }, { author_name: "A\u200b", body: "x", ...fresh }, { author_name: "A", body: "x", website: "https://spam.example", ...fresh }]) {
       const refused = await post(s.host, path, bad);
       expect([refused.status, refused.body.error.code]).toEqual([400, "invalid_request"]);
     }
-    // Nothing of the refused posts was stored: the fresh challenge still serves one comment.
-    expect((await post(s.host, path, { author_name: "A", body: "six", ...fresh })).status).toBe(201);
+    // Nothing of the refused posts was stored: the fresh challenge still serves one comment. Lengths
+    // are characters as people count them: 80 emoji are a name, 500 a body (twice as many UTF-16 units).
+    expect((await post(s.host, path, { author_name: "\u{1f30a}".repeat(80), body: "\u{1f30a}".repeat(500), ...fresh })).status).toBe(201);
 
     const secret = await apply(s.ctx(), lifecycle.createEntry(s.ctx(), { model_id: note.id, fields: { title: "n" } }));
     await apply(s.ctx(), lifecycle.publishEntry(s.ctx(), { instance_id: secret.instance_id }));

@@ -107,6 +107,12 @@ describe("menus", () => {
     expect([deep.status, deep.body.error.code]).toEqual([400, "invalid_request"]);
     expect((await manage<Err>(token, "PUT", "/menus/Bad%20Name", { body: { items: {} } })).status).toBe(400);
     expect((await manage<Err>(token, "PUT", "/menus/footer", { body: { items: { en: [{ label: "", target: { kind: "url", url: "/x" } }] } } })).status).toBe(400);
+    // Labels a website shows: 120 characters counted as people count them (an emoji is one), and
+    // readable — no control, bidirectional control or lone surrogate reaches a public menu.
+    for (const label of ["\u{1f30a}".repeat(121), "a\u0000b", "Home\u202e", "\ud800"]) {
+      const refused = await manage<Err>(token, "PUT", "/menus/footer", { body: { items: { en: [leaf(label)] } } });
+      expect([refused.status, refused.body.error.code, refused.body.error.issues?.[0]?.path], JSON.stringify(label)).toEqual([400, "invalid_request", "items.en[0].label"]);
+    }
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM menus WHERE site_id = ?").bind(s.site.id).first<{ n: number }>();
     expect(rows?.n).toBe(0);
 
@@ -116,7 +122,7 @@ describe("menus", () => {
     expect((await manage(token, "PUT", "/menus/footer", { body: { items: { en: [{ label: "T", target: { kind: "entry", entry_id: e.instance_id } }] } } })).status).toBe(201);
     const stale = await manage<Err>(token, "PUT", "/menus/footer", { body: { items: {}, expected_revision: 0 } });
     expect([stale.status, stale.body.error.code]).toEqual([409, "menu_changed"]);
-    const replaced = await manage<Menu>(token, "PUT", "/menus/footer", { body: { items: { en: [leaf("Only")] }, expected_revision: 1 } });
+    const replaced = await manage<Menu>(token, "PUT", "/menus/footer", { body: { items: { en: [leaf("\u{1f30a}".repeat(120))] }, expected_revision: 1 } });
     expect([replaced.status, replaced.body.revision, replaced.body.created]).toEqual([200, 2, false]);
     expect((await manage(token, "DELETE", "/menus/footer")).status).toBe(200);
     expect((await publicGet(s.host, "/v1/_menus/footer")).status).toBe(404);

@@ -151,6 +151,11 @@ describe("operators' sites: create, invite, read in public", () => {
       { slug, name: "x", hosts: [], languages: ["en"], default_lang: "en" },
       { slug, name: "x", hosts: [`${slug}.test`], languages: ["EN!"], default_lang: "en" },
       { slug, name: "x", hosts: [`${slug}.test`], languages: ["en"], default_lang: "en", extra: 1 },
+      // A site's name is a name people read (admin lists, Sites screens): readable, 200 characters.
+      { slug, name: "Shop\u0000", hosts: [`${slug}.test`], languages: ["en"], default_lang: "en" },
+      { slug, name: "Shop\u202e", hosts: [`${slug}.test`], languages: ["en"], default_lang: "en" },
+      { slug, name: "\ud800", hosts: [`${slug}.test`], languages: ["en"], default_lang: "en" },
+      { slug, name: "\u{1f30a}".repeat(201), hosts: [`${slug}.test`], languages: ["en"], default_lang: "en" },
     ]) {
       const res = await ops<ErrorBody>("POST", "/sites", { body });
       expect(res.status, JSON.stringify(body)).toBe(400);

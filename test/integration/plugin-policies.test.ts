@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { adminCall, signIn } from "../helpers/admin-api";
 import { answerWith, freshEndpoint, pluginCalls } from "../helpers/fake-plugin";
-import { manage } from "../helpers/manage-api";
+import { seedSite } from "../helpers/fixtures";
+import { credential, manage } from "../helpers/manage-api";
 import { articleCount, createArticle, setup, type Entry } from "../helpers/policy-plugin";
 import { installTestPlugin, testManifest } from "../helpers/plugins";
 
@@ -98,6 +99,28 @@ describe("plugin content policies (spec 2 rule 14)", () => {
     // Writes other than a save send the entry's current values; a version restore the restored version's.
     expect(calls[3]?.fields).toMatchObject({ title: "Tracked 2" });
     expect(calls[7]?.fields).toMatchObject({ title: "Tracked" });
+  });
+
+  it("asks before a page editor's save (savePage) as before the entry routes: a create, then a save of the page", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const model = await manage<{ model_id: string }>(token, "POST", "/models", { body: { definition: { model: { name: "Page", slug: "page" }, fields: [{ key: "title", label: "Title", type: "text" }] } } });
+    const { endpoint, path } = freshEndpoint();
+    const policies = [{ id: "forbid", mode: "validate" as const, label: "Policy forbid" }, { id: "trim", mode: "transform" as const, label: "Policy trim" }];
+    const plugin = await installTestPlugin(s, { manifest: testManifest({ id: "guard", name: "Guard", endpoint, content_policies: policies }), modelIds: [model.body.model_id] });
+    const pages = async () => (await manage<{ data: unknown[] }>(token, "GET", "/pages")).body.data.length;
+
+    const refused = await manage<Entry & { error: { code: string; policy_id?: string } }>(token, "POST", "/pages", { body: { slug: "bad", fields: { title: "A FORBIDDEN page" } } });
+    expect([refused.status, refused.body.error.code, refused.body.error.policy_id]).toEqual([422, "plugin_policy_refused", "forbid"]);
+    expect(await pages()).toBe(0);
+    const [asked] = await pluginCalls(`${path}/policies/forbid`);
+    expect(JSON.parse(asked?.body ?? "{}")).toMatchObject({ operation: "create", installation_id: plugin.id, entry: { instance_id: null, model_id: model.body.model_id, model_slug: "page" }, fields: { title: "A FORBIDDEN page" } });
+
+    const created = await manage<Entry>(token, "POST", "/pages", { body: { slug: "about", fields: { title: "  About us " } } });
+    expect([created.status, created.body.fields.title, created.body.policy_results?.[0]?.outcome]).toEqual([201, "About us", "transformed"]);
+    const saved = await manage<Entry & { error: { code: string } }>(token, "POST", "/pages", { body: { id: created.body.instance_id, fields: { title: "FORBIDDEN now" } } });
+    expect([saved.status, saved.body.error.code]).toEqual([422, "plugin_policy_refused"]);
+    expect((await manage<Entry>(token, "GET", `/pages/${created.body.instance_id}`)).body.fields.title).toBe("About us");
   });
 
   it("a transform changes the fields written and the answer says so (policy_results)", async () => {

@@ -80,13 +80,22 @@ describe("Site Chrome, SEO and robots", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.issues?.map((i) => i.path)).toEqual(["languages.de", "languages.en.header_links[0].url", "social_links[0].url", "logo_media_id"]);
+    // Texts /v1/_site serves as they are: no control character or lone surrogate, names and labels
+    // also without bidi controls; lengths in characters as people count them.
+    const unreadable = await manage<Err>(token, "PUT", "/settings/chrome", {
+      body: { languages: { en: { site_name: "Harbour\u202eNotes", tagline: "a\u0000b", header_links: [{ label: "Home\u0007", url: "/" }, { label: "x", url: "/\ud800" }] } } },
+    });
+    expect([unreadable.status, unreadable.body.error.issues?.map((i) => i.path)]).toEqual([400, ["languages.en.site_name", "languages.en.tagline", "languages.en.header_links[0].label", "languages.en.header_links[1].url"]]);
+    const seoControl = await manage<Err>(token, "PUT", "/settings/seo", { body: { languages: { en: { title_template: "%s \u0000", description: "\ud800" } } } });
+    expect([seoControl.status, seoControl.body.error.issues?.map((i) => i.path)]).toEqual([400, ["languages.en.title_template", "languages.en.description"]]);
+    expect((await manage(token, "PUT", "/settings/chrome", { body: { languages: { en: { site_name: "\u{1f30a}".repeat(120) } } } })).status).toBe(200);
     const template = await manage<Err>(token, "PUT", "/settings/seo", { body: { languages: { en: { title_template: "No title here" }, fr: { title_template: "%s %s" } } } });
     expect(template.body.error.issues?.map((i) => i.path)).toEqual(["languages.en.title_template", "languages.fr.title_template"]);
     expect((await manage<Err>(token, "PUT", "/settings/robots", { body: { rules: [{ user_agent: "*", disallow: ["/a\nSitemap: https://evil"] }] } })).status).toBe(400);
     expect((await manage<Err>(token, "PUT", "/settings/robots", { body: { rules: [{ user_agent: "*" }, { user_agent: "*" }] } })).status).toBe(400);
     const reader = await credential(s, ["content:read"]);
     expect((await manage<Err>(reader, "PUT", "/settings/seo", { body: { languages: {} } })).body.error.code).toBe("insufficient_scope");
-    expect((await manage<{ revision: number }>(token, "GET", "/settings")).body.revision).toBe(0);
+    expect((await manage<{ revision: number }>(token, "GET", "/settings")).body.revision).toBe(1);
   });
 
   it("serves /robots.txt: everything allowed by default, then the stored rules", async () => {

@@ -157,7 +157,10 @@ describe("POST /api/ops/sites/{id}/database", () => {
     expect((await moveCall<Err>(s.site.id, { binding: "DB_2" }, `${OPS}x`)).status).toBe(401);
     expect((await moveCall<Err>(s.site.id, { binding: "DB_2" }, OPS.slice(0, -1))).status).toBe(401);
     expect((await moveCall<Err>("site_doesnotexist", { binding: "DB_2" })).body.error.code).toBe("not_found");
-    expect((await moveCall<Err>("not-a-site", { binding: "DB_2" })).status).toBe(400);
+    // Named by slug like every operators' site route (docs/operations-api.md): an unknown slug is 404, a malformed name 400.
+    expect((await moveCall<Err>("not-a-site", { binding: "DB_2" })).body.error.code).toBe("not_found");
+    expect((await moveCall<Err>("Not A Site!", { binding: "DB_2" })).status).toBe(400);
+    expect((await moveCall<Err>(s.site.slug, { binding: "DB_9" })).body.error.code).toBe("unknown_database");
     expect((await moveCall<Err>(s.site.id, { binding: "DB_2", extra: 1 })).status).toBe(400);
     expect((await moveCall<Err>(s.site.id, {})).status).toBe(400);
     // A wrong token never reaches the path: the same 401 for a route that does not exist.
@@ -166,6 +169,14 @@ describe("POST /api/ops/sites/{id}/database", () => {
     expect(await env.DB.prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(s.site.id).first()).toBeNull();
     expect(await countIn(env.DB_2, "entries", s.site.id)).toBe(0);
     expect((await publicGet(s.host, `/v1/post/${await slugOf(token, published.instance_id)}`)).status).toBe(200);
+  });
+
+  it("names the site by its slug as well as its id", async () => {
+    const s = await seedSite();
+    const moved = await moveCall(s.site.slug, { binding: "DB_2" });
+    expect([moved.status, moved.body.site_id, moved.body.to, moved.body.moved], JSON.stringify(moved.body)).toEqual([200, s.site.id, "DB_2", true]);
+    expect(await env.DB.prepare("SELECT binding FROM site_databases WHERE site_id = ?").bind(s.site.id).first("binding")).toBe("DB_2");
+    expect((await moveCall(s.site.slug, { binding: "DB_2" })).body.moved).toBe(false);
   });
 
   it("does not exist without an OPS_TOKEN secret: 404 whatever the request says", async () => {

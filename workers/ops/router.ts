@@ -8,7 +8,6 @@ import {
   EmptyBody,
   InviteAdministratorBody,
   MoveSiteBody,
-  MoveSitePath,
   opsSurface,
   OPS_BASE,
   SiteHostPath,
@@ -18,7 +17,7 @@ import type { CompiledQuery } from "kysely";
 import { systemClock } from "../../shared/clock";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { addOpsSiteHost, createOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/sites/ops-sites";
+import { addOpsSiteHost, createOpsSite, findOpsSite, getOpsSite, inviteOpsSiteAdministrator, listOpsSites, removeOpsSiteHost, setOpsSiteSuspended, type OpsSiteView } from "../../shared/services/sites/ops-sites";
 import { parse } from "../../shared/services/validation/parse";
 import { DRIFTWOOD_VERSION } from "../../shared/version";
 import { cacheTag } from "../../shared/services/lifecycle/context";
@@ -152,8 +151,10 @@ export async function handleOps(request: Request, env: Env): Promise<Response> {
       return json(await fleetReport(env, model));
     }
     case "moveSiteDatabase": {
-      const { id } = parse(MoveSitePath, params);
+      const { id: ref } = parse(SiteRefPath, params);
       const { binding } = parse(MoveSiteBody, body);
+      // Named by id or slug like every site route here; the object is the id's (404 for neither).
+      const { id } = await findOpsSite(env, ref);
       // The move runs in the site's object, under its write queue: no write of the site meanwhile.
       // It takes no Idempotency-Key: it is repeatable by itself (a second move to the same binding answers moved: false).
       const answer = await expectValue(siteObject(env, id).moveDatabase(id, binding));

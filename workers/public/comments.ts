@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { maxCharacters, readableName } from "../../schema/text";
 import { hasControlCharacter, isWellFormedText } from "../../shared/content/plain-text";
 import { AppError } from "../../shared/errors";
 import type { Env } from "../../shared/env";
@@ -90,13 +91,15 @@ const readerText = (max: number, lines: boolean) =>
     v.string(),
     v.trim(),
     v.minLength(1),
-    v.maxLength(max),
+    ...maxCharacters(max),
     v.check((t) => isWellFormedText(t) && !hasControlCharacter(lines ? t.replace(/\r?\n|\t/g, "") : t), "contains control characters or is not well-formed Unicode"),
   );
 
 function postBody(settings: CommentSettings) {
   return v.strictObject({
-    author_name: readerText(80, false),
+    // A name shown beside the comment: readable like every name (no bidi override turning
+    // "Admin\u202egnp.exe" into "Adminexe.png", no invisible characters).
+    author_name: v.pipe(readerText(80, false), readableName()),
     body: readerText(settings.max_length, true),
     challenge: v.pipe(v.string(), v.maxLength(2000)),
     nonce: v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,64}$/)),

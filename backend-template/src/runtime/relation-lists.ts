@@ -29,8 +29,11 @@ const refKey = (ref: Ref): string => `${ref.model}:${ref.id}`;
 /** How an error names references: `model:id` for a field of several models, the bare id otherwise. */
 export const targetNames = (rel: RelationSchema, refs: readonly Ref[]): string[] => refs.map((ref) => (mixed(rel) ? refKey(ref) : ref.id));
 
+/** How a refusal names the field: a row-stored link by its `<field>_id` column, a list by its key (docs/generated-backend.md). */
+const fieldName = (rel: RelationSchema): string => rel.column ?? rel.field;
+
 function refused(status: number, code: string, message: string, rel: RelationSchema, refs: readonly Ref[]): HttpError {
-  return new HttpError(status, code, message, { field: rel.column ?? rel.field, targets: targetNames(rel, refs) });
+  return new HttpError(status, code, message, { field: fieldName(rel), targets: targetNames(rel, refs) });
 }
 
 /**
@@ -50,7 +53,7 @@ export function parseRefs(rel: RelationSchema, value: unknown, path: string): Re
       throw invalid(`${at} must be a row id or { model, id }.`, at);
     }
     if (!rel.targets.some((t) => t.model === item.model)) {
-      throw new HttpError(422, "relation_target_model_not_allowed", `${rel.field} does not link ${item.model} (it links ${rel.targets.map((t) => t.model).join(", ")}).`, { field: rel.field, path: at, model: item.model });
+      throw new HttpError(422, "relation_target_model_not_allowed", `${rel.field} does not link ${item.model} (it links ${rel.targets.map((t) => t.model).join(", ")}).`, { field: fieldName(rel), path: at, model: item.model });
     }
     return { model: item.model, id: item.id };
   });
@@ -102,11 +105,11 @@ export async function checkList(db: AnyDb, rel: RelationSchema, key: ListKey, re
   const seen = new Set<string>();
   const duplicates = refs.filter((ref) => (seen.has(refKey(ref)) ? true : (seen.add(refKey(ref)), false)));
   if (duplicates.length > 0) throw refused(422, "relation_duplicate_target", `${rel.field} names a target more than once.`, rel, duplicates);
-  if (refs.length < rel.minItems) throw new HttpError(422, "relation_too_few", `${rel.field} needs at least ${rel.minItems} target${rel.minItems === 1 ? "" : "s"}; the list would hold ${refs.length}.`, { field: rel.field, min: rel.minItems, count: refs.length });
-  if (rel.maxItems !== undefined && refs.length > rel.maxItems) throw new HttpError(422, "relation_too_many", `${rel.field} holds at most ${rel.maxItems} target${rel.maxItems === 1 ? "" : "s"}; the list would hold ${refs.length}.`, { field: rel.field, max: rel.maxItems, count: refs.length });
+  if (refs.length < rel.minItems) throw new HttpError(422, "relation_too_few", `${rel.field} needs at least ${rel.minItems} target${rel.minItems === 1 ? "" : "s"}; the list would hold ${refs.length}.`, { field: fieldName(rel), min: rel.minItems, count: refs.length });
+  if (rel.maxItems !== undefined && refs.length > rel.maxItems) throw new HttpError(422, "relation_too_many", `${rel.field} holds at most ${rel.maxItems} target${rel.maxItems === 1 ? "" : "s"}; the list would hold ${refs.length}.`, { field: fieldName(rel), max: rel.maxItems, count: refs.length });
   if (refs.length === 0) return;
   // A row named as its own parent loops even before it exists (with-relations names the new row).
-  if (rel.hierarchy && refs[0]?.id === key.ownerId) throw refused(422, "relation_hierarchy_cycle", `${rel.column ?? rel.field} would make the row its own parent.`, rel, refs);
+  if (rel.hierarchy && refs[0]?.id === key.ownerId) throw refused(422, "relation_hierarchy_cycle", `${fieldName(rel)} would make the row its own parent.`, rel, refs);
   const missing: Ref[] = [];
   const taken: Ref[] = [];
   for (const target of rel.targets) {

@@ -4,6 +4,7 @@ import { toKeyedValues } from "../../content/validate-fields";
 import type { Database } from "../../db/database";
 import { toModel } from "../../repositories/model-repository";
 import type { Site } from "../../repositories/site-repository";
+import { PAGE_MODEL_SLUG } from "../pages/page-model";
 import type { PolicyOperation, PolicySubject } from "./policies";
 
 /**
@@ -36,7 +37,7 @@ const ENTRY_WRITES: Readonly<Record<string, PolicyOperation>> = {
 export const SET_COMMANDS: ReadonlySet<string> = new Set(["publishRelease", "fireSchedule"]);
 
 /** The commands that ask content policies. */
-export const POLICY_COMMANDS: ReadonlySet<string> = new Set(["createEntry", "saveDraft", "addLanguage", "applyProposal", ...Object.keys(ENTRY_WRITES), ...SET_COMMANDS]);
+export const POLICY_COMMANDS: ReadonlySet<string> = new Set(["createEntry", "saveDraft", "addLanguage", "applyProposal", "savePage", ...Object.keys(ENTRY_WRITES), ...SET_COMMANDS]);
 
 /** One entry language a set command changes, in its order: what its single route would be. */
 export interface SetMember {
@@ -89,6 +90,7 @@ async function versionFields(db: Kysely<Database>, siteId: string, versionId: st
 /** The subject of a command's policies, or null when it asks none. */
 export async function policySubject(db: Kysely<Database>, site: Site, command: string, input: Input): Promise<PolicySubject | null> {
   if (!POLICY_COMMANDS.has(command)) return null;
+  if (command === "savePage") return pageSaveSubject(db, site, input);
   if (command === "createEntry") {
     const model = await modelOf(db, site.id, str(input.model_id) ?? "");
     const fields = obj(input.fields);
@@ -119,6 +121,26 @@ export async function policySubject(db: Kysely<Database>, site: Site, command: s
   const versionId = command === "restoreVersion" ? (str(input.version_id) ?? null) : entry.current_version_id;
   const values = toKeyedValues(model.fields, await versionFields(db, site.id, versionId));
   return { ...base, operation, lang: entry.lang, fields: values as Record<string, unknown>, transformable: false };
+}
+
+/**
+ * The page editor's save (`savePage`, docs/pages.md) is a create of the page model without `id`,
+ * else a save of that page: asked exactly as `createEntry` / `saveDraft` would be, so a page cannot
+ * go round a policy its entry routes are held to. A parent given as `parent_id` is not a field
+ * value here (the policy sees it when given as the parent field). An `id` that is no page asks
+ * nothing: the save's own checks refuse it.
+ */
+async function pageSaveSubject(db: Kysely<Database>, site: Site, input: Input): Promise<PolicySubject | null> {
+  const fields = obj(input.fields);
+  const id = str(input.id);
+  const model = await db.selectFrom("models").select(["id", "slug"]).where("site_id", "=", site.id).where("slug", "=", PAGE_MODEL_SLUG).where("kind", "=", "collection").executeTakeFirst();
+  if (!model || !fields) return null;
+  if (id === undefined) {
+    return { operation: "create", instance_id: null, model_id: model.id, model_slug: model.slug, lang: str(input.lang) ?? site.default_lang, fields: { ...fields }, transformable: true };
+  }
+  const entry = await entryOf(db, site.id, id);
+  if (!entry || entry.model_id !== model.id) return null;
+  return { operation: "save", instance_id: entry.instance_id, model_id: model.id, model_slug: model.slug, lang: entry.lang, fields: { ...fields }, transformable: true };
 }
 
 /** The command's input with the fields a transform wrote. */

@@ -191,7 +191,10 @@ export function relationRoutes(ctx) {
   });
 
   it("to-one links live on the row; a required one refuses an empty list; deleting its target is 409 relation_target_referenced", async () => {
-    refused(await put("relshelf", "keeper", { where: { id: "s2" }, set: [] }), 422, "relation_too_few");
+    // A row-stored link's refusals name its column (docs/generated-backend.md), counts and models included.
+    assert.equal(refused(await put("relshelf", "keeper", { where: { id: "s2" }, set: [] }), 422, "relation_too_few").field, "keeper_id");
+    assert.equal(refused(await put("relshelf", "keeper", { where: { id: "s2" }, set: ["a1", "a2"] }), 422, "relation_too_many").field, "keeper_id");
+    assert.equal(refused(await put("relshelf", "keeper", { where: { id: "s2" }, set: [{ model: "relbook", id: "b1" }] }), 422, "relation_target_model_not_allowed").field, "keeper_id");
     assert.deepEqual((await put("relshelf", "keeper", { where: { id: "s2" }, set: ["a2"] })).body, [{ model: "author", id: "a2" }]);
     assert.equal((await call("GET", "/api/relshelf/unique" + q({ where: { id: "s2" } }))).body.keeper_id, "a2");
     refused(await put("relshelf", "keeper", { where: { id: "s2" }, set: ["nobody"] }), 422, "relation_target_missing");

@@ -8,6 +8,7 @@ import { json } from "../../http/respond";
 import type { ManageCall } from "../context";
 import { newestFirst } from "../newest-first";
 import { commandResponse, runCommand, sendCommand } from "../respond";
+import { rerunUnderKey } from "../rerun-under-key";
 
 const COLUMNS = "id, model_id, translation_group_id, instance_id, lang, author_name, body, status, revision, moderated_by, moderated_at, created_at";
 
@@ -38,11 +39,16 @@ export async function listComments(call: ManageCall): Promise<Response> {
 /**
  * POST /comments/{id}/moderate and DELETE /comments/{id}: spec 2 rule 4 — these run again when
  * repeated, so the key is not used to replay them: a repeat finds the comment moderated (409
- * `conflict` with its state) or gone (404). The write queue orders a repeat after the first.
+ * `conflict` with its state) or gone (404). The write queue orders a repeat after the first. The
+ * key still tells a repeat from a reuse (rerun-under-key.ts): another body under it is 409
+ * `idempotency_key_reused`.
  */
-export const moderateComment = async (call: ManageCall) =>
-  commandResponse(await sendCommand({ ...call, idempotency: undefined }, "moderateComment", { id: call.params.id ?? "", ...(call.body as { status: "approved" | "rejected" | "spam" }) }));
-export const deleteComment = async (call: ManageCall) => commandResponse(await sendCommand({ ...call, idempotency: undefined }, "deleteComment", { id: call.params.id ?? "" }));
+export const moderateComment = (call: ManageCall) =>
+  rerunUnderKey(call, async () =>
+    commandResponse(await sendCommand({ ...call, idempotency: undefined }, "moderateComment", { id: call.params.id ?? "", ...(call.body as { status: "approved" | "rejected" | "spam" }) })),
+  );
+export const deleteComment = (call: ManageCall) =>
+  rerunUnderKey(call, async () => commandResponse(await sendCommand({ ...call, idempotency: undefined }, "deleteComment", { id: call.params.id ?? "" })));
 
 /** GET /settings/comments */
 export async function getCommentSettings(call: ManageCall): Promise<Response> {
