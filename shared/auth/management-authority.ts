@@ -1,9 +1,11 @@
-import { sql, type Compilable, type Expression } from "kysely";
+import { sql, type Compilable, type Expression, type Kysely } from "kysely";
 import * as v from "valibot";
 import { Scope } from "../../schema/scopes";
 import { sha256Hex } from "../crypto/digest";
 import { systemClock, type Clock } from "../clock";
 import { createDb } from "../db/client";
+import { compiledOnce } from "../db/compiled-once";
+import type { Database } from "../db/database";
 import { siteScope } from "../db/site-scope";
 import { AppError } from "../errors";
 import { assertNotSuspended, toSite, type Site } from "../repositories/site-repository";
@@ -104,27 +106,13 @@ export async function authenticateManagement(d1: D1Database, request: Request, c
   let found: CredentialFound;
   if (SECRET.test(secret)) {
     kind = "management_credential";
-    const live = db.selectFrom("management_credentials").where("digest", "=", await sha256Hex(secret)).where("revoked_at", "is", null);
-    found = await readCredential(d1, live.select(["id", "site_id", "name", "scopes", "model_ids", "created_by"]), live.select("site_id"), live.select("created_by"));
+    found = await readCredential(d1, managementCredentialReads(db, { digest: await sha256Hex(secret) }));
   } else if (ACCESS_TOKEN.test(secret)) {
     // An OAuth connection acts like a credential its person created with the kept scopes, for
     // every model (docs/oauth.md). An expired access token, or one of a revoked connection, is
     // the same 401 as an unknown credential.
     kind = "oauth_connection";
-    const live = db
-      .selectFrom("oauth_tokens as t")
-      .innerJoin("oauth_connections as c", "c.id", "t.connection_id")
-      .innerJoin("oauth_clients as k", "k.id", "c.client_id")
-      .where("t.digest", "=", await sha256Hex(secret))
-      .where("t.kind", "=", "access")
-      .where("t.expires_at", ">", clock.now())
-      .where("c.revoked_at", "is", null);
-    found = await readCredential(
-      d1,
-      live.select(["c.id as id", "c.site_id as site_id", "k.client_name as name", "c.scopes as scopes", sql<null>`NULL`.as("model_ids"), "c.person_id as created_by"]),
-      live.select("c.site_id"),
-      live.select("c.person_id"),
-    );
+    found = await readCredential(d1, oauthConnectionReads(db, { digest: await sha256Hex(secret), now: clock.now() }));
   } else {
     throw unauthorized();
   }
@@ -170,21 +158,49 @@ interface CredentialFound {
 /**
  * The live credential, its site and its creator's membership there, in one D1 batch (one round
  * trip, one snapshot): the site and membership queries find their keys through subqueries on
- * the credential, so all three are keyed by the presented secret's digest alone.
+ * the credential, so all three are keyed by the presented secret's digest alone. Compiled once
+ * per isolate (compiled-once.ts): every management request sends the same three statements.
  */
-async function readCredential(
-  d1: D1Database,
+function credentialReads(
+  db: Kysely<Database>,
   credential: Compilable<CredentialRow>,
   siteIdOf: Expression<{ site_id: string }>,
   creatorOf: Expression<{ created_by: string } | { person_id: string }>,
-): Promise<CredentialFound> {
-  const db = createDb(d1);
+) {
   const siteId = sql<string>`(${siteIdOf})`;
-  const [credentials, sites, authorities] = await readTogether(d1, [
+  return [
     credential.compile(),
     db.selectFrom("sites").selectAll().where("id", "=", siteId).compile(),
     authorityQuery(db, sql<string>`(${creatorOf})`, siteId).compile(),
-  ] as const);
+  ] as const;
+}
+
+/** The reads of a `dwm_` management credential, by the secret's digest. */
+const managementCredentialReads = compiledOnce(["digest"], (db, param) => {
+  const live = db.selectFrom("management_credentials").where("digest", "=", param("digest")).where("revoked_at", "is", null);
+  return credentialReads(db, live.select(["id", "site_id", "name", "scopes", "model_ids", "created_by"]), live.select("site_id"), live.select("created_by"));
+});
+
+/** The reads of a `dwo_` OAuth access token (live at `now`, of a connection not revoked), by the token's digest. */
+const oauthConnectionReads = compiledOnce(["digest", "now"], (db, param) => {
+  const live = db
+    .selectFrom("oauth_tokens as t")
+    .innerJoin("oauth_connections as c", "c.id", "t.connection_id")
+    .innerJoin("oauth_clients as k", "k.id", "c.client_id")
+    .where("t.digest", "=", param("digest"))
+    .where("t.kind", "=", "access")
+    .where("t.expires_at", ">", sql<number>`${param("now")}`)
+    .where("c.revoked_at", "is", null);
+  return credentialReads(
+    db,
+    live.select(["c.id as id", "c.site_id as site_id", "k.client_name as name", "c.scopes as scopes", sql<null>`NULL`.as("model_ids"), "c.person_id as created_by"]),
+    live.select("c.site_id"),
+    live.select("c.person_id"),
+  );
+});
+
+async function readCredential(d1: D1Database, reads: ReturnType<typeof managementCredentialReads>): Promise<CredentialFound> {
+  const [credentials, sites, authorities] = await readTogether(d1, reads);
   const site = sites[0];
   return { credential: credentials[0], site: site ? toSite(site) : undefined, authority: authorities[0] };
 }

@@ -71,4 +71,27 @@ describe("RateLimiter", () => {
       expect(limiter.nextExpiry()).toBe(start + 10 * WINDOW_MS);
     });
   });
+
+  it("keeps counting across limiters of one storage and through a sweep: the kept windows never count apart from storage", async () => {
+    await inSiteStorage("test-limit-kept", (storage) => {
+      const start = Date.UTC(2026, 0, 1);
+      const clock = new FakeClock(start);
+      const first = new RateLimiter(storage, clock);
+      expect(first.take("w", 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 2 });
+      // A second limiter of the same object (as after a restart of the class) sees the first's takes…
+      const second = new RateLimiter(storage, clock);
+      expect(second.take("w", 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 1 });
+      expect(first.take("w", 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 0 });
+      expect(second.take("w", 3, WINDOW_MS).allowed).toBe(false);
+      // …and storage holds what was taken, row for row.
+      expect(storage.sql.exec<{ count: number }>("SELECT count FROM limit_windows WHERE bucket = 'w'").one().count).toBe(3);
+      // A sweep before the window ends keeps it; after, the bucket starts over.
+      expect(first.sweep()).toBe(0);
+      expect(second.take("w", 3, WINDOW_MS).allowed).toBe(false);
+      clock.advance(WINDOW_MS);
+      expect(second.sweep()).toBe(1);
+      expect(first.take("w", 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 2 });
+      expect(storage.sql.exec<{ count: number }>("SELECT count FROM limit_windows WHERE bucket = 'w'").one().count).toBe(1);
+    });
+  });
 });

@@ -20,7 +20,7 @@ export async function newInstance(
 ): Promise<{ row: EntryRow; answer: EntryView; statements: Awaited<ReturnType<typeof newVersionStatements>>["statements"] }> {
   const at = isoAt(ctx.clock.now());
   const instanceId = newId("ent");
-  const version = await newVersionStatements(ctx, model, instanceId, prepared, place.slug, at);
+  const version = await newVersionStatements(ctx, model, instanceId, prepared, place.slug, at, { freshInstance: true });
   const row: EntryRow = {
     instance_id: instanceId,
     site_id: ctx.site.id,

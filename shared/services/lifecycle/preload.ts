@@ -1,6 +1,7 @@
-import { sql, type CompiledQuery } from "kysely";
+import { sql, type CompiledQuery, type Kysely } from "kysely";
 import { createDb } from "../../db/client";
-import type { EntryRow, ModelRow, VersionRow } from "../../db/database";
+import { compiledOnce } from "../../db/compiled-once";
+import type { Database, EntryRow, ModelRow, VersionRow } from "../../db/database";
 import { readTogether, type RowsTogether } from "../../db/read-together";
 import { toModel, type Model } from "../../repositories/model-repository";
 import { toSite, type Site } from "../../repositories/site-repository";
@@ -27,26 +28,39 @@ export async function preloadWrite(
   options: { policies?: boolean } = {},
 ): Promise<{ site: Site | undefined; preloaded?: Preloaded; declaresPolicies?: boolean }> {
   const db = createDb(d1);
-  const siteQuery = db.selectFrom("sites").selectAll().where("id", "=", siteId).compile();
   // Whether the site declares a content policy (policies.ts `declaredPolicyQuery`), in the same batch when asked.
-  const policyQuery = options.policies ? declaredPolicyQuery(db, siteId) : undefined;
+  const policyQuery = options.policies ? policyRead(db, { siteId })[0] : undefined;
   const instanceId = "instance_id" in input && typeof input.instance_id === "string" ? input.instance_id : undefined;
   const modelId = "model_id" in input && typeof input.model_id === "string" ? input.model_id : undefined;
   if (instanceId !== undefined) {
-    const { rows, declaresPolicies } = await readWith(d1, [siteQuery, ...entryReads(d1, siteId, instanceId)] as const, policyQuery);
+    const { rows, declaresPolicies } = await readWith(d1, siteAndEntryReads(db, { siteId, instanceId }), policyQuery);
     const [sites, entries, models, versions] = rows;
     return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "entry", instanceId, ...entryFrom(entries, models, versions) }, ...declaresPolicies };
   }
   if (modelId !== undefined) {
-    const { rows, declaresPolicies } = await readWith(d1, [siteQuery, db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", modelId).compile()] as const, policyQuery);
+    const { rows, declaresPolicies } = await readWith(d1, siteAndModelReads(db, { siteId, modelId }), policyQuery);
     const [sites, models] = rows;
     const model = models[0];
     return { site: sites[0] ? toSite(sites[0]) : undefined, preloaded: { kind: "model", modelId, model: model ? toModel(model) : undefined }, ...declaresPolicies };
   }
-  const { rows, declaresPolicies } = await readWith(d1, [siteQuery] as const, policyQuery);
+  const { rows, declaresPolicies } = await readWith(d1, siteRead(db, { siteId }), policyQuery);
   const [sites] = rows;
   return { site: sites[0] ? toSite(sites[0]) : undefined, ...declaresPolicies };
 }
+
+/*
+ * A write's first reads, compiled once per isolate (db/compiled-once.ts): every create, save and
+ * publish sends the same statements with its own keys (docs/write-fairness.md, "CPU per write").
+ */
+const siteQuery = (db: Kysely<Database>, siteId: string) => db.selectFrom("sites").selectAll().where("id", "=", siteId).compile();
+const siteRead = compiledOnce(["siteId"], (db, p) => [siteQuery(db, p("siteId"))] as const);
+const siteAndEntryReads = compiledOnce(["siteId", "instanceId"], (db, p) => [siteQuery(db, p("siteId")), ...entryQueries(db, p("siteId"), p("instanceId"))] as const);
+const siteAndModelReads = compiledOnce(
+  ["siteId", "modelId"],
+  (db, p) => [siteQuery(db, p("siteId")), db.selectFrom("models").selectAll().where("site_id", "=", p("siteId")).where("id", "=", p("modelId")).compile()] as const,
+);
+const policyRead = compiledOnce(["siteId"], (db, p) => [declaredPolicyQuery(db, p("siteId"))] as const);
+const entryReads = compiledOnce(["siteId", "instanceId"], (db, p) => entryQueries(db, p("siteId"), p("instanceId")));
 
 /** `queries` in one batch, with the policy query last when given: their rows, and `{ declaresPolicies }` when it was asked. */
 async function readWith<const Q extends readonly CompiledQuery<unknown>[]>(
@@ -63,7 +77,7 @@ async function readWith<const Q extends readonly CompiledQuery<unknown>[]>(
  * version keyed through subqueries on the entry): what a read of one entry needs.
  */
 export async function readEntryTogether(d1: D1Database, siteId: string, instanceId: string): Promise<EntryTogether> {
-  const [entries, models, versions] = await readTogether(d1, entryReads(d1, siteId, instanceId));
+  const [entries, models, versions] = await readTogether(d1, entryReads(createDb(d1), { siteId, instanceId }));
   return entryFrom(entries, models, versions);
 }
 
@@ -73,8 +87,7 @@ export interface EntryTogether {
   version: VersionRow | undefined;
 }
 
-function entryReads(d1: D1Database, siteId: string, instanceId: string) {
-  const db = createDb(d1);
+function entryQueries(db: Kysely<Database>, siteId: string, instanceId: string) {
   const entryOf = (column: "model_id" | "current_version_id") =>
     sql<string>`(SELECT ${sql.ref(column)} FROM entries WHERE site_id = ${siteId} AND instance_id = ${instanceId})`;
   return [

@@ -50,7 +50,7 @@ export async function restoreVersion(ctx: LifecycleContext, input: RestoreVersio
   await requireClaimsFree(ctx, model, entry.translation_group_id, claims);
 
   const at = isoAt(ctx.clock.now());
-  const next = await newVersionStatements(ctx, model, entry.instance_id, prepared, entry.slug, at, old.id);
+  const next = await newVersionStatements(ctx, model, entry.instance_id, prepared, entry.slug, at, { restoredFrom: old.id });
   const updated = { ...entry, current_version_id: next.versionId, label: prepared.label ?? entry.label, updated_at: at };
   return {
     statements: [

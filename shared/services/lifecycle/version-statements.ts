@@ -11,6 +11,7 @@ import { relationHeadStatements } from "../relations/relation-heads";
 /**
  * Statements writing one new immutable version, its ordered relation links and its media usage rows
  * (media field values and rich-text images; docs/media.md, "Usage"), all in the write's batch.
+ * `freshInstance`: the instance is created by this write (its id new), so it has no head links yet.
  */
 export async function newVersionStatements(
   ctx: LifecycleContext,
@@ -19,7 +20,7 @@ export async function newVersionStatements(
   prepared: PreparedFields,
   slug: string | null,
   at: string,
-  restoredFrom: string | null = null,
+  options: { restoredFrom?: string; freshInstance?: boolean } = {},
 ): Promise<{ versionId: string; statements: CompiledQuery[] }> {
   const entries = entryRepository(ctx.db, ctx.scope);
   const versionId = newId("ver");
@@ -37,7 +38,7 @@ export async function newVersionStatements(
       created_by: ctx.actor.id,
       // "Updated by" names the door as well as the person (docs/admin-ui-lists.md).
       created_via: ctx.writtenVia ?? ctx.actor.credentialId ?? ctx.actor.installationId ?? null,
-      restored_from: restoredFrom,
+      restored_from: options.restoredFrom ?? null,
       created_at: at,
     }),
   ];
@@ -45,7 +46,7 @@ export async function newVersionStatements(
   for (const part of chunk(rows, rowsPerInsert(7))) {
     statements.push(ctx.db.insertInto("relation_links").values(part).compile());
   }
-  statements.push(...relationHeadStatements(ctx, instanceId, prepared.links));
+  statements.push(...relationHeadStatements(ctx, instanceId, prepared.links, options.freshInstance));
   const uses = mediaReferences(model.fields, prepared.stored).map((ref) => ({ site_id: ctx.site.id, version_id: versionId, instance_id: instanceId, ...ref }));
   for (const part of chunk(uses, rowsPerInsert(6))) {
     statements.push(ctx.db.insertInto("media_usage").values(part).compile());

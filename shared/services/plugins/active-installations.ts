@@ -17,7 +17,12 @@ export function activeInstallations(db: Kysely<Database>, siteId: string, declar
   return query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
 }
 
-/** An installation whose stored manifest declares at least one item of `list` (SQL, for a where clause). */
+/**
+ * An installation whose stored manifest declares at least one item of `list` (SQL, for a where
+ * clause). The path is a literal, not a parameter: with `state = 'active'` it is the WHERE of the
+ * partial index idx_plugin_installations_policies (migration 0065), which SQLite uses only for a
+ * query that repeats it with the same literals.
+ */
 export function declaresList(list: DeclaredList) {
-  return sql<boolean>`json_array_length(manifest, ${`$.${list}`}) > 0`;
+  return sql<boolean>`json_array_length(manifest, ${sql.lit(`$.${list}`)}) > 0`;
 }

@@ -1,5 +1,5 @@
 import type { PluginManifest } from "../../../schema/plugin-manifest";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database, PluginInstallationsTable } from "../../db/database";
 import { AppError } from "../../errors";
 import type { Actor } from "../lifecycle/context";
@@ -87,7 +87,8 @@ export interface PolicyAsk {
  * the write's policy step has nothing to ask and is skipped (docs/write-fairness.md, "CPU per write").
  */
 export function declaredPolicyQuery(db: Kysely<Database>, siteId: string) {
-  return db.selectFrom("plugin_installations").select("id").where("site_id", "=", siteId).where("state", "=", "active").where(declaresList("content_policies")).limit(1).compile();
+  // `state` and the manifest's list as literals: the partial index of the policy-declaring installations (migration 0065).
+  return db.selectFrom("plugin_installations").select("id").where("site_id", "=", siteId).where("state", "=", sql.lit("active")).where(declaresList("content_policies")).limit(1).compile();
 }
 
 /**

@@ -8,11 +8,16 @@ import type { CompiledQuery } from "kysely";
 import { chunk, rowsPerInsert } from "../../db/chunks";
 import type { LifecycleContext } from "../lifecycle/context";
 
-/** Statements replacing a source language's head links by those of its new current draft. */
+/**
+ * Statements replacing a source language's head links by those of its new current draft. A
+ * `fresh` source (an instance this write creates, its id new) has none to delete: the delete is
+ * left out of the batch (docs/write-fairness.md, "CPU per write").
+ */
 export function relationHeadStatements(
   ctx: Pick<LifecycleContext, "db" | "site">,
   sourceInstanceId: string,
   links: readonly { field_id: string; target_group_id: string }[],
+  fresh = false,
 ): CompiledQuery[] {
   const seen = new Set<string>();
   const rows = links.flatMap((l) => {
@@ -22,7 +27,7 @@ export function relationHeadStatements(
     return [{ site_id: ctx.site.id, target_group_id: l.target_group_id, source_instance_id: sourceInstanceId, field_id: l.field_id }];
   });
   return [
-    ctx.db.deleteFrom("relation_heads").where("site_id", "=", ctx.site.id).where("source_instance_id", "=", sourceInstanceId).compile(),
+    ...(fresh ? [] : [ctx.db.deleteFrom("relation_heads").where("site_id", "=", ctx.site.id).where("source_instance_id", "=", sourceInstanceId).compile()]),
     ...chunk(rows, rowsPerInsert(4)).map((part) => ctx.db.insertInto("relation_heads").values(part).compile()),
   ];
 }
