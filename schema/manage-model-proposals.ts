@@ -3,6 +3,7 @@ import { UniqueCombination } from "./unique-combinations";
 import type { RouteSpec } from "./contract";
 import { ModelDefinitionModel } from "./manage-models";
 import { FieldDefinitionEntries } from "./model-definition";
+import { noteText } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
@@ -60,7 +61,7 @@ export const CreateModelProposalBody = v.strictObject({
     model: ModelDefinitionModel,
     fields: v.pipe(v.array(ProposedField), v.maxLength(200)),
   }),
-  note: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  note: v.optional(noteText(500)),
 });
 
 export const ModelChange = v.object({ kind: v.string(), field: v.nullable(v.string()), affected_count: v.number(), message: v.string(), suggestion: v.string() });

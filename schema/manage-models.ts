@@ -3,7 +3,7 @@ import type { RouteSpec } from "./contract";
 import { FieldDefinitionEntries } from "./model-definition";
 import { ModelSettingsPatch, ModelSettingsView } from "./model-settings";
 import { UniqueCombination, UniqueCombinations } from "./unique-combinations";
-import { readableName } from "./text";
+import { maxCharacters, readableName } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -101,7 +101,7 @@ export const UpdateModelBody = v.strictObject({
 });
 /** The complete definition (spec 2): a changed name or slug is a rename, answered with `renamed_from`. */
 export const ReplaceDefinitionBody = v.strictObject({ expected_revision: Revision, definition: v.strictObject({ model: ModelDefinitionModel, fields: Fields }) });
-export const ModelFolderBody = v.strictObject({ folder: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(40))) });
+export const ModelFolderBody = v.strictObject({ folder: v.nullable(v.pipe(v.string(), v.minLength(1), ...maxCharacters(40), readableName())) });
 export const RemoveModelBody = v.strictObject({ expected_revision: Revision, confirm: Id });
 
 const ModelPath = v.strictObject({ id: Id });

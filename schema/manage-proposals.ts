@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { RouteSpec } from "./contract";
 import { Page } from "./common";
 import { notReservedFieldKey } from "./field-types";
+import { noteText } from "./text";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Revision = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
@@ -15,7 +16,7 @@ export const CreateProposalBody = v.strictObject({
     v.record(v.pipe(v.string(), v.check(notReservedFieldKey, "This name cannot be a field key.")), v.unknown()),
     v.description("Proposed values by field key (at most 50 fields, 64 KiB as JSON)."),
   ),
-  note: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  note: v.optional(noteText(2000)),
 });
 export const AssignmentBody = v.strictObject({
   assignee_ids: v.pipe(v.array(Id), v.maxLength(50)),

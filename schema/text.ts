@@ -22,6 +22,17 @@ export const maxCharacters = (max: number) =>
   [v.metadata<string, { readonly maxLength: number }>({ maxLength: max }), v.check<string, string>((text) => codePointLength(text) <= max, `Invalid length: Expected at most ${max} characters`)] as const;
 
 /**
+ * A note a person writes for another (a proposal's note): well-formed, line breaks and tabs kept,
+ * no other control character — a reviewer reads it as it is.
+ */
+export const noteText = (max: number) =>
+  v.pipe(
+    v.string(),
+    ...maxCharacters(max),
+    v.check<string, string>((text) => isWellFormedText(text) && !hasControlCharacter(text.replace(/\r?\n|\t/g, "")), "contains control characters or is not well-formed Unicode"),
+  );
+
+/**
  * A name people read in the admin's lists and pickers (a role, a model, a release, a field's or an
  * option's label): well-formed, without control characters, line separators, bidirectional controls
  * or other invisible format characters — the rule OAuth app names and media folder names follow

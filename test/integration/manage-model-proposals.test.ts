@@ -120,6 +120,8 @@ describe("management API: model proposals", () => {
     const fields = Array.from({ length: 201 }, (_, i) => ({ key: `f${i}`, label: `F${i}`, type: "text" }));
     expect((await manage<Err>(token, "POST", "/models/proposals", { body: { ...newModel, definition: { ...newModel.definition, fields } } })).status).toBe(400);
     expect((await manage<Err>(token, "POST", "/models/proposals", { body: { ...newModel, note: "x".repeat(501) } })).status).toBe(400);
+    expect((await manage<Err>(token, "POST", "/models/proposals", { body: { ...newModel, note: "\u{1f30a}".repeat(501) } })).status).toBe(400);
+    expect((await manage<Err>(token, "POST", "/models/proposals", { body: { ...newModel, note: "a\u0000b" } })).status).toBe(400);
     const readOnly = await credential(s, ["content:read"]);
     expect((await manage<Err>(readOnly, "POST", "/models/proposals", { body: newModel })).body.error).toMatchObject({ code: "insufficient_scope", scope: "schema:propose" });
     expect((await manage<Err>(readOnly, "GET", "/models/proposals")).status).toBe(403);

@@ -157,6 +157,11 @@ describe("management API: models", () => {
     expect(row).toMatchObject({ folder: "People", revision: 1, updated_at: author.updated_at });
     expect((await manage(token, "PUT", `/models/${author.id}/folder`, { body: { folder: "x".repeat(41) } })).status).toBe(400);
     expect((await manage(token, "PUT", `/models/${author.id}/folder`, { body: { folder: "" } })).status).toBe(400);
+    // 40 characters as people count them (code points), and a readable name like every label the admin lists.
+    for (const folder of ["People\u0000", "People\u202e", "\ud800", "\u{1f30a}".repeat(41)]) {
+      expect((await manage(token, "PUT", `/models/${author.id}/folder`, { body: { folder } })).status, JSON.stringify(folder)).toBe(400);
+    }
+    expect((await manage<{ folder: string | null }>(token, "PUT", `/models/${author.id}/folder`, { body: { folder: "\u{1f30a}".repeat(40) } })).body.folder).toBe("\u{1f30a}".repeat(40));
     expect((await manage<{ folder: string | null }>(token, "PUT", `/models/${author.id}/folder`, { body: { folder: null } })).body.folder).toBeNull();
   });
 

@@ -105,10 +105,15 @@ describe("management API: entry proposals", () => {
     const note = await propose(token, entry, { fields: { title: "X" }, note: "n".repeat(2001) });
     expect(note.status).toBe(400);
     expect((await propose(token, entry, { fields: { title: "X" }, note: "n".repeat(2000) })).status).toBe(201);
+    // Characters as people count them (an emoji is one); a reviewer reads the note as it is: line
+    // breaks kept, no other control character or lone surrogate.
+    expect((await propose(token, entry, { fields: { title: "X" }, note: "\u{1f30a}".repeat(2001) })).status).toBe(400);
+    for (const bad of ["a\u0000b", "\ud800"]) expect((await propose(token, entry, { fields: { title: "X" }, note: bad })).status, JSON.stringify(bad)).toBe(400);
+    expect((await propose(token, entry, { fields: { title: "Y" }, note: `${"\u{1f30a}".repeat(1990)}\nthanks` })).status).toBe(201);
     const readOnly = await credential((await seedSite()) as SeededSite, ["content:read"]);
     expect((await manage(readOnly, "GET", `/proposals`)).status).toBe(200);
     const count = await env.DB.prepare("SELECT count(*) AS n FROM entry_proposals WHERE instance_id = ?").bind(entry.instance_id).first<{ n: number }>();
-    expect(count?.n).toBe(1);
+    expect(count?.n).toBe(2);
   });
 });
 

@@ -324,7 +324,8 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     const again = await call("POST", "/api/article", { token: SERVICE, body: { data: { slug: "contract-one", title: "Again" } } });
     assert.equal(again.status, 409);
     assert.equal(again.body.error.code, "record_exists");
-    for (const body of [{ data: { title: "x", bogus: 1 } }, { data: { title: "x" }, extra: true }, { data: { title: 5 } }, { data: {} }, "not json"]) {
+    // Dates are real calendar dates, as the CMS checks them (a probe stored 2020-13-45).
+    for (const body of [{ data: { title: "x", bogus: 1 } }, { data: { title: "x" }, extra: true }, { data: { title: 5 } }, { data: {} }, "not json", { data: { title: "x", published_date: "2021-02-29" } }, { data: { title: "x", published_date: "2020-13-45" } }]) {
       const refused = await call("POST", "/api/article", { token: SERVICE, body });
       assert.equal(refused.status, 400, JSON.stringify(body));
       assert.equal(refused.body.error.code, "invalid_request");
@@ -332,6 +333,8 @@ for (const runtime of ["local server", "wrangler dev"]) describe(`row routes ove
     const generated = await call("POST", "/api/author", { token: SERVICE, body: { data: { name: "Generated id" } } });
     assert.equal(generated.status, 201);
     assert.match(generated.body.id, /^[0-9a-f]{32}$/);
+    const leapDay = await call("PUT", "/api/article", { token: SERVICE, body: { where: { slug: "contract-one" }, data: { published_date: "2024-02-29" } } });
+    assert.equal(leapDay.body.published_date, "2024-02-29", JSON.stringify(leapDay.body));
     const updated = await call("PUT", "/api/article", { token: SERVICE, body: { where: { slug: "contract-one" }, data: { title: "Contract one, edited" } } });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.title, "Contract one, edited");

@@ -6,6 +6,20 @@ export type DbValue = string | number | null;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * Whether `text` starts with a real calendar date (2021-02-28, not 2021-02-29 or 2020-13-45): the
+ * CMS refuses such a date field value (`invalid_date`), and `Date.parse` would roll it over to the
+ * next month, so a datetime is checked too before it is normalised.
+ */
+function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
@@ -15,10 +29,10 @@ export function toDb(column: ColumnSchema, value: unknown, path: string): DbValu
   switch (column.type) {
     case "text":
       if (typeof value !== "string") throw invalid(`${path} must be a string.`, path);
-      if (column.format === "date" && !DATE.test(value)) throw invalid(`${path} must be a YYYY-MM-DD date.`, path);
+      if (column.format === "date" && !(DATE.test(value) && isCalendarDate(value))) throw invalid(`${path} must be a real YYYY-MM-DD date.`, path);
       if (column.format === "datetime") {
         const time = Date.parse(value);
-        if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(time)) throw invalid(`${path} must be an ISO-8601 date-time.`, path);
+        if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(time) || !isCalendarDate(value)) throw invalid(`${path} must be an ISO-8601 date-time.`, path);
         return new Date(time).toISOString();
       }
       if (column.options !== undefined && !column.options.includes(value)) throw invalid(`${path} must be one of: ${column.options.join(", ")}.`, path);

@@ -1,3 +1,4 @@
+import { codePointLength } from "../../content/plain-text";
 import * as v from "valibot";
 import type { Caller } from "../../auth/caller";
 import { decide, LANGUAGE_ACTION_FOR_OPERATION, readableFieldIds } from "../../auth/permissions";
@@ -115,7 +116,7 @@ export async function createProposal(ctx: LifecycleContext, input: CreateProposa
   if (keys.length === 0) throw new AppError("invalid_request", "Propose at least one field.");
   if (keys.length > PROPOSAL_LIMITS.fields) throw new AppError("invalid_request", `A proposal holds at most ${PROPOSAL_LIMITS.fields} fields.`);
   if (proposalValueBytes(input.fields) > PROPOSAL_LIMITS.valueBytes) throw new AppError("invalid_request", "The proposed values are larger than 64 KiB.");
-  if (input.note !== undefined && input.note.length > PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${PROPOSAL_LIMITS.noteChars} characters.`);
+  if (input.note !== undefined && codePointLength(input.note) > PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${PROPOSAL_LIMITS.noteChars} characters.`);
 
   const { entry, model } = await loadEntry(ctx, input.instance_id);
   requireNotTrashed(entry);

@@ -1,3 +1,4 @@
+import { codePointLength } from "../../content/plain-text";
 import { decide, hasSystemPermission } from "../../auth/permissions";
 import { isoAt } from "../../clock";
 import { guard } from "../../db/batch";
@@ -99,7 +100,7 @@ function needApply(ctx: LifecycleContext): void {
 export async function createModelProposal(ctx: LifecycleContext, input: CreateModelProposalInput): Promise<WritePlan<ModelProposalView>> {
   needApply(ctx);
   if (input.definition.fields.length > MODEL_PROPOSAL_LIMITS.fields) throw new AppError("invalid_request", `A model proposal holds at most ${MODEL_PROPOSAL_LIMITS.fields} fields.`);
-  if (input.note !== undefined && input.note.length > MODEL_PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${MODEL_PROPOSAL_LIMITS.noteChars} characters.`);
+  if (input.note !== undefined && codePointLength(input.note) > MODEL_PROPOSAL_LIMITS.noteChars) throw new AppError("invalid_request", `A note holds at most ${MODEL_PROPOSAL_LIMITS.noteChars} characters.`);
   let changes: BlockedChange[] = [];
   let modelId: string | null = null;
   let base: string | null = null;
