@@ -216,7 +216,7 @@ const COMMANDS = [
   "operationId": "suspendSite",
   "method": "POST",
   "path": "/sites/{id}/suspend",
-  "summary": "Suspend a site: public 404, management/plugin/MCP 403 site_suspended, admin read-only; nothing deleted",
+  "summary": "Suspend a site: public 404, management/MCP 403 site_suspended, plugin protocol 403 capability_refused, admin read-only; nothing deleted",
   "keyed": true,
   "destructive": true,
   "flags": [

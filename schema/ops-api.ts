@@ -268,7 +268,7 @@ export const opsRoutes = [
     operationId: "suspendSite",
     method: "post",
     path: "/sites/{id}/suspend",
-    summary: "Suspend a site: public 404, management/plugin/MCP 403 site_suspended, admin read-only; nothing deleted",
+    summary: "Suspend a site: public 404, management/MCP 403 site_suspended, plugin protocol 403 capability_refused, admin read-only; nothing deleted",
     idempotent: true,
     repeatable: true,
     destructive: true,

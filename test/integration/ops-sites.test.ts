@@ -311,7 +311,7 @@ describe("operators' sites: suspend and resume", () => {
     expect((await manage(token, "GET", `/entries/${entry.instance_id}`)).status).toBe(200);
   });
 
-  it("suspended: the plugin protocol and MCP answer 403 site_suspended; resumed they answer again", async () => {
+  it("suspended: the plugin protocol answers 403 capability_refused (an outcome code of spec 1), MCP 403 site_suspended; resumed they answer again", async () => {
     const { s, plugin } = await setup();
     const token = await credential(s);
     expect((await pluginCall(plugin.token, "GET", "/context")).status).toBe(200);
@@ -319,7 +319,8 @@ describe("operators' sites: suspend and resume", () => {
     expect((await ops("POST", `/sites/${s.site.id}/suspend`, { body: {} })).status).toBe(200);
     const context = await pluginCall(plugin.token, "GET", "/context");
     expect(context.status).toBe(403);
-    expect(JSON.stringify(context.body)).toContain("site_suspended");
+    // Spec 1: `outcome` has no extra keys and its code is one of the listed outcome codes.
+    expect((context.body as { outcome: unknown }).outcome).toEqual({ code: "capability_refused", message: expect.stringContaining("suspended"), retry: false });
     const tools = await rpc(s.host, token, "tools/list");
     expect(tools.status).toBe(403);
     expect(JSON.stringify(tools.body)).toContain("site_suspended");

@@ -9,7 +9,7 @@ import { createDb } from "../../shared/db/client";
 import type { PluginInstallationsTable } from "../../shared/db/database";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
-import { assertNotSuspended, findSiteById } from "../../shared/repositories/site-repository";
+import { findSiteById } from "../../shared/repositories/site-repository";
 import { installationGrant } from "../../shared/services/plugins/installations";
 import { exchangeLaunchCode } from "../../shared/services/plugins/launches";
 import { listContent, readContent, type ContentListInput } from "../../shared/services/plugins/content";
@@ -154,9 +154,11 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     const parsed = settled(parseRoute.bind(null, await match(request), request, url, body));
     const plan = parsed.ok ? await pluginReadPlan(parsed.value, now) : undefined;
     const { installation, answers } = await authenticatePluginWith(env.DB, request, now, plan?.reads);
-    // A suspended site (docs/operations-api.md) takes no plugin request: 403 site_suspended.
+    // A suspended site (docs/operations-api.md) takes no plugin request. Spec 1: an envelope's code is
+    // one of the protocol's outcome codes, so the refusal is 403 capability_refused (nothing is granted
+    // while the site is suspended), its message saying why; other surfaces answer 403 site_suspended.
     const suspended = await createDb(env.DB).selectFrom("sites").select("suspended_at").where("id", "=", installation.site_id).executeTakeFirst();
-    assertNotSuspended({ suspended_at: suspended?.suspended_at ?? null });
+    if (suspended?.suspended_at) throw new AppError("capability_refused", "This site is suspended by the operators: no capability is granted until it is resumed.", { suspended_at: suspended.suspended_at });
     const spendRate = async (): Promise<void> => {
       const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, pluginRateLimit(env), PLUGIN_RATE_LIMIT.windowMs);
       if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
