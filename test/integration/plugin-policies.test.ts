@@ -139,7 +139,7 @@ describe("plugin content policies (spec 2 rule 14)", () => {
     expect(await pages()).toBe(1);
     const moved = await manage<{ error: { code: string } }>(token, "POST", "/pages", { body: { id: existing.body.instance_id, slug: "moved" } });
     expect([moved.status, moved.body.error?.code]).toEqual([422, "plugin_policy_refused"]);
-    expect((await manage<Entry>(token, "GET", `/pages/${existing.body.instance_id}`)).body.slug).toBe("about");
+    expect((await manage<Entry & { slug: string }>(token, "GET", `/pages/${existing.body.instance_id}`)).body.slug).toBe("about");
     const asked = (await pluginCalls(`${path}/policies/closed`)).map((call) => JSON.parse(call.body) as { operation: string; fields: unknown });
     expect(asked.map((a) => [a.operation, a.fields])).toEqual([["create", {}], ["save", {}]]);
   });
