@@ -90,7 +90,7 @@ export const RestoreVersionBody = v.strictObject({ expected_version_id: v.option
 const richTextErrors = ["media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid"] as const;
 
 /** Content policies of plugins (spec 2 rule 14; docs/plugin-policies.md): asked before every entry write. */
-const policyErrors = ["plugin_policy_refused", "plugin_policy_transform_invalid", "plugin_policy_transform_conflict", "plugin_policy_unavailable", "plugin_policy_budget_exhausted"] as const;
+export const policyErrors = ["plugin_policy_refused", "plugin_policy_transform_invalid", "plugin_policy_transform_conflict", "plugin_policy_unavailable", "plugin_policy_budget_exhausted"] as const;
 
 const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthorized", "insufficient_scope", "not_found", "idempotency_in_progress", "idempotency_key_reused", "rate_limited", ...policyErrors] as const;
 

@@ -123,6 +123,27 @@ describe("plugin content policies (spec 2 rule 14)", () => {
     expect((await manage<Entry>(token, "GET", `/pages/${created.body.instance_id}`)).body.fields.title).toBe("About us");
   });
 
+  it("asks before a page editor's save without fields (a new page by its slug, a page moved by its slug): no save goes unasked", async () => {
+    const s = await seedSite();
+    const token = await credential(s);
+    const model = await manage<{ model_id: string }>(token, "POST", "/models", { body: { definition: { model: { name: "Page", slug: "page" }, fields: [{ key: "title", label: "Title", type: "text" }] } } });
+    const existing = await manage<Entry>(token, "POST", "/pages", { body: { slug: "about", fields: { title: "About" } } });
+    expect(existing.status).toBe(201);
+    const { endpoint, path } = freshEndpoint();
+    await installTestPlugin(s, { manifest: testManifest({ id: "guard", name: "Guard", endpoint, content_policies: [{ id: "closed", mode: "validate", label: "Closed" }] }), modelIds: [model.body.model_id] });
+    await answerWith(`${path}/policies/closed`, { status: 200, body: { outcome: "refused", code: "site_frozen", message: "The site is frozen." } });
+    const pages = async () => (await manage<{ data: unknown[] }>(token, "GET", "/pages")).body.data.length;
+
+    const created = await manage<{ error: { code: string; policy_id?: string } }>(token, "POST", "/pages", { body: { slug: "new-page" } });
+    expect([created.status, created.body.error?.code, created.body.error?.policy_id]).toEqual([422, "plugin_policy_refused", "closed"]);
+    expect(await pages()).toBe(1);
+    const moved = await manage<{ error: { code: string } }>(token, "POST", "/pages", { body: { id: existing.body.instance_id, slug: "moved" } });
+    expect([moved.status, moved.body.error?.code]).toEqual([422, "plugin_policy_refused"]);
+    expect((await manage<Entry & { slug: string }>(token, "GET", `/pages/${existing.body.instance_id}`)).body.slug).toBe("about");
+    const asked = (await pluginCalls(`${path}/policies/closed`)).map((call) => JSON.parse(call.body) as { operation: string; fields: unknown });
+    expect(asked.map((a) => [a.operation, a.fields])).toEqual([["create", {}], ["save", {}]]);
+  });
+
   it("a transform changes the fields written and the answer says so (policy_results)", async () => {
     const { models, plugin, token } = await setup([{ id: "trim", mode: "transform" }]);
     const created = await createArticle(token, models.article.id, "  Spaced out  ");

@@ -43,6 +43,19 @@ describe("OpenAPI artefacts", () => {
         assert.ok(op.responses[String(status)], `${route.operationId} documents ${status}`);
       }
     }
+    // Every route whose command asks the site's content policies (policy-subjects.ts POLICY_COMMANDS)
+    // documents their refusals: spec 2 rule 14 and the errors table (the page editor's save once did not).
+    const asking = ["createEntry", "saveEntry", "addEntryLanguage", "restoreEntryVersion", "publishEntry", "unpublishEntry", "moveEntry", "trashEntry", "restoreEntry", "purgeEntry", "publishRelease", "savePage"];
+    for (const operationId of asking) {
+      const route = manageSurface.routes.find((r) => r.operationId === operationId);
+      assert.ok(route, `${operationId} is a management route`);
+      const codes = Object.values(document.paths[`${manageSurface.basePath}${route.path}`][route.method].responses).map((r) => r.description).join(", ");
+      // A save may be transformed; every other write may only be allowed or refused.
+      const transforms = ["createEntry", "saveEntry", "addEntryLanguage", "savePage"].includes(operationId) ? ["plugin_policy_transform_invalid", "plugin_policy_transform_conflict"] : [];
+      for (const code of ["plugin_policy_refused", "plugin_policy_unavailable", "plugin_policy_budget_exhausted", ...transforms]) {
+        assert.ok(codes.split(", ").includes(code), `${operationId} documents ${code}`);
+      }
+    }
     const upload = document.paths[`${manageSurface.basePath}/media`].post.responses;
     assert.ok(upload["200"]?.content && upload["201"]?.content, "uploadMedia documents 201 and the reuse's 200");
   });

@@ -131,16 +131,19 @@ export async function policySubject(db: Kysely<Database>, site: Site, command: s
  * nothing: the save's own checks refuse it.
  */
 async function pageSaveSubject(db: Kysely<Database>, site: Site, input: Input): Promise<PolicySubject | null> {
+  // `fields` is optional here (a page created or moved by its slug alone): that save is asked too,
+  // with no values, as an added language without fields is, and may then only be allowed or refused.
   const fields = obj(input.fields);
+  const asked = { fields: { ...(fields ?? {}) }, transformable: fields !== undefined };
   const id = str(input.id);
   const model = await db.selectFrom("models").select(["id", "slug"]).where("site_id", "=", site.id).where("slug", "=", PAGE_MODEL_SLUG).where("kind", "=", "collection").executeTakeFirst();
-  if (!model || !fields) return null;
+  if (!model) return null;
   if (id === undefined) {
-    return { operation: "create", instance_id: null, model_id: model.id, model_slug: model.slug, lang: str(input.lang) ?? site.default_lang, fields: { ...fields }, transformable: true };
+    return { operation: "create", instance_id: null, model_id: model.id, model_slug: model.slug, lang: str(input.lang) ?? site.default_lang, ...asked };
   }
   const entry = await entryOf(db, site.id, id);
   if (!entry || entry.model_id !== model.id) return null;
-  return { operation: "save", instance_id: entry.instance_id, model_id: model.id, model_slug: model.slug, lang: entry.lang, fields: { ...fields }, transformable: true };
+  return { operation: "save", instance_id: entry.instance_id, model_id: model.id, model_slug: model.slug, lang: entry.lang, ...asked };
 }
 
 /** The command's input with the fields a transform wrote. */
