@@ -5,6 +5,7 @@ import { Id, IdPath, SitePath, Described, list, SessionAnswer, sessionErrors, si
 import { ContentReadinessAnswer, ContentReadinessQuery, ReadinessAnswer } from "./manage-generated-backend";
 import { MediaAnswer, UploadMediaFields } from "./manage-media";
 import { peopleRoutes } from "./admin-people";
+import { policyErrors } from "./manage-entries";
 import { secretRoutes } from "./admin-secrets";
 import { launchRoutes, pluginRoutes } from "./admin-plugins";
 import { dashboardRoutes } from "./admin-dashboard";
@@ -80,7 +81,7 @@ const contentRoutes: readonly AdminRouteSpec[] = [
     response: v.strictObject({ model_id: v.string(), manual_order: v.array(v.string()), cache: v.unknown() }),
     errors: [...withId],
   },
-  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "lock_lost", "write_conflict"] },
+  { operationId: "applyProposal", method: "post", path: "/api/proposals/{id}/apply", access: "site", summary: "Apply an entry field proposal as a normal save", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId, "proposal_stale", "entry_in_trash", "field_validation_failed", "media_not_found", "rich_block_unregistered", "rich_block_version_unknown", "rich_block_values_invalid", "slug_taken", "locked", "lock_lost", "write_conflict", ...policyErrors] },
   { operationId: "rejectProposal", method: "post", path: "/api/proposals/{id}/reject", access: "site", summary: "Reject an entry field proposal", params: IdPath, response: Described("ProposalAnswer"), errors: [...withId] },
 ];
 

@@ -96,7 +96,7 @@ const commonWriteErrors = ["invalid_request", "unauthorized", "creator_unauthori
 
 /** Entry operations of the management API (an entry is one language instance, by `instance_id`). */
 /** What a relation write in an entry save can be refused with (docs/content-rules-relations.md). */
-const relationWriteErrors = ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed"] as const;
+export const relationWriteErrors = ["relation_target_not_found", "relation_target_model_required", "relation_target_model_not_allowed", "relation_hierarchy_cycle", "relation_position_not_ordered", "relation_duplicate_target", "relation_too_few", "relation_too_many", "relation_target_taken", "related_from_replace_unconfirmed"] as const;
 
 export const entryRoutes: readonly RouteSpec[] = [
   {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { RouteSpec } from "./contract";
-import { EntryObject, policyErrors } from "./manage-entries";
+import { EntryObject, policyErrors, relationWriteErrors } from "./manage-entries";
 import { notReservedFieldKey } from "./field-types";
 import { RelationWrite } from "./relation-writes";
 
@@ -72,6 +72,6 @@ export const pageRoutes: readonly RouteSpec[] = [
     otherStatuses: [{ status: 200, description: "The page's draft was saved (created: false), or a replay" }],
     response: PageView,
     // Asked content policies as createEntry / saveEntry are (spec 2 rule 14; policy-subjects.ts).
-    errors: [...entryWriteErrors, ...policyErrors, "page_model_missing", "version_conflict", "field_validation_failed", "invalid_field_key", "slug_taken", "unknown_locale", "not_owner", "entry_in_trash", "locked", "lock_lost", "relation_target_not_found", "relation_hierarchy_cycle", "write_conflict", "address_redirected", "address_taken"],
+    errors: [...entryWriteErrors, ...policyErrors, "page_model_missing", "version_conflict", "field_validation_failed", "invalid_field_key", "slug_taken", "unknown_locale", "not_owner", "entry_in_trash", "locked", "lock_lost", ...relationWriteErrors, "write_conflict", "address_redirected", "address_taken"],
   },
 ];
