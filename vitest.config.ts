@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { testGroups } from "./scripts/lib/test-groups.mjs";
+import { testGroups, workerMain } from "./scripts/lib/test-groups.mjs";
 
 /** One call the fake Cloudflare purge API received. */
 interface PurgeCall {
@@ -277,7 +277,7 @@ export default defineConfig(async () => {
           // so a test crosses it with ~45 MB rather than 100 MB (media-streamed-upload.test.ts).
           // OPS_TOKEN: the operators' routes are on (site-move.test.ts; absent → 404 is tested with an env without it).
           // OPS_COPY_STEP_ROWS / OPS_DELETE_STEP_ROWS: a copy or delete of a small site takes several calls, so resuming is tested.
-          bindings: { ...(nodeProcess?.env.QUIET_ALARMS_REPORT === "1" ? { QUIET_ALARMS_REPORT: "1" } : {}), TEST_MIGRATIONS: migrations, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", PLUGIN_RATE_LIMIT: "50", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", PLUGIN_POLICY_BUDGET: "30", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
+          bindings: { ...(nodeProcess?.env.QUIET_ALARMS_REPORT === "1" ? { QUIET_ALARMS_REPORT: "1" } : {}), TEST_MIGRATIONS: migrations, TEST_WORKER_MAIN: workerMain, CONFIG_CACHE_MS: "0", MANAGE_RATE_LIMIT: "40", PLUGIN_RATE_LIMIT: "50", MEDIA_REQUEST_BODY_LIMIT_BYTES: "45000000", PLUGIN_POLICY_BUDGET: "30", OPS_TOKEN: "test-ops-token", OPS_COPY_STEP_ROWS: "15", OPS_DELETE_STEP_ROWS: "15" },
           // Tests only; wrangler.jsonc binds nothing here, so `npm start` keeps caching and purging off.
           serviceBindings: { CF_PURGE_API: fakePurgeApi, WEBHOOK_FETCH: fakeWebhookReceiver, PLUGIN_FETCH: fakePlugin },
         },
@@ -285,7 +285,7 @@ export default defineConfig(async () => {
     ],
     test: {
       // QUIET_ALARMS=0 leaves finished files' alarms ringing (for measuring test/setup/quiet-alarms.ts against it).
-      setupFiles: ["./test/setup/apply-migrations.ts", ...(nodeProcess?.env.QUIET_ALARMS === "0" ? [] : ["./test/setup/quiet-alarms.ts"])],
+      setupFiles: ["./test/setup/apply-migrations.ts", ...(nodeProcess?.env.MEMO_MAIN_IMPORT === "0" ? [] : ["./test/setup/memo-main-import.ts"]), ...(nodeProcess?.env.QUIET_ALARMS === "0" ? [] : ["./test/setup/quiet-alarms.ts"])],
       projects: testGroups(GROUP_SIZE).map((files, index) => ({ extends: true as const, test: { name: `workerd-${index + 1}`, include: files, isolate: false } })),
       // A deadline, not a speed check (speed is measured by `npm run bench`): a loaded 2-core
       // machine can take several seconds for a test that makes dozens of requests.

@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends DriftwoodEnv {
       TEST_MIGRATIONS: D1Migration[];
+      /** The worker's entry point as the pool resolves it (test/setup/memo-main-import.ts). */
+      TEST_WORKER_MAIN: string;
     }
   }
 }
