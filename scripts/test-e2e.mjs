@@ -178,6 +178,7 @@ function runQueue({ first, files, lanes, env }) {
       let run;
       if (typeof item !== "string") run = { ...(await runFiles(name, [item.retry], env, true)), retry: true };
       else if (SHARED_ADMIN_FILES.includes(item)) {
+        if (host && !host.alive()) await closeHost();
         host ??= startAdminHost(name, env);
         run = await host.run(item);
         if (SHARED_ADMIN_LAST.includes(item)) await closeHost();

@@ -1,5 +1,5 @@
 /**
- * CPU seconds of one end-to-end file (or batch) with every process it started — the detached
+ * CPU seconds of one end-to-end file (or a lane's admin host) with every process it started — the detached
  * `wrangler dev` and `workerd` groups and Chromium included, which `/usr/bin/time` misses when
  * they outlive their parent (docs/testing.md, "Where the CPU goes"). Asked for with
  * `E2E_CPU_CGROUP=<dir>`, a directory of a cgroup v1 `cpuacct` hierarchy the run may write (root:
@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import path from "node:path";
 
-/** The environment variable naming the parent cgroup (a batch gets its own as its children's parent). */
+/** The environment variable naming the parent cgroup (the admin host is given its own, to measure each file against). */
 export const CPU_CGROUP_VARIABLE = "E2E_CPU_CGROUP";
 
 let made = 0;

@@ -78,6 +78,8 @@ export function startAdminHost(name, env) {
   const runs = [];
   child.stdin.on("error", () => {}); // a host that died: its files fail below, not the runner
   return {
+    /** False once the host has exited (a server that died): the lane then starts another. */
+    alive: () => !ended,
     async run(file) {
       // A host whose server or browser did not start fails every file it is sent (none is skipped).
       const up = await ready;
