@@ -109,8 +109,8 @@ const SHARED_ADMIN_FILES = [
 ];
 /**
  * Shared files that change what later files on their server would read, and read nothing a later
- * file changes: they are queued after every other file, and the lane's server stops after each
- * (runQueue), so no admin file runs after one on the same server.
+ * file changes: the lane's server stops after each (runQueue), so no admin file runs after one on
+ * the same server.
  */
 const SHARED_ADMIN_LAST = ["test/e2e/admin-ui-settings.test.mjs"];
 const secondsOf = (file) => MEASURED_SECONDS[file] ?? DEFAULT_SECONDS;
@@ -129,15 +129,8 @@ function namespacesWork() {
   return probe.status === 0;
 }
 
-/**
- * The files in the order the lanes take them: longest first (the short ones fill the gaps at the
- * end), the SHARED_ADMIN_LAST files after every other file — so after every admin file whose host
- * they might share.
- */
-const inQueueOrder = (files) => {
-  const isLast = (file) => SHARED_ADMIN_LAST.includes(file);
-  return [...files].sort((a, b) => Number(isLast(a)) - Number(isLast(b)) || SHARED_ADMIN_LAST.indexOf(a) - SHARED_ADMIN_LAST.indexOf(b) || secondsOf(b) - secondsOf(a) || a.localeCompare(b));
-};
+/** The files in the order the lanes take them: longest first (the short ones fill the gaps at the end). */
+const longestFirst = (files) => [...files].sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b));
 
 /**
  * A failed end-to-end file runs once more, alone, on a server of its own (docs/testing.md, "Retried
@@ -154,34 +147,42 @@ const MAX_RETRIED_FILES = 3;
  * shared server and browser per lane, started when the lane takes its first admin file and stopped
  * when the lane ends (scripts/lib/e2e-lane.mjs): the admin files are items of the queue like any
  * other, so the lanes end within a file of each other. After a SHARED_ADMIN_LAST file the lane's
- * host stops (a later admin file of that lane gets a new one). `widen(n)` (SIGUSR2 from
+ * host stops, and the lane takes non-admin files while any is left (a later admin file of that lane
+ * gets a new host). `widen(n)` (SIGUSR2 from
  * scripts/test.mjs when the workerd suite is done) adds lanes up to `n`. `first` (the Node files,
  * in the machine's namespace) runs in lane 1 before it takes end-to-end files. Resolves with every run.
  */
 function runQueue({ first, files, lanes, env }) {
-  const queue = inQueueOrder(files);
+  const queue = longestFirst(files);
   const runs = [];
   const retried = new Set();
   let open = 0;
   let named = 0;
   let finish;
   const done = new Promise((resolve) => (finish = resolve));
+  // The next item, longest first — but a lane whose server ran a SHARED_ADMIN_LAST file takes
+  // non-admin files while any is left: another admin file there would need a new server.
+  const take = (ranLast) => queue.splice(Math.max(0, ranLast ? queue.findIndex((item) => typeof item !== "string" || !SHARED_ADMIN_FILES.includes(item)) : 0), 1)[0];
   const lane = async (name, before) => {
     open += 1;
     let host = null;
+    let ranLast = false;
     const closeHost = async () => {
       if (host) runs.push(await host.close());
       host = null;
     };
     for (const file of before) runs.push(await runFiles(name, [file], env, false));
-    for (let item = queue.shift(); item; item = queue.shift()) {
+    for (let item = take(ranLast); item; item = take(ranLast)) {
       let run;
       if (typeof item !== "string") run = { ...(await runFiles(name, [item.retry], env, true)), retry: true };
       else if (SHARED_ADMIN_FILES.includes(item)) {
         if (host && !host.alive()) await closeHost();
         host ??= startAdminHost(name, env);
         run = await host.run(item);
-        if (SHARED_ADMIN_LAST.includes(item)) await closeHost();
+        if (SHARED_ADMIN_LAST.includes(item)) {
+          ranLast = true;
+          await closeHost();
+        }
       } else run = await runFiles(name, [item], env, true);
       runs.push(run);
       const file = run.files[0];
