@@ -13,7 +13,7 @@
  * nothing else on the machine is touched. `test/node/` runs in the machine's own namespace, because
  * the generated-backend test may install the emitted project's packages from the registry: the
  * files that need neither the seeded template nor the bundled worker from the start, beside the
- * seed and the bundle; `generated-backend` and `deploy` (AFTER_PREPARATION) first in lane 1. Without `unshare` (not root, no user namespaces) everything runs in one process, one
+ * seed and the bundle; `generated-backend` and `deploy` (AFTER_PREPARATION) once both are ready, beside the lanes. Without `unshare` (not root, no user namespaces) everything runs in one process, one
  * file at a time. `E2E_LANES=n` sets the number of lanes (default 1: docs/testing.md, "Lanes"); SIGUSR2 widens to
  * `E2E_LANES_LATER` (scripts/test.mjs sends it when the workerd suite beside it is done).
  */
@@ -149,21 +149,28 @@ const MAX_RETRIED_FILES = 3;
  * other, so the lanes end within a file of each other. After a SHARED_ADMIN_LAST file the lane's
  * host stops, and the lane takes non-admin files while any is left (a later admin file of that lane
  * gets a new host). `widen(n)` (SIGUSR2 from
- * scripts/test.mjs when the workerd suite is done) adds lanes up to `n`. `first` (the Node files,
- * in the machine's namespace) runs in lane 1 before it takes end-to-end files. Resolves with every run.
+ * scripts/test.mjs when the workerd suite is done) adds lanes up to `n`. `beside` (Node files, in
+ * the machine's namespace) run one after the other in a track of their own beside the lanes: in
+ * session 15's clean-clone runs they held lane 1 for ≈ 170 s (`generated-backend` and `deploy`,
+ * ≈ 130 s of CPU: mostly waiting on their processes) while the workerd suite had the other core,
+ * so ≈ 0.4 of a core idled. Resolves with every run once the lanes and the track are done.
  */
-function runQueue({ first, files, lanes, env }) {
+function runQueue({ beside, files, lanes, env }) {
   const queue = longestFirst(files);
   const runs = [];
   const retried = new Set();
   let open = 0;
   let named = 0;
   let finish;
-  const done = new Promise((resolve) => (finish = resolve));
+  const lanesDone = new Promise((resolve) => (finish = resolve));
+  const besideDone = (async () => {
+    for (const file of beside) runs.push(await runFiles("node", [file], env, false));
+  })();
+  const done = Promise.all([lanesDone, besideDone]).then(() => runs);
   // The next item, longest first — but a lane whose server ran a SHARED_ADMIN_LAST file takes
   // non-admin files while any is left: another admin file there would need a new server.
   const take = (ranLast) => queue.splice(Math.max(0, ranLast ? queue.findIndex((item) => typeof item !== "string" || !SHARED_ADMIN_FILES.includes(item)) : 0), 1)[0];
-  const lane = async (name, before) => {
+  const lane = async (name) => {
     open += 1;
     let host = null;
     let ranLast = false;
@@ -171,7 +178,6 @@ function runQueue({ first, files, lanes, env }) {
       if (host) runs.push(await host.close());
       host = null;
     };
-    for (const file of before) runs.push(await runFiles(name, [file], env, false));
     for (let item = take(ranLast); item; item = take(ranLast)) {
       let run;
       if (typeof item !== "string") run = { ...(await runFiles(name, [item.retry], env, true)), retry: true };
@@ -198,7 +204,7 @@ function runQueue({ first, files, lanes, env }) {
   const widen = (n) => {
     while (named < n && (named === 0 || queue.length > 0)) {
       named += 1;
-      void lane(`e2e-${named}`, named === 1 ? first : []);
+      void lane(`e2e-${named}`);
     }
   };
   widen(Math.max(1, lanes));
@@ -248,7 +254,7 @@ try {
   const queued = chosen.length === 0 && e2eFiles.length > 0 && namespacesWork();
   // The Node files that need neither the seeded template nor the bundled worker start at once,
   // beside the seed and the bundle (58–98 s of wall in CI, mostly waiting: docs/testing.md), in the
-  // machine's own namespace; the others run first in lane 1 once both are ready.
+  // machine's own namespace; the others beside the lanes once both are ready.
   const early = queued ? nodeFiles.filter((f) => !AFTER_PREPARATION.includes(f)) : [];
   const earlyRun = early.length > 0 ? runFiles("node", early, process.env, false) : Promise.resolve(null);
   const started = Date.now();
@@ -278,7 +284,7 @@ try {
     const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });
     status = run.status ?? 1;
   } else {
-    const queue = runQueue({ first: nodeFiles.filter((f) => !early.includes(f)), files: e2eFiles, lanes: widened ? later : wanted, env });
+    const queue = runQueue({ beside: nodeFiles.filter((f) => !early.includes(f)), files: e2eFiles, lanes: widened ? later : wanted, env });
     widenQueue = queue.widen;
     const runs = [...(await queue.done)];
     const earlyResult = await earlyRun;
