@@ -109,8 +109,8 @@ const SHARED_ADMIN_FILES = [
 ];
 /**
  * Shared files that change what later files on their server would read, and read nothing a later
- * file changes: the lane's server stops after each (runQueue), so no admin file runs after one on
- * the same server.
+ * file changes: each is taken once no other admin file is queued, and its lane's server stops after
+ * it (runQueue), so no admin file runs after one on the same server.
  */
 const SHARED_ADMIN_LAST = ["test/e2e/admin-ui-settings.test.mjs"];
 const secondsOf = (file) => MEASURED_SECONDS[file] ?? DEFAULT_SECONDS;
@@ -146,9 +146,8 @@ const MAX_RETRIED_FILES = 3;
  * balance. An admin browser file (SHARED_ADMIN_FILES) runs on the lane's admin host instead — one
  * shared server and browser per lane, started when the lane takes its first admin file and stopped
  * when the lane ends (scripts/lib/e2e-lane.mjs): the admin files are items of the queue like any
- * other, so the lanes end within a file of each other. After a SHARED_ADMIN_LAST file the lane's
- * host stops, and the lane takes non-admin files while any is left (a later admin file of that lane
- * gets a new host). `widen(n)` (SIGUSR2 from
+ * other, so the lanes end within a file of each other. A SHARED_ADMIN_LAST file is taken once no
+ * other admin file is queued, and its lane's host stops after it. `widen(n)` (SIGUSR2 from
  * scripts/test.mjs when the workerd suite is done) adds lanes up to `n`. `beside` (Node files, in
  * the machine's namespace) run one after the other in a track of their own beside the lanes: in
  * session 15's clean-clone runs they held lane 1 for ≈ 170 s (`generated-backend` and `deploy`,
@@ -167,28 +166,25 @@ function runQueue({ beside, files, lanes, env }) {
     for (const file of beside) runs.push(await runFiles("node", [file], env, false));
   })();
   const done = Promise.all([lanesDone, besideDone]).then(() => runs);
-  // The next item, longest first — but a lane whose server ran a SHARED_ADMIN_LAST file takes
-  // non-admin files while any is left: another admin file there would need a new server.
-  const take = (ranLast) => queue.splice(Math.max(0, ranLast ? queue.findIndex((item) => typeof item !== "string" || !SHARED_ADMIN_FILES.includes(item)) : 0), 1)[0];
+  // The next item, longest first — but a SHARED_ADMIN_LAST file only once no other admin file is
+  // queued: its lane's server stops after it, and a later admin file would need a new one.
+  const isAdmin = (item) => typeof item === "string" && SHARED_ADMIN_FILES.includes(item) && !SHARED_ADMIN_LAST.includes(item);
+  const take = () => queue.splice(Math.max(0, queue.findIndex((item) => !SHARED_ADMIN_LAST.includes(item) || !queue.some(isAdmin))), 1)[0];
   const lane = async (name) => {
     open += 1;
     let host = null;
-    let ranLast = false;
     const closeHost = async () => {
       if (host) runs.push(await host.close());
       host = null;
     };
-    for (let item = take(ranLast); item; item = take(ranLast)) {
+    for (let item = take(); item; item = take()) {
       let run;
       if (typeof item !== "string") run = { ...(await runFiles(name, [item.retry], env, true)), retry: true };
       else if (SHARED_ADMIN_FILES.includes(item)) {
         if (host && !host.alive()) await closeHost();
         host ??= startAdminHost(name, env);
         run = await host.run(item);
-        if (SHARED_ADMIN_LAST.includes(item)) {
-          ranLast = true;
-          await closeHost();
-        }
+        if (SHARED_ADMIN_LAST.includes(item)) await closeHost();
       } else run = await runFiles(name, [item], env, true);
       runs.push(run);
       const file = run.files[0];
