@@ -152,7 +152,7 @@ const MAX_RETRIED_FILES = 3;
  * the machine's namespace) run one after the other in a track of their own beside the lanes: in
  * session 15's clean-clone runs they held lane 1 for ≈ 170 s (`generated-backend` and `deploy`,
  * ≈ 130 s of CPU: mostly waiting on their processes) while the workerd suite had the other core,
- * so ≈ 0.4 of a core idled. Resolves with every run once the lanes and the track are done.
+ * so ≈ 0.6 of a core idled. Resolves with every run once the lanes and the track are done.
  */
 function runQueue({ beside, files, lanes, env }) {
   const queue = longestFirst(files);
