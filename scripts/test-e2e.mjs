@@ -13,57 +13,67 @@
  * nothing else on the machine is touched. `test/node/` runs in the machine's own namespace, because
  * the generated-backend test may install the emitted project's packages from the registry: the
  * files that need neither the seeded template nor the bundled worker from the start, beside the
- * seed and the bundle; `generated-backend` and `deploy` (AFTER_PREPARATION) first in lane 1. Without `unshare` (not root, no user namespaces) everything runs in one process, one
+ * seed and the bundle; `generated-backend` and `deploy` (AFTER_PREPARATION) once both are ready, beside the lanes. Without `unshare` (not root, no user namespaces) everything runs in one process, one
  * file at a time. `E2E_LANES=n` sets the number of lanes (default 1: docs/testing.md, "Lanes"); SIGUSR2 widens to
  * `E2E_LANES_LATER` (scripts/test.mjs sends it when the workerd suite beside it is done).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { runFiles, startAdminHost } from "./lib/e2e-lane.mjs";
 import { createSeedTemplate, SEED_TEMPLATE_VARIABLE } from "./lib/dev-server.mjs";
 import { isPrebuiltWorker, PREBUILT_WORKER_VARIABLE, prepareWorker } from "./lib/prebuilt-worker.mjs";
 import { root } from "./lib/load-ts.mjs";
 
 /**
- * Seconds a file took on an idle 2-core machine (docs/testing.md), to take the long files first;
- * files not listed count as DEFAULT_SECONDS (a server start and a few requests). A run prints every
- * file's seconds at its end.
+ * Seconds a file took (docs/testing.md, "Measured"), to take the long files first; files not listed
+ * count as DEFAULT_SECONDS (a server start and a few requests). A run prints every file's seconds at
+ * its end. Admin files are queued one by one since session 16, so their seconds order them too.
  */
 const MEASURED_SECONDS = {
-  // Admin files: session 13's clean-clone run 2 (load 3–9; /work/s13 — docs/testing.md "Measured").
-  "test/e2e/admin-ui-site-screens.test.mjs": 65,
-  "test/e2e/admin-ui-lifecycle.test.mjs": 56,
-  "test/e2e/admin-ui-review.test.mjs": 39,
-  "test/e2e/admin-ui-content.test.mjs": 33,
-  "test/e2e/admin-ui-models.test.mjs": 31,
-  "test/e2e/admin-ui-account.test.mjs": 28,
-  "test/e2e/admin-ui-editor-flow.test.mjs": 27,
+  // Session 16 (2026-11-28 08:03–08:10 UTC), the whole Node and end-to-end part with two lanes from
+  // the start at load 3–10: `E2E_LANES=2 node scripts/test-e2e.mjs`, branch budget-e2e at 1befa73
+  // (site-screens: its run alone, after a failed first run).
+  "test/e2e/admin-ui-lifecycle.test.mjs": 74,
+  "test/e2e/events-crash.test.mjs": 74,
+  "test/e2e/rich-text-xss.test.mjs": 69,
+  "test/e2e/admin-ui-site-screens.test.mjs": 67,
+  "test/e2e/admin-ui-content.test.mjs": 41,
+  "test/e2e/ops-cli.test.mjs": 40,
+  "test/e2e/cli.test.mjs": 37,
+  "test/e2e/admin-ui-editor-flow.test.mjs": 36,
+  "test/e2e/admin-ui-review.test.mjs": 36,
+  "test/e2e/admin-ui-fields.test.mjs": 25,
   "test/e2e/admin-ui-editor-day.test.mjs": 23,
-  "test/e2e/admin-ui-people.test.mjs": 23,
-  "test/e2e/admin-ui-fields.test.mjs": 23,
-  "test/e2e/admin-ui-settings.test.mjs": 21,
-  "test/e2e/admin-ui-media.test.mjs": 19,
-  "test/e2e/admin-ui-plugin-actions.test.mjs": 18,
-  "test/e2e/admin-ui-suspended.test.mjs": 18,
-  "test/e2e/admin-ui-lists.test.mjs": 14,
-  "test/e2e/admin-ui-shell.test.mjs": 12,
-  "test/e2e/admin-ui-trash.test.mjs": 8,
-  "test/e2e/rich-text-xss.test.mjs": 80,
-  // events-crash: session 14 run 1 took 69 s beside the workerd suite; since session 15 it first
-  // drains its site's queue (≈ 5–15 s).
-  "test/e2e/events-crash.test.mjs": 75,
-  "test/e2e/ops-cli.test.mjs": 26,
-  "test/e2e/plugin-operations.test.mjs": 24,
+  "test/e2e/admin-ui-people.test.mjs": 22,
+  "test/e2e/admin-ui-models.test.mjs": 18,
+  "test/e2e/admin-ui-account.test.mjs": 15,
+  "test/e2e/plugin-operations.test.mjs": 15,
+  "test/e2e/admin-ui-media.test.mjs": 13,
+  "test/e2e/admin-ui-plugin-actions.test.mjs": 12,
+  "test/e2e/admin-ui-suspended.test.mjs": 12,
+  "test/e2e/admin-ui-trash.test.mjs": 9,
+  "test/e2e/admin-ui-settings.test.mjs": 8,
+  "test/e2e/admin-ui-shell.test.mjs": 8,
+  "test/e2e/oauth-connect.test.mjs": 8,
+  "test/e2e/public-cors-browser.test.mjs": 8,
+  "test/e2e/admin-ui-lists.test.mjs": 6,
+  "test/e2e/local-dev-stall.test.mjs": 6,
+  "test/e2e/mcp-sdk.test.mjs": 6,
+  "test/e2e/public-client.test.mjs": 6,
+  "test/e2e/static-site-sync.test.mjs": 6,
+  "test/e2e/plugin.test.mjs": 5,
 };
 const DEFAULT_SECONDS = 15;
 
 /**
- * Admin browser files run on one shared server and browser per batch (scripts/lib/shared-admin.mjs;
- * docs/testing.md, "One server and one browser for the admin files"): every admin file. Each writes
- * only what it names itself (stamped titles, slugs and emails, its own models, roles, uploads and
- * invited people) and reads only those and seeded rows no file of a batch changes. What each had
+ * Admin browser files run on their lane's shared server and browser (scripts/lib/shared-admin.mjs,
+ * scripts/lib/e2e-lane.mjs; docs/testing.md, "One server and one browser for the admin files"): every
+ * admin file. Each writes only what it names itself (stamped titles, slugs and emails, its own
+ * models, roles, uploads and invited people) and reads only those and seeded rows no other admin
+ * file changes, so any of them may share a server with any other, in any order. What each had
  * to stop relying on to share (session 14; the table in docs/testing.md says it file by file):
  * - admin-ui-account: "View on site" on a model of its own (it changed the seeded article's site_path);
  * - admin-ui-models: its new role goes to a person it invites (it re-roled the seeded demo editor,
@@ -76,7 +86,7 @@ const DEFAULT_SECONDS = 15;
  *   second site it suspends is resumed in the same test;
  * - admin-ui-lists: the only file that writes member-only paths; comment settings are saved and read
  *   back by it (the review file waits for its own);
- * - admin-ui-settings: runs LAST in its batch (SHARED_ADMIN_LAST): the language it adds and the
+ * - admin-ui-settings: runs LAST on its server (SHARED_ADMIN_LAST): the language it adds and the
  *   fallback order it saves are read by every later screen and public read of the demo site.
  */
 const SHARED_ADMIN_FILES = [
@@ -99,33 +109,12 @@ const SHARED_ADMIN_FILES = [
   "test/e2e/admin-ui-trash.test.mjs",
 ];
 /**
- * Shared files that change what later files of their batch would read, and read nothing a later
- * file changes: each runs after every other file of its batch. At most one per batch: queueItems
- * puts them in different batches while there are batches enough, else in the order listed.
+ * Shared files that change what later files on their server would read, and read nothing a later
+ * file changes: each is taken once no other admin file is queued, and its lane's server stops after
+ * it (runQueue), so no admin file runs after one on the same server.
  */
 const SHARED_ADMIN_LAST = ["test/e2e/admin-ui-settings.test.mjs"];
-const secondsOf = (item) => (typeof item === "string" ? (MEASURED_SECONDS[item] ?? DEFAULT_SECONDS) : item.files.reduce((sum, f) => sum + secondsOf(f), 0));
-
-/**
- * The queue's items: each end-to-end file alone, except the shared admin files, which go into
- * `batches` batches (balanced by measured seconds, longest first into the lightest batch; a file of
- * SHARED_ADMIN_LAST first into a batch that has none yet). In a batch the SHARED_ADMIN_LAST files
- * run after the others.
- */
-function queueItems(files, batches) {
-  const shared = files.filter((f) => SHARED_ADMIN_FILES.includes(f));
-  if (shared.length < 2 || batches < 1) return files;
-  const groups = Array.from({ length: Math.min(batches, shared.length) }, () => ({ files: [] }));
-  const isLast = (file) => SHARED_ADMIN_LAST.includes(file);
-  const lightest = (among) => among.reduce((light, g) => (secondsOf(g) < secondsOf(light) ? g : light));
-  const ordered = [...shared].sort((a, b) => Number(isLast(b)) - Number(isLast(a)) || secondsOf(b) - secondsOf(a) || a.localeCompare(b));
-  for (const file of ordered) {
-    const withoutLast = groups.filter((g) => !g.files.some(isLast));
-    lightest(isLast(file) && withoutLast.length > 0 ? withoutLast : groups).files.push(file);
-  }
-  for (const g of groups) g.files.sort((a, b) => Number(isLast(a)) - Number(isLast(b)) || SHARED_ADMIN_LAST.indexOf(a) - SHARED_ADMIN_LAST.indexOf(b));
-  return [...files.filter((f) => !SHARED_ADMIN_FILES.includes(f)), ...groups];
-}
+const secondsOf = (file) => MEASURED_SECONDS[file] ?? DEFAULT_SECONDS;
 
 /** `E2E_ONLY=a,b`: only the files whose names contain one of these (trying the lanes on a few files). */
 const only = (process.env.E2E_ONLY ?? "").split(",").filter(Boolean);
@@ -142,50 +131,7 @@ function namespacesWork() {
 }
 
 /** The files in the order the lanes take them: longest first (the short ones fill the gaps at the end). */
-const longestFirst = (items) => [...items].sort((a, b) => secondsOf(b) - secondsOf(a) || String(a).localeCompare(String(b)));
-
-/** Runs `node --test` on `files` (one at a time), in a network namespace of its own when `isolated`; output lines prefixed with the lane's name. */
-function runFiles(name, files, env, isolated, script = null) {
-  const node = script ? [process.execPath, ...script] : [process.execPath, "--test", "--test-concurrency=1", ...files];
-  const quoted = node.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const [command, args] = isolated ? ["unshare", ["-n", "sh", "-c", `ip link set lo up && exec ${quoted}`]] : [node[0], node.slice(1)];
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    for (const [stream, target] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
-      let rest = "";
-      stream.on("data", (chunk) => {
-        const lines = (rest + chunk).split("\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) target.write(`[${name}] ${line}\n`);
-      });
-      stream.on("end", () => rest && target.write(`[${name}] ${rest}\n`));
-    }
-    child.on("close", (code, signal) => resolve({ name, files, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 }));
-  });
-}
-
-/**
- * A batch of shared admin files (scripts/lib/e2e-shared-batch.mjs) in a network namespace of its
- * own; resolves with one run per file (as runFiles would give) and one for the batch's set-up.
- */
-async function runBatch(name, files, env) {
-  const resultDir = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-batch-"));
-  const resultFile = path.join(resultDir, "result.json");
-  const batch = await runFiles(name, [], env, true, ["scripts/lib/e2e-shared-batch.mjs", resultFile, ...files]);
-  let result = { setUpSeconds: batch.seconds, results: [] };
-  try {
-    result = JSON.parse(readFileSync(resultFile, "utf8"));
-  } catch {}
-  rmSync(resultDir, { recursive: true, force: true });
-  const runs = files.map((file) => {
-    const r = result.results.find((x) => x.file === file);
-    return { name, files: [file], code: r ? r.code : 1, seconds: r ? r.seconds : 0 };
-  });
-  const ran = runs.reduce((sum, r) => sum + r.seconds, 0);
-  runs.push({ name, files: [`shared server and browser for ${files.length} files (start and stop)`], code: batch.code === 0 || runs.some((r) => r.code !== 0) ? 0 : batch.code, seconds: Math.max(0, batch.seconds - ran) });
-  return runs;
-}
+const longestFirst = (files) => [...files].sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b));
 
 /**
  * A failed end-to-end file runs once more, alone, on a server of its own (docs/testing.md, "Retried
@@ -197,58 +143,65 @@ const MAX_RETRIED_FILES = 3;
 
 /**
  * The end-to-end files as one queue taken by `lanes` lanes: a lane runs one file in a network
- * namespace of its own, then takes the next, so a lane never waits on a badly guessed balance.
- * `widen(n)` (SIGUSR2 from scripts/test.mjs when the workerd suite is done) adds lanes up to `n`.
- * `first` (the Node files, in the machine's namespace) runs in lane 1 before it takes end-to-end
- * files. Resolves with every run (the Node files' run first).
+ * namespace of its own, then takes the next, longest first, so a lane never waits on a badly guessed
+ * balance. An admin browser file (SHARED_ADMIN_FILES) runs on the lane's admin host instead — one
+ * shared server and browser per lane, started when the lane takes its first admin file and stopped
+ * when the lane ends (scripts/lib/e2e-lane.mjs): the admin files are items of the queue like any
+ * other, so the lanes end within a file of each other. A SHARED_ADMIN_LAST file is taken once no
+ * other admin file is queued, and its lane's host stops after it. `widen(n)` (SIGUSR2 from
+ * scripts/test.mjs when the workerd suite is done) adds lanes up to `n`. `beside` (Node files, in
+ * the machine's namespace) run one after the other in a track of their own beside the lanes: in
+ * session 15's clean-clone runs they held lane 1 for ≈ 170 s (`generated-backend` and `deploy`,
+ * ≈ 130 s of CPU: mostly waiting on their processes) while the workerd suite had the other core,
+ * so ≈ 0.6 of a core idled. Resolves with every run once the lanes and the track are done.
  */
-function runQueue({ first, files, lanes, most = lanes, env }) {
+function runQueue({ beside, files, lanes, env }) {
   const queue = longestFirst(files);
   const runs = [];
   const retried = new Set();
   let open = 0;
   let named = 0;
-  // Lanes running (or yet to come, up to `most`) that have not taken a batch of admin files.
-  let withoutBatch = most;
   let finish;
-  const done = new Promise((resolve) => (finish = resolve));
-  // The next item, longest first — but a lane that has run a batch leaves the next batch to a lane
-  // that has none (one running, or one still to come when the run widens) and takes a file while
-  // any is left: in session 14's two-lane run lane 1 ran both admin batches, one after the other,
-  // while lane 2 had only short files (docs/testing.md, "Lanes").
-  const take = (ranBatch) => {
-    const file = ranBatch && withoutBatch > 0 ? queue.findIndex((item) => typeof item === "string" || item.retry) : -1;
-    return queue.splice(Math.max(0, file), 1)[0];
-  };
-  const lane = async (name, before) => {
+  const lanesDone = new Promise((resolve) => (finish = resolve));
+  const besideDone = (async () => {
+    for (const file of beside) runs.push(await runFiles("node", [file], env, false));
+  })();
+  const done = Promise.all([lanesDone, besideDone]).then(() => runs);
+  // The next item, longest first — but a SHARED_ADMIN_LAST file only once no other admin file is
+  // queued: its lane's server stops after it, and a later admin file would need a new one.
+  const isAdmin = (item) => typeof item === "string" && SHARED_ADMIN_FILES.includes(item) && !SHARED_ADMIN_LAST.includes(item);
+  const take = () => queue.splice(Math.max(0, queue.findIndex((item) => !SHARED_ADMIN_LAST.includes(item) || !queue.some(isAdmin))), 1)[0];
+  const lane = async (name) => {
     open += 1;
-    let ranBatch = false;
-    if (before.length > 0) runs.push(await runFiles(name, before, env, false));
-    for (let item = take(ranBatch); item; item = take(ranBatch)) {
-      let ran;
-      if (typeof item === "string") ran = [await runFiles(name, [item], env, true)];
-      else if (item.retry) ran = [{ ...(await runFiles(name, [item.retry], env, true)), retry: true }];
-      else {
-        if (!ranBatch) withoutBatch -= 1;
-        ranBatch = true;
-        ran = await runBatch(name, item.files, env);
-      }
-      for (const run of ran) {
-        runs.push(run);
-        const file = run.files[0];
-        if (run.code === 0 || run.retry || !file.endsWith(".test.mjs") || retried.size >= MAX_RETRIED_FILES) continue;
-        retried.add(file);
-        process.stderr.write(`test:e2e: ${name} ${file} FAILED (its lines above): once more, alone, on a server of its own\n`);
-        queue.unshift({ retry: file });
-      }
+    let host = null;
+    const closeHost = async () => {
+      if (host) runs.push(await host.close());
+      host = null;
+    };
+    for (let item = take(); item; item = take()) {
+      let run;
+      if (typeof item !== "string") run = { ...(await runFiles(name, [item.retry], env, true)), retry: true };
+      else if (SHARED_ADMIN_FILES.includes(item)) {
+        if (host && !host.alive()) await closeHost();
+        host ??= startAdminHost(name, env);
+        run = await host.run(item);
+        if (SHARED_ADMIN_LAST.includes(item)) await closeHost();
+      } else run = await runFiles(name, [item], env, true);
+      runs.push(run);
+      const file = run.files[0];
+      if (run.code === 0 || run.retry || retried.size >= MAX_RETRIED_FILES) continue;
+      retried.add(file);
+      process.stderr.write(`test:e2e: ${name} ${file} FAILED (its lines above): once more, alone, on a server of its own\n`);
+      queue.unshift({ retry: file });
     }
+    await closeHost();
     open -= 1;
     if (open === 0) finish(runs);
   };
   const widen = (n) => {
     while (named < n && (named === 0 || queue.length > 0)) {
       named += 1;
-      void lane(`e2e-${named}`, named === 1 ? first : []);
+      void lane(`e2e-${named}`);
     }
   };
   widen(Math.max(1, lanes));
@@ -298,7 +251,7 @@ try {
   const queued = chosen.length === 0 && e2eFiles.length > 0 && namespacesWork();
   // The Node files that need neither the seeded template nor the bundled worker start at once,
   // beside the seed and the bundle (58–98 s of wall in CI, mostly waiting: docs/testing.md), in the
-  // machine's own namespace; the others run first in lane 1 once both are ready.
+  // machine's own namespace; the others beside the lanes once both are ready.
   const early = queued ? nodeFiles.filter((f) => !AFTER_PREPARATION.includes(f)) : [];
   const earlyRun = early.length > 0 ? runFiles("node", early, process.env, false) : Promise.resolve(null);
   const started = Date.now();
@@ -328,9 +281,7 @@ try {
     const run = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, stdio: "inherit", env });
     status = run.status ?? 1;
   } else {
-    // One batch of shared admin files per lane the run will have (E2E_SHARED_BATCHES to choose).
-    const batches = Number(process.env.E2E_SHARED_BATCHES ?? Math.max(wanted, later));
-    const queue = runQueue({ first: nodeFiles.filter((f) => !early.includes(f)), files: queueItems(e2eFiles, batches), lanes: widened ? later : wanted, most: Math.max(wanted, later), env });
+    const queue = runQueue({ beside: nodeFiles.filter((f) => !early.includes(f)), files: e2eFiles, lanes: widened ? later : wanted, env });
     widenQueue = queue.widen;
     const runs = [...(await queue.done)];
     const earlyResult = await earlyRun;
@@ -340,7 +291,8 @@ try {
     for (const r of [...runs].sort((a, b) => b.seconds - a.seconds)) {
       const what = r.files.length === 1 ? r.files[0] : `${r.files.length} Node files`;
       const verdict = r.code === 0 ? "passed" : !r.retry && passedAlone.has(r.files[0]) ? `failed (exit ${r.code}), then passed alone: flaky here` : `FAILED (exit ${r.code})`;
-      process.stderr.write(`test:e2e: ${r.name.padEnd(6)} ${r.seconds.toFixed(0).padStart(4)} s ${verdict}${r.retry ? " (its second run, alone)" : ""} ${what}\n`);
+      const cpu = r.cpu === undefined ? "" : ` (${r.cpu.toFixed(1)} s of CPU)`;
+      process.stderr.write(`test:e2e: ${r.name.padEnd(6)} ${r.seconds.toFixed(0).padStart(4)} s${cpu} ${verdict}${r.retry ? " (its second run, alone)" : ""} ${what}\n`);
     }
     status = runs.every((r) => r.code === 0 || (!r.retry && passedAlone.has(r.files[0]))) ? 0 : 1;
   }

@@ -3,8 +3,9 @@
  * server and one browser for the admin files"). Each admin file used to start its own server on a
  * copy of the seeded state (≈ 5.7 s of CPU on the prepared worker) and its own Chromium: ≈ 11 s of
  * CPU before its first test (measured: server, browser and the harness's imports). The end-to-end
- * runner (scripts/test-e2e.mjs) starts one of each for a batch of files that do not change what
- * another file of the batch reads, in the batch's network namespace, and names them to the files
+ * runner (scripts/test-e2e.mjs) starts one of each per lane for the admin files, which do not change
+ * what another admin file reads, in a network namespace of their own (scripts/lib/e2e-admin-host.mjs),
+ * and names them to the files
  * through SHARED_ADMIN_VARIABLE (a JSON file): `startAdmin` (test/e2e/admin-ui/harness.mjs) then
  * connects to them instead of starting its own, and a file run alone still starts its own.
  * Every file still gets fresh browser contexts (one per person), so nothing of a page is shared.
@@ -16,12 +17,12 @@ import { startDevServer } from "./dev-server.mjs";
 
 /** The environment variable naming the shared server's description (a JSON file: port, info, vars, wsEndpoint). */
 export const SHARED_ADMIN_VARIABLE = "DRIFTWOOD_E2E_SHARED_ADMIN";
-/** The shared server's port inside the batch's namespace: no admin file uses it for a server of its own. */
+/** The shared server's port inside its namespace: no admin file uses it for a server of its own. */
 export const SHARED_ADMIN_PORT = 8870;
 
 /**
  * Server variables the shared server runs with. A file asking for exactly these (or a part of them)
- * joins a batch; a file asking for any other value starts a server of its own. OPS_TOKEN turns the
+ * uses the shared server; a file asking for any other value starts a server of its own. OPS_TOKEN turns the
  * operators' routes on (/api/ops, docs/operations-api.md) — only callers holding it reach them, so
  * the files that never call them see no difference; the suspended-site file uses it.
  */
@@ -33,7 +34,7 @@ export const browserOptions = async () => ({ executablePath: await chromium.exec
 /**
  * Opens the sign-in screen once in the new browser, before the first file: the first admin page of
  * a new server and browser is the slow one (the admin's assets served and compiled the first time),
- * and on a loaded machine it outlasted the first file's 30–90 s wait — the batch's first file
+ * and on a loaded machine it outlasted the first file's 30–90 s wait — a batch's first file
  * failed its first `page.goto` in session 13 and twice in session 14, whichever file came first.
  * Waits for the screen's heading (no fixed sleep); a warm-up that fails is said and the files run
  * anyway (each reports its own waits).

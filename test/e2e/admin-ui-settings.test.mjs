@@ -6,8 +6,9 @@
  * Plugins (the demo plugin's site operation run, its result blocks shown), Webhooks (one created,
  * its secret shown once, a signed test delivery to a local receiver), Audit log (filtered to that
  * credential: what it did and what was done to it). axe and 360 px on each screen (checkScreen).
- * In a shared admin batch it runs last (scripts/test-e2e.mjs SHARED_ADMIN_LAST): the language it
- * adds and the fallback order it saves are read by every later screen and public read of the site.
+ * On a lane's shared admin server it is the last admin file (scripts/test-e2e.mjs SHARED_ADMIN_LAST):
+ * the language it adds and the fallback order it saves are read by every later screen and public read
+ * of the site.
  * Run: unshare -n bash -c 'ip link set lo up && npm run test:e2e -- test/e2e/admin-ui-settings.test.mjs'
  */
 import assert from "node:assert/strict";

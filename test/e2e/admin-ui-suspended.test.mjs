@@ -19,8 +19,8 @@ import { SHARED_ADMIN_VARS } from "../../scripts/lib/shared-admin.mjs";
 import { checkScreen, newPerson, signInAs, startAdmin } from "./admin-ui/harness.mjs";
 
 const PORT = 8824;
-// The operators' token the shared admin server of a batch runs with (scripts/lib/shared-admin.mjs):
-// with the same value this file joins a batch; run alone it starts its own server with it.
+// The operators' token the shared admin server of a lane runs with (scripts/lib/shared-admin.mjs):
+// with the same value this file uses that server; run alone it starts its own server with it.
 const { OPS_TOKEN } = SHARED_ADMIN_VARS;
 const VERSION = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
 let admin;

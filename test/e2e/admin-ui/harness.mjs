@@ -24,7 +24,7 @@ const ARTIFACTS = path.join(root, "test", "artifacts", "admin-ui");
 const DOC_SCREENS = process.env.DOCS_SCREENSHOTS_DIR ? path.resolve(process.env.DOCS_SCREENSHOTS_DIR) : path.join(root, "docs", "admin-ui");
 
 /**
- * The batch's shared server and browser (scripts/lib/shared-admin.mjs) when the end-to-end runner
+ * The lane's shared server and browser (scripts/lib/shared-admin.mjs) when the end-to-end runner
  * named them and every server variable this file asks for is one the shared server runs with (same
  * value); else null (the file starts its own).
  */
@@ -34,13 +34,13 @@ async function sharedAdmin(vars) {
   const { port, info, vars: serverVars = {}, wsEndpoint } = JSON.parse(readFileSync(described, "utf8"));
   if (Object.entries(vars).some(([name, value]) => serverVars[name] !== value)) return null;
   const browser = await playwright.connect(wsEndpoint);
-  // The server belongs to the batch: this file only disconnects its browser (its contexts close with it).
+  // The server belongs to the lane's admin host: this file only disconnects its browser (its contexts close with it).
   return { port, browser, server: { info, port, plugin: null, stop: () => {} } };
 }
 
 /**
- * Starts the seeded service and a browser; `close()` stops both. In a batch of the end-to-end run
- * (scripts/test-e2e.mjs) it connects to the batch's shared server and browser instead: `port` is
+ * Starts the seeded service and a browser; `close()` stops both. In the end-to-end run
+ * (scripts/test-e2e.mjs) it connects to its lane's shared server and browser instead: `port` is
  * then the shared server's — use `admin.port` and `admin.origin`, never the file's own constant.
  */
 export async function startAdmin({ port: ownPort, vars = {} }) {
