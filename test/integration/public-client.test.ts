@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addModel, blogModels, seedSite } from "../helpers/fixtures";
 import { ADMIN, signIn } from "../helpers/admin-api";
@@ -81,13 +82,18 @@ describe("GET {admin}/api/models/public-client.ts", () => {
         definition: {
           model: { name: hostile, slug: "evil" },
           fields: [
-            { key: "title", label: "Label */ export const pwnedByLabel = 1; /* \u2028 export const pwnedByBreak = 1;", type: "text", title: true },
+            { key: "title", label: "Label */ export const pwnedByLabel = 1; /* [LINE-BREAK] export const pwnedByBreak = 1;", type: "text", title: true },
             { key: "mood", label: "Mood", type: "select", options: [{ value: "calm\u2028export const pwnedByOption = 1; //", label: "Calm" }, { value: 'x" | 1; export const pwnedByQuote = 1; //', label: "X" }] },
           ],
         },
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // A label holding U+2028 (a line terminator in JavaScript) is refused since session 16 (names
+    // people read), but a model stored before the rule may hold one: put it back in D1 directly.
+    expect((await manage(token, "POST", "/models", { body: { definition: { model: { name: "Breaks", slug: "breaks" }, fields: [{ key: "title", label: "a\u2028b", type: "text", title: true }] } } })).status).toBe(400);
+    await env.DB.prepare("UPDATE models SET definition = replace(definition, '[LINE-BREAK]', ?) WHERE site_id = ? AND slug = 'evil'").bind("\u2028", s.site.id).run();
+    expect((await env.DB.prepare("SELECT definition FROM models WHERE site_id = ? AND slug = 'evil'").bind(s.site.id).first<{ definition: string }>())?.definition).toContain("/* \u2028 export const pwnedByBreak");
     const session = await signIn(`${s.site.slug}@example.test`);
     const source = await (await fetchClient(s.site.id, session.cookie)).text();
     expect(source).toContain("export interface EvilFields");
