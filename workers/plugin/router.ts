@@ -2,7 +2,7 @@ import { pluginSurface } from "../../schema/plugin-api";
 import { PLUGIN_RATE_LIMIT, pluginRateLimit, PROTOCOL_BASE, PROTOCOL_VERSIONS, type Context, type ScheduleCommand, type TransitionCommand } from "../../schema/plugin-protocol";
 import type { RouteSpec } from "../../schema/contract";
 import type { DeferredRate } from "../../objects/site/commands";
-import { authenticatePluginWith } from "../../shared/auth/plugin-authority";
+import { authenticatePluginWith, type ReadsWithInstallation } from "../../shared/auth/plugin-authority";
 import { delegateFrom, resolveDelegation } from "../../shared/auth/plugin-delegation";
 import { systemClock } from "../../shared/clock";
 import { createDb } from "../../shared/db/client";
@@ -153,12 +153,14 @@ export async function handlePlugin(request: Request, env: Env): Promise<Response
     const url = new URL(request.url);
     const parsed = settled(parseRoute.bind(null, await match(request), request, url, body));
     const plan = parsed.ok ? await pluginReadPlan(parsed.value, now) : undefined;
-    const { installation, answers } = await authenticatePluginWith(env.DB, request, now, plan?.reads);
+    // The site's suspension is read in the installation's batch, before the plan's reads.
+    const reads: ReadsWithInstallation = (db, keys) => [db.selectFrom("sites").select("suspended_at").where("id", "=", keys.siteId).compile(), ...(plan?.reads(db, keys) ?? [])];
+    const { installation, answers: [siteRows, ...answers] } = await authenticatePluginWith(env.DB, request, now, reads);
     // A suspended site (docs/operations-api.md) takes no plugin request. Spec 1: an envelope's code is
     // one of the protocol's outcome codes, so the refusal is 403 capability_refused (nothing is granted
     // while the site is suspended), its message saying why; other surfaces answer 403 site_suspended.
-    const suspended = await createDb(env.DB).selectFrom("sites").select("suspended_at").where("id", "=", installation.site_id).executeTakeFirst();
-    if (suspended?.suspended_at) throw new AppError("capability_refused", "This site is suspended by the operators: no capability is granted until it is resumed.", { suspended_at: suspended.suspended_at });
+    const suspendedAt = (siteRows?.[0] as { suspended_at: string | null } | undefined)?.suspended_at ?? null;
+    if (suspendedAt !== null) throw new AppError("capability_refused", "This site is suspended by the operators: no capability is granted until it is resumed.", { suspended_at: suspendedAt });
     const spendRate = async (): Promise<void> => {
       const rate = await siteObject(env, installation.site_id).takeRate(`plugin:${installation.id}`, pluginRateLimit(env), PLUGIN_RATE_LIMIT.windowMs);
       if (!rate.allowed) throw new AppError("rate_limited", RATE_MESSAGE, { retry_after: Math.ceil(rate.retryAfterMs / 1000) });
