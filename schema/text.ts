@@ -22,15 +22,17 @@ export const maxCharacters = (max: number) =>
   [v.metadata<string, { readonly maxLength: number }>({ maxLength: max }), v.check<string, string>((text) => codePointLength(text) <= max, `Invalid length: Expected at most ${max} characters`)] as const;
 
 /**
+ * Well-formed text without control characters; with `lines`, line breaks and tabs are kept (a
+ * note, a comment's body), every other control still refused.
+ */
+export const plainText = (lines: boolean) =>
+  v.check<string, string>((text) => isWellFormedText(text) && !hasControlCharacter(lines ? text.replace(/\r?\n|\t/g, "") : text), "contains control characters or is not well-formed Unicode");
+
+/**
  * A note a person writes for another (a proposal's note): well-formed, line breaks and tabs kept,
  * no other control character — a reviewer reads it as it is.
  */
-export const noteText = (max: number) =>
-  v.pipe(
-    v.string(),
-    ...maxCharacters(max),
-    v.check<string, string>((text) => isWellFormedText(text) && !hasControlCharacter(text.replace(/\r?\n|\t/g, "")), "contains control characters or is not well-formed Unicode"),
-  );
+export const noteText = (max: number) => v.pipe(v.string(), ...maxCharacters(max), plainText(true));
 
 /**
  * A name people read in the admin's lists and pickers (a role, a model, a release, a field's or an

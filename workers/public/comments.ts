@@ -1,6 +1,5 @@
 import * as v from "valibot";
-import { maxCharacters, readableName } from "../../schema/text";
-import { hasControlCharacter, isWellFormedText } from "../../shared/content/plain-text";
+import { maxCharacters, plainText, readableName } from "../../schema/text";
 import { AppError } from "../../shared/errors";
 import type { Env } from "../../shared/env";
 import { clientAddressOf } from "../../shared/net/client-address";
@@ -92,7 +91,7 @@ const readerText = (max: number, lines: boolean) =>
     v.trim(),
     v.minLength(1),
     ...maxCharacters(max),
-    v.check((t) => isWellFormedText(t) && !hasControlCharacter(lines ? t.replace(/\r?\n|\t/g, "") : t), "contains control characters or is not well-formed Unicode"),
+    plainText(lines),
   );
 
 function postBody(settings: CommentSettings) {
