@@ -95,12 +95,12 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
     // Stopped for silence: a grandchild that left the group could keep the pipes open, so the exit
     // is enough (its output so far is kept).
     child.on("exit", (code, signal) => {
-      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky() }), 2000);
+      if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky(), tail: failures.tail() }), 2000);
     });
     child.on("close", (code, signal) => {
       if (timer) clearInterval(timer);
       ownGroups.delete(child.pid);
-      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky() });
+      resolve({ label, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky(), tail: failures.tail() });
     });
   });
 }

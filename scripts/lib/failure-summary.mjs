@@ -16,6 +16,8 @@
  * - scripts/test.mjs: a suite stopped for silence.
  */
 
+/** How many last lines a suite that failed without naming a test shows again at the end. */
+const TAIL_LINES = 20;
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 /** `[e2e] [e2e-1] ` style prefixes that the runners put in front of a line. */
 const PREFIX = /^((?:\[[\w-]+\]\s)*)/;
@@ -35,9 +37,15 @@ export class FailureCollector {
   #flaky = [];
   /** Per lane prefix: the picked failure whose error is still to be read, and how far it got. */
   #awaiting = new Map();
+  /** The last non-empty lines, for a suite that failed without naming a test (a crash of its runner). */
+  #tail = [];
 
   add(raw) {
     const plain = raw.replace(ANSI, "").replace(/\r$/, "");
+    if (plain.trim() !== "") {
+      this.#tail.push(plain.length > 300 ? `${plain.slice(0, 299)}…` : plain);
+      if (this.#tail.length > TAIL_LINES) this.#tail.shift();
+    }
     const lane = PREFIX.exec(plain)?.[1] ?? "";
     const line = plain.slice(lane.length);
     const trimmed = line.trim();
@@ -134,6 +142,11 @@ export class FailureCollector {
     return [...this.#flaky];
   }
 
+  /** The suite's last non-empty lines (at most TAIL_LINES), colours removed. */
+  tail() {
+    return [...this.#tail];
+  }
+
   lines() {
     // A failure whose error block the output ended in keeps what was read of it.
     for (const lane of [...this.#awaiting.keys()]) this.#readError(lane, "...");
@@ -159,7 +172,11 @@ export function failureSummary(suites, limit = 40) {
   let budget = limit - out.length - failed.length;
   for (const suite of failed) {
     const picked = suite.failures ?? [];
-    out.push(`  ${suite.label}: ${picked.length === 0 ? "no failing test named in its output (read its last lines above)" : `${picked.length} line${picked.length === 1 ? "" : "s"}`}`);
+    const tail = picked.length === 0 ? (suite.tail ?? []) : [];
+    out.push(`  ${suite.label}: ${picked.length === 0 ? `no failing test named in its output${tail.length > 0 ? "; its last lines:" : " (read its last lines above)"}` : `${picked.length} line${picked.length === 1 ? "" : "s"}`}`);
+    // A runner that crashed names no test: its last lines are what CI's tail must show.
+    for (const line of tail.slice(-Math.max(0, budget))) out.push(`    ${line}`);
+    budget -= Math.min(tail.length, Math.max(0, budget));
     const shown = picked.length <= budget ? picked : picked.slice(0, Math.max(0, budget - 1));
     for (const line of shown) out.push(`    ${line}`);
     budget -= shown.length;

@@ -119,4 +119,16 @@ describe("npm test's failure summary (scripts/lib/failure-summary.mjs)", () => {
       "  node and end-to-end suite: no failing test named in its output (read its last lines above)",
     ]);
   });
+
+  it("shows the last lines of a suite whose runner crashed without naming a test (CI of 0.11.0 printed nothing of it)", () => {
+    const collector = new FailureCollector();
+    const crash = ["[e2e] file:///check/scripts/test-e2e.mjs:280", "[e2e] Error: preparing the worker bundle or the browser failed: EACCES", "[e2e]     at prepareWorker (scripts/lib/prebuilt-worker.mjs:40:11)"];
+    for (const line of ["[e2e] [node] ok 1 - a", "", ...Array.from({ length: 30 }, (_, i) => `[e2e] [node] line ${i}`), ...crash]) collector.add(line);
+    expect(collector.lines()).toEqual([]);
+    expect(collector.tail()).toHaveLength(20);
+    const printed = failureSummary([{ label: "node and end-to-end suite", code: 1, failures: collector.lines(), tail: collector.tail() }]);
+    expect(printed[1]).toBe("  node and end-to-end suite: no failing test named in its output; its last lines:");
+    expect(printed.slice(-3)).toEqual(crash.map((line) => `    ${line}`));
+    expect(printed).toHaveLength(22);
+  });
 });
