@@ -220,6 +220,11 @@ function seedInChild(dir) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", code], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
     child.on("close", (exit, signal) => resolve(exit ?? (signal ? 1 : 0)));
+    // A process that could not start (EAGAIN under CI's load): a failed seed, printed, not a crash.
+    child.on("error", (error) => {
+      process.stderr.write(`test:e2e: the seed's process failed: ${error.stack ?? error}\n`);
+      resolve(1);
+    });
   });
 }
 

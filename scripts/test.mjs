@@ -97,6 +97,12 @@ function run(label, command, args, { prefix = "", env = {}, started: onStart = (
     child.on("exit", (code, signal) => {
       if (silent) setTimeout(() => resolve({ label, code: code ?? 1, seconds: (Date.now() - started) / 1000, silent, output, failures: failures.lines(), flaky: failures.flaky(), tail: failures.tail() }), 2000);
     });
+    // A command that could not start (EAGAIN, ENOENT) fails named, instead of ending this script.
+    child.on("error", (error) => {
+      if (timer) clearInterval(timer);
+      ownGroups.delete(child.pid);
+      resolve({ label, code: 1, seconds: (Date.now() - started) / 1000, silent, output, failures: [`${label} could not run: ${error.message}`], flaky: [], tail: [] });
+    });
     child.on("close", (code, signal) => {
       if (timer) clearInterval(timer);
       ownGroups.delete(child.pid);

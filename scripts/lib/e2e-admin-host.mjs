@@ -44,6 +44,11 @@ const runFile = (file, env) =>
     // In this process's group: a stop of the lane's group reaches the file's processes too.
     running = child;
     child.on("close", (code, signal) => resolve({ file, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, cpu: cpuBefore === undefined ? undefined : groupCpu() - cpuBefore }));
+    // A file whose process could not start fails, named, instead of ending the host unheard.
+    child.on("error", (error) => {
+      process.stderr.write(`${file}: its process failed: ${error.stack ?? error}\n`);
+      resolve({ file, code: 1, seconds: (Date.now() - started) / 1000, cpu: undefined });
+    });
   });
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "driftwood-e2e-shared-"));

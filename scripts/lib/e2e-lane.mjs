@@ -29,13 +29,19 @@ function spawnInLane(name, node, env, { isolated, label, stdin = "ignore", repor
     });
     stream.on("end", () => rest && target.write(`[${name}] ${rest}\n`));
   }
-  const closed = new Promise((resolve) =>
+  const closed = new Promise((resolve) => {
+    // A process that could not start (EAGAIN under CI's load) fails its files, named, instead of
+    // ending the runner as an unhandled 'error' event.
+    child.on("error", (error) => {
+      process.stderr.write(`[${name}] ${label}: its process failed: ${error.stack ?? error}\n`);
+      resolve({ code: 1, seconds: (Date.now() - started) / 1000, cpu: undefined });
+    });
     child.on("close", (code, signal) => {
       const cpu = cgroup?.seconds();
       cgroup?.remove();
       resolve({ code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, cpu });
-    }),
-  );
+    });
+  });
   return { child, closed };
 }
 
