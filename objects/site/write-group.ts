@@ -182,26 +182,49 @@ async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonl
   const planned = await Promise.all(pending.map((p) => planStatements(p.ctx, p.plan, recordOf(p))));
   notePhase("batch_start");
   notePhase(`group_commit:${pending.length}`);
+  const settleCommitted = () => {
+    for (const [i, p] of pending.entries()) {
+      const committed = planned[i]?.committed;
+      // The answer read again after the commit, as commitPlan does (a plan's answer may be a getter).
+      if (committed) p.seat.settled = { ran: { value: { ...committed, answer: p.plan.answer }, status: p.status } };
+    }
+  };
   try {
     await commit(d1, planned.flatMap((p) => p.statements));
   } catch (error) {
-    if (error instanceof AppError) {
-      // A check left to the batch refused one of them (which, the batch does not say): each runs
-      // again alone, in order, so each gets its own answer and the others commit.
+    // A fault may come after the batch committed (all or nothing): one of its outbox rows says which.
+    const written = error instanceof AppError ? false : await committedBatch(d1, planned.flatMap((p) => p.committed.events.map((e) => e.id)));
+    if (written === true) {
+      settleCommitted();
+      return;
+    }
+    if (written === false) {
+      // Refused (a check left to the batch: which member, the batch does not say) or not written:
+      // each runs again alone, in order, so each gets its own answer and the others commit.
       for (const p of pending) p.seat.settled = await steps.alone(p.seat).then((ran) => ({ ran }), (threw: unknown) => ({ threw }));
       return;
     }
-    // A fault: the batch may or may not have committed. Each member answers as a faulted write
-    // alone would (write-runner.ts `#afterFault`: from its idempotency row if it committed).
+    // Unknown: each member answers as a faulted write alone would (write-runner.ts `#afterFault`:
+    // from its idempotency row if it committed, else a fault).
     for (const p of pending) p.seat.settled = { threw: error };
     return;
   }
   notePhase("batch_end");
-  for (const [i, p] of pending.entries()) {
-    const committed = planned[i]?.committed;
-    // The answer read again after the commit, as commitPlan does (a plan's answer may be a getter).
-    if (committed) p.seat.settled = { ran: { value: { ...committed, answer: p.plan.answer }, status: p.status } };
-  }
+  settleCommitted();
+}
+
+/** Whether a grouped batch that faulted was written, from its first outbox row; undefined when that cannot be read (or it has none). */
+async function committedBatch(d1: D1Database, eventIds: readonly string[]): Promise<boolean | undefined> {
+  const id = eventIds[0];
+  if (id === undefined) return undefined;
+  return d1
+    .prepare("SELECT 1 AS found FROM outbox_events WHERE id = ?")
+    .bind(id)
+    .first()
+    .then(
+      (row) => row !== null,
+      () => undefined,
+    );
 }
 
 function recordOf(p: Pending): IdempotencyRecord | undefined {
