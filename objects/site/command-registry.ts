@@ -135,6 +135,16 @@ export const COMMANDS = {
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * Commands a site object may commit in a group with the same commands queued right behind them
+ * (group commit, objects/site/write-group.ts; docs/write-fairness.md "Group commit (session 17)").
+ * Only a plain create: it makes a new entry, so no other write queued beside it can name it, and
+ * every check between creates is in the batch (slug index, unique values' trigger, single-entry
+ * guard). A save, publish or any write of an existing entry reads what the write before it may
+ * change, so it runs alone.
+ */
+export const GROUPED_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>(["createEntry"]);
 type BuilderOf<K extends CommandName> = (typeof COMMANDS)[K]["build"];
 export type CommandInput<K extends CommandName> = Parameters<BuilderOf<K>>[1];
 export type CommandAnswer<K extends CommandName> = Awaited<ReturnType<BuilderOf<K>>>["answer"];

@@ -7,7 +7,7 @@ import type { CopyProgress } from "../../shared/services/site-copy/progress";
 import type { DeleteProgress } from "../../shared/services/sites/site-delete";
 import * as lifecycle from "../../shared/services/lifecycle";
 import { BULK_ACTIONS, type BulkAction, type BulkAnswer, type BulkInput } from "../../shared/services/bulk/actions";
-import { COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
+import { COMMANDS, GROUPED_COMMANDS, commandBuilder, type CommandAnswer, type CommandInput, type CommandName } from "./command-registry";
 import { eventTiming } from "../../shared/events/timing";
 import { SentEvents } from "./sent-events";
 import { EventSweep } from "./event-sweep";
@@ -135,7 +135,7 @@ export class SiteObject extends DurableObject<Env> {
   /** Any registered command by name (objects/site/command-registry.ts): what the surfaces call. */
   async command<K extends CommandName>(name: K, request: C.WriteRequest<CommandInput<K>>): Promise<Outcome<C.WriteAnswer<CommandAnswer<K>>>> {
     if (!Object.hasOwn(COMMANDS, name)) throw new TypeError(`unknown command ${String(name)}`);
-    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, this.#writes.policyStep(name, request));
+    const outcome = await this.#write(request, commandBuilder(name), COMMANDS[name].status, this.#writes.policyStep(name, request), GROUPED_COMMANDS.has(name));
     // A save refused because the lease was lost: its text is kept as the person's recovery draft (docs/recovery-drafts.md).
     if (!outcome.ok && outcome.error.code === "lock_lost" && name === "saveDraft") return keepRefusedText(this.#writes, request as C.SaveDraftRequest, outcome);
     // Trash grew or its window may have changed: the alarm looks at it again (docs/trash-retention.md).
@@ -282,6 +282,7 @@ export class SiteObject extends DurableObject<Env> {
     build: (ctx: lifecycle.LifecycleContext, input: I) => Promise<lifecycle.WritePlan<T>>,
     status = 200,
     prepare?: WritePrepare<I>,
+    group = false,
   ): Promise<Outcome<C.WriteAnswer<T>>> {
     this.#armSweep();
     this.#identity.note(request.siteId);
@@ -289,7 +290,7 @@ export class SiteObject extends DurableObject<Env> {
       const refused = this.#spendRate(request.rate);
       if (refused) return refused;
     }
-    return this.#writes.run(request, build, status, prepare);
+    return this.#writes.run(request, build, status, prepare, group);
   }
 
   /** Spends a command's rate window; the refusal when it is used up. */

@@ -19,6 +19,7 @@ export class WriteQueue {
   // poison the jobs queued behind it.
   #tail: Promise<void> = Promise.resolve();
   #depth = 0;
+  #reserved = 0;
 
   /**
    * Runs `work` after every job queued before it has settled, and resolves or rejects with its
@@ -35,6 +36,8 @@ export class WriteQueue {
    */
   reserve(): Place {
     this.#depth += 1;
+    this.#reserved += 1;
+    const ticket = this.#reserved;
     const turn = this.#tail;
     let settle: () => void = () => undefined;
     // A place left before its turn still ends after the places before it: the jobs behind it keep
@@ -51,6 +54,7 @@ export class WriteQueue {
     };
     let used = false;
     return {
+      ticket,
       run: <T>(work: () => Promise<T>): Promise<T> => {
         if (used || ended) return Promise.reject(new Error("this place in the write queue was already used or left"));
         used = true;
@@ -77,6 +81,11 @@ export class WriteQueue {
 
 /** A place taken in a {@link WriteQueue}: run one job there, or leave it so the jobs behind go on. */
 export interface Place {
+  /**
+   * The place's number in reservation order (1, 2, 3…): two places whose tickets follow each other
+   * have nothing queued between them (group commit, write-runner.ts, reads this).
+   */
+  readonly ticket: number;
   /** Runs `work` when every place before this one has ended; once only. */
   run<T>(work: () => Promise<T>): Promise<T>;
   /** Gives the place up (no-op once its work was given): the jobs behind it no longer wait for it. */

@@ -18,6 +18,7 @@ import type { Place, WriteQueue } from "./write-queue";
 import { policyStep, type PolicySource, type Prepared, type WritePrepare } from "./policy-step";
 import { notePhase } from "../../shared/observability/write-phases";
 import { MARK_AT_MOST, type SentEvents } from "./sent-events";
+import { GroupLane, POLICIES_FIRST, runGroup, type GroupSteps, type Seat, type Turn } from "./write-group";
 
 export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<WritePlan<T>>;
 
@@ -28,6 +29,9 @@ export type PlanBuilder<I, T> = (ctx: LifecycleContext, input: I) => Promise<Wri
  * A refusal frees the key and stores nothing, so a corrected retry with the same key can run.
  */
 export class WriteRunner {
+  /** Plain creates waiting at their places, which the write ahead of them may commit with its own (write-group.ts). */
+  readonly #lane = new GroupLane();
+
   constructor(
     private readonly env: Env,
     private readonly clock: Clock,
@@ -68,6 +72,8 @@ export class WriteRunner {
      * runs it; a plugin it asks never holds the site's other writers (see `place` below).
      */
     prepare?: WritePrepare<I>,
+    /** A plain create, which may be committed with the creates queued right behind it (write-group.ts). */
+    group = false,
   ): Promise<Outcome<WriteAnswer<T>>> {
     // First come, first served (docs/write-fairness.md): the place in the queue is taken on
     // arrival, before anything is awaited, so reads before the queued work (a stale claim's
@@ -77,7 +83,7 @@ export class WriteRunner {
     notePhase("place_reserved");
     const giveUp = (): void => place.leave();
     try {
-      return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined, prepare?.noopWithoutPolicies === true);
+      return await this.#runAt(place, request, build, status, prepare ? (input: I) => prepare(input, giveUp) : undefined, prepare?.noopWithoutPolicies === true, group);
     } finally {
       place.leave();
     }
@@ -98,6 +104,7 @@ export class WriteRunner {
     status: number,
     prepare?: (input: I) => Promise<Prepared<I>>,
     atTurn = false,
+    group = false,
   ): Promise<Outcome<WriteAnswer<T>>> {
     const idem = request.idempotency;
     const early = await this.#claim<T>(request);
@@ -107,38 +114,21 @@ export class WriteRunner {
       const checkAtTurn = prepare !== undefined && atTurn;
       prepared = prepare && !checkAtTurn ? await prepare(request.input) : undefined;
       notePhase("policy_read");
-      const job = (policiesUnread: boolean) => async () => {
-        notePhase("run_start");
-        const { ctx, declaresPolicies } = await this.#contextWith(request, policiesUnread);
-        // The site declares a content policy: the step must run first, outside the queue.
-        if (declaresPolicies) return POLICIES_FIRST;
-        const input = prepared?.input ?? request.input;
-        const extra = prepared?.extra ?? null;
-        // The builder authorises before anything is revealed; the lease check (which names no
-        // holder but tells that someone edits the entry) comes after it, still before the commit.
-        const built = await build(ctx, input);
-        // The policies' results ride in the answer, so a replay answers them too.
-        const plan = extra ? { ...built, answer: { ...(built.answer as object), ...extra } as T } : built;
-        this.#checkLeases(request, plan);
-        const planStatus = plan.status ?? status;
-        const record = idem ? { ...idem, status: planStatus } : undefined;
-        // Objects a write orphans are noted before its batch, so a stop after the commit leaves the
-        // alarm a note; deleted once it committed, still inside the queue (the alarm's cleanup runs
-        // there too, so it never judges a note whose batch is in flight).
-        const orphans = plan.objectCleanup;
-        if (orphans && this.objects) await this.objects.note(orphans.mediaId, orphans.objectKeys);
-        notePhase("batch_start");
-        const committed = await commitPlan(ctx, plan, record);
-        notePhase("batch_end");
-        const cleanup: StorageCleanup | undefined = orphans && this.objects ? await this.objects.run(request.siteId, orphans.mediaId) : undefined;
-        return { value: committed, status: planStatus, cleanup };
-      };
+      const turn = (policiesUnread: boolean) => () => this.#turn(request, build, status, prepared, policiesUnread);
+      // A plain create at its own place may be run with the creates queued right behind it (group
+      // commit, write-group.ts): it waits in the lane, where the write ahead of it may take it.
+      const seat: Seat | undefined =
+        group && place.open && (prepare === undefined || checkAtTurn)
+          ? { ticket: place.ticket, request, build: build as Seat["build"], status, policiesUnread: checkAtTurn }
+          : undefined;
+      const first = seat ? () => this.#seatTurn<T>(seat, turn(checkAtTurn)) : turn(checkAtTurn);
+      if (seat) this.#lane.join(seat);
       // Still at the place taken on arrival unless a plugin was asked (then: the end of the queue).
-      let ran = await (place.open ? place.run(job(checkAtTurn)) : this.queue.run(job(checkAtTurn)));
+      let ran = await (place.open ? place.run(first) : this.queue.run(first)).finally(() => seat && this.#lane.drop(seat));
       if (ran === POLICIES_FIRST && prepare) {
         prepared = await prepare(request.input);
         notePhase("policy_read");
-        ran = await this.queue.run(job(false));
+        ran = await this.queue.run(turn(false));
       }
       if (ran === POLICIES_FIRST) throw new Error("a write's policy step was skipped");
       const { value, status: done, cleanup } = ran;
@@ -162,6 +152,66 @@ export class WriteRunner {
       if (answered) return answered;
       throw error;
     }
+  }
+
+  /**
+   * A write's queued work alone: its first reads (with the site's policy check when
+   * `policiesUnread`), build and authorise, the lease guard, its one batch with the answer.
+   */
+  async #turn<I extends object, T>(request: WriteRequest<I>, build: PlanBuilder<I, T>, status: number, prepared: Prepared<I> | undefined, policiesUnread: boolean): Promise<Turn<T>> {
+    notePhase("run_start");
+    const { ctx, declaresPolicies } = await this.#contextWith(request, policiesUnread);
+    // The site declares a content policy: the step must run first, outside the queue.
+    if (declaresPolicies) return POLICIES_FIRST;
+    const input = prepared?.input ?? request.input;
+    const extra = prepared?.extra ?? null;
+    // The builder authorises before anything is revealed; the lease check (which names no
+    // holder but tells that someone edits the entry) comes after it, still before the commit.
+    const built = await build(ctx, input);
+    // The policies' results ride in the answer, so a replay answers them too.
+    const plan = extra ? { ...built, answer: { ...(built.answer as object), ...extra } as T } : built;
+    this.#checkLeases(request, plan);
+    const planStatus = plan.status ?? status;
+    const idem = request.idempotency;
+    const record = idem ? { ...idem, status: planStatus } : undefined;
+    // Objects a write orphans are noted before its batch, so a stop after the commit leaves the
+    // alarm a note; deleted once it committed, still inside the queue (the alarm's cleanup runs
+    // there too, so it never judges a note whose batch is in flight).
+    const orphans = plan.objectCleanup;
+    if (orphans && this.objects) await this.objects.note(orphans.mediaId, orphans.objectKeys);
+    notePhase("batch_start");
+    const committed = await commitPlan(ctx, plan, record);
+    notePhase("batch_end");
+    const cleanup: StorageCleanup | undefined = orphans && this.objects ? await this.objects.run(request.siteId, orphans.mediaId) : undefined;
+    return { value: committed, status: planStatus, cleanup };
+  }
+
+  /**
+   * A groupable write's turn: answered from the group that ran it, if the write ahead took it;
+   * else it heads a group of the seats right behind it, or runs alone when none waits.
+   */
+  async #seatTurn<T>(seat: Seat, alone: () => Promise<Turn<T>>): Promise<Turn<T>> {
+    if (!seat.settled) {
+      this.#lane.drop(seat);
+      const riders = this.#lane.behind(seat);
+      if (riders.length === 0) return alone();
+      await runGroup(this.#groupSteps, [seat, ...riders]);
+    }
+    const settled = seat.settled;
+    if (!settled) throw new Error("a group left its head unsettled");
+    if ("threw" in settled) throw settled.threw;
+    // The group ran this seat's own builder, whose answer is a T.
+    return settled.ran as Turn<T>;
+  }
+
+  /** What a group borrows from this runner (write-group.ts). */
+  get #groupSteps(): GroupSteps {
+    return {
+      env: this.env,
+      clock: this.clock,
+      checkLeases: (request, plan) => this.#checkLeases(request, plan),
+      alone: (seat) => this.#turn(seat.request, seat.build, seat.status, undefined, seat.policiesUnread),
+    };
   }
 
   /**
@@ -325,9 +375,6 @@ function namedInstance(input: object): string[] {
   const named = "instance_id" in input ? input.instance_id : undefined;
   return typeof named === "string" ? [named] : [];
 }
-
-/** What a write's job answers when its first reads found that the site declares a content policy: its policy step runs first. */
-const POLICIES_FIRST = Symbol("policies first");
 
 /** A stale-pending claim whose outcome this request cannot learn or must not repeat (spec 2, idempotency rule 5). */
 const STALE_MESSAGE = "The first request with this key stopped before answering; read the result, then send the command again with a new key.";

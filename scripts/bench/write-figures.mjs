@@ -461,7 +461,10 @@ async function cpuFigures(base, site, count, print, say) {
   const saved = drafts[0];
   const saves = await cpuPerOperation(count, () => save(base, saved));
   const publishes = await cpuPerOperation(count - 1, (i) => publish(base, drafts[i + 1]));
+  // What each create at c50 asks D1 (group commit, docs/write-fairness.md): the counters around the figure.
+  await benchJson(base, "POST", "/_bench/write/counters");
   const creates50 = await cpuPerOperationConcurrent(count, CONNECTIONS, () => create(base, site));
+  const asked50 = costs(await benchJson(base, "GET", "/_bench/write/counters"), count);
   const primitive50 = await cpuPerOperationConcurrent(count, CONNECTIONS, doWrite);
   const ms = (r) => r.cpuMs?.toFixed(1) ?? "?";
   const mean = (rs) => rs.reduce((sum, r) => sum + (r.cpuMs ?? NaN), 0) / rs.length;
@@ -475,6 +478,7 @@ async function cpuFigures(base, site, count, print, say) {
   print(line("write.publish.c1", publishes, prim1));
   print(`CPU primitive.do_write.c50 ${ms(primitive50)} ms`);
   print(line("write.create.c50", creates50, primitive50.cpuMs));
+  print(`D1 write.create.c50 per create: calls ${asked50.d1_calls_worker.toFixed(2)} + ${asked50.d1_calls_object.toFixed(2)} (worker + object, the alarm's marks included), batches ${asked50.d1_batches.toFixed(2)}, rows read ${asked50.rows_read.toFixed(1)}`);
 }
 
 /**

@@ -48,6 +48,31 @@ export async function preloadWrite(
   return { site: sites[0] ? toSite(sites[0]) : undefined, ...declaresPolicies };
 }
 
+/**
+ * The first reads of a group of creates run together (group commit, objects/site/write-group.ts):
+ * the site once, each model they name once, and whether the site declares a content policy when
+ * asked — one D1 batch for the group where each create alone paid one. Creates change neither the
+ * site, its models nor its policies, so each member gets what its own first reads would have.
+ */
+export async function preloadGroup(
+  d1: D1Database,
+  siteId: string,
+  modelIds: readonly string[],
+  options: { policies?: boolean } = {},
+): Promise<{ site: Site | undefined; models: Map<string, Model | undefined>; declaresPolicies?: boolean }> {
+  const db = createDb(d1);
+  const distinct = [...new Set(modelIds)];
+  const queries = [siteRead(db, { siteId })[0], ...distinct.map((modelId) => modelRead(db, { siteId, modelId })[0])];
+  const policyQuery = options.policies ? policyRead(db, { siteId })[0] : undefined;
+  const { rows, declaresPolicies } = await readWith(d1, queries, policyQuery);
+  const [sites, ...models] = rows as [SiteRows, ...ModelRow[][]];
+  const byId = new Map(distinct.map((id, i) => [id, models[i]?.[0]] as const));
+  const site = sites[0];
+  return { site: site ? toSite(site) : undefined, models: new Map([...byId].map(([id, row]) => [id, row ? toModel(row) : undefined])), ...declaresPolicies };
+}
+
+type SiteRows = RowsTogether<ReturnType<typeof siteRead>>[0];
+
 /*
  * A write's first reads, compiled once per isolate (db/compiled-once.ts): every create, save and
  * publish sends the same statements with its own keys (docs/write-fairness.md, "CPU per write").
@@ -59,6 +84,7 @@ const siteAndModelReads = compiledOnce(
   ["siteId", "modelId"],
   (db, p) => [siteQuery(db, p("siteId")), db.selectFrom("models").selectAll().where("site_id", "=", p("siteId")).where("id", "=", p("modelId")).compile()] as const,
 );
+const modelRead = compiledOnce(["siteId", "modelId"], (db, p) => [db.selectFrom("models").selectAll().where("site_id", "=", p("siteId")).where("id", "=", p("modelId")).compile()] as const);
 const policyRead = compiledOnce(["siteId"], (db, p) => [declaredPolicyQuery(db, p("siteId"))] as const);
 const entryReads = compiledOnce(["siteId", "instanceId"], (db, p) => entryQueries(db, p("siteId"), p("instanceId")));
 
