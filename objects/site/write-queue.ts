@@ -11,6 +11,15 @@
  * (docs/write-fairness.md). Admission by completion order let a write whose read came back late be
  * passed by every write behind it, again and again: some connections starved (issue #27, item 9).
  *
+ * Between two queued jobs the queue yields to the runtime's event loop (a macrotask, {@link
+ * betweenJobs}): the next job starts only after timers and I/O ready meanwhile were served. Locally
+ * (Miniflare) D1 and the site object run in workerd's one thread and a job never waits on real I/O,
+ * so a queue that handed each job straight to the next kept the runtime's event queue from ever
+ * emptying — and workerd reads its sockets only when it empties. Requests that came in meanwhile then
+ * sat unread, some for seconds, until the site's queue ran dry, and kept-alive connections whose
+ * pipeline timer (KJ's 5 s) expired unread were reset: the c50 tail and starved connections of issue
+ * #27 item 9 (docs/write-fairness.md, "Session 17"). A job at an idle queue starts at once.
+ *
  * Do not `run` on the same queue from inside a job: the inner job waits for the outer one to
  * finish, which waits for the inner one, so both hang.
  */
@@ -46,11 +55,14 @@ export class WriteQueue {
       settle = () => resolve(turn);
     });
     let ended = false;
-    const end = (): void => {
+    // A job that ran hands over after a macrotask; a place left unused hands over at once (nothing
+    // ran on the thread in its name).
+    const end = (ran: boolean): void => {
       if (ended) return;
       ended = true;
       this.#depth -= 1;
-      settle();
+      if (ran) void betweenJobs().then(settle);
+      else settle();
     };
     let used = false;
     return {
@@ -61,11 +73,13 @@ export class WriteQueue {
         // `() => work()` rather than `work`: then() would pass the previous value as an argument,
         // and a synchronous throw inside work still becomes this job's rejection.
         const result = turn.then(() => work());
-        result.then(end, end);
+        // The caller has its result at once; only the next job waits for the macrotask.
+        const ranOut = () => end(true);
+        result.then(ranOut, ranOut);
         return result;
       },
       leave: () => {
-        if (!used) end();
+        if (!used) end(false);
       },
       get open() {
         return !used && !ended;
@@ -77,6 +91,14 @@ export class WriteQueue {
   get depth(): number {
     return this.#depth;
   }
+}
+
+/**
+ * One macrotask: resolves once the runtime's event loop has gone round, serving the timers and
+ * socket reads that were ready (on workerd, the poll of its sockets happens only then).
+ */
+function betweenJobs(): Promise<void> {
+  return new Promise<void>((resolve) => setTimeout(resolve, 0));
 }
 
 /** A place taken in a {@link WriteQueue}: run one job there, or leave it so the jobs behind go on. */

@@ -180,3 +180,36 @@ describe("a write's phases (the write bench's tail report, BENCH_WRITE_PHASES)",
     expect(trace.marks.length).toBe(noted);
   });
 });
+
+describe("between two queued writes the runtime goes round its event loop (session 17)", () => {
+  it("through the management API: a timer due when a write commits fires before the next queued write starts", async () => {
+    const s = await seedSite();
+    const models = await blogModels(s.ctx());
+    const token = await credential(s);
+    // A due timer stands for a request whose bytes reached a socket meanwhile: workerd serves both
+    // only when its event loop goes round, which a site queue running write after write on the
+    // one local thread never let it do (docs/write-fairness.md, "Session 17"). Order only.
+    const log: string[] = [];
+    class Watched extends Array<[string, number]> {
+      override push(...marks: [string, number][]): number {
+        for (const [phase] of marks) {
+          if (phase === "run_start") log.push("run");
+          if (phase === "batch_end") setTimeout(() => log.push("timer"), 0);
+        }
+        return super.push(...marks);
+      }
+    }
+    const trace: PhaseTrace = { marks: new Watched() };
+    tracePhasesFrom(() => trace);
+    let answers: { status: number }[];
+    try {
+      answers = await Promise.all(["One", "Two", "Three", "Four"].map((title) => createArticle(token, models.article.id, `Queued ${title}`)));
+    } finally {
+      tracePhasesFrom(null);
+    }
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    // Every write after the first started only once the timer of the one before it had fired.
+    expect(log.filter((mark) => mark === "run")).toHaveLength(4);
+    for (let i = 1; i < log.length; i++) if (log[i] === "run") expect(log[i - 1]).toBe("timer");
+  });
+});

@@ -70,6 +70,52 @@ describe("WriteQueue", () => {
   });
 });
 
+describe("WriteQueue between jobs", () => {
+  // A timer that comes due while a job runs stands for a request whose bytes reached a socket
+  // meanwhile: workerd serves both only when its event loop goes round (docs/write-fairness.md,
+  // "Session 17"). Order only, no timing.
+  it("lets the event loop go round between two queued jobs", async () => {
+    const queue = new WriteQueue();
+    const log: string[] = [];
+    const first = queue.run(async () => {
+      setTimeout(() => log.push("timer"), 0);
+      log.push("a");
+    });
+    const second = queue.run(async () => log.push("b"));
+    const third = queue.run(async () => {
+      setTimeout(() => log.push("timer after b"), 0);
+      log.push("c");
+    });
+    await Promise.all([first, second, third]);
+    expect(log).toEqual(["a", "timer", "b", "c"]);
+    await sleep(0);
+    expect(log).toEqual(["a", "timer", "b", "c", "timer after b"]);
+  });
+
+  it("hands a job its result before the next job's turn, and starts a job at an idle queue at once", async () => {
+    const queue = new WriteQueue();
+    const log: string[] = [];
+    setTimeout(() => log.push("timer"), 0);
+    const idle = queue.run(async () => log.push("idle job"));
+    const behind = queue.run(async () => log.push("behind"));
+    await idle.then(() => log.push("answered"));
+    expect(log).toEqual(["idle job", "answered"]);
+    await behind;
+    expect(log).toEqual(["idle job", "answered", "timer", "behind"]);
+  });
+
+  it("a place left unused hands over without a turn of the event loop", async () => {
+    const queue = new WriteQueue();
+    const log: string[] = [];
+    const left = queue.reserve();
+    const next = queue.run(async () => log.push("next"));
+    setTimeout(() => log.push("timer"), 0);
+    left.leave();
+    await next;
+    expect(log).toEqual(["next"]);
+  });
+});
+
 describe("WriteQueue inside a Durable Object", () => {
   it("keeps jobs that await D1 from interleaving", async () => {
     await runInDurableObject(env.SITE.getByName("test-queue-d1"), async () => {
