@@ -122,6 +122,9 @@ function seedDevState(persistTo, port) {
 /** Where the seeded demo plugin's endpoint points (scripts/seed/plugin.ts DEMO_PLUGIN_PORT). */
 export const DEMO_PLUGIN_PORT = 8789;
 
+/** How long `stop()` lets `wrangler dev` exit on SIGTERM before its process group is killed. */
+const STOP_GRACE_MS = 5000;
+
 export async function startDevServer({ port, vars = {}, demoPlugin = true }) {
   // wrangler serves the admin UI from admin/dist (wrangler.jsonc assets): `npm test` builds it
   // first; a test file run on its own builds it here when it is missing.
@@ -137,7 +140,7 @@ export async function startDevServer({ port, vars = {}, demoPlugin = true }) {
   const plugin = demoPlugin ? await startPlugin({ port: DEMO_PLUGIN_PORT, baseUrl: `http://127.0.0.1:${port}`, token: info.plugin_token, eventSecret: info.plugin_event_secret }) : null;
   let running;
   const stop = () => {
-    running?.signal("SIGTERM");
+    running?.stopGroup();
     void plugin?.stop();
     rmSync(persistTo, { recursive: true, force: true });
   };
@@ -208,6 +211,17 @@ function spawnWrangler({ port, persistTo, vars }) {
       // already gone
     }
   };
+  // SIGTERM, then SIGKILL to the group when wrangler has not exited within STOP_GRACE_MS: a wrangler
+  // that ignored SIGTERM (seen after `restart()` in events-crash) outlived its test by an hour.
+  // Once wrangler itself has exited, what is left of its group (a workerd it did not stop) is killed too.
+  const stopGroup = () => {
+    signal("SIGTERM");
+    const timer = setTimeout(() => signal("SIGKILL"), STOP_GRACE_MS);
+    void exited.then(() => {
+      clearTimeout(timer);
+      signal("SIGKILL");
+    });
+  };
   const ready = async () => {
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -221,5 +235,5 @@ function spawnWrangler({ port, persistTo, vars }) {
       await new Promise((r) => setTimeout(r, 300));
     }
   };
-  return { signal, ready, exited };
+  return { signal, stopGroup, ready, exited };
 }
