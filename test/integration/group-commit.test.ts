@@ -257,6 +257,59 @@ describe("group commit of plain creates", () => {
   });
 });
 
+describe("group commit when a member faults around the commit", () => {
+  /** A create whose answer throws on its `from`-th read: the first read builds the batch, the second follows the commit (write-runner-fault.test.ts). */
+  const answerFaultsOnRead =
+    (from: number): Builder =>
+    async (ctx, input) => {
+      const plan = await lifecycle.createEntry(ctx, input);
+      const answer = plan.answer;
+      let reads = 0;
+      return {
+        ...plan,
+        get answer() {
+          reads++;
+          if (reads >= from) throw new Error("connection reset");
+          return answer;
+        },
+      };
+    };
+
+  it("a fault after the grouped batch committed (one member's answer lost): no member is written twice, the others answer as alone", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const outcomes = await heldBehind(`group-late-fault-${s.site.id}`, (runner) => [
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Head" } }, `late-0-${s.site.id}`)),
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Lost" } }, `late-1-${s.site.id}`), answerFaultsOnRead(2)),
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Tail" } }, `late-2-${s.site.id}`)),
+    ]);
+    // Each create is in the store once: the grouped batch wrote all three, and nothing ran again.
+    expect(await rows("SELECT label, count(*) AS n FROM entries WHERE site_id = ? GROUP BY label ORDER BY label", s.site.id)).toEqual([
+      { label: "Head", n: 1 },
+      { label: "Lost", n: 1 },
+      { label: "Tail", n: 1 },
+    ]);
+    // The head and the tail answer their own commit; the member whose answer was lost answers from its key (rule 3), as alone.
+    expect(outcomes.map((o) => (o.ok ? o.value.replayed : o.error.code))).toEqual([false, true, false]);
+    expect(outcomes.map((o) => ok(o).body.fields.title)).toEqual(["Head", "Lost", "Tail"]);
+    expect(groups()).toEqual([3]);
+  });
+
+  it("a member whose batch cannot be built (a fault before the commit) fails alone: the head and the others commit", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const settled = await heldBehind(`group-plan-fault-${s.site.id}`, (runner) =>
+      [
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Head" } })),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Unplanned" } }), answerFaultsOnRead(1)),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Tail" } })),
+      ].map((p) => p.then(code, () => "fault")),
+    );
+    expect(settled).toEqual(["ok", "fault", "ok"]);
+    expect(await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id)).toEqual([{ label: "Head" }, { label: "Tail" }]);
+  });
+});
+
 describe("group commit through the management API", () => {
   it("concurrent creates each answer 201 with their own entry, and each key replays its own answer", async () => {
     const s = await seedSite();
