@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IdempotencyLedger } from "../../objects/site/idempotency";
 import { LeaseBook } from "../../objects/site/leases";
 import { WriteQueue } from "../../objects/site/write-queue";
@@ -8,10 +8,10 @@ import type { Outcome } from "../../shared/errors";
 import type { WriteAnswer, WriteRequest } from "../../objects/site/commands";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView, LifecycleContext, WritePlan } from "../../shared/services/lifecycle";
-import { tracePhasesFrom, type PhaseTrace } from "../../shared/observability/write-phases";
 import { addModel, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { articleCount, createArticle, setup } from "../helpers/policy-plugin";
+import { tracedGroups } from "../helpers/group-trace";
 import { inSiteStorage } from "../helpers/site-storage";
 import { FakeClock } from "../helpers/time";
 
@@ -28,15 +28,8 @@ type Builder = (ctx: LifecycleContext, input: Create) => Promise<WritePlan<Entry
 /** Lets other calls run for a while. */
 const others = () => new Promise<void>((resolve) => setTimeout(resolve, 30));
 
-let trace: PhaseTrace = { marks: [] };
-beforeEach(() => {
-  trace = { marks: [] };
-  tracePhasesFrom(() => trace);
-});
-afterEach(() => tracePhasesFrom(null));
-
-/** The sizes of the groups committed together since the test began (`group_commit:<n>` marks). */
-const groups = () => trace.marks.filter(([name]) => name.startsWith("group_commit:")).map(([name]) => Number(name.slice("group_commit:".length)));
+/** The sizes of the groups committed together since the test began. */
+const groups = tracedGroups();
 
 /** A write runner of its own queue over a site object's storage (its idempotency ledger and leases). */
 function runnerOver(storage: DurableObjectStorage) {
@@ -307,6 +300,28 @@ describe("group commit when a member faults around the commit", () => {
     );
     expect(settled).toEqual(["ok", "fault", "ok"]);
     expect(await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id)).toEqual([{ label: "Head" }, { label: "Tail" }]);
+  });
+  it("a head whose build throws a fault (not a refusal) fails alone: it frees its key, the creates behind it commit as a group", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const broken: Builder = async () => {
+      throw new TypeError("a bug in the builder");
+    };
+    const key = `head-fault-${s.site.id}`;
+    const name = `group-head-fault-${s.site.id}`;
+    const settled = await heldBehind(name, (runner) =>
+      [
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Broken head" } }, key), broken),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Rider one" } })),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Rider two" } })),
+      ].map((p) => p.then(code, (error: unknown) => (error instanceof TypeError ? "fault" : "other"))),
+    );
+    expect(settled).toEqual(["fault", "ok", "ok"]);
+    expect(groups()).toEqual([2]);
+    expect(await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id)).toEqual([{ label: "Rider one" }, { label: "Rider two" }]);
+    // Its key was freed (nothing was written): the corrected retry runs.
+    const retry = await inSiteStorage(name, (storage) => create(runnerOver(storage).runner, createRequest(s, { model_id: article.id, fields: { title: "Broken head" } }, key)));
+    expect(ok(retry)).toMatchObject({ status: 201, replayed: false });
   });
 });
 
