@@ -6,7 +6,7 @@ import { siteScope } from "../../shared/db/site-scope";
 import type { Env } from "../../shared/env";
 import { AppError } from "../../shared/errors";
 import { notePhase } from "../../shared/observability/write-phases";
-import { commitPlan, planStatements, type Committed, type IdempotencyRecord, type LifecycleContext, type WritePlan } from "../../shared/services/lifecycle";
+import { commitPlan, planStatements, type Committed, type IdempotencyRecord, type LifecycleContext, type PlannedBatch, type WritePlan } from "../../shared/services/lifecycle";
 import { preloadGroup } from "../../shared/services/lifecycle/preload";
 import type { WriteRequest } from "./commands";
 import type { StorageCleanup } from "./media-cleanup";
@@ -167,7 +167,12 @@ export async function runGroup(steps: GroupSteps, seats: readonly Seat[]): Promi
   );
 }
 
-/** Commits the group's plans: one batch for all; after a refusal of that batch, each alone in order. */
+/**
+ * Commits the group's plans: one batch for all; after a refusal of that batch, each alone in order.
+ * Every member it is given ends settled, and a fault of one member's own (building its statements,
+ * reading its answer after the commit) settles that member alone, as its own commitPlan would have
+ * failed: a member left unsettled after the batch committed would be run again at its place.
+ */
 async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonly Pending[]): Promise<void> {
   const only = pending.length === 1 ? pending[0] : undefined;
   if (only) {
@@ -179,21 +184,18 @@ async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonl
     return;
   }
   if (pending.length === 0) return;
-  const planned = await Promise.all(pending.map((p) => planStatements(p.ctx, p.plan, recordOf(p))));
+  const planned = await planEach(pending);
+  if (planned.length === 0) return;
   notePhase("batch_start");
-  notePhase(`group_commit:${pending.length}`);
+  notePhase(`group_commit:${planned.length}`);
   const settleCommitted = () => {
-    for (const [i, p] of pending.entries()) {
-      const committed = planned[i]?.committed;
-      // The answer read again after the commit, as commitPlan does (a plan's answer may be a getter).
-      if (committed) p.seat.settled = { ran: { value: { ...committed, answer: p.plan.answer }, status: p.status } };
-    }
+    for (const { p, batch } of planned) p.seat.settled = committedTurn(p, batch);
   };
   try {
-    await commit(d1, planned.flatMap((p) => p.statements));
+    await commit(d1, planned.flatMap(({ batch }) => batch.statements));
   } catch (error) {
     // A fault may come after the batch committed (all or nothing): one of its outbox rows says which.
-    const written = error instanceof AppError ? false : await committedBatch(d1, planned.flatMap((p) => p.committed.events.map((e) => e.id)));
+    const written = error instanceof AppError ? false : await committedBatch(d1, planned.flatMap(({ batch }) => batch.committed.events.map((e) => e.id)));
     if (written === true) {
       settleCommitted();
       return;
@@ -201,16 +203,40 @@ async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonl
     if (written === false) {
       // Refused (a check left to the batch: which member, the batch does not say) or not written:
       // each runs again alone, in order, so each gets its own answer and the others commit.
-      for (const p of pending) p.seat.settled = await steps.alone(p.seat).then((ran) => ({ ran }), (threw: unknown) => ({ threw }));
+      for (const { p } of planned) p.seat.settled = await steps.alone(p.seat).then((ran) => ({ ran }), (threw: unknown) => ({ threw }));
       return;
     }
     // Unknown: each member answers as a faulted write alone would (write-runner.ts `#afterFault`:
     // from its idempotency row if it committed, else a fault).
-    for (const p of pending) p.seat.settled = { threw: error };
+    for (const { p } of planned) p.seat.settled = { threw: error };
     return;
   }
   notePhase("batch_end");
   settleCommitted();
+}
+
+/**
+ * Each member's statements (outbox, audit, idempotency rows). A member whose statements cannot be
+ * built is settled with that fault and left out, as its own commitPlan would fail before writing.
+ */
+async function planEach(pending: readonly Pending[]): Promise<{ p: Pending; batch: PlannedBatch<unknown> }[]> {
+  const built = await Promise.allSettled(pending.map((p) => planStatements(p.ctx, p.plan, recordOf(p))));
+  const planned: { p: Pending; batch: PlannedBatch<unknown> }[] = [];
+  for (const [i, p] of pending.entries()) {
+    const result = built[i];
+    if (result?.status === "fulfilled") planned.push({ p, batch: result.value });
+    else p.seat.settled = { threw: result?.reason };
+  }
+  return planned;
+}
+
+/** A committed member's turn: its answer read again after the commit, as commitPlan does (a plan's answer may be a getter, and may fault). */
+function committedTurn(p: Pending, batch: PlannedBatch<unknown>): Settled {
+  try {
+    return { ran: { value: { ...batch.committed, answer: p.plan.answer }, status: p.status } };
+  } catch (threw) {
+    return { threw };
+  }
 }
 
 /** Whether a grouped batch that faulted was written, from its first outbox row; undefined when that cannot be read (or it has none). */

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IdempotencyLedger } from "../../objects/site/idempotency";
 import { LeaseBook } from "../../objects/site/leases";
 import { WriteQueue } from "../../objects/site/write-queue";
@@ -8,10 +8,10 @@ import type { Outcome } from "../../shared/errors";
 import type { WriteAnswer, WriteRequest } from "../../objects/site/commands";
 import * as lifecycle from "../../shared/services/lifecycle";
 import type { EntryView, LifecycleContext, WritePlan } from "../../shared/services/lifecycle";
-import { tracePhasesFrom, type PhaseTrace } from "../../shared/observability/write-phases";
 import { addModel, blogModels, seedSite, type SeededSite } from "../helpers/fixtures";
 import { credential, manage } from "../helpers/manage-api";
 import { articleCount, createArticle, setup } from "../helpers/policy-plugin";
+import { tracedGroups } from "../helpers/group-trace";
 import { inSiteStorage } from "../helpers/site-storage";
 import { FakeClock } from "../helpers/time";
 
@@ -28,15 +28,8 @@ type Builder = (ctx: LifecycleContext, input: Create) => Promise<WritePlan<Entry
 /** Lets other calls run for a while. */
 const others = () => new Promise<void>((resolve) => setTimeout(resolve, 30));
 
-let trace: PhaseTrace = { marks: [] };
-beforeEach(() => {
-  trace = { marks: [] };
-  tracePhasesFrom(() => trace);
-});
-afterEach(() => tracePhasesFrom(null));
-
-/** The sizes of the groups committed together since the test began (`group_commit:<n>` marks). */
-const groups = () => trace.marks.filter(([name]) => name.startsWith("group_commit:")).map(([name]) => Number(name.slice("group_commit:".length)));
+/** The sizes of the groups committed together since the test began. */
+const groups = tracedGroups();
 
 /** A write runner of its own queue over a site object's storage (its idempotency ledger and leases). */
 function runnerOver(storage: DurableObjectStorage) {
@@ -254,6 +247,81 @@ describe("group commit of plain creates", () => {
     expect(settled).toEqual(["ok", "fault", "ok"]);
     const titles = await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id);
     expect(titles).toEqual([{ label: "Sound one" }, { label: "Sound two" }]);
+  });
+});
+
+describe("group commit when a member faults around the commit", () => {
+  /** A create whose answer throws on its `from`-th read: the first read builds the batch, the second follows the commit (write-runner-fault.test.ts). */
+  const answerFaultsOnRead =
+    (from: number): Builder =>
+    async (ctx, input) => {
+      const plan = await lifecycle.createEntry(ctx, input);
+      const answer = plan.answer;
+      let reads = 0;
+      return {
+        ...plan,
+        get answer() {
+          reads++;
+          if (reads >= from) throw new Error("connection reset");
+          return answer;
+        },
+      };
+    };
+
+  it("a fault after the grouped batch committed (one member's answer lost): no member is written twice, the others answer as alone", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const outcomes = await heldBehind(`group-late-fault-${s.site.id}`, (runner) => [
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Head" } }, `late-0-${s.site.id}`)),
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Lost" } }, `late-1-${s.site.id}`), answerFaultsOnRead(2)),
+      create(runner, createRequest(s, { model_id: article.id, fields: { title: "Tail" } }, `late-2-${s.site.id}`)),
+    ]);
+    // Each create is in the store once: the grouped batch wrote all three, and nothing ran again.
+    expect(await rows("SELECT label, count(*) AS n FROM entries WHERE site_id = ? GROUP BY label ORDER BY label", s.site.id)).toEqual([
+      { label: "Head", n: 1 },
+      { label: "Lost", n: 1 },
+      { label: "Tail", n: 1 },
+    ]);
+    // The head and the tail answer their own commit; the member whose answer was lost answers from its key (rule 3), as alone.
+    expect(outcomes.map((o) => (o.ok ? o.value.replayed : o.error.code))).toEqual([false, true, false]);
+    expect(outcomes.map((o) => ok(o).body.fields.title)).toEqual(["Head", "Lost", "Tail"]);
+    expect(groups()).toEqual([3]);
+  });
+
+  it("a member whose batch cannot be built (a fault before the commit) fails alone: the head and the others commit", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const settled = await heldBehind(`group-plan-fault-${s.site.id}`, (runner) =>
+      [
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Head" } })),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Unplanned" } }), answerFaultsOnRead(1)),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Tail" } })),
+      ].map((p) => p.then(code, () => "fault")),
+    );
+    expect(settled).toEqual(["ok", "fault", "ok"]);
+    expect(await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id)).toEqual([{ label: "Head" }, { label: "Tail" }]);
+  });
+  it("a head whose build throws a fault (not a refusal) fails alone: it frees its key, the creates behind it commit as a group", async () => {
+    const s = await seedSite();
+    const { article } = await blogModels(s.ctx());
+    const broken: Builder = async () => {
+      throw new TypeError("a bug in the builder");
+    };
+    const key = `head-fault-${s.site.id}`;
+    const name = `group-head-fault-${s.site.id}`;
+    const settled = await heldBehind(name, (runner) =>
+      [
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Broken head" } }, key), broken),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Rider one" } })),
+        create(runner, createRequest(s, { model_id: article.id, fields: { title: "Rider two" } })),
+      ].map((p) => p.then(code, (error: unknown) => (error instanceof TypeError ? "fault" : "other"))),
+    );
+    expect(settled).toEqual(["fault", "ok", "ok"]);
+    expect(groups()).toEqual([2]);
+    expect(await rows("SELECT label FROM entries WHERE site_id = ? ORDER BY label", s.site.id)).toEqual([{ label: "Rider one" }, { label: "Rider two" }]);
+    // Its key was freed (nothing was written): the corrected retry runs.
+    const retry = await inSiteStorage(name, (storage) => create(runnerOver(storage).runner, createRequest(s, { model_id: article.id, fields: { title: "Broken head" } }, key)));
+    expect(ok(retry)).toMatchObject({ status: 201, replayed: false });
   });
 });
 

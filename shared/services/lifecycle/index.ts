@@ -5,6 +5,6 @@ export { addLanguage, type AddLanguageInput } from "./add-language";
 export { publishEntry, unpublishEntry, moveEntry, publishedDependents, type PublishInput, type UnpublishInput, type MoveInput } from "./transitions";
 export { trashEntry, restoreEntry, purgeEntry, type TrashInput, type TrashAnswer, type PurgeAnswer } from "./trash";
 export { restoreVersion, type RestoreVersionInput } from "./restore-version";
-export { commitPlan, planStatements, type Committed, type IdempotencyRecord } from "./commit-plan";
+export { commitPlan, planStatements, type Committed, type IdempotencyRecord, type PlannedBatch } from "./commit-plan";
 export type { Actor, LifecycleContext, WritePlan } from "./context";
 export type { EntryView } from "./entry-view";
