@@ -5118,6 +5118,8 @@ function buildRequest(command, flags, origin) {
     // "." and ".." (also as %2e) survive encodeURIComponent and a URL resolves them as dot segments,
     // which would reach another operation (`/versions/../restore`): never a path parameter.
     if (flag.in === "path" && /^(?:\.|%2e){1,2}$/i.test(String(value))) throw new UsageError(`--${flag.flag} may not be "." or ".."`);
+    // An empty one would send another path (`/entries/`, `/models//entries`) and answer a misleading 404.
+    if (flag.in === "path" && String(value) === "") throw new UsageError(`--${flag.flag} may not be empty`);
     if (flag.in === "path") pathname = pathname.replace(`{${flag.name}}`, encodeURIComponent(String(value)));
     else if (flag.in === "query") query.set(flag.name, String(value));
     else {

@@ -125,6 +125,10 @@ describe("usage errors exit 2 before any request", () => {
     [["restore-entry-version", "--id", "e1", "--version-id", ".."], /may not be "\." or "\.\."/],
     [["get-entry", "--id", "."], /may not be/],
     [["publish-entry", "--id", "%2e%2E"], /may not be/],
+    // An empty path parameter would send another path (`/entries/`, `/models//entries`): probe finding, session 17.
+    [["get-entry", "--id", ""], /--id may not be empty/],
+    [["get-entry", "--id="], /--id may not be empty/],
+    [["restore-entry-version", "--id", "e1", "--version-id", ""], /--version-id may not be empty/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(" ") || "(nothing)"}`, async () => {
