@@ -15,6 +15,7 @@ export type FindingCode =
   | "permission_denied"
   | "item_refused"
   | "item_skipped"
+  | "item_too_large"
   | "model_conflict"
   | "status_kept_as_draft"
   | "media_not_imported"

@@ -13,6 +13,7 @@ import { mappedModels, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { historyStatement } from "./principals";
 import { postEntryPlan, termEntryPlan } from "./translations";
+import { isOversizeMarker } from "./oversize-items";
 import { StepBatches } from "./write-batches";
 import { withParentsFirst, writtenTogether, type StagedRow } from "./write-grouping";
 import { POLYLANG_TAXONOMIES, type WxrPost, type WxrTerm } from "./wxr-items";
@@ -83,6 +84,11 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       markers.push(...attached.statements);
       findings.push(...attached.findings);
       events.push(...attached.events);
+      continue;
+    }
+    if (item.kind === "other" && isOversizeMarker(item.payload)) {
+      // Reported at parse (item_too_large, before the review): nothing of it to write.
+      markers.push(mark("skipped"));
       continue;
     }
     if (item.kind === "other" && POLYLANG_TAXONOMIES.some((t) => item.source_key.startsWith(`${t}:`))) {
