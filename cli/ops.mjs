@@ -1228,7 +1228,14 @@ async function followImport(origin, token, flags, compact) {
   for (;;) {
     const answer = await helperRequest(origin, token, "POST", `/imports/${encodeURIComponent(id)}/advance`, { body: {}, key: randomUUID() });
     if (answer.status === 409 && answer.code === "import_review_pending") {
-      err("the review waits for a decision: get-word-press-review, then decide-word-press-review");
+      // A Driftwood job's review names the models still to choose (docs/imports.md, "Models the site
+      // already has"); the WordPress review commands refuse such a job (probe finding, session 17).
+      const models = answer.json?.error?.models;
+      err(
+        Array.isArray(models)
+          ? `the review waits for a choice on models the site already has (${models.join(", ")}): get-import-mapping, then put-import-mapping --body '{"models":{"<slug>":"existing"|"refuse"}}'`
+          : "the review waits for a decision: get-word-press-review, then decide-word-press-review",
+      );
       printAnswer(answer.text, "application/json", compact);
       return EXIT_OK;
     }

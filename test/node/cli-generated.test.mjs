@@ -344,6 +344,20 @@ describe("what the command sends (a local listener on the wire)", () => {
     assert.match(stderr, /retrying in 1 s with the same key/);
   });
 
+  it("advance-import --follow stopping at a Driftwood job's review names the commands that decide it (probe finding: it named the WordPress review)", async () => {
+    seen.length = 0;
+    const pending = (details) => ({ status: 409, body: { error: { code: "import_review_pending", message: "Choose…", ...details } } });
+    script.set("/api/manage/v1/imports/jd/advance", [pending({ models: ["article", "note"] })]);
+    const driftwood = await cli(["advance-import", "--id", "jd", "--follow"], { env: env() });
+    assert.equal(driftwood.code, 0, driftwood.stderr);
+    assert.match(driftwood.stderr, /models the site already has \(article, note\): get-import-mapping, then put-import-mapping --body '\{"models":\{"<slug>":"existing"\|"refuse"\}\}'/);
+    assert.doesNotMatch(driftwood.stderr, /word-press/);
+    script.set("/api/manage/v1/imports/jw/advance", [pending({ state: "review" })]);
+    const wordpress = await cli(["advance-import", "--id", "jw", "--follow"], { env: env() });
+    assert.equal(wordpress.code, 0, wordpress.stderr);
+    assert.match(wordpress.stderr, /get-word-press-review, then decide-word-press-review/);
+  });
+
   it("advance-import-undo --follow: undo steps (a new key each) with a progress line each, until the job leaves undoing", async () => {
     seen.length = 0;
     const job = (state) => ({ import: { id: "j1", state, progress: { items_total: 30, items_done: 30, findings: 2 } } });
