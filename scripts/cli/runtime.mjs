@@ -178,11 +178,21 @@ function convert(flag, raw) {
 /** `--body`: inline JSON, `@file`, or `-` (stdin); it must be a JSON object. */
 function readBody(value) {
   if (value === true) throw new UsageError("--body needs a value: JSON, @file or -");
-  let text;
+  let bytes;
   try {
-    text = value === "-" ? readFileSync(0, "utf8") : value.startsWith("@") ? readFileSync(value.slice(1), "utf8") : value;
+    bytes = value === "-" ? readFileSync(0) : value.startsWith("@") ? readFileSync(value.slice(1)) : null;
   } catch (e) {
     throw new UsageError(`cannot read --body: ${e.message}`);
+  }
+  let text = value;
+  // Decoded fatally, as the service decodes bodies: a Latin-1 file would otherwise be sent (and
+  // stored) with U+FFFD in place of its accents (probe finding, session 17).
+  if (bytes !== null) {
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new UsageError("--body is not valid UTF-8 (save the file as UTF-8)");
+    }
   }
   let parsed;
   try {

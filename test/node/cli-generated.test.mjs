@@ -139,6 +139,19 @@ describe("usage errors exit 2 before any request", () => {
     });
   }
 
+  it("a --body that is not UTF-8 (a file or stdin) is a usage error, never sent as U+FFFD (probe finding, session 17: a Latin-1 file was stored as \"��\")", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cli-body-"));
+    const latin1 = path.join(dir, "body.json");
+    const bytes = Buffer.concat([Buffer.from('{"fields":{"title":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    writeFileSync(latin1, bytes);
+    for (const [args, input] of [[["publish-entry", "--id", "e1", "--body", `@${latin1}`], undefined], [["publish-entry", "--id", "e1", "--body", "-"], bytes]]) {
+      const { code, stdout, stderr } = await cli(args, { env, input });
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, "");
+      assert.match(stderr, /--body is not valid UTF-8/);
+    }
+  });
+
   it("a token with spaces or control characters is a credential problem (exit 2), never printed", async () => {
     const { code, stdout, stderr } = await cli(["get-site"], { env: { ...env, SERVICE_MANAGEMENT_TOKEN: "dwm_a b\nsecret" } });
     assert.equal(code, 2);
