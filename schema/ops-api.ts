@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { emailAddress } from "./common";
 import type { RouteSpec, Surface } from "./contract";
 import { CreateModelProposalBody, ModelChange } from "./manage-model-proposals";
 import { maxCharacters, readableName } from "./text";
@@ -37,7 +38,7 @@ export const CreateSiteBody = v.strictObject({
 });
 
 export const AddHostBody = v.strictObject({ host: Host });
-export const InviteAdministratorBody = v.strictObject({ email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email()) });
+export const InviteAdministratorBody = v.strictObject({ email: v.pipe(v.string(), v.trim(), v.maxLength(254), emailAddress()) });
 /** suspend / resume take an empty object (or no body). */
 export const EmptyBody = v.strictObject({});
 
