@@ -24,7 +24,7 @@ const Host = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(HOST_NAME, "A
 const Binding = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
 /** A site named by its id (`site_…`) or its slug. */
-export const SiteRefPath = v.strictObject({ id: v.union([SiteId, v.pipe(v.string(), v.regex(SITE_SLUG))]) });
+export const SiteRefPath = v.strictObject({ id: v.union([SiteId, v.pipe(v.string(), v.regex(SITE_SLUG))], "A site is named by its id (site_…) or its slug (lower-case letters, digits and inner hyphens).") });
 export const SiteHostPath = v.strictObject({ id: SiteRefPath.entries.id, host: Host });
 
 /** POST /api/ops/sites: a new site, its hosts, languages and database, with the four seeded roles. */
