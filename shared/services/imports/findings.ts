@@ -16,6 +16,7 @@ export type FindingCode =
   | "item_refused"
   | "item_skipped"
   | "item_too_large"
+  | "date_not_kept"
   | "model_conflict"
   | "status_kept_as_draft"
   | "media_not_imported"

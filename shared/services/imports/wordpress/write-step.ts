@@ -8,7 +8,7 @@ import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { rows, statement } from "../statements";
 import { writeAttachment } from "./attachments";
 import { finding, refusalFinding } from "./item-findings";
-import { gmtDate, valuesOf } from "./item-values";
+import { firstPublication, valuesOf } from "./item-values";
 import { mappedModels, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { historyStatement } from "./principals";
@@ -139,7 +139,9 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
         kind === "post" || kind === "page"
           ? await postEntryPlan(ctx, job, target.model, payload, asked.input.slug ?? null, { ...asked.input.fields })
           : await termEntryPlan(ctx, job, target.model, kind, payload, asked.input.slug ?? null, { ...asked.input.fields });
-      const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
+      const first = publish && kind !== "category" && kind !== "tag" ? firstPublication(payload.post_date_gmt ?? "", ctx.clock.now()) : { at: null };
+      if (first.notKept) findings.push(finding(item.seq, "date_not_kept", `WordPress's date of this item is ${first.notKept.reason === "future" ? "in the future" : "not a date"}: its first publication is the import's.`, first.notKept));
+      const firstPublished = first.at;
       plan.statements.push(
         guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),
         statement("UPDATE import_items SET state = 'written', instance_id = ?, group_id = ?, version_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [
