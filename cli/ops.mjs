@@ -1197,6 +1197,8 @@ async function uploadImportFile(origin, token, flags, compact) {
   } catch (e) {
     throw new UsageError(`cannot read --file: ${e.message}`);
   }
+  // Nothing to import: say so here rather than send an empty part the service refuses (exit 1).
+  if (bytes.length === 0) throw new UsageError("--file is empty");
   const count = Math.max(1, Math.ceil(bytes.length / IMPORT_PART_BYTES));
   const only = flags.has("part") ? Number(flags.get("part")) : null;
   if (only !== null && (!Number.isSafeInteger(only) || only < 1 || only > count)) throw new UsageError(`--part is 1 to ${count} for this file`);

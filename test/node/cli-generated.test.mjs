@@ -152,6 +152,15 @@ describe("usage errors exit 2 before any request", () => {
     }
   });
 
+  it("upload-import-part --file of an empty file is a usage error before any request (probe finding, session 17: a refused part, exit 1)", async () => {
+    const empty = path.join(mkdtempSync(path.join(os.tmpdir(), "cli-empty-")), "export.xml");
+    writeFileSync(empty, "");
+    const { code, stdout, stderr } = await cli(["upload-import-part", "--id", "j1", "--file", empty], { env });
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, "");
+    assert.match(stderr, /--file is empty/);
+  });
+
   it("a token with spaces or control characters is a credential problem (exit 2), never printed", async () => {
     const { code, stdout, stderr } = await cli(["get-site"], { env: { ...env, SERVICE_MANAGEMENT_TOKEN: "dwm_a b\nsecret" } });
     assert.equal(code, 2);
