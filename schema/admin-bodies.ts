@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { emailAddress } from "./common";
 import { PluginCapabilitySchema } from "./plugin-manifest";
 import { Scope } from "./scopes";
 import { noBidiControls, noControls, wellFormed } from "./text";
@@ -72,7 +73,7 @@ export const MemberNamesQuery = v.strictObject({
 
 /** POST /api/invitations (docs/people.md). The email is trimmed and compared lower-case. */
 export const CreateInvitationBody = v.strictObject({
-  email: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(320), v.email()),
+  email: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(320), emailAddress()),
   role_id: Id,
 });
 

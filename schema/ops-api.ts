@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { emailAddress } from "./common";
 import type { RouteSpec, Surface } from "./contract";
 import { CreateModelProposalBody, ModelChange } from "./manage-model-proposals";
 import { maxCharacters, readableName } from "./text";
@@ -23,7 +24,7 @@ const Host = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(HOST_NAME, "A
 const Binding = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
 /** A site named by its id (`site_…`) or its slug. */
-export const SiteRefPath = v.strictObject({ id: v.union([SiteId, v.pipe(v.string(), v.regex(SITE_SLUG))]) });
+export const SiteRefPath = v.strictObject({ id: v.union([SiteId, v.pipe(v.string(), v.regex(SITE_SLUG))], "A site is named by its id (site_…) or its slug (lower-case letters, digits and inner hyphens).") });
 export const SiteHostPath = v.strictObject({ id: SiteRefPath.entries.id, host: Host });
 
 /** POST /api/ops/sites: a new site, its hosts, languages and database, with the four seeded roles. */
@@ -37,7 +38,7 @@ export const CreateSiteBody = v.strictObject({
 });
 
 export const AddHostBody = v.strictObject({ host: Host });
-export const InviteAdministratorBody = v.strictObject({ email: v.pipe(v.string(), v.trim(), v.maxLength(254), v.email()) });
+export const InviteAdministratorBody = v.strictObject({ email: v.pipe(v.string(), v.trim(), v.maxLength(254), emailAddress()) });
 /** suspend / resume take an empty object (or no body). */
 export const EmptyBody = v.strictObject({});
 

@@ -178,11 +178,21 @@ function convert(flag, raw) {
 /** `--body`: inline JSON, `@file`, or `-` (stdin); it must be a JSON object. */
 function readBody(value) {
   if (value === true) throw new UsageError("--body needs a value: JSON, @file or -");
-  let text;
+  let bytes;
   try {
-    text = value === "-" ? readFileSync(0, "utf8") : value.startsWith("@") ? readFileSync(value.slice(1), "utf8") : value;
+    bytes = value === "-" ? readFileSync(0) : value.startsWith("@") ? readFileSync(value.slice(1)) : null;
   } catch (e) {
     throw new UsageError(`cannot read --body: ${e.message}`);
+  }
+  let text = value;
+  // Decoded fatally, as the service decodes bodies: a Latin-1 file would otherwise be sent (and
+  // stored) with U+FFFD in place of its accents (probe finding, session 17).
+  if (bytes !== null) {
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new UsageError("--body is not valid UTF-8 (save the file as UTF-8)");
+    }
   }
   let parsed;
   try {
@@ -218,6 +228,8 @@ function buildRequest(command, flags, origin) {
     // "." and ".." (also as %2e) survive encodeURIComponent and a URL resolves them as dot segments,
     // which would reach another operation (`/versions/../restore`): never a path parameter.
     if (flag.in === "path" && /^(?:\.|%2e){1,2}$/i.test(String(value))) throw new UsageError(`--${flag.flag} may not be "." or ".."`);
+    // An empty one would send another path (`/entries/`, `/models//entries`) and answer a misleading 404.
+    if (flag.in === "path" && String(value) === "") throw new UsageError(`--${flag.flag} may not be empty`);
     if (flag.in === "path") pathname = pathname.replace(`{${flag.name}}`, encodeURIComponent(String(value)));
     else if (flag.in === "query") query.set(flag.name, String(value));
     else {
@@ -802,6 +814,8 @@ async function uploadImportFile(origin, token, flags, compact) {
   } catch (e) {
     throw new UsageError(`cannot read --file: ${e.message}`);
   }
+  // Nothing to import: say so here rather than send an empty part the service refuses (exit 1).
+  if (bytes.length === 0) throw new UsageError("--file is empty");
   const count = Math.max(1, Math.ceil(bytes.length / IMPORT_PART_BYTES));
   const only = flags.has("part") ? Number(flags.get("part")) : null;
   if (only !== null && (!Number.isSafeInteger(only) || only < 1 || only > count)) throw new UsageError(`--part is 1 to ${count} for this file`);
@@ -843,7 +857,14 @@ async function followImport(origin, token, flags, compact) {
   for (;;) {
     const answer = await helperRequest(origin, token, "POST", `/imports/${encodeURIComponent(id)}/advance`, { body: {}, key: randomUUID() });
     if (answer.status === 409 && answer.code === "import_review_pending") {
-      err("the review waits for a decision: get-word-press-review, then decide-word-press-review");
+      // A Driftwood job's review names the models still to choose (docs/imports.md, "Models the site
+      // already has"); the WordPress review commands refuse such a job (probe finding, session 17).
+      const models = answer.json?.error?.models;
+      err(
+        Array.isArray(models)
+          ? `the review waits for a choice on models the site already has (${models.join(", ")}): get-import-mapping, then put-import-mapping --body '{"models":{"<slug>":"existing"|"refuse"}}'`
+          : "the review waits for a decision: get-word-press-review, then decide-word-press-review",
+      );
       printAnswer(answer.text, "application/json", compact);
       return EXIT_OK;
     }

@@ -182,6 +182,12 @@ describe("copySite", () => {
   it("needs exactly a target and a key; unknown template is 404", async () => {
     const { s } = await template();
     expect((await ops<ErrorBody>("POST", `/sites/${s.site.id}/copy`, { body: { content: true, dry_run: true } })).status).toBe(400);
+    // Both targets at once (probe finding, session 17: `to` was ignored and the copy went into `into`), dry run or not.
+    const other = await seedSite();
+    for (const dry_run of [true, false]) {
+      const both = await ops<ErrorBody>("POST", `/sites/${s.site.id}/copy`, { body: { to: { slug: "x-both", name: "X", hosts: ["x-both.test"] }, into: other.site.id, dry_run } });
+      expect([both.status, both.body.error?.code]).toEqual([400, "invalid_request"]);
+    }
     expect((await ops<ErrorBody>("POST", `/sites/${s.site.id}/copy`, { body: { to: { slug: "x-y", name: "X", hosts: ["x-y.test"] } }, key: null })).status).toBe(400);
     expect((await ops<ErrorBody>("POST", "/sites/site_nope/copy", { body: { to: { slug: "x-z", name: "X", hosts: ["x-z.test"] }, dry_run: true } })).status).toBe(404);
   });

@@ -190,6 +190,14 @@ describe("operators' sites: create, invite, read in public", () => {
     expect((await ops("POST", "/sites", { body: { ...body, slug: slug2, hosts: [`${slug2}.test`] }, key: refusedKey })).status).toBe(201);
   });
 
+  it("a site named neither by an id nor by a slug is 400 saying how a site is named (probe finding: \"Invalid type: Expected string\")", async () => {
+    for (const ref of ["DEMO", "a%20b", "-x"]) {
+      const res = await ops<{ error: { code: string; issues: { path: string; message: string }[] } }>("GET", `/sites/${ref}`);
+      expect([ref, res.status, res.body.error.code]).toEqual([ref, 400, "invalid_request"]);
+      expect(res.body.error.issues).toEqual([{ path: "id", message: "A site is named by its id (site_…) or its slug (lower-case letters, digits and inner hyphens)." }]);
+    }
+  });
+
   it("answers 401 without the token or with a wrong one", async () => {
     for (const token of [null, "wrong-token"]) {
       const res = await ops<ErrorBody>("GET", "/sites", { token });

@@ -125,6 +125,10 @@ describe("usage errors exit 2 before any request", () => {
     [["restore-entry-version", "--id", "e1", "--version-id", ".."], /may not be "\." or "\.\."/],
     [["get-entry", "--id", "."], /may not be/],
     [["publish-entry", "--id", "%2e%2E"], /may not be/],
+    // An empty path parameter would send another path (`/entries/`, `/models//entries`): probe finding, session 17.
+    [["get-entry", "--id", ""], /--id may not be empty/],
+    [["get-entry", "--id="], /--id may not be empty/],
+    [["restore-entry-version", "--id", "e1", "--version-id", ""], /--version-id may not be empty/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(" ") || "(nothing)"}`, async () => {
@@ -134,6 +138,28 @@ describe("usage errors exit 2 before any request", () => {
       assert.match(stderr, message);
     });
   }
+
+  it("a --body that is not UTF-8 (a file or stdin) is a usage error, never sent as U+FFFD (probe finding, session 17: a Latin-1 file was stored as \"��\")", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cli-body-"));
+    const latin1 = path.join(dir, "body.json");
+    const bytes = Buffer.concat([Buffer.from('{"fields":{"title":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    writeFileSync(latin1, bytes);
+    for (const [args, input] of [[["publish-entry", "--id", "e1", "--body", `@${latin1}`], undefined], [["publish-entry", "--id", "e1", "--body", "-"], bytes]]) {
+      const { code, stdout, stderr } = await cli(args, { env, input });
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, "");
+      assert.match(stderr, /--body is not valid UTF-8/);
+    }
+  });
+
+  it("upload-import-part --file of an empty file is a usage error before any request (probe finding, session 17: a refused part, exit 1)", async () => {
+    const empty = path.join(mkdtempSync(path.join(os.tmpdir(), "cli-empty-")), "export.xml");
+    writeFileSync(empty, "");
+    const { code, stdout, stderr } = await cli(["upload-import-part", "--id", "j1", "--file", empty], { env });
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, "");
+    assert.match(stderr, /--file is empty/);
+  });
 
   it("a token with spaces or control characters is a credential problem (exit 2), never printed", async () => {
     const { code, stdout, stderr } = await cli(["get-site"], { env: { ...env, SERVICE_MANAGEMENT_TOKEN: "dwm_a b\nsecret" } });
@@ -338,6 +364,20 @@ describe("what the command sends (a local listener on the wire)", () => {
     assert.equal(seen.length, 3);
     assert.equal(new Set(seen.map((s) => s.headers["idempotency-key"])).size, 1);
     assert.match(stderr, /retrying in 1 s with the same key/);
+  });
+
+  it("advance-import --follow stopping at a Driftwood job's review names the commands that decide it (probe finding: it named the WordPress review)", async () => {
+    seen.length = 0;
+    const pending = (details) => ({ status: 409, body: { error: { code: "import_review_pending", message: "Choose…", ...details } } });
+    script.set("/api/manage/v1/imports/jd/advance", [pending({ models: ["article", "note"] })]);
+    const driftwood = await cli(["advance-import", "--id", "jd", "--follow"], { env: env() });
+    assert.equal(driftwood.code, 0, driftwood.stderr);
+    assert.match(driftwood.stderr, /models the site already has \(article, note\): get-import-mapping, then put-import-mapping --body '\{"models":\{"<slug>":"existing"\|"refuse"\}\}'/);
+    assert.doesNotMatch(driftwood.stderr, /word-press/);
+    script.set("/api/manage/v1/imports/jw/advance", [pending({ state: "review" })]);
+    const wordpress = await cli(["advance-import", "--id", "jw", "--follow"], { env: env() });
+    assert.equal(wordpress.code, 0, wordpress.stderr);
+    assert.match(wordpress.stderr, /get-word-press-review, then decide-word-press-review/);
   });
 
   it("advance-import-undo --follow: undo steps (a new key each) with a progress line each, until the job leaves undoing", async () => {

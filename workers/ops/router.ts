@@ -38,7 +38,8 @@ export { OPS_BASE };
 
 const OPS_BODY_MAX_BYTES = 4096;
 
-const match = routeTable(opsSurface.basePath, opsSurface.routes);
+// HEAD answers like GET (RFC 9110 §9.3.2), as on the management, admin and public surfaces.
+const match = routeTable(opsSurface.basePath, opsSurface.routes, { headAsGet: true });
 
 const notFound = () => new AppError("not_found", "No such admin route.");
 

@@ -15,6 +15,8 @@ export type FindingCode =
   | "permission_denied"
   | "item_refused"
   | "item_skipped"
+  | "item_too_large"
+  | "date_not_kept"
   | "model_conflict"
   | "status_kept_as_draft"
   | "media_not_imported"

@@ -61,6 +61,8 @@ export async function planCopy(env: Env, templateRef: string, input: CopyInput):
   const content = input.content;
   const media = input.media || input.content;
 
+  // Exactly one target (docs/site-copy.md): with both, `to` was silently ignored (probe finding, session 17).
+  if (input.into !== undefined && input.to !== undefined) throw new AppError("invalid_request", "Name one target: `to` (a new site) or `into` (an existing site), not both.");
   if (input.into !== undefined) {
     target = await findOpsSite(env, input.into);
     if (target.id === template.id) throw new AppError("invalid_request", "A site cannot be copied into itself.");

@@ -9,6 +9,12 @@ import { statement } from "../statements";
 const STEP_BYTES = 1024 * 1024;
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const STEP_ITEMS = 200;
+/**
+ * The longest record line staged: a D1 row holds at most 2,000,000 bytes (the staged row's other
+ * columns take the rest). A longer one failed the step with SQLITE_TOOBIG, a 500 at every advance
+ * (probe finding, session 17); a Driftwood export never writes one, so the file is refused.
+ */
+const MAX_RECORD_BYTES = 1_900_000;
 
 class ExportFileError extends Error {
   constructor(
@@ -69,8 +75,10 @@ async function parse(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow>
     for (const [i, line] of lines.entries()) {
       if (staged.length >= STEP_ITEMS) break;
       if (i === lines.length - 1 && !atEnd) break; // the empty rest after the last newline
-      consumed += new TextEncoder().encode(line).length + (i < lines.length - 1 ? 1 : 0);
+      const lineBytes = new TextEncoder().encode(line).length;
+      consumed += lineBytes + (i < lines.length - 1 ? 1 : 0);
       if (line.trim() === "") continue;
+      if (lineBytes > MAX_RECORD_BYTES) throw new ExportFileError("record_too_large", `A record is longer than ${MAX_RECORD_BYTES} bytes.`);
       let record: Record<string, unknown>;
       try {
         record = JSON.parse(line) as Record<string, unknown>;

@@ -22,6 +22,20 @@ export function gmtDate(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/**
+ * A published item's first publication from its `post_date_gmt`: kept when it is a date not after
+ * `now`; a future one (`9999-12-31`: the post would head every newest-first list for ever) or one
+ * that does not parse is not kept, and says so (`reason`). No date (empty, WordPress's
+ * `0000-00-00 00:00:00`) is simply none. Without one the entry's first publication is the import's.
+ */
+export function firstPublication(value: string, nowMs: number): { at: string | null; notKept?: { post_date_gmt: string; reason: "future" | "invalid" } } {
+  if (value.trim() === "" || value.startsWith("0000-00-00")) return { at: null };
+  const at = gmtDate(value);
+  if (at === null) return { at: null, notKept: { post_date_gmt: value, reason: "invalid" } };
+  if (Date.parse(at) > nowMs) return { at: null, notKept: { post_date_gmt: value, reason: "future" } };
+  return { at };
+}
+
 /** The created entry of an item of the file (a category by its slug, a page by its post id), if any. */
 async function createdOf(ctx: StepContext, jobId: string, kind: string, sourceKey: string): Promise<string | undefined> {
   const row = await firstRow<{ instance_id: string }>(ctx.d1, "SELECT instance_id FROM import_items WHERE site_id = ? AND job_id = ? AND kind = ? AND source_key = ? AND instance_id IS NOT NULL", [ctx.site.id, jobId, kind, sourceKey]);

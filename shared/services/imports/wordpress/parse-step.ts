@@ -5,6 +5,7 @@ import type { StepContext } from "../job-step";
 import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { statement } from "../statements";
 import { mayBeArchive, unpackArchiveStep } from "./archive-step";
+import { keepOversizeOut } from "./oversize-items";
 import { canonicalise, canonicalPrefixes, stagedItem, type StagedItem } from "./wxr-items";
 import { nextTag, readElement, readPrologue, XmlError } from "./xml";
 
@@ -162,7 +163,8 @@ export async function wordpressParseStep(ctx: StepContext, job: ImportJobRow): P
     ]);
     return movedJob(ctx, job, set);
   }
-  const staged: CompiledQuery[] = result.items.map((item, n) =>
+  const { items, findings } = keepOversizeOut(result.items, job.items_total + 1);
+  const staged: CompiledQuery[] = items.map((item, n) =>
     statement("INSERT INTO import_items (job_id, seq, site_id, kind, source_key, payload) VALUES (?, ?, ?, ?, ?, ?)", [
       job.id,
       job.items_total + n + 1,
@@ -172,7 +174,7 @@ export async function wordpressParseStep(ctx: StepContext, job: ImportJobRow): P
       JSON.stringify(item.payload),
     ]),
   );
-  const set = { state: result.finished ? ("review" as const) : ("parsing" as const), parse_offset: result.offset, items_total: job.items_total + result.items.length };
-  await commit(ctx.d1, [...staged, ...moveJob(ctx, job, set)]);
+  const set = { state: result.finished ? ("review" as const) : ("parsing" as const), parse_offset: result.offset, items_total: job.items_total + items.length, findings_count: job.findings_count + findings.length };
+  await commit(ctx.d1, [...staged, ...findingStatements(ctx, job.id, job.findings_count, findings), ...moveJob(ctx, job, set)]);
   return movedJob(ctx, job, set);
 }

@@ -8,11 +8,12 @@ import { movedJob, moveJob, type ImportJobRow } from "../jobs";
 import { rows, statement } from "../statements";
 import { writeAttachment } from "./attachments";
 import { finding, refusalFinding } from "./item-findings";
-import { gmtDate, valuesOf } from "./item-values";
+import { firstPublication, valuesOf } from "./item-values";
 import { mappedModels, type MappedKind } from "./mapping";
 import { decisionsOf, wantedSlug } from "./review";
 import { historyStatement } from "./principals";
 import { postEntryPlan, termEntryPlan } from "./translations";
+import { isOversizeMarker } from "./oversize-items";
 import { StepBatches } from "./write-batches";
 import { withParentsFirst, writtenTogether, type StagedRow } from "./write-grouping";
 import { POLYLANG_TAXONOMIES, type WxrPost, type WxrTerm } from "./wxr-items";
@@ -85,6 +86,11 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
       events.push(...attached.events);
       continue;
     }
+    if (item.kind === "other" && isOversizeMarker(item.payload)) {
+      // Reported at parse (item_too_large, before the review): nothing of it to write.
+      markers.push(mark("skipped"));
+      continue;
+    }
     if (item.kind === "other" && POLYLANG_TAXONOMIES.some((t) => item.source_key.startsWith(`${t}:`))) {
       // Polylang's languages and translation groups: markers read by the items that name them, no finding of their own.
       markers.push(mark("skipped"));
@@ -133,7 +139,9 @@ export async function wordpressWriteStep(ctx: StepContext, job: ImportJobRow): P
         kind === "post" || kind === "page"
           ? await postEntryPlan(ctx, job, target.model, payload, asked.input.slug ?? null, { ...asked.input.fields })
           : await termEntryPlan(ctx, job, target.model, kind, payload, asked.input.slug ?? null, { ...asked.input.fields });
-      const firstPublished = publish && kind !== "category" && kind !== "tag" ? gmtDate(payload.post_date_gmt) : null;
+      const first = publish && kind !== "category" && kind !== "tag" ? firstPublication(payload.post_date_gmt ?? "", ctx.clock.now()) : { at: null };
+      if (first.notKept) findings.push(finding(item.seq, "date_not_kept", `WordPress's date of this item is ${first.notKept.reason === "future" ? "in the future" : "not a date"}: its first publication is the import's.`, first.notKept));
+      const firstPublished = first.at;
       plan.statements.push(
         guard(ctx.db, "import_state_conflict", "EXISTS (SELECT 1 FROM import_items WHERE site_id = ? AND job_id = ? AND seq = ? AND state = 'staged')", [ctx.site.id, job.id, item.seq]),
         statement("UPDATE import_items SET state = 'written', instance_id = ?, group_id = ?, version_id = ? WHERE site_id = ? AND job_id = ? AND seq = ?", [

@@ -15,7 +15,7 @@ export type StagedKind = "author" | "category" | "tag" | "post" | "page" | "atta
 export interface StagedItem {
   kind: StagedKind;
   source_key: string;
-  payload: WxrAuthor | WxrTerm | WxrPost | { element: string; translations?: Record<string, string> };
+  payload: WxrAuthor | WxrTerm | WxrPost | { element: string; translations?: Record<string, string>; too_large?: true };
 }
 
 export interface WxrAuthor {
