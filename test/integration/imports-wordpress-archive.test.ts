@@ -112,6 +112,15 @@ describe("WordPress import: a ZIP upload (the WXR file and the attachments' file
     });
   }
 
+  it("refuses a file shorter than a ZIP's end record that starts with a ZIP's signature as corrupt, not as XML (probe finding)", async () => {
+    const t = await credential(s);
+    const { job, after } = await firstStep(t, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00]));
+    expect(after.state).toBe("failed");
+    expect(after.failure).toMatchObject({ code: "import_archive_invalid", reason: "corrupt" });
+    expect((await allFindings(t, job.id)).map((f) => [f.code, f.details.reason])).toEqual([["import_archive_invalid", "corrupt"]]);
+    expect(await itemsOf(s.site.id, job.id)).toBe(0);
+  });
+
   it("refuses a ZIP cut short (its end record lost) as corrupt; the failed job takes no more steps", async () => {
     const t = await credential(s);
     const whole = await buildZip([{ name: "export.xml", data: WXR.subarray(0, 5000) }]);

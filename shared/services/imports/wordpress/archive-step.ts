@@ -48,11 +48,14 @@ export const mayBeArchive = (job: ImportJobRow) => job.parse_offset === 0 && job
  * `import_archive_invalid` finding (`details.reason`) and nothing kept. Null when the file is no archive.
  */
 export async function unpackArchiveStep(ctx: StepContext, job: ImportJobRow): Promise<ImportJobRow | null> {
-  if ((job.file_bytes ?? 0) < 22) return null; // smaller than an empty ZIP's end record: not an archive
+  if ((job.file_bytes ?? 0) < 4) return null; // too short for a ZIP's signature: not an archive
   const head = await ctx.files.get(job.object_key, { range: { offset: 0, length: 4 } });
   if (!head || !isZip(new Uint8Array(await head.arrayBuffer()))) return null;
   const target = unpackedWxrKey(job);
   try {
+    // A ZIP's signature on a file shorter than an empty ZIP's end record (22 bytes) is an archive cut
+    // short, not XML to parse (probe finding: it was read as XML, "An attribute of <K> has no name").
+    if ((job.file_bytes ?? 0) < 22) throw new ArchiveError("corrupt", "The archive ends before a ZIP's end record: it was cut short.");
     const entries = await readZipDirectory(ctx.files, job.object_key, job.file_bytes ?? 0);
     const wxr = entries.filter((e) => /\.xml$/i.test(e.name));
     if (wxr.length === 0) throw new ArchiveError("no_wxr", "The archive holds no .xml file: put the WordPress export (WXR) in it.");
