@@ -78,13 +78,11 @@ type SiteRows = RowsTogether<ReturnType<typeof siteRead>>[0];
  * publish sends the same statements with its own keys (docs/write-fairness.md, "CPU per write").
  */
 const siteQuery = (db: Kysely<Database>, siteId: string) => db.selectFrom("sites").selectAll().where("id", "=", siteId).compile();
+const modelQuery = (db: Kysely<Database>, siteId: string, modelId: string) => db.selectFrom("models").selectAll().where("site_id", "=", siteId).where("id", "=", modelId).compile();
 const siteRead = compiledOnce(["siteId"], (db, p) => [siteQuery(db, p("siteId"))] as const);
 const siteAndEntryReads = compiledOnce(["siteId", "instanceId"], (db, p) => [siteQuery(db, p("siteId")), ...entryQueries(db, p("siteId"), p("instanceId"))] as const);
-const siteAndModelReads = compiledOnce(
-  ["siteId", "modelId"],
-  (db, p) => [siteQuery(db, p("siteId")), db.selectFrom("models").selectAll().where("site_id", "=", p("siteId")).where("id", "=", p("modelId")).compile()] as const,
-);
-const modelRead = compiledOnce(["siteId", "modelId"], (db, p) => [db.selectFrom("models").selectAll().where("site_id", "=", p("siteId")).where("id", "=", p("modelId")).compile()] as const);
+const siteAndModelReads = compiledOnce(["siteId", "modelId"], (db, p) => [siteQuery(db, p("siteId")), modelQuery(db, p("siteId"), p("modelId"))] as const);
+const modelRead = compiledOnce(["siteId", "modelId"], (db, p) => [modelQuery(db, p("siteId"), p("modelId"))] as const);
 const policyRead = compiledOnce(["siteId"], (db, p) => [declaredPolicyQuery(db, p("siteId"))] as const);
 const entryReads = compiledOnce(["siteId", "instanceId"], (db, p) => entryQueries(db, p("siteId"), p("instanceId")));
 
