@@ -160,7 +160,7 @@ export async function runGroup(steps: GroupSteps, seats: readonly Seat[]): Promi
       seat.settled = { threw: error };
     }
   }
-  await commitPending(steps, d1, pending);
+  await commitPending(steps, d1, site.id, pending);
   if (!head.settled) head.settled = await steps.alone(head).then(
     (ran) => ({ ran }),
     (threw: unknown) => ({ threw }),
@@ -173,7 +173,7 @@ export async function runGroup(steps: GroupSteps, seats: readonly Seat[]): Promi
  * reading its answer after the commit) settles that member alone, as its own commitPlan would have
  * failed: a member left unsettled after the batch committed would be run again at its place.
  */
-async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonly Pending[]): Promise<void> {
+async function commitPending(steps: GroupSteps, d1: D1Database, siteId: string, pending: readonly Pending[]): Promise<void> {
   const only = pending.length === 1 ? pending[0] : undefined;
   if (only) {
     // One plan: its own batch, its own explanation of a refusal, exactly as alone.
@@ -195,7 +195,7 @@ async function commitPending(steps: GroupSteps, d1: D1Database, pending: readonl
     await commit(d1, planned.flatMap(({ batch }) => batch.statements));
   } catch (error) {
     // A fault may come after the batch committed (all or nothing): one of its outbox rows says which.
-    const written = error instanceof AppError ? false : await committedBatch(d1, planned.flatMap(({ batch }) => batch.committed.events.map((e) => e.id)));
+    const written = error instanceof AppError ? false : await committedBatch(d1, siteId, planned.flatMap(({ batch }) => batch.committed.events.map((e) => e.id)));
     if (written === true) {
       settleCommitted();
       return;
@@ -240,12 +240,12 @@ function committedTurn(p: Pending, batch: PlannedBatch<unknown>): Settled {
 }
 
 /** Whether a grouped batch that faulted was written, from its first outbox row; undefined when that cannot be read (or it has none). */
-async function committedBatch(d1: D1Database, eventIds: readonly string[]): Promise<boolean | undefined> {
+async function committedBatch(d1: D1Database, siteId: string, eventIds: readonly string[]): Promise<boolean | undefined> {
   const id = eventIds[0];
   if (id === undefined) return undefined;
   return d1
-    .prepare("SELECT 1 AS found FROM outbox_events WHERE id = ?")
-    .bind(id)
+    .prepare("SELECT 1 AS found FROM outbox_events WHERE id = ? AND site_id = ?")
+    .bind(id, siteId)
     .first()
     .then(
       (row) => row !== null,
