@@ -17,16 +17,24 @@ export interface OversizeMarker {
 
 const encoder = new TextEncoder();
 
+/** An item as it is staged: its payload serialised once, for the bound and for the INSERT. */
+export interface SerialisedItem {
+  kind: StagedItem["kind"];
+  source_key: string;
+  payload: string;
+}
+
 /**
- * Replaces each item whose payload passes the bound by a marker (so the job's item count and order
- * stay the file's) and says why in an `item_too_large` finding, given before the review so the
- * person deciding sees it; `firstSeq` is the seq the first of `items` is staged with.
+ * Serialises each item's payload and replaces each one past the bound by a marker (so the job's item
+ * count and order stay the file's), saying why in an `item_too_large` finding, given before the
+ * review so the person deciding sees it; `firstSeq` is the seq the first of `items` is staged with.
  */
-export function keepOversizeOut(items: readonly StagedItem[], firstSeq: number): { items: StagedItem[]; findings: Finding[] } {
+export function keepOversizeOut(items: readonly StagedItem[], firstSeq: number): { items: SerialisedItem[]; findings: Finding[] } {
   const findings: Finding[] = [];
-  const kept = items.map((item, n): StagedItem => {
-    const bytes = encoder.encode(JSON.stringify(item.payload)).length;
-    if (bytes <= STAGED_ITEM_MAX_BYTES) return item;
+  const kept = items.map((item, n): SerialisedItem => {
+    const payload = JSON.stringify(item.payload);
+    const bytes = encoder.encode(payload).length;
+    if (bytes <= STAGED_ITEM_MAX_BYTES) return { kind: item.kind, source_key: item.source_key, payload };
     findings.push({
       item_seq: firstSeq + n,
       code: "item_too_large",
@@ -34,7 +42,7 @@ export function keepOversizeOut(items: readonly StagedItem[], firstSeq: number):
       details: { kind: item.kind, source_key: item.source_key, bytes, max_bytes: STAGED_ITEM_MAX_BYTES },
     });
     const marker: OversizeMarker = { element: `${item.kind} (too large)`, too_large: true };
-    return { kind: "other", source_key: item.source_key, payload: marker };
+    return { kind: "other", source_key: item.source_key, payload: JSON.stringify(marker) };
   });
   return { items: kept, findings };
 }

@@ -171,7 +171,7 @@ export async function wordpressParseStep(ctx: StepContext, job: ImportJobRow): P
       ctx.site.id,
       item.kind,
       item.source_key,
-      JSON.stringify(item.payload),
+      item.payload,
     ]),
   );
   const set = { state: result.finished ? ("review" as const) : ("parsing" as const), parse_offset: result.offset, items_total: job.items_total + items.length, findings_count: job.findings_count + findings.length };
